@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "settings",
+    products: [
+        .executable(name: "settings", targets: ["settings"]),
+        .library(name: "SettingsCore", targets: ["SettingsCore"]),
+    ],
+    targets: [
+        // The engine: value model, type table, codecs, the OS door and the domain store.
+        // It imports no Foundation, only the stdlib and Glibc.
+        .target(name: "SettingsCore"),
+        // The command line: argv -> verb -> store, and nothing else.
+        .executableTarget(name: "settings", dependencies: ["SettingsCore"]),
+        // A separate process that uses Foundation's UserDefaults, so the tests can show
+        // that Swift programs and `settings` see the same files.
+        .executableTarget(name: "InteropProbe", path: "Tests/InteropProbe"),
+        .testTarget(name: "SettingsCoreTests", dependencies: ["SettingsCore"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "settingsTests", dependencies: ["settings", "SettingsCore", "InteropProbe"]),
+    ]
+)

@@ -1,0 +1,40 @@
+/// The shortest decimal text that reads back as the same real, as `defaults` and
+/// Apple's XML writer print it: `75`, `0.5`, `1e-05`, `-0`.
+enum RealText {
+    static func shortest(_ value: Double) -> String {
+        if value.isNaN { return "nan" }
+        if value.isInfinite { return value < 0 ? "-infinity" : "+infinity" }
+        return trimmed(value.description)
+    }
+
+    /// A Float's own shortest text: `-float 75.1` prints 75.1, not 75.09999847.
+    static func shortest(_ value: Float) -> String {
+        if value.isNaN { return "nan" }
+        if value.isInfinite { return value < 0 ? "-infinity" : "+infinity" }
+        return trimmed(value.description)
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+
+    /// Reads XML/OpenStep real text: decimal, exponent, `inf`/`infinity`/`nan` with sign.
+    static func parse(_ bytes: some Collection<UInt8>) -> Double? {
+        guard !bytes.isEmpty, bytes.count < 400 else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch text.lowercased() {
+        case "nan", "+nan", "-nan": return .nan
+        case "inf", "+inf", "infinity", "+infinity": return .infinity
+        case "-inf", "-infinity": return -.infinity
+        default: break
+        }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"),
+                 UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): continue
+            default: return nil
+            }
+        }
+        return Double(text)
+    }
+}

@@ -1,0 +1,102 @@
+/// Writes an XML property list byte for byte as Apple's writer lays it out: the DTD
+/// header, a tab a level, sorted keys, `<array/>` and `<dict/>` for empty containers,
+/// base64 lines of `76 - 8·min(level, 8)` characters.
+enum XMLWriter {
+    static let header = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">\n
+        """.utf8)
+
+    static func encode(_ value: PlistValue) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        out.append(contentsOf: header)
+        write(value, level: 0, into: &out)
+        out.append(contentsOf: "</plist>\n".utf8)
+        return out
+    }
+
+    private static func write(_ value: PlistValue, level: Int, into out: inout [UInt8]) {
+        tabs(level, &out)
+        switch value {
+        case .bool(let b):
+            out.append(contentsOf: b ? "<true/>\n".utf8 : "<false/>\n".utf8)
+        case .int(let i):
+            element("integer", i.description, &out)
+        case .float(let f):
+            element("real", RealText.shortest(f), &out)
+        case .double(let d):
+            element("real", RealText.shortest(d), &out)
+        case .string(let s):
+            out.append(contentsOf: "<string>".utf8)
+            appendEscaped(s, &out)
+            out.append(contentsOf: "</string>\n".utf8)
+        case .date(let d):
+            out.append(contentsOf: "<date>".utf8)
+            XMLDate.append(d, to: &out)
+            out.append(contentsOf: "</date>\n".utf8)
+        case .data(let bytes):
+            out.append(contentsOf: "<data>\n".utf8)
+            let lineLevel = min(level, 8)
+            Base64.encodeLines(bytes, lineLength: 76 - 8 * lineLevel, indent: lineLevel, into: &out)
+            tabs(level, &out)
+            out.append(contentsOf: "</data>\n".utf8)
+        case .array(let elements):
+            if elements.isEmpty { out.append(contentsOf: "<array/>\n".utf8); return }
+            out.append(contentsOf: "<array>\n".utf8)
+            for e in elements { write(e, level: level + 1, into: &out) }
+            tabs(level, &out)
+            out.append(contentsOf: "</array>\n".utf8)
+        case .dict(let dict):
+            let entries = dict.sortedEntries
+            if entries.isEmpty { out.append(contentsOf: "<dict/>\n".utf8); return }
+            out.append(contentsOf: "<dict>\n".utf8)
+            for entry in entries {
+                tabs(level + 1, &out)
+                out.append(contentsOf: "<key>".utf8)
+                appendEscaped(entry.key, &out)
+                out.append(contentsOf: "</key>\n".utf8)
+                write(entry.value, level: level + 1, into: &out)
+            }
+            tabs(level, &out)
+            out.append(contentsOf: "</dict>\n".utf8)
+        }
+    }
+
+    @inline(__always)
+    private static func tabs(_ n: Int, _ out: inout [UInt8]) {
+        out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: n))
+    }
+
+    private static func element(_ name: StaticString, _ text: String, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "<"))
+        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.append(UInt8(ascii: ">"))
+        out.append(contentsOf: text.utf8)
+        out.append(contentsOf: "</".utf8)
+        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.append(contentsOf: ">\n".utf8)
+    }
+
+    /// Escapes only `&`, `<` and `>`, as Apple does.
+    private static func appendEscaped(_ text: String, _ out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for (i, b) in bytes.enumerated() {
+                let replacement: StaticString
+                switch b {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                default: continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                out.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+                runStart = i + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// What a domain argument names: the global domain, an app domain in the config
+/// folder, or a property-list file anywhere.
+///
+///     try DomainName("-g")                  //=> .global
+///     try DomainName("com.example.app")     //=> .named("com.example.app")
+///     try DomainName("~/x")                 //=> .path("/home/me/x.plist")
+public enum DomainName: Sendable, Equatable {
+    case global
+    case named(String)
+    case path(String)
+
+    /// The spellings `defaults` accepts for the global domain.
+    public static let globalSpellings = ["-g", "-globalDomain", "NSGlobalDomain", "Apple Global Domain", ".GlobalPreferences"]
+
+    /// The global domain's file name in the config folder (what Foundation reads).
+    static let globalFileStem = ".GlobalPreferences"
+
+    public init(_ argument: String, home: String? = nil) throws(StoreError) {
+        if Self.globalSpellings.contains(argument) { self = .global; return }
+        var path: String?
+        if argument.hasPrefix("/") { path = argument }
+        if argument == "~" || argument.hasPrefix("~/") {
+            path = Path.join(home ?? FileSystem.homeDirectory(), String(argument.dropFirst(2)))
+        }
+        if let path {
+            guard !path.hasSuffix("/") else { throw StoreError.invalidDomain(argument, "a folder is not a domain") }
+            self = .path(path.hasSuffix(".plist") ? path : path + ".plist")
+            return
+        }
+        try Self.validate(argument, what: "domain name")
+        self = .named(argument)
+    }
+
+    /// A domain or host name must stay one file name inside the config folder.
+    static func validate(_ name: String, what: String) throws(StoreError) {
+        let reason: String? =
+            if name.isEmpty { "empty \(what)" }
+            else if name == "." || name == ".." { "\(what) '\(name)' names a folder" }
+            else if name.utf8.contains(UInt8(ascii: "/")) { "\(what) may not contain '/' (start it with / or ~/ for a file)" }
+            else if name.hasPrefix(".") { "\(what) may not start with '.'" }
+            else if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { "\(what) may not contain control characters" }
+            else { nil }
+        if let reason { throw StoreError.invalidDomain(name, reason) }
+    }
+
+    /// How `read` with no domain and messages name it.
+    public var displayName: String {
+        switch self {
+        case .global: "NSGlobalDomain"
+        case .named(let name): name
+        case .path(let path): path
+        }
+    }
+}
+
+/// Which host's preferences: the usual any-host file, or a ByHost file.
+public enum Host: Sendable, Equatable {
+    case any
+    /// `-currentHost`: Foundation on Linux names this host with an empty identifier,
+    /// so its files are `ByHost/<domain>..plist`, and apps read them.
+    case current
+    case named(String)
+
+    /// The `-host` argument, checked like a domain name.
+    public static func named(validating name: String) throws(StoreError) -> Host {
+        try DomainName.validate(name, what: "host name")
+        return .named(name)
+    }
+
+    var identifier: String? {
+        switch self {
+        case .any: nil
+        case .current: ""
+        case .named(let name): name
+        }
+    }
+}

@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A domain as read from disk: its values and the format to write it back in.
+public struct Domain: Sendable, Equatable {
+    public var values: PlistDictionary
+    public var format: PlistFormat
+}
+
+/// The domains of one config folder: where each file is, and the one way to read,
+/// change and remove them.
+///
+///     let store = DomainStore()
+///     try store.update(.named("com.app"), host: .any) { $0["music"] = .bool(true); return true }
+///     try store.load(.named("com.app"), host: .any)?.values["music"]   //=> .bool(true)
+public struct DomainStore: Sendable {
+    /// `$XDG_CONFIG_HOME`, or `~/.config` when it is unset, empty or relative
+    /// (Foundation's rule, so both use the same files).
+    public let directory: String
+    /// How long a writer waits for another writer's lock before giving up.
+    public var lockTimeout: Double
+
+    public init(directory: String? = nil, lockTimeout: Double = 10) {
+        if let directory {
+            self.directory = directory
+        } else if let xdg = FileSystem.environment("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
+            self.directory = xdg
+        } else {
+            self.directory = Path.join(FileSystem.homeDirectory(), ".config")
+        }
+        self.lockTimeout = lockTimeout
+    }
+
+    /// The file a domain lives in.
+    public func path(of domain: DomainName, host: Host) -> String {
+        let stem: String
+        switch domain {
+        case .path(let path): return path
+        case .global: stem = DomainName.globalFileStem
+        case .named(let name): stem = name
+        }
+        guard let id = host.identifier else { return Path.join(directory, stem + ".plist") }
+        return Path.join(Path.join(directory, "ByHost"), "\(stem).\(id).plist")
+    }
+
+    /// The domain's values, or nil when it has no file.
+    public func load(_ domain: DomainName, host: Host) throws(StoreError) -> Domain? {
+        try read(path(of: domain, host: host))?.domain
+    }
+
+    /// Reads, changes and writes a domain under its lock. `change` returns whether it
+    /// changed anything; when it did not, the file is not touched. A domain left empty
+    /// loses its file, as Foundation does.
+    public func update(_ domain: DomainName, host: Host,
+                       _ change: (inout PlistDictionary) throws -> Bool) throws {
+        let path = try writeTarget(path(of: domain, host: host))
+        try withLock(on: path) { directoryFD throws in
+            let existing = try read(path)
+            var values = existing?.domain.values ?? PlistDictionary()
+            guard try change(&values) else { return }
+            if values.isEmpty, let existing, !existing.isLinkTarget {
+                do throws(Errno) { _ = try FileSystem.unlink(path) } catch { throw StoreError.writeFailed(path: path, error) }
+                return
+            }
+            if values.isEmpty && existing == nil { return }
+            let format: PlistFormat = existing?.domain.format == .binary ? .binary : .xml
+            let bytes = try PropertyList.encode(.dict(values), as: format)
+            do throws(Errno) {
+                try AtomicFile.replace(path, directoryFD: directoryFD, with: bytes, keeping: existing?.status)
+            } catch {
+                throw StoreError.writeFailed(path: path, error)
+            }
+        }
+    }
+
+    /// Removes a domain's file; false when there was none.
+    public func remove(_ domain: DomainName, host: Host) throws(StoreError) -> Bool {
+        let path = path(of: domain, host: host)
+        guard (try? FileSystem.linkStatus(path)) ?? nil != nil else { return false }
+        do {
+            return try withLock(on: path) { _ throws(StoreError) in
+                do throws(Errno) { return try FileSystem.unlink(path) } catch { throw StoreError.writeFailed(path: path, error) }
+            }
+        } catch let error as StoreError { throw error } catch { return false }
+    }
+
+    /// The app domains in the config folder, sorted; the global domain and ByHost
+    /// files are left out, as `defaults domains` does.
+    public func domainNames() throws(StoreError) -> [String] {
+        let names: [String]
+        do { names = try FileSystem.directoryEntries(directory) } catch {
+            throw StoreError.unreadable(path: directory, error)
+        }
+        return names.compactMap { name -> String? in
+            guard !name.hasPrefix("."), name.hasSuffix(".plist"), name.utf8.count > 6 else { return nil }
+            return String(name.dropLast(6))
+        }.sorted(by: byteOrderPrecedes)
+    }
+
+    // MARK: Files
+
+    struct FileRead {
+        var domain: Domain
+        var status: FileSystem.Status
+        var isLinkTarget = false
+    }
+
+    /// Reads and parses a domain file. A parse failure of a file changed in the last
+    /// two seconds is retried for half a second: Foundation rewrites its files in place,
+    /// so a reader can catch one half-written.
+    func read(_ path: String) throws(StoreError) -> FileRead? {
+        let deadline = FileSystem.monotonicSeconds() + 0.5
+        while true {
+            let file: (bytes: [UInt8], status: FileSystem.Status)?
+            do { file = try FileSystem.readFile(path) } catch { throw StoreError.unreadable(path: path, error) }
+            guard let file else { return nil }
+            if file.bytes.isEmpty { return FileRead(domain: Domain(values: PlistDictionary(), format: .xml), status: file.status) }
+            let parsed: (PlistValue, PlistFormat)
+            do throws(PlistError) {
+                parsed = try PropertyList.read(file.bytes)
+            } catch {
+                let age = FileSystem.wallClockNanoseconds() - file.status.modifiedNanoseconds
+                if age < 2_000_000_000 && FileSystem.monotonicSeconds() < deadline {
+                    FileSystem.sleep(seconds: 0.05)
+                    continue
+                }
+                throw StoreError.corrupt(path: path, error)
+            }
+            guard case .dict(let values) = parsed.0 else { throw StoreError.notADictionary(path: path, parsed.0.type) }
+            return FileRead(domain: Domain(values: values, format: parsed.1), status: file.status)
+        }
+    }
+
+    /// The file a write must replace: the end of a chain of links, so the link stays.
+    private func writeTarget(_ path: String) throws(StoreError) -> String {
+        let status: FileSystem.Status?
+        do { status = try FileSystem.linkStatus(path) } catch { throw StoreError.unreadable(path: path, error) }
+        guard let status, status.isSymlink else { return path }
+        if let resolved = FileSystem.resolvedPath(path) { return resolved }
+        // A dangling link: write the file it points at.
+        do {
+            let target = try FileSystem.linkTarget(path)
+            return target.hasPrefix("/") ? target : Path.join(Path.directory(of: path), target)
+        } catch {
+            throw StoreError.unreadable(path: path, error)
+        }
+    }
+
+    /// Runs `body` holding an exclusive `flock` on the file's folder (created if
+    /// missing, mode 0700). The kernel drops the lock when the process dies.
+    private func withLock<T, E: Error>(on path: String, _ body: (CInt) throws(E) -> T) throws -> T {
+        let directory = Path.directory(of: path)
+        do { try FileSystem.makeDirectories(directory) } catch { throw StoreError.writeFailed(path: path, error) }
+        let fd: CInt
+        do { fd = try FileSystem.open(directory, O_RDONLY | O_DIRECTORY) } catch {
+            throw StoreError.writeFailed(path: path, error)
+        }
+        defer { FileSystem.close(fd) }
+        do {
+            guard try FileSystem.lockExclusive(fd, timeoutSeconds: lockTimeout) else {
+                throw StoreError.lockTimeout(path: path, seconds: lockTimeout)
+            }
+        } catch let error as Errno { throw StoreError.writeFailed(path: path, error) }
+        return try body(fd)
+    }
+}

@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A C `errno` value with a name, so errors carry meaning rather than a bare `CInt`.
+public struct Errno: Error, Sendable, Equatable {
+    public let rawValue: CInt
+    public init(_ rawValue: CInt) { self.rawValue = rawValue }
+
+    static var current: Errno { Errno(errno) }
+
+    static let noSuchFile = Errno(ENOENT)
+    static let interrupted = Errno(EINTR)
+    static let exists = Errno(EEXIST)
+    static let wouldBlock = Errno(EWOULDBLOCK)
+    static let notPermitted = Errno(EPERM)
+
+    /// `strerror(3)`'s text, lower-cased first letter as in git's messages.
+    public var message: String {
+        guard let text = strerror(rawValue) else { return "error \(rawValue)" }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,249 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Every libc call the engine makes goes through here: one small function a call,
+/// EINTR retried in one place, failures as `Errno`.
+enum FileSystem {
+    /// Retries `body` while it fails with EINTR; returns its result or throws errno.
+    @inline(__always)
+    static func retrying<T: FixedWidthInteger>(_ body: () -> T) throws(Errno) -> T {
+        while true {
+            let result = body()
+            if result != -1 { return result }
+            if errno != EINTR { throw Errno.current }
+        }
+    }
+
+    struct Status: Equatable {
+        var mode: mode_t, uid: uid_t, gid: gid_t, size: Int, inode: UInt64, device: UInt64
+        var modifiedNanoseconds: Int64
+        var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
+        var isRegular: Bool { mode & S_IFMT == S_IFREG }
+        var isSymlink: Bool { mode & S_IFMT == S_IFLNK }
+        var permissions: mode_t { mode & 0o7777 }
+
+        init(_ s: stat) {
+            (mode, uid, gid, size) = (s.st_mode, s.st_uid, s.st_gid, Int(s.st_size))
+            (inode, device) = (UInt64(s.st_ino), UInt64(s.st_dev))
+            modifiedNanoseconds = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
+        }
+    }
+
+    /// `lstat(2)`; nil when nothing is there.
+    static func linkStatus(_ path: String) throws(Errno) -> Status? {
+        var s = stat()
+        do { _ = try retrying { lstat(path, &s) } } catch where error == .noSuchFile { return nil }
+        return Status(s)
+    }
+
+    /// `stat(2)`, following links; nil when nothing is there.
+    static func status(_ path: String) throws(Errno) -> Status? {
+        var s = stat()
+        do { _ = try retrying { stat(path, &s) } } catch where error == .noSuchFile { return nil }
+        return Status(s)
+    }
+
+    static func status(fd: CInt) throws(Errno) -> Status {
+        var s = stat()
+        _ = try retrying { fstat(fd, &s) }
+        return Status(s)
+    }
+
+    static func open(_ path: String, _ flags: CInt, _ mode: mode_t = 0) throws(Errno) -> CInt {
+        try retrying { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    }
+
+    static func close(_ fd: CInt) { _ = Glibc.close(fd) }
+
+    /// Reads a whole file with as few `read(2)` calls as its size allows; nil if missing.
+    static func readFile(_ path: String) throws(Errno) -> (bytes: [UInt8], status: Status)? {
+        let fd: CInt
+        do { fd = try open(path, O_RDONLY) } catch where error == .noSuchFile { return nil }
+        defer { close(fd) }
+        let status = try status(fd: fd)
+        if status.isDirectory { throw Errno(EISDIR) }
+        var bytes = [UInt8]()
+        var capacity = max(status.size + 1, 4096)
+        while true {
+            let filled = bytes.count
+            var readError: Errno?
+            bytes.append(contentsOf: repeatElement(0, count: capacity - filled))
+            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+                while true {
+                    let n = Glibc.read(fd, buffer.baseAddress! + filled, capacity - filled)
+                    if n >= 0 { return n }
+                    if errno != EINTR { readError = .current; return 0 }
+                }
+            }
+            if let readError { throw readError }
+            bytes.removeLast(capacity - filled - got)
+            if got == 0 { return (bytes, status) }
+            if bytes.count == capacity { capacity *= 2 }
+        }
+    }
+
+    /// Writes every byte of `bytes` to `fd`, however many calls that takes.
+    static func writeAll(_ fd: CInt, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = try retrying { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+            offset += n
+        }
+    }
+
+    static func fsync(_ fd: CInt) throws(Errno) { _ = try retrying { Glibc.fsync(fd) } }
+
+    static func fchmod(_ fd: CInt, _ mode: mode_t) throws(Errno) { _ = try retrying { Glibc.fchmod(fd, mode) } }
+
+    /// `fchown(2)`; only root may give a file away, so callers ignore EPERM.
+    static func fchown(_ fd: CInt, _ uid: uid_t, _ gid: gid_t) throws(Errno) {
+        _ = try retrying { Glibc.fchown(fd, uid, gid) }
+    }
+
+    static func rename(_ from: String, _ to: String) throws(Errno) { _ = try retrying { Glibc.rename(from, to) } }
+
+    /// `unlink(2)`; false when nothing was there.
+    static func unlink(_ path: String) throws(Errno) -> Bool {
+        do { _ = try retrying { Glibc.unlink(path) } } catch where error == .noSuchFile { return false }
+        return true
+    }
+
+    /// `mkstemp(3)` with the template `<directory>/.<name>.XXXXXX`; the file is mode 0600.
+    static func makeTemporaryFile(in directory: String, for name: String) throws(Errno) -> (fd: CInt, path: String) {
+        var template = Array("\(directory)/.\(name).XXXXXX".utf8CString)
+        let fd = try template.withUnsafeMutableBufferPointer { buffer throws(Errno) in
+            try retrying { mkstemp(buffer.baseAddress!) }
+        }
+        return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    /// `mkdir -p` with mode 0700 for each folder it creates.
+    static func makeDirectories(_ path: String) throws(Errno) {
+        if let s = try status(path) {
+            if s.isDirectory { return }
+            throw Errno(ENOTDIR)
+        }
+        let parent = Path.directory(of: path)
+        if parent != path { try makeDirectories(parent) }
+        do { _ = try retrying { mkdir(path, 0o700) } } catch where error == .exists {}
+    }
+
+    /// The names in a folder, without `.` and `..`; empty when the folder is missing.
+    static func directoryEntries(_ path: String) throws(Errno) -> [String] {
+        guard let dir = opendir(path) else {
+            if errno == ENOENT || errno == ENOTDIR { return [] }
+            throw Errno.current
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// `realpath(3)`: the file a chain of links ends at.
+    static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `readlink(2)`.
+    static func linkTarget(_ path: String) throws(Errno) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = try retrying { readlink(path, &buffer, buffer.count - 1) }
+        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `flock(2)` exclusive, polled until `timeoutSeconds`: a process that dies
+    /// holding it releases it with its file descriptor, so no lock can go stale.
+    static func lockExclusive(_ fd: CInt, timeoutSeconds: Double) throws(Errno) -> Bool {
+        let deadline = monotonicSeconds() + timeoutSeconds
+        var pause = 0.001
+        while true {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw Errno.current }
+            if monotonicSeconds() >= deadline { return false }
+            sleep(seconds: pause)
+            pause = min(pause * 2, 0.05)
+        }
+    }
+
+    static func sleep(seconds: Double) {
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
+
+    static func monotonicSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    static func wallClockNanoseconds() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
+    }
+
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+
+    /// `$HOME`, or the password database's home folder when it is unset.
+    static func homeDirectory() -> String {
+        if let home = environment("HOME"), !home.isEmpty { return home }
+        if let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir { return String(cString: dir) }
+        return "/"
+    }
+
+    /// `gethostname(2)`.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// The UTC offset, in seconds, of local civil time `civil` (via `mktime(3)`, so TZ
+    /// and daylight saving apply); nil when the C library cannot represent it.
+    static func localUTCOffset(of civil: CivilTime) -> Int64? {
+        guard let year = Int32(exactly: civil.year - 1900) else { return nil }
+        var t = tm()
+        t.tm_year = year
+        t.tm_mon = Int32(civil.month - 1)
+        t.tm_mday = Int32(civil.day)
+        t.tm_hour = Int32(civil.hour)
+        t.tm_min = Int32(civil.minute)
+        t.tm_sec = Int32(civil.second)
+        t.tm_isdst = -1
+        let local = mktime(&t)
+        if local == -1 && !(t.tm_year == 69 && t.tm_mday == 31) { return nil }
+        return civil.unixSeconds - Int64(local)
+    }
+}
+
+/// Text to standard output and error, one `write(2)` per call where the kernel allows.
+public enum StandardStreams {
+    public static func write(_ bytes: [UInt8], toError: Bool = false) {
+        bytes.withUnsafeBytes { try? FileSystem.writeAll(toError ? 2 : 1, $0) }
+    }
+
+    public static func write(_ text: String, toError: Bool = false) {
+        write(Array(text.utf8), toError: toError)
+    }
+
+    /// Reads standard input to its end.
+    public static func readAll() throws(Errno) -> [UInt8] {
+        guard let (bytes, _) = try FileSystem.readFile("/dev/stdin") else { return [] }
+        return bytes
+    }
+}

@@ -1,0 +1,117 @@
+/// Parsers of command-line text for the scalar types. Each returns nil for junk: never
+/// a default value (defaults stores 0 for `-int abc`; we refuse it).
+enum CommandLineText {
+    /// yes/no/true/false in any case, and 1/0.
+    static func bool(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "yes", "true", "1": true
+        case "no", "false", "0": false
+        default: nil
+        }
+    }
+
+    /// A whole decimal `Int64` with an optional sign.
+    static func int(_ text: String) -> Int64? {
+        guard let value = PlistInteger.parse(text.utf8, allowHex: false) else { return nil }
+        return value.int64
+    }
+
+    /// A finite number that fits a 32-bit float.
+    static func float(_ text: String) -> Float? {
+        guard isDecimalNumber(text), let value = Float(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// A finite 64-bit number.
+    static func double(_ text: String) -> Double? {
+        guard isDecimalNumber(text), let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// Digits with an optional sign, point and exponent; keeps out the `nan`, `inf` and
+    /// hex-float spellings the stdlib parser would take.
+    private static func isDecimalNumber(_ text: String) -> Bool {
+        var sawDigit = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
+            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): break
+            default: return false
+            }
+        }
+        return sawDigit
+    }
+
+    /// Hex digits, an even count, either case; spaces and a `<…>` wrapper are allowed.
+    static func hexData(_ text: String) -> [UInt8]? {
+        var digits = Substring(text)
+        if digits.hasPrefix("<") && digits.hasSuffix(">") && digits.count >= 2 {
+            digits = digits.dropFirst().dropLast()
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.utf8.count / 2)
+        var high: UInt8?
+        for byte in digits.utf8 {
+            if byte == UInt8(ascii: " ") { continue }
+            guard let nibble = hexDigitValue(byte) else { return nil }
+            if let h = high { bytes.append(h << 4 | nibble); high = nil } else { high = nibble }
+        }
+        return high == nil ? bytes : nil
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS ±HHMM` (`defaults read` output), the same without a zone
+    /// (local time), ISO 8601 `YYYY-MM-DDTHH:MM:SSZ` or `±HH:MM`, or a bare date.
+    static func date(_ text: String) -> PlistDate? {
+        var scanner = DateScanner(Array(text.utf8))
+        return scanner.scan()
+    }
+}
+
+/// Reads the fixed-width fields of a date; one pass over the bytes, no `String` work.
+private struct DateScanner {
+    let bytes: [UInt8]
+    var i = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func digits(_ n: Int) -> Int? {
+        guard i + n <= bytes.count else { return nil }
+        var value = 0
+        for _ in 0..<n {
+            guard let d = hexDigitValue(bytes[i]), d < 10 else { return nil }
+            value = value * 10 + Int(d)
+            i += 1
+        }
+        return value
+    }
+
+    mutating func skip(_ byte: UInt8) -> Bool {
+        guard i < bytes.count, bytes[i] == byte else { return false }
+        i += 1
+        return true
+    }
+
+    mutating func scan() -> PlistDate? {
+        guard let year = digits(4), skip(UInt8(ascii: "-")), let month = digits(2),
+              skip(UInt8(ascii: "-")), let day = digits(2) else { return nil }
+        var civil = CivilTime(year: Int64(year), month: month, day: day)
+        if i < bytes.count {
+            guard skip(UInt8(ascii: " ")) || skip(UInt8(ascii: "T")),
+                  let h = digits(2), skip(UInt8(ascii: ":")), let m = digits(2),
+                  skip(UInt8(ascii: ":")), let s = digits(2) else { return nil }
+            (civil.hour, civil.minute, civil.second) = (h, m, s)
+        }
+        guard civil.isValid else { return nil }
+        _ = skip(UInt8(ascii: " "))
+        if i == bytes.count {
+            guard let offset = FileSystem.localUTCOffset(of: civil) else { return nil }
+            return PlistDate(civil, offsetSeconds: offset)
+        }
+        if skip(UInt8(ascii: "Z")) { return i == bytes.count ? PlistDate(civil) : nil }
+        let sign: Int64
+        if skip(UInt8(ascii: "+")) { sign = 1 } else if skip(UInt8(ascii: "-")) { sign = -1 } else { return nil }
+        guard let hh = digits(2) else { return nil }
+        _ = skip(UInt8(ascii: ":"))
+        guard let mm = digits(2), i == bytes.count, hh < 24, mm < 60 else { return nil }
+        return PlistDate(civil, offsetSeconds: sign * Int64(hh * 3600 + mm * 60))
+    }
+}

@@ -1,0 +1,50 @@
+import SettingsCore
+
+enum WriteCommand {
+    /// `write D K VALUE…` sets one key; `write D PLIST` replaces the domain.
+    static func write(_ context: inout Context, _ arguments: [Token]) throws {
+        guard arguments.count >= 2 else { throw CLIError.usage("write needs a domain, a key and a value") }
+        let domain = try domainName(arguments[0])
+        if arguments.count == 2 {
+            try replaceDomain(&context, domain, literal: arguments[1].text)
+            return
+        }
+        let key = arguments[1].text
+        let change = try ValueArguments.parse(Array(arguments.dropFirst(2)))
+        try context.store.update(domain, host: context.host) { values in
+            switch change {
+            case .set(let value):
+                if values[key] == value { return false }
+                values[key] = value
+            case .append(let elements):
+                switch values[key] {
+                case nil: values[key] = .array(elements)
+                case .array(let existing)?: values[key] = .array(existing + elements)
+                default: throw CLIError.notAnArray(key: key)
+                }
+            case .merge(let additions):
+                var merged: PlistDictionary
+                switch values[key] {
+                case nil: merged = PlistDictionary()
+                case .dict(let existing)?: merged = existing
+                default: throw CLIError.notADictionary(key: key)
+                }
+                for entry in additions.sortedEntries { merged[entry.key] = entry.value }
+                values[key] = .dict(merged)
+            }
+            return true
+        }
+    }
+
+    /// `write D '{…}'`: the literal must be a dictionary, and becomes the whole domain.
+    private static func replaceDomain(_ context: inout Context, _ domain: DomainName, literal: String) throws {
+        guard PropertyList.looksLikeLiteral(literal), case .dict(let replacement) = try ValueArguments.untyped(literal) else {
+            throw CLIError.couldNotParse(literal)
+        }
+        try context.store.update(domain, host: context.host) { values in
+            if values == replacement { return false }
+            values = replacement
+            return true
+        }
+    }
+}

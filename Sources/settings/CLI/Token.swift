@@ -1,0 +1,43 @@
+import SettingsCore
+
+/// One command-line word and where it stood, so an error can name the exact word.
+struct Token: Equatable {
+    let text: String
+    /// 1-based position in argv after the program name.
+    let position: Int
+}
+
+/// argv split into the options before the verb, the verb, and its arguments.
+struct Invocation {
+    var host: Host = .any
+    var verb: Verb
+    var arguments: [Token]
+
+    init(arguments argv: [String]) throws(CLIError) {
+        let tokens = argv.enumerated().map { Token(text: $0.element, position: $0.offset + 1) }
+        var i = 0
+        var host = Host.any
+        while i < tokens.count {
+            switch tokens[i].text {
+            case "-currentHost":
+                host = .current
+                i += 1
+                continue
+            case "-host":
+                guard i + 1 < tokens.count else { throw CLIError.usage("-host needs a host name") }
+                do throws(StoreError) { host = try Host.named(validating: tokens[i + 1].text) } catch { throw CLIError.store(error) }
+                i += 2
+                continue
+            default: break
+            }
+            break
+        }
+        guard i < tokens.count else { throw CLIError.usage(nil) }
+        guard let verb = Verb.named(tokens[i].text) else {
+            throw CLIError.usage("unknown verb '\(tokens[i].text)'")
+        }
+        self.host = host
+        self.verb = verb
+        self.arguments = Array(tokens[(i + 1)...])
+    }
+}

@@ -1,0 +1,54 @@
+import SettingsCore
+
+/// The verb table: each verb once, with its usage lines and the function that runs it.
+struct Verb: Sendable {
+    let name: String
+    let aliases: [String]
+    /// `(arguments, description)` pairs for the help text.
+    let usage: [(String, String)]
+    let run: @Sendable (inout Context, [Token]) throws -> Void
+
+    static let all: [Verb] = [
+        Verb(name: "read", aliases: [], usage: [
+            ("read", "shows all defaults"),
+            ("read <domain>", "shows defaults for given domain"),
+            ("read <domain> <key>", "shows defaults for given domain, key"),
+        ], run: ReadCommand.read),
+        Verb(name: "read-type", aliases: [], usage: [
+            ("read-type <domain> <key>", "shows the type for the given domain, key"),
+        ], run: ReadCommand.readType),
+        Verb(name: "write", aliases: [], usage: [
+            ("write <domain> <domain_rep>", "writes domain (overwrites existing)"),
+            ("write <domain> <key> <value>", "writes key for domain"),
+        ], run: WriteCommand.write),
+        Verb(name: "delete", aliases: ["remove"], usage: [
+            ("delete <domain>", "deletes domain"),
+            ("delete <domain> <key>", "deletes key in domain"),
+        ], run: DeleteCommand.delete),
+        Verb(name: "domains", aliases: [], usage: [
+            ("domains", "lists all domains"),
+        ], run: DomainsCommand.domains),
+        Verb(name: "help", aliases: ["-h", "--help"], usage: [
+            ("help", "print this help"),
+        ], run: HelpCommand.help),
+        Verb(name: "--version", aliases: ["version"], usage: [
+            ("--version", "print the version"),
+        ], run: HelpCommand.version),
+    ]
+
+    /// Verbs are case-insensitive, as in defaults.
+    static func named(_ word: String) -> Verb? {
+        let lower = word.lowercased()
+        return all.first { $0.name == lower || $0.aliases.contains(lower) }
+    }
+}
+
+/// Fails with "Unexpected argument" when more words follow than a verb takes.
+func expectAtMost(_ n: Int, _ arguments: [Token]) throws(CLIError) {
+    if arguments.count > n { throw CLIError.unexpectedArgument(arguments[n].text) }
+}
+
+/// The domain argument, checked.
+func domainName(_ token: Token) throws(CLIError) -> DomainName {
+    do throws(StoreError) { return try DomainName(token.text) } catch { throw CLIError.store(error) }
+}
