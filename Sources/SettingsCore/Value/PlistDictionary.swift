@@ -22,9 +22,6 @@ public struct PlistDictionary: Sendable {
 
     public init() { entries = [] }
     public init(entries: [Entry]) { self.entries = entries }
-    public init(_ pairs: KeyValuePairs<String, PlistValue>) {
-        entries = pairs.map { Entry(key: $0.key, value: $0.value) }
-    }
 
     public var isEmpty: Bool { entries.isEmpty }
 
@@ -119,4 +116,10 @@ func sameKey(_ a: String, _ b: String) -> Bool {
 func byteOrderPrecedes(_ a: String, _ b: String) -> Bool {
     var a = a, b = b
     return a.withUTF8 { pa in b.withUTF8 { pb in pa.lexicographicallyPrecedes(pb) } }
+}
+
+extension PlistDictionary: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, PlistValue)...) {
+        entries = elements.map { Entry(key: $0.0, value: $0.1) }
+    }
 }

@@ -1,0 +1,117 @@
+import XCTest
+@testable import SettingsCore
+
+final class DomainStoreTests: XCTestCase {
+    var directory = ""
+    var store: DomainStore!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)").path
+        store = DomainStore(directory: directory)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+    private func set(_ key: String, _ value: PlistValue?, in domain: DomainName = .named("com.test")) throws {
+        try store.update(domain, host: .any) { $0[key] = value; return true }
+    }
+
+    func testPathsFollowFoundation() throws {
+        XCTAssertEqual(store.path(of: .named("com.a"), host: .any), directory + "/com.a.plist")
+        XCTAssertEqual(store.path(of: .global, host: .any), directory + "/.GlobalPreferences.plist")
+        XCTAssertEqual(store.path(of: .named("com.a"), host: .current), directory + "/ByHost/com.a..plist")
+        XCTAssertEqual(store.path(of: .global, host: .named("box")), directory + "/ByHost/.GlobalPreferences.box.plist")
+        XCTAssertEqual(try DomainName("/etc/x"), .path("/etc/x.plist"))
+        XCTAssertEqual(try DomainName("~/x.plist", home: "/h"), .path("/h/x.plist"))
+        for spelling in ["-g", "-globalDomain", "NSGlobalDomain", "Apple Global Domain"] {
+            XCTAssertEqual(try DomainName(spelling), .global)
+        }
+    }
+
+    func testUnsafeNamesAreRefused() {
+        for name in ["", ".", "..", "../x", "a/b", ".hidden", "a\u{1}b", "tab\tname"] {
+            XCTAssertThrowsError(try DomainName(name), name) { error in
+                guard case .invalidDomain? = error as? StoreError else { return XCTFail("\(error)") }
+            }
+        }
+        XCTAssertThrowsError(try Host.named(validating: "../up"))
+    }
+
+    func testNewFilesAreMode0600InA0700Folder() throws {
+        try set("k", .bool(true))
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/com.test.plist")
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: directory)
+        XCTAssertEqual((folder[.posixPermissions] as? NSNumber)?.intValue, 0o700)
+    }
+
+    func testModeIsKeptAndNoTemporaryFilesRemain() throws {
+        try set("k", .int(1))
+        let path = directory + "/com.test.plist"
+        chmod(path, 0o644)
+        try set("k", .int(2))
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o644)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["com.test.plist"])
+    }
+
+    func testSymlinkIsWrittenThrough() throws {
+        let target = directory + "/real/target.plist"
+        try FileManager.default.createDirectory(atPath: directory + "/real", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/com.test.plist", withDestinationPath: target)
+        try set("k", .string("v"))
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: directory + "/com.test.plist"), target)
+        XCTAssertEqual(try store.load(.named("com.test"), host: .any)?.values["k"], .string("v"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: target))
+    }
+
+    func testDeletingTheLastKeyRemovesTheFile() throws {
+        try set("k", .int(1))
+        try set("k", nil)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/com.test.plist"))
+        XCTAssertNil(try store.load(.named("com.test"), host: .any))
+    }
+
+    func testUnchangedDomainIsNotRewritten() throws {
+        try set("k", .int(1))
+        let path = directory + "/com.test.plist"
+        let before = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber
+        try store.update(.named("com.test"), host: .any) { _ in false }
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber, before)
+    }
+
+    func testCorruptFileIsNeverOverwritten() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/com.test.plist"
+        let junk = Data("<plist><dict><key>a</key>".utf8)
+        try junk.write(to: URL(fileURLWithPath: path))
+        // An old file: no retry wait.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: path)
+        XCTAssertThrowsError(try set("k", .int(1))) { error in
+            guard case .corrupt(path: path, _)? = error as? StoreError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), junk)
+    }
+
+    func testNonDictionaryRootIsRefused() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data("<plist><array/></plist>".utf8).write(to: URL(fileURLWithPath: directory + "/com.test.plist"))
+        XCTAssertThrowsError(try store.load(.named("com.test"), host: .any)) { error in
+            XCTAssertEqual(error as? StoreError, .notADictionary(path: directory + "/com.test.plist", .array))
+        }
+    }
+
+    func testEmptyFileIsAnEmptyDomain() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: directory + "/com.test.plist", contents: Data())
+        XCTAssertEqual(try store.load(.named("com.test"), host: .any)?.values, PlistDictionary())
+    }
+
+    func testDomainNamesLeaveOutGlobalAndByHost() throws {
+        try set("a", .int(1), in: .named("b.two"))
+        try set("a", .int(1), in: .named("a.one"))
+        try set("a", .int(1), in: .global)
+        try store.update(.named("c.three"), host: .current) { $0["a"] = .int(1); return true }
+        XCTAssertEqual(try store.domainNames(), ["a.one", "b.two"])
+    }
+}

@@ -1,0 +1,131 @@
+import XCTest
+@testable import SettingsCore
+
+final class XMLCodecTests: XCTestCase {
+    static let edgeCases: PlistDictionary = [
+        "int64Min": .int(Int64.min), "int64Max": .int(Int64.max), "uint64Max": .int(PlistInteger(unsigned: .max)),
+        "negZero": .double(-0.0), "denormal": .double(5e-324), "tiny": .double(1e-300), "float": .float(75.1),
+        "emoji": .string("😀 Åbenraa 日本"), "": .string("empty key"), "escapes": .string("a&b<c>d\"e'f"),
+        "bytes": .data((0...255).map { UInt8($0) }), "emptyData": .data([]),
+        "date": .date(PlistDate(secondsSince2001: -3_155_760_000)), "yes": .bool(true), "no": .bool(false),
+        "emptyArray": .array([]), "emptyDict": .dict(PlistDictionary()),
+        "nested": .array([.int(1), .dict(["k": .array([.string("v")])])]),
+    ]
+
+    func testRoundTripIsExact() throws {
+        let bytes = XMLWriter.encode(.dict(Self.edgeCases))
+        var expected = Self.edgeCases
+        // XML has one real type; a Float comes back as the Double of its shortest text.
+        expected["float"] = .double(75.1)
+        XCTAssertEqual(try XMLReader.read(bytes), .dict(expected))
+        // Writing what was read gives the same bytes.
+        XCTAssertEqual(XMLWriter.encode(try XMLReader.read(bytes)), bytes)
+    }
+
+    func testWritesWhatFoundationWritesByteForByte() throws {
+        let url = Bundle.module.url(forResource: "Fixtures/foundation-written", withExtension: "plist")!
+        let original = Array(try Data(contentsOf: url))
+        let value = try XMLReader.read(original)
+        guard case .dict(let dict) = value else { return XCTFail("root is not a dictionary") }
+        XCTAssertEqual(dict["umax"], .int(PlistInteger(unsigned: .max)))
+        XCTAssertEqual(dict["text"], .string("a&b<c>\"' tab\there"))
+        XCTAssertEqual(dict[""], .string("empty key"))
+        XCTAssertEqual(String(decoding: XMLWriter.encode(value), as: UTF8.self), String(decoding: original, as: UTF8.self))
+    }
+
+    func testRealsUseShortestText() {
+        let cases: [(PlistValue, String)] = [
+            (.double(75), "75"), (.double(0.5), "0.5"), (.double(-0.0), "-0"), (.double(5e-324), "5e-324"),
+            (.float(75.1), "75.1"), (.double(.infinity), "+infinity"), (.double(1e16), "1e+16"),
+        ]
+        for (value, text) in cases {
+            let xml = String(decoding: XMLWriter.encode(value), as: UTF8.self)
+            XCTAssertTrue(xml.contains("<real>\(text)</real>"), "\(value) wrote \(xml)")
+        }
+    }
+
+    func testReadsReferencesCDATACommentsAndHex() throws {
+        let xml = """
+            <?xml version="1.0"?><!DOCTYPE plist SYSTEM "x.dtd"><plist version="1.0"><dict>
+            <key>a&amp;b</key><string>&lt;&#x1F600;&#65;<![CDATA[<raw>&]]><!-- c --></string>
+            <key><!-- empty --></key><integer> 0x1F </integer>
+            <key>t</key><true></true></dict></plist>
+            """
+        let value = try XMLReader.read(Array(xml.utf8))
+        XCTAssertEqual(value, .dict(["a&b": .string("<😀A<raw>&"), "": .int(31), "t": .bool(true)]))
+    }
+
+    func testReadsUTF16WithBOM() throws {
+        let text = "<plist><dict><key>k</key><string>Å</string></dict></plist>"
+        var le: [UInt8] = [0xFF, 0xFE]
+        for unit in text.utf16 { le += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        XCTAssertEqual(try XMLReader.read(le), .dict(["k": .string("Å")]))
+    }
+
+    func testRefusesWhatIsNotAPlist() {
+        let bad: [(String, String)] = [
+            ("<!DOCTYPE plist [<!ENTITY a \"b\">]><plist><string>&a;</string></plist>", "entity"),
+            ("<plist><dict><key>a</key></dict></plist>", "key without value"),
+            ("<plist><array><key>a</key></array></plist>", "key in array"),
+            ("<plist><integer>abc</integer></plist>", "bad integer"),
+            ("<plist><integer>18446744073709551616</integer></plist>", "integer too big"),
+            ("<plist><integer></integer></plist>", "empty integer"),
+            ("<plist><real></real></plist>", "empty real"),
+            ("<plist><data>!!!!</data></plist>", "bad base64"),
+            ("<plist><date>yesterday</date></plist>", "bad date"),
+            ("<plist><string>a</plist>", "unterminated"),
+            ("<plist><foo/></plist>", "unknown tag"),
+            ("<plist><string>a</string><string>b</string></plist>", "two roots"),
+            ("<plist><string>&bogus;</string></plist>", "unknown entity"),
+            ("<plist><string>a &amp b</string></plist>", "unterminated reference"),
+            ("<plist></plist>", "empty plist"),
+            ("<plist><string>\u{FFFD}</string></plist>", ""),
+        ]
+        for (xml, what) in bad where !what.isEmpty {
+            XCTAssertThrowsError(try XMLReader.read(Array(xml.utf8)), what)
+        }
+        XCTAssertThrowsError(try XMLReader.read([0x3C, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x3E, 0x3C, 0x73, 0x74, 0x72, 0x69, 0x6E, 0x67,
+                                                  0x3E, 0xFF, 0x3C, 0x2F, 0x73, 0x74, 0x72, 0x69, 0x6E, 0x67, 0x3E]), "invalid UTF-8") { error in
+            XCTAssertEqual(error as? PlistError, .invalidEncoding(.xml, line: 1))
+        }
+    }
+
+    func testEntityDeclarationsAreRefusedNotExpanded() {
+        let bomb = "<!DOCTYPE plist [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]><plist><string>&b;</string></plist>"
+        XCTAssertThrowsError(try XMLReader.read(Array(bomb.utf8))) { error in
+            XCTAssertEqual(error as? PlistError, .entityDeclaration(line: 1))
+        }
+    }
+
+    func testNestingLimitFailsCleanly() {
+        let ok = String(repeating: "<array>", count: 500) + String(repeating: "</array>", count: 500)
+        XCTAssertNoThrow(try XMLReader.read(Array(ok.utf8)))
+        let deep = String(repeating: "<array>", count: 200_000)
+        XCTAssertThrowsError(try XMLReader.read(Array(deep.utf8))) { error in
+            guard case .tooDeep(.xml, limit: maximumNestingDepth, _)? = error as? PlistError else {
+                return XCTFail("\(error)")
+            }
+        }
+    }
+
+    func testErrorsNameTheLine() {
+        XCTAssertThrowsError(try XMLReader.read(Array("<plist>\n<dict>\n<key>a</key>\n<integer>x</integer></dict></plist>".utf8))) { error in
+            guard case .malformed(.xml, _, line: 4)? = error as? PlistError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testBase64LayoutFollowsTheLevel() {
+        let value = PlistValue.dict(["d": .data(Array(repeating: 7, count: 100))])
+        let lines = String(decoding: XMLWriter.encode(value), as: UTF8.self).split(separator: "\n")
+        let dataLines = lines.filter { $0.hasPrefix("\tBw") }
+        XCTAssertEqual(dataLines.first?.count, 1 + 68)
+    }
+
+    func testDuplicateKeysKeepTheLastValue() throws {
+        let xml = "<plist><dict><key>a</key><integer>1</integer><key>b</key><true/><key>a</key><integer>2</integer></dict></plist>"
+        guard case .dict(let d) = try XMLReader.read(Array(xml.utf8)) else { return XCTFail() }
+        XCTAssertEqual(d["a"], .int(2))
+        XCTAssertEqual(d.count, 2)
+        XCTAssertEqual(d.sortedEntries.map(\.key), ["a", "b"])
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import XCTest
+@testable import SettingsCore
+
+/// Runs the built binaries in a throwaway config folder, as a user would.
+struct Harness {
+    let config: String
+
+    init() {
+        config = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(atPath: config) }
+
+    /// The folder the test runner and the built products are in; SETTINGS_BIN_DIR
+    /// points the suite at another build (a release one, say).
+    static let binDirectory: String = {
+        if let dir = ProcessInfo.processInfo.environment["SETTINGS_BIN_DIR"] { return dir }
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("settings").path) { return url.path }
+        }
+        return ".build/debug"
+    }()
+
+    static let settings = binDirectory + "/settings"
+    static let probe = binDirectory + "/InteropProbe"
+    static let canonScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Support/plist_canon.py").path
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// `settings ARGS…`.
+    @discardableResult
+    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) -> Result {
+        exec(Harness.settings, arguments, stdin: stdin, environment: extra)
+    }
+
+    @discardableResult
+    func exec(_ executable: String, _ arguments: [String], stdin: Data? = nil,
+              environment extra: [String: String] = [:]) -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = config
+        environment["HOME"] = config + "/home"
+        for (k, v) in extra { environment[k] = v }
+        process.environment = environment
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        do { try process.run() } catch { XCTFail("cannot run \(executable): \(error)"); return Result(status: -1, stdout: "", stderr: "") }
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try? input.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                      stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// `settings ARGS…`, failing the test unless it exits 0 with nothing on stderr.
+    @discardableResult
+    func ok(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) -> String {
+        let r = run(arguments)
+        XCTAssertEqual(r.status, 0, "settings \(arguments): \(r.stderr)", file: file, line: line)
+        XCTAssertEqual(r.stderr, "", file: file, line: line)
+        return r.stdout
+    }
+
+    func path(_ domain: String) -> String { config + "/" + domain + ".plist" }
+
+    func python(_ arguments: [String]) -> Result { exec("/usr/bin/env", ["python3", Self.canonScript] + arguments) }
+
+    /// plistlib's canonical form of a file.
+    func plistlibCanon(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+        let r = python(["canon", path])
+        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+        return r.stdout.trimmingCharacters(in: .newlines)
+    }
+
+    /// Every file in the config folder and its bytes, to show that nothing changed.
+    func snapshot() -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: config)
+        while let name = enumerator?.nextObject() as? String {
+            if let data = FileManager.default.contents(atPath: config + "/" + name) { files[name] = data }
+        }
+        return files
+    }
+}
+
+/// The same canonical form as plist_canon.py, from our reader.
+func canon(_ value: PlistValue) -> String {
+    func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    switch value {
+    case .bool(let b): return "b:\(b ? 1 : 0)"
+    case .int(let i): return "i:\(i)"
+    case .float(let f): return String(format: "r:%016llx", Double(f).bitPattern)
+    case .double(let d): return String(format: "r:%016llx", d.bitPattern)
+    case .string(let s): return "s:" + hex(s.utf8)
+    case .data(let d): return "d:" + hex(d)
+    case .date(let d): return "t:\(Int64((d.secondsSince2001 * 1_000_000).rounded()))"
+    case .array(let a): return "a[" + a.map(canon).joined(separator: ",") + "]"
+    case .dict(let d): return "{" + d.sortedEntries.map { hex($0.key.utf8) + "=" + canon($0.value) }.joined(separator: ",") + "}"
+    }
+}

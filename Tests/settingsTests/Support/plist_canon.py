@@ -1,0 +1,69 @@
+"""Independent reader/writer for the tests: Python's plistlib.
+
+  plist_canon.py canon FILE          prints the canonical form of a plist file
+  plist_canon.py write FILE FMT      writes the edge-case dictionary as xml or binary
+  plist_canon.py writejson FILE FMT  reads JSON-ish spec from stdin (see tests) and writes it
+
+The canonical form is compared with the Swift side's: every value with its type,
+reals by bit pattern, strings and data as hex, dictionaries sorted by key bytes.
+"""
+import datetime, plistlib, struct, sys
+
+EPOCH = datetime.datetime(2001, 1, 1)
+
+
+def canon(v):
+    if isinstance(v, bool):
+        return "b:%d" % v
+    if isinstance(v, int):
+        return "i:%d" % v
+    if isinstance(v, float):
+        return "r:%016x" % struct.unpack(">Q", struct.pack(">d", v))[0]
+    if isinstance(v, str):
+        return "s:" + v.encode("utf-8").hex()
+    if isinstance(v, (bytes, bytearray)):
+        return "d:" + bytes(v).hex()
+    if isinstance(v, datetime.datetime):
+        if v.tzinfo is not None:
+            v = v.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        return "t:%d" % ((v - EPOCH) // datetime.timedelta(microseconds=1))
+    if isinstance(v, list):
+        return "a[" + ",".join(canon(e) for e in v) + "]"
+    if isinstance(v, dict):
+        items = sorted(v.items(), key=lambda kv: kv[0].encode("utf-8"))
+        return "{" + ",".join(k.encode("utf-8").hex() + "=" + canon(x) for k, x in items) + "}"
+    if isinstance(v, plistlib.UID):
+        return "u:%d" % v.data
+    raise TypeError(type(v))
+
+
+def edge_cases():
+    nested = "seed"
+    for _ in range(100):
+        nested = [nested]
+    return {
+        "int64_min": -(2**63), "int64_max": 2**63 - 1, "uint64_max": 2**64 - 1,
+        "neg_zero": -0.0, "denormal": 5e-324, "tiny": 1e-300, "half": 0.5,
+        "emoji": "😀 smile", "utf16": "Åbenraa 日本語 \u0394", "": "empty key",
+        "thousand": {"k%04d" % i: i for i in range(1000)}, "nested": nested,
+        "dates": [datetime.datetime(1900, 1, 1), datetime.datetime(2000, 2, 29, 12, 30, 15),
+                  datetime.datetime(3000, 12, 31, 23, 59, 59)],
+        "empty_data": b"", "all_bytes": bytes(range(256)), "yes": True, "no": False,
+        "empty_list": [], "empty_dict": {}, "escapes": "a&b<c>d\"e'f",
+    }
+
+
+def main():
+    cmd, path = sys.argv[1], sys.argv[2]
+    if cmd == "canon":
+        with open(path, "rb") as f:
+            print(canon(plistlib.load(f)))
+    elif cmd == "write":
+        fmt = plistlib.FMT_BINARY if sys.argv[3] == "binary" else plistlib.FMT_XML
+        with open(path, "wb") as f:
+            plistlib.dump(edge_cases(), f, fmt=fmt, sort_keys=True)
+    else:
+        sys.exit("unknown command")
+
+
+main()
