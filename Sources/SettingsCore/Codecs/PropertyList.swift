@@ -13,34 +13,31 @@ public enum PropertyList {
     public static func read(_ bytes: [UInt8], as format: PlistFormat) throws(PlistError) -> PlistValue {
         switch format {
         case .xml: return try XMLReader.read(bytes)
-        case .binary, .openStep: throw PlistError.unsupported(format)
+        case .binary: return try BinaryReader.read(bytes)
+        case .openStep: return try OpenStepReader.read(bytes)
         }
     }
 
+    /// XML or binary; OpenStep is read but never written (Apple's writers dropped it too).
     public static func encode(_ value: PlistValue, as format: PlistFormat) throws(PlistError) -> [UInt8] {
         switch format {
         case .xml: return XMLWriter.encode(value)
-        case .binary, .openStep: throw PlistError.unsupported(format)
+        case .binary: return BinaryWriter.encode(value)
+        case .openStep: throw PlistError.unsupported(format)
         }
     }
 
+    /// `bplist00` is binary; text whose first character is `<` is XML, unless it is an
+    /// OpenStep data literal such as `<0a0b>`; other text is OpenStep.
     static func sniff(_ bytes: [UInt8]) -> PlistFormat {
         if bytes.count >= 8, bytes[0..<8].elementsEqual("bplist00".utf8) { return .binary }
+        guard let text = try? TextDecoding.utf8(bytes, format: .xml) else { return .xml }
         var i = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
-        if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE)
-            || bytes[0] == 0 || bytes[1] == 0 {
-            return .xml
-        }
-        while i < bytes.count, isSpace(bytes[i]) { i += 1 }
-        return i < bytes.count && bytes[i] == UInt8(ascii: "<") && i + 1 < bytes.count
-            && bytes[i + 1] != UInt8(ascii: "0") && !isHexDigitOrSpace(bytes[i + 1]) ? .xml : .openStep
-    }
-
-    /// `<0a0b>` at the top is OpenStep data, not XML.
-    private static func isHexDigitOrSpace(_ b: UInt8) -> Bool {
-        (hexDigitValue(b) != nil && !(b >= UInt8(ascii: "a") && b <= UInt8(ascii: "f"))) || isSpace(b)
-            || b == UInt8(ascii: ">")
+        while i < text.count, isSpace(text[i]) { i += 1 }
+        guard i < text.count, text[i] == UInt8(ascii: "<") else { return .openStep }
+        i += 1
+        while i < text.count, hexDigitValue(text[i]) != nil || isSpace(text[i]) { i += 1 }
+        return i < text.count && text[i] == UInt8(ascii: ">") ? .openStep : .xml
     }
 }
 

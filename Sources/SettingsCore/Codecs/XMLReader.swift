@@ -12,11 +12,11 @@ struct XMLReader {
     private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     static func read(_ input: [UInt8]) throws(PlistError) -> PlistValue {
-        if let utf8 = try transcodeUTF16(input) { return try readUTF8(utf8) }
-        return try readUTF8(input)
+        try readUTF8(try TextDecoding.utf8(input, format: .xml))
     }
 
-    private static func readUTF8(_ input: [UInt8]) throws(PlistError) -> PlistValue {
+    /// Reads text already in UTF-8.
+    static func readUTF8(_ input: [UInt8]) throws(PlistError) -> PlistValue {
         let result: Result<PlistValue, PlistError> = input.withUnsafeBufferPointer { buffer in
             var reader = XMLReader(buffer)
             do throws(PlistError) { return .success(try reader.document()) } catch { return .failure(error) }
@@ -27,7 +27,6 @@ struct XMLReader {
     // MARK: Document
 
     private mutating func document() throws(PlistError) -> PlistValue {
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { pos = 3 }
         try skipProlog()
         var tag = try openTag()
         let wrapped = tag.kind == .plist
@@ -373,43 +372,6 @@ struct XMLReader {
             i += 1
         }
         return nil
-    }
-
-    // MARK: UTF-16
-
-    /// UTF-16 (a BOM, or `<` as a 16-bit unit) to UTF-8; nil when the input is not UTF-16.
-    private static func transcodeUTF16(_ input: [UInt8]) throws(PlistError) -> [UInt8]? {
-        guard input.count >= 2 else { return nil }
-        let bigEndian: Bool
-        var start = 0
-        switch (input[0], input[1]) {
-        case (0xFE, 0xFF): (bigEndian, start) = (true, 2)
-        case (0xFF, 0xFE): (bigEndian, start) = (false, 2)
-        case (0x00, UInt8(ascii: "<")): bigEndian = true
-        case (UInt8(ascii: "<"), 0x00): bigEndian = false
-        default: return nil
-        }
-        guard (input.count - start) % 2 == 0 else { throw PlistError.invalidEncoding(.xml, line: 1) }
-        var units: [UInt16] = []
-        units.reserveCapacity((input.count - start) / 2)
-        var i = start
-        while i + 1 < input.count {
-            let (a, b) = (UInt16(input[i]), UInt16(input[i + 1]))
-            units.append(bigEndian ? a << 8 | b : b << 8 | a)
-            i += 2
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(units.count)
-        var decoder = UTF16()
-        var iterator = units.makeIterator()
-        loop: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let s): out.append(contentsOf: UTF8.encode(s)!)
-            case .emptyInput: break loop
-            case .error: throw PlistError.invalidEncoding(.xml, line: 1)
-            }
-        }
-        return out
     }
 }
 

@@ -25,6 +25,14 @@ struct Verb: Sendable {
             ("delete <domain>", "deletes domain"),
             ("delete <domain> <key>", "deletes key in domain"),
         ], run: DeleteCommand.delete),
+        Verb(name: "import", aliases: [], usage: [
+            ("import <domain> <path to plist>", "writes the plist at path to domain"),
+            ("import <domain> -", "writes a plist from stdin to domain"),
+        ], run: TransferCommand.importDomain),
+        Verb(name: "export", aliases: [], usage: [
+            ("export <domain> <path to plist>", "saves domain as a binary plist to path"),
+            ("export <domain> -", "writes domain as an xml plist to stdout"),
+        ], run: TransferCommand.exportDomain),
         Verb(name: "domains", aliases: [], usage: [
             ("domains", "lists all domains"),
         ], run: DomainsCommand.domains),

@@ -1,0 +1,35 @@
+/// Turns the bytes of a text property list into UTF-8: UTF-16 with a BOM (or a first
+/// ASCII character as a 16-bit unit) is transcoded, a UTF-8 BOM is dropped.
+enum TextDecoding {
+    static func utf8(_ input: [UInt8], format: PlistFormat) throws(PlistError) -> [UInt8] {
+        guard input.count >= 2 else { return input }
+        let bigEndian: Bool
+        var start = 0
+        switch (input[0], input[1]) {
+        case (0xFE, 0xFF): (bigEndian, start) = (true, 2)
+        case (0xFF, 0xFE): (bigEndian, start) = (false, 2)
+        case (0x00, 0x01...0x7F): bigEndian = true
+        case (0x01...0x7F, 0x00): bigEndian = false
+        case (0xEF, 0xBB) where input.count >= 3 && input[2] == 0xBF: return Array(input[3...])
+        default: return input
+        }
+        guard (input.count - start) % 2 == 0 else { throw PlistError.invalidEncoding(format, line: 1) }
+        var out: [UInt8] = []
+        out.reserveCapacity(input.count / 2)
+        var decoder = UTF16()
+        var i = start
+        var iterator = AnyIterator<UInt16> {
+            guard i + 1 < input.count else { return nil }
+            defer { i += 2 }
+            let (a, b) = (UInt16(input[i]), UInt16(input[i + 1]))
+            return bigEndian ? a << 8 | b : b << 8 | a
+        }
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let s): out.append(contentsOf: UTF8.encode(s)!)
+            case .emptyInput: return out
+            case .error: throw PlistError.invalidEncoding(format, line: 1)
+            }
+        }
+    }
+}
