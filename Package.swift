@@ -18,7 +18,6 @@ let package = Package(
         .executableTarget(name: "InteropProbe", path: "Tests/InteropProbe"),
         .testTarget(name: "SettingsCoreTests", dependencies: ["SettingsCore"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "settingsTests", dependencies: ["settings", "SettingsCore", "InteropProbe"],
-                    exclude: ["Support"]),
+        .testTarget(name: "settingsTests", dependencies: ["settings", "SettingsCore", "InteropProbe"]),
     ]
 )

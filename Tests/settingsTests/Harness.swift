@@ -28,7 +28,7 @@ struct Harness {
     static let settings = binDirectory + "/settings"
     static let probe = binDirectory + "/InteropProbe"
     static let canonScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Support/plist_canon.py").path
+        .appendingPathComponent("../Support/plist_canon.py").standardized.path
 
     struct Result {
         let status: Int32

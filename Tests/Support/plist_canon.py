@@ -1,8 +1,8 @@
 """Independent reader/writer for the tests: Python's plistlib.
 
   plist_canon.py canon FILE          prints the canonical form of a plist file
+  plist_canon.py canon-tree DIR      one line per file below DIR: path, OK or ERR, canonical form
   plist_canon.py write FILE FMT      writes the edge-case dictionary as xml or binary
-  plist_canon.py writejson FILE FMT  reads JSON-ish spec from stdin (see tests) and writes it
 
 The canonical form is compared with the Swift side's: every value with its type,
 reals by bit pattern, strings and data as hex, dictionaries sorted by key bytes.
@@ -33,7 +33,8 @@ def canon(v):
         items = sorted(v.items(), key=lambda kv: kv[0].encode("utf-8"))
         return "{" + ",".join(k.encode("utf-8").hex() + "=" + canon(x) for k, x in items) + "}"
     if isinstance(v, plistlib.UID):
-        return "u:%d" % v.data
+        # settings keeps a UID as {CF$UID = n}, the form Apple's XML gives it.
+        return canon({"CF$UID": v.data})
     raise TypeError(type(v))
 
 
@@ -58,6 +59,18 @@ def main():
     if cmd == "canon":
         with open(path, "rb") as f:
             print(canon(plistlib.load(f)))
+    elif cmd == "canon-tree":
+        import os
+        sys.setrecursionlimit(2000)
+        for root, _, files in sorted(os.walk(path)):
+            for name in sorted(files):
+                full = os.path.join(root, name)
+                try:
+                    with open(full, "rb") as f:
+                        line = "OK\t" + canon(plistlib.load(f))
+                except Exception as e:  # plistlib's verdict, whatever the reason
+                    line = "ERR\t" + type(e).__name__
+                print(os.path.relpath(full, path) + "\t" + line)
     elif cmd == "write":
         fmt = plistlib.FMT_BINARY if sys.argv[3] == "binary" else plistlib.FMT_XML
         with open(path, "wb") as f:

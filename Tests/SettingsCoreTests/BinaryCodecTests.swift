@@ -1,0 +1,109 @@
+import XCTest
+@testable import SettingsCore
+
+final class BinaryCodecTests: XCTestCase {
+    func testRoundTripIsExactAndStable() throws {
+        var value = XMLCodecTests.edgeCases
+        value["uid"] = .dict([BinaryReader.uidKey: .int(7)])
+        value["float"] = .float(75.1)
+        value["subsecond"] = .date(PlistDate(secondsSince2001: 12.345678))
+        value["long"] = .string(String(repeating: "x", count: 300))
+        value["utf16"] = .string("Åbenraa 😀")
+        let bytes = BinaryWriter.encode(.dict(value))
+        XCTAssertEqual(try BinaryReader.read(bytes), .dict(value))
+        XCTAssertEqual(BinaryWriter.encode(try BinaryReader.read(bytes)), bytes, "rewriting gives the same bytes")
+    }
+
+    func testEncodingsFollowApple() {
+        func objects(_ value: PlistValue) -> [UInt8] {
+            let bytes = BinaryWriter.encode(value)
+            return Array(bytes[8..<(bytes.count - 32 - 1)])   // one object, 1-byte offset table
+        }
+        XCTAssertEqual(objects(.int(1)), [0x10, 0x01])
+        XCTAssertEqual(objects(.int(256)), [0x11, 0x01, 0x00])
+        XCTAssertEqual(objects(.int(-1)), [0x13] + Array(repeating: 0xFF, count: 8))
+        XCTAssertEqual(objects(.int(PlistInteger(unsigned: .max))), [0x14] + Array(repeating: 0, count: 8) + Array(repeating: 0xFF, count: 8))
+        XCTAssertEqual(objects(.float(1)), [0x22, 0x3F, 0x80, 0x00, 0x00])
+        XCTAssertEqual(objects(.double(1)), [0x23, 0x3F, 0xF0, 0, 0, 0, 0, 0, 0])
+        XCTAssertEqual(objects(.bool(true)), [0x09])
+        XCTAssertEqual(objects(.string("é")), [0x61, 0x00, 0xE9])
+        XCTAssertEqual(objects(.string("ab")), [0x52, 0x61, 0x62])
+    }
+
+    func testStringsAndScalarsAreWrittenOnce() {
+        let shared = PlistValue.array(Array(repeating: .string("same"), count: 100) + Array(repeating: .int(5), count: 100))
+        let bytes = BinaryWriter.encode(shared)
+        let trailer = bytes.count - 32
+        let count = bytes[(trailer + 8)..<(trailer + 16)].reduce(0) { $0 << 8 | Int($1) }
+        XCTAssertEqual(count, 3, "the array, one string, one integer")
+        XCTAssertEqual(bytes[trailer + 7], 1, "one-byte references")
+    }
+
+    /// Files built by hand to break one rule each; every one fails cleanly.
+    func testHostileFilesAreRefused() {
+        func plist(objects: [UInt8], offsets: [UInt8], offsetSize: UInt8 = 1, refSize: UInt8 = 1,
+                   count: UInt64? = nil, top: UInt64 = 0, table: UInt64? = nil) -> [UInt8] {
+            var out = Array("bplist00".utf8) + objects
+            let tableAt = UInt64(out.count)
+            out += offsets
+            out += [0, 0, 0, 0, 0, 0, offsetSize, refSize]
+            for v in [count ?? UInt64(offsets.count / max(1, Int(offsetSize))), top, table ?? tableAt] {
+                out += (0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * UInt64($0))) }
+            }
+            return out
+        }
+        let cases: [(String, [UInt8])] = [
+            ("truncated", Array(BinaryWriter.encode(.dict(["a": .int(1)])).dropLast(5))),
+            ("too short", Array("bplist00".utf8)),
+            ("self-containing array", plist(objects: [0xA1, 0x00], offsets: [8])),
+            ("two-object cycle", plist(objects: [0xA1, 0x01, 0xA1, 0x00], offsets: [8, 10])),
+            ("reference out of range", plist(objects: [0xA1, 0x05], offsets: [8])),
+            ("offset out of range", plist(objects: [0x09], offsets: [200])),
+            ("offset into the header", plist(objects: [0x09], offsets: [2])),
+            ("top object out of range", plist(objects: [0x09], offsets: [8], top: 4)),
+            ("huge object count", plist(objects: [0x09], offsets: [8], count: UInt64.max / 2)),
+            ("offset table past the end", plist(objects: [0x09], offsets: [8], table: 1 << 40)),
+            ("zero offset size", plist(objects: [0x09], offsets: [8], offsetSize: 0)),
+            ("zero reference size", plist(objects: [0xA1, 0x00], offsets: [8], refSize: 0)),
+            ("huge array count", plist(objects: [0xAF, 0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], offsets: [8])),
+            ("string past the end", plist(objects: [0x5F, 0x10, 0x7F, 0x61], offsets: [8])),
+            ("UTF-16 past the end", plist(objects: [0x6F, 0x11, 0x7F, 0xFF, 0x00], offsets: [8])),
+            ("data past the end", plist(objects: [0x4E, 0x00], offsets: [8])),
+            ("lone surrogate", plist(objects: [0x61, 0xD8, 0x00], offsets: [8])),
+            ("non-ASCII in ASCII string", plist(objects: [0x51, 0xC3], offsets: [8])),
+            ("NaN date", plist(objects: [0x33, 0x7F, 0xF8, 0, 0, 0, 0, 0, 0], offsets: [8])),
+            ("non-string key", plist(objects: [0xD1, 0x01, 0x01, 0x10, 0x01], offsets: [8, 11])),
+            ("unknown marker", plist(objects: [0x70], offsets: [8])),
+            ("null", plist(objects: [0x00], offsets: [8])),
+        ]
+        for (name, bytes) in cases {
+            XCTAssertThrowsError(try BinaryReader.read(bytes), name) { error in
+                guard case .malformedBinary? = error as? PlistError else { return XCTFail("\(name): \(error)") }
+            }
+        }
+    }
+
+    /// Each array holds the next one twice: 40 objects stand for 2^40 values.
+    func testSharedReferencesCannotExpandWithoutBound() {
+        var objects: [UInt8] = []
+        var offsets: [UInt8] = []
+        for i in 0..<40 {
+            offsets.append(UInt8(8 + objects.count))
+            objects += i == 39 ? [0x09] : [0xA2, UInt8(i + 1), UInt8(i + 1)]
+        }
+        var bytes = Array("bplist00".utf8) + objects
+        let table = bytes.count
+        bytes += offsets + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 40] + [UInt8](repeating: 0, count: 8)
+            + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+        XCTAssertThrowsError(try BinaryReader.read(bytes))
+    }
+
+    func testDeepNestingFailsCleanly() {
+        var value = PlistValue.string("seed")
+        for _ in 0..<600 { value = .array([value]) }
+        XCTAssertThrowsError(try BinaryReader.read(BinaryWriter.encode(value)))
+        var ok = PlistValue.string("seed")
+        for _ in 0..<300 { ok = .array([ok]) }
+        XCTAssertEqual(try BinaryReader.read(BinaryWriter.encode(ok)), ok)
+    }
+}
