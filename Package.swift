@@ -16,8 +16,10 @@ let package = Package(
         // A separate process that uses Foundation's UserDefaults, so the tests can show
         // that Swift programs and `settings` see the same files.
         .executableTarget(name: "InteropProbe", path: "Tests/InteropProbe"),
-        .testTarget(name: "SettingsCoreTests", dependencies: ["SettingsCore"],
+        // What both test targets share: the canonical form values are compared in.
+        .target(name: "TestSupport", dependencies: ["SettingsCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "SettingsCoreTests", dependencies: ["SettingsCore", "TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "settingsTests", dependencies: ["settings", "SettingsCore", "InteropProbe"]),
+        .testTarget(name: "settingsTests", dependencies: ["settings", "SettingsCore", "InteropProbe", "TestSupport"]),
     ]
 )

@@ -101,7 +101,8 @@ final class CLITests: XCTestCase {
         h.ok("WRITE", "com.t", "a", "-int", "1")
         XCTAssertEqual(h.ok("Read", "com.t", "a"), "1\n")
         let help = h.ok("help")
-        for word in ["read", "read-type", "write", "delete", "domains", "-currentHost", "-host"] + TypeTable.allFlags {
+        for word in ["read", "read-type", "write", "delete", "import", "export", "domains", "-currentHost", "-host", "<value_rep>"]
+            + TypeTable.allFlags {
             XCTAssertTrue(help.contains(word), "help lacks \(word)")
         }
         XCTAssertEqual(h.ok("--help"), help)

@@ -19,7 +19,7 @@ final class FormatTests: XCTestCase {
             let reference = h.plistlibCanon(source)
             let ours = try PropertyList.read(bytes(source))
             XCTAssertEqual(ours.1, format == "xml" ? .xml : .binary)
-            XCTAssertTrue(canon(ours.0) == reference, "\(format): our reading differs from plistlib's")
+            XCTAssertTrue(canonical(ours.0) == reference, "\(format): our reading differs from plistlib's")
 
             h.ok("import", "com.edge.\(format)", source)
             h.ok("export", "com.edge.\(format)", h.config + "/out.bplist")
@@ -73,10 +73,10 @@ final class FormatTests: XCTestCase {
         h.ok("write", "com.apple.dock", "persistent-others", "-array-add", "{tile-data={}; tile-type=\"spacer-tile\";}")
         h.ok("write", "com.apple.Safari", "ProxiesInBookmarksBar", "()")
         h.ok("write", "com.example.whole", "{ a = 1; b = (x, y); c = { d = <0a0b>; }; }")
-        XCTAssertEqual(h.plistlibCanon(h.path("com.apple.Safari")), canon(.dict(["ProxiesInBookmarksBar": .array([])])))
+        XCTAssertEqual(h.plistlibCanon(h.path("com.apple.Safari")), canonical(.dict(["ProxiesInBookmarksBar": .array([])])))
         let tile = PlistValue.dict(["tile-data": .dict(PlistDictionary()), "tile-type": .string("spacer-tile")])
-        XCTAssertEqual(h.plistlibCanon(h.path("com.apple.dock")), canon(.dict(["persistent-others": .array([tile, tile])])))
-        XCTAssertEqual(h.plistlibCanon(h.path("com.example.whole")), canon(.dict([
+        XCTAssertEqual(h.plistlibCanon(h.path("com.apple.dock")), canonical(.dict(["persistent-others": .array([tile, tile])])))
+        XCTAssertEqual(h.plistlibCanon(h.path("com.example.whole")), canonical(.dict([
             "a": .string("1"), "b": .array([.string("x"), .string("y")]), "c": .dict(["d": .data([10, 11])]),
         ])))
         let r = h.run(["write", "com.t", "k", "{ a = "])

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import SettingsCore
+@_exported import TestSupport
 
 /// Runs the built binaries in a throwaway config folder, as a user would.
 struct Harness {
@@ -95,21 +96,5 @@ struct Harness {
             if let data = FileManager.default.contents(atPath: config + "/" + name) { files[name] = data }
         }
         return files
-    }
-}
-
-/// The same canonical form as plist_canon.py, from our reader.
-func canon(_ value: PlistValue) -> String {
-    func hex(_ bytes: some Sequence<UInt8>) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-    switch value {
-    case .bool(let b): return "b:\(b ? 1 : 0)"
-    case .int(let i): return "i:\(i)"
-    case .float(let f): return String(format: "r:%016llx", Double(f).bitPattern)
-    case .double(let d): return String(format: "r:%016llx", d.bitPattern)
-    case .string(let s): return "s:" + hex(s.utf8)
-    case .data(let d): return "d:" + hex(d)
-    case .date(let d): return "t:\(Int64((d.secondsSince2001 * 1_000_000).rounded()))"
-    case .array(let a): return "a[" + a.map(canon).joined(separator: ",") + "]"
-    case .dict(let d): return "{" + d.sortedEntries.map { hex($0.key.utf8) + "=" + canon($0.value) }.joined(separator: ",") + "}"
     }
 }

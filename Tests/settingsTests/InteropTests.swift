@@ -24,21 +24,21 @@ final class InteropTests: XCTestCase {
             "x": .data([0, 255]), "t": .date(PlistDate(secondsSince2001: 10)), "a": .array([.string("one"), .int(2)]),
             "m": .dict(["k": .bool(false)]),
         ])
-        XCTAssertEqual(h.plistlibCanon(h.path("com.t")), canon(expected))
+        XCTAssertEqual(h.plistlibCanon(h.path("com.t")), canonical(expected))
     }
 
     func testWeReadWhatPlistlibWritesExactly() throws {
         let path = h.path("com.py")
         XCTAssertEqual(h.python(["write", path, "xml"]).status, 0)
         let ours = try PropertyList.read(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).0
-        XCTAssertTrue(canon(ours) == h.plistlibCanon(path), "our reading differs from plistlib's")
+        XCTAssertTrue(canonical(ours) == h.plistlibCanon(path), "our reading differs from plistlib's")
         XCTAssertEqual(h.ok("read", "com.py", "uint64_max"), "18446744073709551615\n")
         XCTAssertEqual(h.ok("read", "com.py", "emoji"), "😀 smile\n")
         // A change keeps every other value exact.
         h.ok("write", "com.py", "added", "-int", "1")
         guard case .dict(var expected) = ours else { return XCTFail("root is not a dictionary") }
         expected["added"] = .int(1)
-        XCTAssertTrue(h.plistlibCanon(path) == canon(.dict(expected)), "a write changed other values")
+        XCTAssertTrue(h.plistlibCanon(path) == canonical(.dict(expected)), "a write changed other values")
     }
 
     func testUserDefaultsReadsWhatWeWrite() {

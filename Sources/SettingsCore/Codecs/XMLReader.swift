@@ -55,11 +55,7 @@ struct XMLReader {
             guard at("<!DOCTYPE") || at("<!doctype") else { return }
             while pos < bytes.count, bytes[pos] != UInt8(ascii: ">") {
                 if bytes[pos] == UInt8(ascii: "[") { throw PlistError.entityDeclaration(line: line) }
-                if bytes[pos] == UInt8(ascii: "\"") || bytes[pos] == UInt8(ascii: "'") {
-                    let quote = bytes[pos]
-                    pos += 1
-                    while pos < bytes.count, bytes[pos] != quote { pos += 1 }
-                }
+                skipQuoted()
                 pos += 1
             }
             guard pos < bytes.count else { throw fail("unterminated DOCTYPE") }
@@ -84,6 +80,14 @@ struct XMLReader {
                 return
             }
         }
+    }
+
+    /// At a quote, moves to its closing quote (a `>` inside quotes ends nothing).
+    private mutating func skipQuoted() {
+        guard bytes[pos] == UInt8(ascii: "\"") || bytes[pos] == UInt8(ascii: "'") else { return }
+        let quote = bytes[pos]
+        pos += 1
+        while pos < bytes.count, bytes[pos] != quote { pos += 1 }
     }
 
     private mutating func skipComment() throws(PlistError) {
@@ -112,11 +116,7 @@ struct XMLReader {
         }
         // Attributes are skipped (only <plist version="…"> has any).
         while pos < bytes.count, bytes[pos] != UInt8(ascii: ">") {
-            if bytes[pos] == UInt8(ascii: "\"") || bytes[pos] == UInt8(ascii: "'") {
-                let quote = bytes[pos]
-                pos += 1
-                while pos < bytes.count, bytes[pos] != quote { pos += 1 }
-            }
+            skipQuoted()
             pos += 1
         }
         guard pos < bytes.count else { throw fail("unterminated tag") }

@@ -44,6 +44,9 @@ enum HelpCommand {
         }
         lines += [
             "",
+            "<value_rep> is text, stored as a string, or a property-list literal: OpenStep",
+            "            '(a, b)', '{key = value;}', '<0a0b>', '\"quoted\"', or XML '<integer>5</integer>'",
+            "",
             "Files: $XDG_CONFIG_HOME/<domain>.plist (default ~/.config); see \(program)(1).",
             "Exit status: 0 ok, 1 no such domain or key, 2 bad usage or value, 3 unreadable file, 4 write failed.",
         ]
