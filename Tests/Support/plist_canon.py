@@ -79,4 +79,5 @@ def main():
         sys.exit("unknown command")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -14,6 +14,7 @@ enum CLIError: Error, Equatable {
     case domainMissing(String)
     case pairMissing(domain: String, key: String)
     case deleteMissing(domain: String)
+    case renameMissing(domain: String, key: String)
     case notAnArray(key: String)
     case notADictionary(key: String)
     case store(StoreError)
@@ -54,6 +55,8 @@ struct Diagnostic {
             return ("The domain/default pair of (\(domain), \(key)) does not exist", 1)
         case .deleteMissing(let domain):
             return ("Domain (\(domain)) not found.\nDefaults have not been changed.", 1)
+        case let .renameMissing(domain, key):
+            return ("Key \(key) does not exist in domain \(domain); leaving defaults unchanged", 1)
         case .notAnArray(let key):
             return ("Value for key \(key) is not an array; cannot append.  Leaving defaults unchanged.", 1)
         case .notADictionary(let key):

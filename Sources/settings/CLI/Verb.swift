@@ -21,6 +21,9 @@ struct Verb: Sendable {
             ("write <domain> <domain_rep>", "writes domain (overwrites existing)"),
             ("write <domain> <key> <value>", "writes key for domain"),
         ], run: WriteCommand.write),
+        Verb(name: "rename", aliases: [], usage: [
+            ("rename <domain> <old_key> <new_key>", "renames old_key to new_key"),
+        ], run: RenameCommand.rename),
         Verb(name: "delete", aliases: ["remove"], usage: [
             ("delete <domain>", "deletes domain"),
             ("delete <domain> <key>", "deletes key in domain"),
@@ -36,6 +39,9 @@ struct Verb: Sendable {
         Verb(name: "domains", aliases: [], usage: [
             ("domains", "lists all domains"),
         ], run: DomainsCommand.domains),
+        Verb(name: "find", aliases: [], usage: [
+            ("find <word>", "lists all entries containing word"),
+        ], run: FindCommand.find),
         Verb(name: "help", aliases: ["-h", "--help"], usage: [
             ("help", "print this help"),
         ], run: HelpCommand.help),
