@@ -25,16 +25,104 @@ final class StoreBehaviourTests: XCTestCase {
         XCTAssertEqual(r.stdout, "v\n")
     }
 
-    /// Writers in separate processes are serialized: none loses another's key.
+    /// 4 processes x 50 writes of distinct keys into one domain at once: writers are
+    /// serialized, none loses another's key, and the file stays valid for plistlib.
     func testConcurrentWritersKeepEveryKey() {
         let harness = h!
         DispatchQueue.concurrentPerform(iterations: 4) { writer in
-            for i in 0..<25 { harness.run(["write", "com.shared", "w\(writer)-\(i)", "-int", "\(i)"]) }
+            for i in 0..<50 {
+                let r = harness.run(["write", "com.shared", "w\(writer)-\(i)", "-int", "\(i)"])
+                XCTAssertEqual(r.status, 0, r.stderr)
+            }
         }
         let r = h.python(["canon", h.path("com.shared")])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(r.stdout.components(separatedBy: "=i:").count - 1, 100)
+        XCTAssertEqual(r.stdout.components(separatedBy: "=i:").count - 1, 200)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: h.config)) ?? []
         XCTAssertEqual(names, ["com.shared.plist"], "no temporary file is left behind")
+    }
+
+    /// A writer waits for the lock, and gives up with status 4 after SETTINGS_LOCK_TIMEOUT.
+    func testLockTimeoutIsStatus4() throws {
+        h.ok("write", "com.t", "a", "1")
+        let holder = try holdLock(seconds: 3)
+        defer { holder.terminate(); holder.waitUntilExit() }
+        let start = Date()
+        let r = h.run(["write", "com.t", "b", "2"], environment: ["SETTINGS_LOCK_TIMEOUT": "0.5"])
+        XCTAssertEqual(r.status, 4)
+        XCTAssertEqual(r.stderr, "settings: timed out after 0.5 s waiting for another writer of \(h.path("com.t"))\n")
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.5)
+        XCTAssertEqual(h.ok("read", "com.t"), "{\n    a = 1;\n}\n", "a reader takes no lock")
+    }
+
+    /// A writer that waits gets the lock as soon as the holder lets go.
+    func testWriterWaitsForTheLock() throws {
+        let holder = try holdLock(seconds: 0.4)
+        let r = h.run(["write", "com.t", "b", "2"])
+        holder.waitUntilExit()
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
+    /// A lock holder killed with SIGKILL leaves no lock behind.
+    func testKilledLockHolderDoesNotBlock() throws {
+        let holder = try holdLock(seconds: 60)
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        let r = h.run(["write", "com.t", "b", "2"], environment: ["SETTINGS_LOCK_TIMEOUT": "2"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
+    /// Writers killed at random moments while they update a 100,000-key domain: after
+    /// every kill the file parses and holds every key of the writes that finished.
+    func testKilledWritersNeverBreakTheFile() throws {
+        let domain = PlistDictionary(entries: (0..<100_000).map { .init(key: "key\($0)", value: .int(Int64($0))) })
+        FileManager.default.createFile(atPath: h.path("com.big"), contents: Data(XMLWriter.encode(.dict(domain))))
+        // Kill within 1.5 times the length of one whole write, so some finish and some don't.
+        let start = Date()
+        h.ok("write", "com.big", "first", "-int", "0")
+        let window = Date().timeIntervalSince(start) * 1.5
+        var finished = ["first"]
+        var killed = 0
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<12 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Harness.settings)
+            process.arguments = ["write", "com.big", "round\(round)", "-int", "\(round)"]
+            process.environment = ["XDG_CONFIG_HOME": h.config, "HOME": h.config]
+            try process.run()
+            Thread.sleep(forTimeInterval: Double.random(in: 0.0...window, using: &generator))
+            if process.isRunning { kill(process.processIdentifier, SIGKILL); killed += 1 }
+            process.waitUntilExit()
+            if process.terminationReason == .exit && process.terminationStatus == 0 { finished.append("round\(round)") }
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: h.path("com.big"))))
+            guard case .dict(let now) = try PropertyList.read(bytes).0 else { return XCTFail("root is not a dictionary") }
+            XCTAssertGreaterThanOrEqual(now.count, 100_000 + finished.count, "round \(round)")
+            for key in finished { XCTAssertNotNil(now[key], "round \(round): \(key) lost") }
+        }
+        // Whatever was killed, the next writer proceeds and cleans up after it.
+        h.ok("write", "com.big", "after", "1")
+        let names = try FileManager.default.contentsOfDirectory(atPath: h.config)
+        XCTAssertEqual(names.filter { $0.hasPrefix(".") }, [], "no temporary files left")
+        XCTAssertGreaterThan(killed, 0, "no writer was killed mid-way")
+        print("killed \(killed) of 12 writers; \(finished.count - 1) finished")
+    }
+
+    /// A process that holds the config folder's lock for `seconds`, as a writer does.
+    private func holdLock(seconds: Double) throws -> Process {
+        try FileManager.default.createDirectory(atPath: h.config, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import fcntl, os, sys, time
+            fd = os.open(sys.argv[1], os.O_RDONLY)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            print("locked", flush=True)
+            time.sleep(float(sys.argv[2]))
+            """, h.config, "\(seconds)"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        _ = out.fileHandleForReading.availableData  // waits for "locked"
+        return process
     }
 }

@@ -91,7 +91,7 @@ struct BinaryReader {
 
     private mutating func object(_ index: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
         if let done = decoded[index] {
-            try count(done.size, at: 0)
+            try count(done.size, at: try offset(of: index))
             return done
         }
         guard !onPath[index] else { throw PlistError.malformedBinary("object \(index) contains itself", offset: try offset(of: index)) }

@@ -133,7 +133,8 @@ struct OpenStepReader {
         let start = pos
         while pos < bytes.count, isBareByte(bytes[pos]) { pos += 1 }
         guard pos > start else {
-            throw fail("unexpected character '\(String(decoding: [b], as: UTF8.self))'")
+            let shown = b >= 0x21 && b < 0x7F ? "character '\(Character(Unicode.Scalar(b)))'" : "byte 0x\(hexByte(b))"
+            throw fail("unexpected \(shown)")
         }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
     }

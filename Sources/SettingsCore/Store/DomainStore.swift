@@ -23,7 +23,8 @@ public struct DomainStore: Sendable {
     /// How long a writer waits for another writer's lock before giving up.
     public var lockTimeout: Double
 
-    public init(directory: String? = nil, lockTimeout: Double = 10) {
+    /// `lockTimeout` defaults to `$SETTINGS_LOCK_TIMEOUT` seconds, or 10.
+    public init(directory: String? = nil, lockTimeout: Double? = nil) {
         if let directory {
             self.directory = directory
         } else if let xdg = FileSystem.environment("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
@@ -32,6 +33,7 @@ public struct DomainStore: Sendable {
             self.directory = Path.join(FileSystem.homeDirectory(), ".config")
         }
         self.lockTimeout = lockTimeout
+            ?? FileSystem.environment("SETTINGS_LOCK_TIMEOUT").flatMap(Double.init).flatMap { $0 >= 0 ? $0 : nil } ?? 10
     }
 
     /// The file a domain lives in.
@@ -58,6 +60,7 @@ public struct DomainStore: Sendable {
                        _ change: (inout PlistDictionary) throws -> Bool) throws {
         let path = try writeTarget(path(of: domain, host: host))
         try withLock(on: path) { directoryFD throws in
+            removeAbandonedTemporaryFiles(of: path)
             let existing = try read(path)
             var values = existing?.domain.values ?? PlistDictionary()
             guard try change(&values) else { return }
@@ -117,13 +120,18 @@ public struct DomainStore: Sendable {
             let file: (bytes: [UInt8], status: FileSystem.Status)?
             do { file = try FileSystem.readFile(path) } catch { throw StoreError.unreadable(path: path, error) }
             guard let file else { return nil }
-            if file.bytes.isEmpty { return FileRead(domain: Domain(values: PlistDictionary(), format: .xml), status: file.status) }
+            let age = FileSystem.wallClockNanoseconds() - file.status.modifiedNanoseconds
+            let fresh = age < 2_000_000_000 && FileSystem.monotonicSeconds() < deadline
+            if file.bytes.isEmpty {
+                // Foundation truncates before it writes: a fresh empty file may be mid-write.
+                if fresh { FileSystem.sleep(seconds: 0.05); continue }
+                return FileRead(domain: Domain(values: PlistDictionary(), format: .xml), status: file.status)
+            }
             let parsed: (PlistValue, PlistFormat)
             do throws(PlistError) {
                 parsed = try PropertyList.read(file.bytes)
             } catch {
-                let age = FileSystem.wallClockNanoseconds() - file.status.modifiedNanoseconds
-                if age < 2_000_000_000 && FileSystem.monotonicSeconds() < deadline {
+                if fresh {
                     FileSystem.sleep(seconds: 0.05)
                     continue
                 }
@@ -131,6 +139,18 @@ public struct DomainStore: Sendable {
             }
             guard case .dict(let values) = parsed.0 else { throw StoreError.notADictionary(path: path, parsed.0.type) }
             return FileRead(domain: Domain(values: values, format: parsed.1), status: file.status)
+        }
+    }
+
+    /// A writer killed between creating its temporary file and renaming it leaves the
+    /// file behind. Holding the lock, no other writer of this folder is mid-write, so
+    /// any `.<name>.XXXXXX` there is abandoned.
+    private func removeAbandonedTemporaryFiles(of path: String) {
+        let prefix = "." + Path.lastComponent(of: path) + "."
+        let directory = Path.directory(of: path)
+        guard let names = try? FileSystem.directoryEntries(directory) else { return }
+        for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
+            _ = try? FileSystem.unlink(Path.join(directory, name))
         }
     }
 

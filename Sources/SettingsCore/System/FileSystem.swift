@@ -59,29 +59,32 @@ enum FileSystem {
     static func close(_ fd: CInt) { _ = Glibc.close(fd) }
 
     /// Reads a whole file with as few `read(2)` calls as its size allows; nil if missing.
+    /// The buffer is sized from `fstat` and filled in place (no zero-fill first); a file
+    /// that grows meanwhile, or a pipe, is read on in doubling steps.
     static func readFile(_ path: String) throws(Errno) -> (bytes: [UInt8], status: Status)? {
         let fd: CInt
         do { fd = try open(path, O_RDONLY) } catch where error == .noSuchFile { return nil }
         defer { close(fd) }
         let status = try status(fd: fd)
         if status.isDirectory { throw Errno(EISDIR) }
-        var bytes = [UInt8]()
+        var bytes: [UInt8] = []
         var capacity = max(status.size + 1, 4096)
         while true {
-            let filled = bytes.count
             var readError: Errno?
-            bytes.append(contentsOf: repeatElement(0, count: capacity - filled))
-            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
-                while true {
-                    let n = Glibc.read(fd, buffer.baseAddress! + filled, capacity - filled)
-                    if n >= 0 { return n }
-                    if errno != EINTR { readError = .current; return 0 }
+            var atEnd = false
+            let chunk = [UInt8](unsafeUninitializedCapacity: capacity - bytes.count) { buffer, count in
+                count = 0
+                while count < buffer.count {
+                    let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                    if n > 0 { count += n; continue }
+                    if n == 0 { atEnd = true; return }
+                    if errno != EINTR { readError = .current; return }
                 }
             }
             if let readError { throw readError }
-            bytes.removeLast(capacity - filled - got)
-            if got == 0 { return (bytes, status) }
-            if bytes.count == capacity { capacity *= 2 }
+            if bytes.isEmpty { bytes = chunk } else { bytes.append(contentsOf: chunk) }
+            if atEnd { return (bytes, status) }
+            capacity *= 2
         }
     }
 

@@ -32,7 +32,7 @@ struct Invocation {
             }
             break
         }
-        guard i < tokens.count else { throw CLIError.usage(nil) }
+        guard i < tokens.count else { throw CLIError.usage(tokens.isEmpty ? nil : "no verb given") }
         guard let verb = Verb.named(tokens[i].text) else {
             throw CLIError.usage("unknown verb '\(tokens[i].text)'")
         }
