@@ -4,7 +4,7 @@
 # Findings (crash-*, timeout-*, oom-*) land in fuzz-out/TARGET/; exit status 1 if any.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     TARGET: xml binary openstep
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 seconds=${1:-60}
 shift || true
 targets=("${@:-xml binary openstep}")

@@ -42,6 +42,10 @@ struct Verb: Sendable {
         Verb(name: "find", aliases: [], usage: [
             ("find <word>", "lists all entries containing word"),
         ], run: FindCommand.find),
+        Verb(name: "complete", aliases: [], usage: [
+            ("complete domains", "lists domain names, one per line (for shells)"),
+            ("complete keys <domain>", "lists the domain's keys, one per line"),
+        ], run: CompleteCommand.complete),
         Verb(name: "help", aliases: ["-h", "--help"], usage: [
             ("help", "print this help"),
         ], run: HelpCommand.help),

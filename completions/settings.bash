@@ -1,0 +1,87 @@
+# bash completion for settings, and for it installed or linked as `defaults`.
+# Verbs, options before the verb, domains and keys (asked of the binary itself with
+# `settings complete domains|keys D`, so they follow the store), type flags after a key,
+# boolean words after -bool, and file paths for import, export and path domains.
+
+_settings_verbs="read read-type write rename delete remove import export domains find help complete"
+_settings_type_flags="-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add"
+_settings_scalar_flags="-bool -boolean -int -integer -float -double -string -data -date"
+
+# Sets COMPREPLY to the lines of $1 that start with $cur, quoted for the shell
+# (`printf -v`, not a subshell per candidate: a store may hold thousands of domains).
+_settings_reply_lines() {
+    local line quoted
+    local -a lines
+    COMPREPLY=()
+    mapfile -t lines <<<"$1"
+    for line in "${lines[@]}"; do
+        [[ -n $line && $line == "$cur"* ]] || continue
+        printf -v quoted '%q' "$line"
+        COMPREPLY+=("$quoted")
+    done
+}
+
+_settings() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+    local cmd=${COMP_WORDS[0]} i=1
+    local -a host=()
+    while ((i < COMP_CWORD)); do
+        case ${COMP_WORDS[i]} in
+        -currentHost) host+=(-currentHost); ((i++)) ;;
+        -host) host+=(-host "${COMP_WORDS[i+1]}"); ((i += 2)) ;;
+        *) break ;;
+        esac
+    done
+    if ((i > COMP_CWORD)); then
+        COMPREPLY=() # the word after -host is a host name: nothing to offer
+        return
+    fi
+    if ((i == COMP_CWORD)); then
+        mapfile -t COMPREPLY < <(compgen -W "$_settings_verbs -currentHost -host" -- "$cur")
+        return
+    fi
+    local verb=${COMP_WORDS[i],,} arg=$((COMP_CWORD - i)) domain=${COMP_WORDS[i+1]}
+    case $verb in
+    read | read-type | write | rename | delete | remove | import | export)
+        if ((arg == 1)); then
+            if [[ $cur == /* || $cur == "~"* ]]; then
+                compopt -o filenames 2>/dev/null
+                mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            else
+                _settings_reply_lines "$(printf -- '-g\n'; "$cmd" "${host[@]}" complete domains 2>/dev/null)"
+            fi
+            return
+        fi
+        ;;
+    complete)
+        ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "domains keys" -- "$cur")
+        return
+        ;;
+    *) return ;;
+    esac
+    case $verb in
+    read | read-type | rename | delete | remove)
+        ((arg == 2)) && _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
+        ;;
+    write)
+        if ((arg == 2)); then
+            _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
+        elif ((arg == 3)); then
+            mapfile -t COMPREPLY < <(compgen -W "$_settings_type_flags" -- "$cur")
+        elif [[ $prev == -bool || $prev == -boolean ]]; then
+            mapfile -t COMPREPLY < <(compgen -W "true false yes no" -- "$cur")
+        elif [[ $cur == -* ]]; then
+            mapfile -t COMPREPLY < <(compgen -W "$_settings_scalar_flags" -- "$cur")
+        fi
+        ;;
+    import | export)
+        if ((arg == 2)); then
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            [[ -z $cur ]] && COMPREPLY+=(-)
+        fi
+        ;;
+    esac
+}
+
+complete -F _settings settings defaults

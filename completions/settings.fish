@@ -1,0 +1,131 @@
+# fish completion for settings, and for it installed or linked as `defaults`.
+# Domains and keys come from the binary itself (`settings complete domains|keys D`).
+
+# The words after the program and its -currentHost/-host options: the verb and its arguments.
+function __settings_args
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    while set -q tokens[1]
+        switch $tokens[1]
+            case -currentHost
+                set -e tokens[1]
+            case -host
+                set -e tokens[1]
+                set -q tokens[1]; and set -e tokens[1]
+            case '*'
+                break
+        end
+    end
+    # printf with no arguments would still print an empty line.
+    set -q tokens[1]; and printf '%s\n' $tokens
+end
+
+# The -currentHost/-host options typed, to pass on to `complete`.
+function __settings_host
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    while set -q tokens[1]
+        switch $tokens[1]
+            case -currentHost
+                echo -- -currentHost
+                set -e tokens[1]
+            case -host
+                echo -- -host
+                set -q tokens[2]; and echo -- $tokens[2]
+                set -e tokens[1]
+                set -q tokens[1]; and set -e tokens[1]
+            case '*'
+                break
+        end
+    end
+end
+
+# What the word being completed is: verb, host, domain, key, flag, bool, file or nothing.
+function __settings_state
+    set -l previous (commandline -opc)[-1]
+    if test "$previous" = -host
+        echo host
+        return
+    end
+    set -l args (__settings_args)
+    set -l n (count $args)
+    if test $n -eq 0
+        echo verb
+        return
+    end
+    switch (string lower -- $args[1])
+        case read read-type rename delete remove
+            if test $n -eq 1
+                echo domain
+            else if test $n -eq 2
+                echo key
+            end
+        case write
+            if test $n -eq 1
+                echo domain
+            else if test $n -eq 2
+                echo key
+            else if test $n -eq 3
+                echo flag
+            else if contains -- $previous -bool -boolean
+                echo bool
+            else
+                echo scalar
+            end
+        case import export
+            if test $n -eq 1
+                echo domain
+            else if test $n -eq 2
+                echo file
+            end
+        case complete
+            if test $n -eq 1
+                echo complete
+            end
+    end
+end
+
+# Whether the word being completed is of kind $argv[1].
+function __settings_is
+    set -l state (__settings_state)
+    test "$state" = $argv[1]
+end
+
+function __settings_domains
+    set -l cmd (commandline -opc)[1]
+    echo -- -g
+    command $cmd (__settings_host) complete domains 2>/dev/null
+end
+
+function __settings_keys
+    set -l cmd (commandline -opc)[1]
+    set -l args (__settings_args)
+    command $cmd (__settings_host) complete keys $args[2] 2>/dev/null
+end
+
+for program in settings defaults
+    complete -c $program -f
+    complete -c $program -n '__settings_is verb' -a read -d 'show all defaults, a domain, or one key'
+    complete -c $program -n '__settings_is verb' -a read-type -d 'show the type of a key'
+    complete -c $program -n '__settings_is verb' -a write -d 'write a key, or a whole domain'
+    complete -c $program -n '__settings_is verb' -a rename -d 'rename a key'
+    complete -c $program -n '__settings_is verb' -a delete -d 'delete a key or a whole domain'
+    complete -c $program -n '__settings_is verb' -a remove -d 'delete a key or a whole domain'
+    complete -c $program -n '__settings_is verb' -a import -d 'replace a domain with a plist file'
+    complete -c $program -n '__settings_is verb' -a export -d 'save a domain as a plist file'
+    complete -c $program -n '__settings_is verb' -a domains -d 'list all domains'
+    complete -c $program -n '__settings_is verb' -a find -d 'list entries containing a word'
+    complete -c $program -n '__settings_is verb' -a help -d 'print usage'
+    complete -c $program -n '__settings_is verb' -a complete -d 'list domains or keys'
+    complete -c $program -n '__settings_is verb' -a -currentHost -d 'use the settings of this host'
+    complete -c $program -n '__settings_is verb' -a -host -d 'use the settings of the named host'
+    complete -c $program -n '__settings_is domain; and not string match -qr "^[/~]" -- (commandline -ct)' -a '(__settings_domains)' -d domain
+    complete -c $program -n '__settings_is domain; and string match -qr "^[/~]" -- (commandline -ct)' -F
+    complete -c $program -n '__settings_is key' -a '(__settings_keys)' -d key
+    complete -c $program -n '__settings_is flag' -a '-bool -boolean -int -integer -float -double -string -data -date' -d 'type flag'
+    complete -c $program -n '__settings_is flag' -a '-array -array-add -dict -dict-add' -d 'collection flag'
+    complete -c $program -n '__settings_is scalar' -a '-bool -boolean -int -integer -float -double -string -data -date' -d 'type flag'
+    complete -c $program -n '__settings_is bool' -a 'true false yes no'
+    complete -c $program -n '__settings_is file' -F -a -
+    complete -c $program -n '__settings_is complete' -a 'domains keys'
+end
