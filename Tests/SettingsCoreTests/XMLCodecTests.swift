@@ -79,6 +79,11 @@ final class XMLCodecTests: XCTestCase {
             ("<plist><string>&bogus;</string></plist>", "unknown entity"),
             ("<plist><string>a &amp b</string></plist>", "unterminated reference"),
             ("<plist></plist>", "empty plist"),
+            // Fuzzer finding: a reference past UInt32 trapped while it was being accumulated.
+            ("<plist><string>&#x1D562D562;</string></plist>", "hex reference beyond 32 bits"),
+            ("<plist><string>&#99999999999;</string></plist>", "decimal reference beyond 32 bits"),
+            ("<plist><string>&#x110000;</string></plist>", "reference beyond Unicode"),
+            ("<plist><string>&#xD800;</string></plist>", "reference to a surrogate"),
             ("<plist><string>\u{FFFD}</string></plist>", ""),
         ]
         for (xml, what) in bad where !what.isEmpty {

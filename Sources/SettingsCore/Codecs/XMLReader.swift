@@ -321,6 +321,8 @@ struct XMLReader {
             for d in digits {
                 guard let v = hexDigitValue(d), UInt32(v) < radix else { throw fail("bad character reference") }
                 scalar = scalar * radix + UInt32(v)
+                // Stop before the accumulator can overflow: nothing past U+10FFFF is a character.
+                guard scalar <= 0x10FFFF else { throw fail("character reference beyond Unicode") }
             }
             guard !digits.isEmpty, scalar != 0, let u = Unicode.Scalar(scalar) else {
                 throw fail("bad character reference")
