@@ -12,7 +12,12 @@ let package = Package(
         // It imports no Foundation, only the stdlib and Glibc.
         .target(name: "SettingsCore"),
         // The command line: argv -> verb -> store, and nothing else.
-        .executableTarget(name: "settings", dependencies: ["SettingsCore"]),
+        .executableTarget(
+            name: "settings", dependencies: ["SettingsCore"],
+            // The Swift runtime linked in: no shared-library loading at start-up, which
+            // is most of what a one-key `read` costs.
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+        ),
         // A separate process that uses Foundation's UserDefaults, so the tests can show
         // that Swift programs and `settings` see the same files.
         .executableTarget(name: "InteropProbe", path: "Tests/InteropProbe"),

@@ -4,7 +4,7 @@
 //
 // Every input must either parse or throw a PlistError: a trap, a hang or a sanitizer
 // report is a finding. A value that parses must also survive our own writers and read
-// back equal, so the fuzzer checks the round trip too.
+// back equal, and the one-key lookup must agree with the full read.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -14,6 +14,16 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let value = try? BinaryReader.read(bytes)
     #else
     let value = try? OpenStepReader.read(bytes)
+    #endif
+    // The one-key lookup must judge every input as the full reader does.
+    #if FUZZ_XML || FUZZ_BINARY
+    let looked = try? PropertyList.lookup(bytes, key: "a").0
+    switch (try? PropertyList.read(bytes).0, looked) {
+    case (nil, nil): break
+    case (.dict(let d)?, .dictionary(let v)?): if d["a"] != v { fatalError("lookup found another value") }
+    case (let root?, .notADictionary(let type)?): if root.type != type { fatalError("lookup saw another root") }
+    default: fatalError("lookup and read disagree on validity")
+    }
     #endif
     if let value {
         for format in [PlistFormat.xml, .binary] {

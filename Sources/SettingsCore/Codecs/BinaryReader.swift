@@ -10,12 +10,23 @@ struct BinaryReader {
     private let refSize: Int
     private let objectCount: Int
     private let offsetTable: Int
-    /// Objects on the path from the root to the one being read (cycle detection).
-    private var onPath: [Bool]
-    /// Each object decoded once, with the number of values it stands for.
-    private var decoded: [(value: PlistValue, size: Int)?]
+    /// Per object: 0 not yet read, 1 on the path from the root (seeing it again is a
+    /// cycle), 2 read. A byte each, so the table costs far less than the file.
+    private var state: [UInt8]
+    /// Per object read: how many values it stands for, so a shared object counts in
+    /// full each time it is used and a small file cannot stand for a huge tree.
+    private var sizes: [UInt32]
+    /// Arrays and dictionaries already built, by object: a shared collection is built
+    /// once and counted per use (arrays are copy-on-write, so a reuse costs nothing).
+    /// Strings and scalars are cheaper to decode again than to keep.
+    private var builtCollections: [Int: PlistValue] = [:]
     private var produced = 0
     private var depth = 0
+    /// In lookup mode, the one top-level key wanted.
+    private let wanted: String?
+    /// False while a value nobody asked for is read: checked in full, built not at all.
+    private var materializing: Bool
+    private var found: PlistValue?
 
     /// No document may stand for more values than this (shared objects counted per use).
     static let maximumValues = 1 << 24
@@ -25,10 +36,22 @@ struct BinaryReader {
     static let uidKey = "CF$UID"
 
     static func read(_ input: [UInt8]) throws(PlistError) -> PlistValue {
-        let result: Result<PlistValue, PlistError> = input.withUnsafeBufferPointer { buffer in
+        try run(input, wanted: nil).root
+    }
+
+    /// The value of one top-level key; the whole file is checked, only that value built.
+    static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> PropertyList.Lookup {
+        let (root, found) = try run(input, wanted: key)
+        if case .dict = root { return .dictionary(found) }
+        return .notADictionary(root.type)
+    }
+
+    private static func run(_ input: [UInt8], wanted: String?) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {
+        let result: Result<(PlistValue, PlistValue?), PlistError> = input.withUnsafeBufferPointer { buffer in
             do throws(PlistError) {
-                var reader = try BinaryReader(buffer)
-                return .success(try reader.document())
+                var reader = try BinaryReader(buffer, wanted: wanted)
+                let root = try reader.document()
+                return .success((root, reader.found))
             } catch {
                 return .failure(error)
             }
@@ -36,8 +59,10 @@ struct BinaryReader {
         return try result.get()
     }
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlistError) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: String?) throws(PlistError) {
         self.bytes = bytes
+        self.wanted = wanted
+        materializing = wanted == nil
         // Header, at least one object byte, and the 32-byte trailer.
         guard bytes.count >= 8 + 1 + 32 else { throw PlistError.malformedBinary("file too short", offset: 0) }
         guard bytes[0..<8].elementsEqual("bplist00".utf8) else {
@@ -62,15 +87,17 @@ struct BinaryReader {
         guard top < count else { throw PlistError.malformedBinary("top object \(top) of \(count)", offset: trailer + 16) }
         objectCount = Int(count)
         offsetTable = Int(table)
-        onPath = Array(repeating: false, count: objectCount)
-        decoded = Array(repeating: nil, count: objectCount)
+        state = Array(repeating: 0, count: objectCount)
+        sizes = Array(repeating: 0, count: objectCount)
         rootIndex = Int(top)
     }
 
     private let rootIndex: Int
 
     private mutating func document() throws(PlistError) -> PlistValue {
-        try object(rootIndex).value
+        // A root that is no dictionary is built, so the caller can name its type.
+        if wanted != nil, bytes[try offset(of: rootIndex)] >> 4 != 0xD { materializing = true }
+        return try object(rootIndex).value
     }
 
     private static func bigEndian(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int, _ width: Int) -> UInt64 {
@@ -90,15 +117,36 @@ struct BinaryReader {
     }
 
     private mutating func object(_ index: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
-        if let done = decoded[index] {
-            try count(done.size, at: try offset(of: index))
-            return done
+        switch state[index] {
+        case 1:
+            throw PlistError.malformedBinary("object \(index) contains itself", offset: try offset(of: index))
+        case 2 where !materializing:
+            // Already checked: count what it stands for without walking it again.
+            let size = Int(sizes[index])
+            let at = try offset(of: index)
+            try count(size, at: at)
+            // A stand-in of the same kind: a dictionary still checks its keys are strings.
+            let marker = bytes[at] >> 4
+            return (marker == 0x5 || marker == 0x6 ? .string("") : .bool(false), size)
+        case 2:
+            if let built = builtCollections[index] {
+                let size = Int(sizes[index])
+                try count(size, at: try offset(of: index))
+                return (built, size)
+            }
+        default:
+            break
         }
-        guard !onPath[index] else { throw PlistError.malformedBinary("object \(index) contains itself", offset: try offset(of: index)) }
-        onPath[index] = true
-        defer { onPath[index] = false }
+        state[index] = 1
         let result = try decode(at: try offset(of: index))
-        decoded[index] = result
+        state[index] = 2
+        sizes[index] = UInt32(min(result.size, Self.maximumValues))
+        if materializing {
+            switch result.value {
+            case .array, .dict: builtCollections[index] = result.value
+            default: break
+            }
+        }
         return result
     }
 
@@ -155,21 +203,23 @@ struct BinaryReader {
             let (length, body) = try lengthAndBody(start, low)
             try require(body, length)
             try count(1, at: start)
-            return (.data(Array(bytes[body..<(body + length)])), 1)
+            return (.data(materializing ? Array(bytes[body..<(body + length)]) : []), 1)
         case 0x5:
             let (length, body) = try lengthAndBody(start, low)
             try require(body, length)
             try count(1, at: start)
             let slice = UnsafeBufferPointer(rebasing: bytes[body..<(body + length)])
             guard slice.allSatisfy({ $0 < 0x80 }) else { throw PlistError.malformedBinary("ASCII string with a non-ASCII byte", offset: start) }
-            return (.string(String(decoding: slice, as: UTF8.self)), 1)
+            return (.string(materializing ? String(decoding: slice, as: UTF8.self) : ""), 1)
         case 0x6:
             let (units, body) = try lengthAndBody(start, low)
             let (length, overflow) = units.multipliedReportingOverflow(by: 2)
             guard !overflow else { throw PlistError.malformedBinary("UTF-16 string length overflows", offset: start) }
             try require(body, length)
             try count(1, at: start)
-            guard let text = utf16(body, units) else { throw PlistError.malformedBinary("invalid UTF-16 string", offset: start) }
+            guard let text = utf16(body, units, build: materializing) else {
+                throw PlistError.malformedBinary("invalid UTF-16 string", offset: start)
+            }
             return (.string(text), 1)
         case 0x8:
             try require(start + 1, low + 1)
@@ -187,7 +237,7 @@ struct BinaryReader {
             try count(1, at: start)
             for i in 0..<n {
                 let (value, s) = try object(try reference(refs, i))
-                elements.append(value)
+                if materializing { elements.append(value) }
                 size += s
             }
             return (.array(elements), size)
@@ -202,12 +252,18 @@ struct BinaryReader {
             dict.reserveCapacity(n)
             var size = 1
             try count(1, at: start)
+            let lookingUp = wanted != nil && depth == 1
             for i in 0..<n {
+                if lookingUp { materializing = true }
                 guard case .string(let key) = try object(try reference(refs, i)).value else {
                     throw PlistError.malformedBinary("dictionary key is not a string", offset: start)
                 }
+                let match = lookingUp && sameKey(key, wanted!)
+                if lookingUp { materializing = match }
                 let (value, s) = try object(try reference(refs, n + i))
-                dict.append(key: key, value: value)
+                if match { found = value }
+                if materializing && !lookingUp { dict.append(key: key, value: value) }
+                if lookingUp { materializing = false }
                 size += s + 1
             }
             return (.dict(dict), size)
@@ -272,7 +328,8 @@ struct BinaryReader {
         return Int(index)
     }
 
-    private func utf16(_ at: Int, _ units: Int) -> String? {
+    /// The UTF-16BE string at `at`, or "" when `build` is false; nil when it is invalid.
+    private func utf16(_ at: Int, _ units: Int, build: Bool) -> String? {
         var decoder = UTF16()
         var scalars = String.UnicodeScalarView()
         var i = 0
@@ -283,7 +340,7 @@ struct BinaryReader {
         }
         while true {
             switch decoder.decode(&iterator) {
-            case .scalarValue(let s): scalars.append(s)
+            case .scalarValue(let s): if build { scalars.append(s) }
             case .emptyInput: return String(scalars)
             case .error: return nil
             }

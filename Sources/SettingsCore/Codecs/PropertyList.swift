@@ -10,6 +10,29 @@ public enum PropertyList {
         return (try read(bytes, as: format), format)
     }
 
+    /// What a lookup of one top-level key found.
+    public enum Lookup: Sendable, Equatable {
+        /// The root is a dictionary; the key's value, or nil when it has none.
+        case dictionary(PlistValue?)
+        /// The root is of another type.
+        case notADictionary(ValueType)
+    }
+
+    /// The value of one top-level key. The whole input is read and checked as strictly
+    /// as `read` does, but only that value is built: a one-key `read` of a big domain
+    /// costs little more memory than the file.
+    public static func lookup(_ bytes: [UInt8], key: String) throws(PlistError) -> (Lookup, PlistFormat) {
+        let format = sniff(bytes)
+        switch format {
+        case .xml: return (try XMLReader.lookup(bytes, key: key), format)
+        case .binary: return (try BinaryReader.lookup(bytes, key: key), format)
+        case .openStep:
+            let value = try OpenStepReader.read(bytes)
+            guard case .dict(let dict) = value else { return (.notADictionary(value.type), format) }
+            return (.dictionary(dict[key]), format)
+        }
+    }
+
     public static func read(_ bytes: [UInt8], as format: PlistFormat) throws(PlistError) -> PlistValue {
         switch format {
         case .xml: return try XMLReader.read(bytes)

@@ -33,3 +33,17 @@ enum TextDecoding {
         }
     }
 }
+
+/// Whether `bytes` are well-formed UTF-8, with a fast path for ASCII.
+func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+    var iterator = bytes.makeIterator()
+    var parser = Unicode.UTF8.ForwardParser()
+    while true {
+        switch parser.parseScalar(from: &iterator) {
+        case .valid: continue
+        case .emptyInput: return true
+        case .error: return false
+        }
+    }
+}

@@ -8,18 +8,42 @@ struct XMLReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var pos = 0
     private var depth = 0
+    /// In lookup mode, the UTF-8 bytes of the one top-level key wanted.
+    private let wanted: [UInt8]?
+    /// False while a value nobody asked for is read: it is checked as strictly as any
+    /// other, but no string, array or dictionary is built for it.
+    private var materializing: Bool
+    private var found: PlistValue?
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-    static func read(_ input: [UInt8]) throws(PlistError) -> PlistValue {
-        try readUTF8(try TextDecoding.utf8(input, format: .xml))
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: [UInt8]?) {
+        self.bytes = bytes
+        self.wanted = wanted
+        materializing = wanted == nil
     }
 
-    /// Reads text already in UTF-8.
-    static func readUTF8(_ input: [UInt8]) throws(PlistError) -> PlistValue {
-        let result: Result<PlistValue, PlistError> = input.withUnsafeBufferPointer { buffer in
-            var reader = XMLReader(buffer)
-            do throws(PlistError) { return .success(try reader.document()) } catch { return .failure(error) }
+    static func read(_ input: [UInt8]) throws(PlistError) -> PlistValue {
+        let text = try TextDecoding.utf8(input, format: .xml)
+        return try run(text, wanted: nil).root
+    }
+
+    /// The value of one top-level key, reading the whole document as strictly as `read`
+    /// but building only that value; `root` is the root's type when it is no dictionary.
+    static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> PropertyList.Lookup {
+        let text = try TextDecoding.utf8(input, format: .xml)
+        let (root, found) = try run(text, wanted: Array(key.utf8))
+        if case .dict = root { return .dictionary(found) }
+        return .notADictionary(root.type)
+    }
+
+    private static func run(_ text: [UInt8], wanted: [UInt8]?) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {
+        let result: Result<(PlistValue, PlistValue?), PlistError> = text.withUnsafeBufferPointer { buffer in
+            var reader = XMLReader(buffer, wanted: wanted)
+            do throws(PlistError) {
+                let root = try reader.document()
+                return .success((root, reader.found))
+            } catch {
+                return .failure(error)
+            }
         }
         return try result.get()
     }
@@ -36,6 +60,7 @@ struct XMLReader {
             guard !at("</") else { throw fail("<plist> holds no value") }
             tag = try openTag()
         }
+        if wanted != nil && tag.kind != .dict { materializing = true }
         let value = try value(tag)
         try skipMisc()
         if wrapped {
@@ -176,6 +201,7 @@ struct XMLReader {
             if tag.selfClosing { return .string("") }
             let text = try text()
             try closeTag(name)
+            guard materializing else { try validate(text); return .string("") }
             return .string(try string(text))
         case .key:
             throw fail("<key> outside a dictionary")
@@ -201,8 +227,7 @@ struct XMLReader {
         }
         guard let parsed else {
             let what = Self.names[kind]!
-            let shown = withBytes(text) { String(decoding: $0.prefix(40), as: UTF8.self) }
-            throw fail("invalid <\(what)> value \"\(shown)\"")
+            throw fail("invalid <\(what)> value \"\(preview(text))\"")
         }
         return parsed
     }
@@ -210,6 +235,7 @@ struct XMLReader {
     private mutating func dictionary() throws(PlistError) -> PlistDictionary {
         try enter()
         defer { depth -= 1 }
+        let lookingUp = wanted != nil && depth == 1
         var dict = PlistDictionary()
         while true {
             try skipMisc()
@@ -219,19 +245,29 @@ struct XMLReader {
             }
             let keyTag = try openTag()
             guard keyTag.kind == .key else { throw fail("expected <key> in dictionary") }
-            let key: String
-            if keyTag.selfClosing {
-                key = ""
-            } else {
-                let text = try text()
+            var keyText = Text.slice(pos..<pos)
+            if !keyTag.selfClosing {
+                keyText = try text()
                 try closeTag("key")
-                key = try string(text)
             }
             try skipMisc()
-            guard !at("</") else { throw fail("key \"\(key.prefix(40))\" has no value") }
+            guard !at("</") else { throw fail("key \"\(preview(keyText))\" has no value") }
             let valueTag = try openTag()
-            guard valueTag.kind != .key else { throw fail("key \"\(key.prefix(40))\" has no value") }
-            dict.append(key: key, value: try value(valueTag))
+            guard valueTag.kind != .key else { throw fail("key \"\(preview(keyText))\" has no value") }
+            if lookingUp {
+                let match = withBytes(keyText) { $0.elementsEqual(wanted!) }
+                if !match { try validate(keyText) }
+                materializing = match
+                let value = try value(valueTag)
+                if match { found = value }
+                materializing = false
+            } else if materializing {
+                let key = try string(keyText)
+                dict.append(key: key, value: try value(valueTag))
+            } else {
+                try validate(keyText)
+                _ = try value(valueTag)
+            }
         }
     }
 
@@ -245,7 +281,8 @@ struct XMLReader {
                 try closeTag("array")
                 return elements
             }
-            elements.append(try value(try openTag()))
+            let element = try value(try openTag())
+            if materializing { elements.append(element) }
         }
     }
 
@@ -337,6 +374,16 @@ struct XMLReader {
         case .slice(let range): return body(UnsafeBufferPointer(rebasing: bytes[range]))
         case .decoded(let owned): return owned.withUnsafeBufferPointer(body)
         }
+    }
+
+    /// The start of some text, for an error message.
+    private func preview(_ text: Text) -> String {
+        withBytes(text) { String(decoding: $0.prefix(40), as: UTF8.self) }
+    }
+
+    /// Checks text is UTF-8 without making a `String` of it.
+    private func validate(_ text: Text) throws(PlistError) {
+        guard withBytes(text, isValidUTF8) else { throw PlistError.invalidEncoding(.xml, line: line) }
     }
 
     private func string(_ text: Text) throws(PlistError) -> String {

@@ -53,6 +53,18 @@ public struct DomainStore: Sendable {
         try read(path(of: domain, host: host))?.domain
     }
 
+    /// One value of a domain, without building the rest: nil when the domain or the key
+    /// does not exist. The whole file is still checked, as `load` checks it.
+    public func value(forKey key: String, in domain: DomainName, host: Host) throws(StoreError) -> PlistValue? {
+        let path = path(of: domain, host: host)
+        let found = try readFile(path) { bytes throws(PlistError) in try PropertyList.lookup(bytes, key: key).0 }
+        switch found?.parsed {
+        case nil, .dictionary(nil)?: return nil
+        case .dictionary(let value)?: return value
+        case .notADictionary(let type)?: throw StoreError.notADictionary(path: path, type)
+        }
+    }
+
     /// Reads, changes and writes a domain under its lock. `change` returns whether it
     /// changed anything; when it did not, the file is not touched. A domain left empty
     /// loses its file, as Foundation does.
@@ -111,10 +123,22 @@ public struct DomainStore: Sendable {
         var isLinkTarget = false
     }
 
-    /// Reads and parses a domain file. A parse failure of a file changed in the last
-    /// two seconds is retried for half a second: Foundation rewrites its files in place,
-    /// so a reader can catch one half-written.
+    /// Reads and parses a domain file.
     func read(_ path: String) throws(StoreError) -> FileRead? {
+        guard let file = try readFile(path, parse: { bytes throws(PlistError) in try PropertyList.read(bytes) }) else { return nil }
+        guard let (value, format) = file.parsed else {
+            return FileRead(domain: Domain(values: PlistDictionary(), format: .xml), status: file.status)
+        }
+        guard case .dict(let values) = value else { throw StoreError.notADictionary(path: path, value.type) }
+        return FileRead(domain: Domain(values: values, format: format), status: file.status)
+    }
+
+    /// Reads a domain file and parses it with `parse`; `parsed` is nil for an empty file.
+    /// A parse failure of a file changed in the last two seconds is retried for half a
+    /// second: Foundation rewrites its files in place, so a reader can catch one
+    /// half-written (or just truncated, hence empty).
+    private func readFile<T>(_ path: String, parse: ([UInt8]) throws(PlistError) -> T)
+        throws(StoreError) -> (parsed: T?, status: FileSystem.Status)? {
         let deadline = FileSystem.monotonicSeconds() + 0.5
         while true {
             let file: (bytes: [UInt8], status: FileSystem.Status)?
@@ -123,13 +147,11 @@ public struct DomainStore: Sendable {
             let age = FileSystem.wallClockNanoseconds() - file.status.modifiedNanoseconds
             let fresh = age < 2_000_000_000 && FileSystem.monotonicSeconds() < deadline
             if file.bytes.isEmpty {
-                // Foundation truncates before it writes: a fresh empty file may be mid-write.
                 if fresh { FileSystem.sleep(seconds: 0.05); continue }
-                return FileRead(domain: Domain(values: PlistDictionary(), format: .xml), status: file.status)
+                return (nil, file.status)
             }
-            let parsed: (PlistValue, PlistFormat)
             do throws(PlistError) {
-                parsed = try PropertyList.read(file.bytes)
+                return (try parse(file.bytes), file.status)
             } catch {
                 if fresh {
                     FileSystem.sleep(seconds: 0.05)
@@ -137,8 +159,6 @@ public struct DomainStore: Sendable {
                 }
                 throw StoreError.corrupt(path: path, error)
             }
-            guard case .dict(let values) = parsed.0 else { throw StoreError.notADictionary(path: path, parsed.0.type) }
-            return FileRead(domain: Domain(values: values, format: parsed.1), status: file.status)
         }
     }
 

@@ -9,14 +9,17 @@ enum ReadCommand {
             return
         }
         let domain = try domainName(domainToken)
-        let values = try context.store.load(domain, host: context.host)?.values ?? PlistDictionary()
         guard arguments.count == 2 else {
-            guard !values.isEmpty else { throw CLIError.domainMissing(domainToken.text) }
+            guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
+                throw CLIError.domainMissing(domainToken.text)
+            }
             context.output.append(contentsOf: DefaultsPrinter.render(.dict(values)))
             return
         }
         let key = arguments[1].text
-        guard let value = values[key] else { throw CLIError.pairMissing(domain: domainToken.text, key: key) }
+        guard let value = try context.store.value(forKey: key, in: domain, host: context.host) else {
+            throw CLIError.pairMissing(domain: domainToken.text, key: key)
+        }
         context.output.append(contentsOf: DefaultsPrinter.renderBare(value))
     }
 
@@ -26,7 +29,7 @@ enum ReadCommand {
         try expectAtMost(2, arguments)
         let domain = try domainName(arguments[0])
         let key = arguments[1].text
-        guard let value = try context.store.load(domain, host: context.host)?.values[key] else {
+        guard let value = try context.store.value(forKey: key, in: domain, host: context.host) else {
             throw CLIError.pairMissing(domain: arguments[0].text, key: key)
         }
         context.print("Type is \(TypeTable.row(for: value).word)")
