@@ -8,8 +8,9 @@ let args = CommandLine.arguments
 let url = URL(fileURLWithPath: args[2])
 var format = PropertyListSerialization.PropertyListFormat.xml
 let data = try Data(contentsOf: url)
-var dict = try PropertyListSerialization.propertyList(from: data, options: [.mutableContainersAndLeaves], format: &format)
-    as! NSMutableDictionary
+guard var dict = try PropertyListSerialization.propertyList(from: data, options: [], format: &format) as? [String: Any] else {
+    fatalError("not a dictionary")
+}
 if args[1] == "read" {
     print(dict[args[3]] ?? "missing")
 } else {

@@ -21,10 +21,11 @@ struct BinaryWriter {
     private var objects: [Object] = []
     private var scalars: [ScalarKey: Int] = [:]
 
-    static func encode(_ value: PlistValue) -> [UInt8] {
+    static func encode(_ value: PlistValue, capacity: Int = 4096) -> [UInt8] {
         var writer = BinaryWriter()
         _ = writer.number(value)
-        return writer.emit()
+        writer.scalars = [:]  // only numbering needs it
+        return writer.emit(capacity: capacity)
     }
 
     // MARK: Pass 1: number the objects, depth first, the container before its contents.
@@ -74,10 +75,10 @@ struct BinaryWriter {
 
     // MARK: Pass 2: emit.
 
-    private func emit() -> [UInt8] {
+    private func emit(capacity: Int) -> [UInt8] {
         let refSize = Self.width(UInt64(objects.count - 1))
         var out: [UInt8] = []
-        out.reserveCapacity(64 + objects.count * 16)
+        out.reserveCapacity(max(capacity, 64 + objects.count * 4))
         out.append(contentsOf: "bplist00".utf8)
         var offsets: [Int] = []
         offsets.reserveCapacity(objects.count)

@@ -42,10 +42,12 @@ public enum PropertyList {
     }
 
     /// XML or binary; OpenStep is read but never written (Apple's writers dropped it too).
-    public static func encode(_ value: PlistValue, as format: PlistFormat) throws(PlistError) -> [UInt8] {
+    /// `capacity` is the expected size (the old file's, say): reserving it up front spares
+    /// the copies, and the doubled buffer, of growing to it.
+    public static func encode(_ value: PlistValue, as format: PlistFormat, capacity: Int = 4096) throws(PlistError) -> [UInt8] {
         switch format {
-        case .xml: return XMLWriter.encode(value)
-        case .binary: return BinaryWriter.encode(value)
+        case .xml: return XMLWriter.encode(value, capacity: capacity)
+        case .binary: return BinaryWriter.encode(value, capacity: capacity)
         case .openStep: throw PlistError.unsupported(format)
         }
     }

@@ -8,9 +8,9 @@ enum XMLWriter {
         <plist version="1.0">\n
         """.utf8)
 
-    static func encode(_ value: PlistValue) -> [UInt8] {
+    static func encode(_ value: PlistValue, capacity: Int = 4096) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(4096)
+        out.reserveCapacity(capacity)
         out.append(contentsOf: header)
         write(value, level: 0, into: &out)
         out.append(contentsOf: "</plist>\n".utf8)

@@ -82,7 +82,7 @@ public struct DomainStore: Sendable {
             }
             if values.isEmpty && existing == nil { return }
             let format: PlistFormat = existing?.domain.format == .binary ? .binary : .xml
-            let bytes = try PropertyList.encode(.dict(values), as: format)
+            let bytes = try PropertyList.encode(.dict(values), as: format, capacity: (existing?.status.size ?? 0) + 4096)
             do throws(Errno) {
                 try AtomicFile.replace(path, directoryFD: directoryFD, with: bytes, keeping: existing?.status)
             } catch {

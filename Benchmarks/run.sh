@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Benchmarks settings against what users would otherwise run, side by side on this
+# machine, and prints a table of medians, ratios and peak memory.
+#   Benchmarks/run.sh [--quick]
+# Needs hyperfine, git, GNUstep's defaults (gnustep-base-runtime), python3, GNU time and
+# swiftc; installs the Debian ones when it can. Every ratio comes from one hyperfine run
+# of the commands it compares, so machine noise hits both sides alike.
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit 1
+runs_small=40 runs_big=10
+[[ ${1:-} == --quick ]] && runs_small=10 runs_big=3
+
+need=()
+command -v hyperfine >/dev/null || need+=(hyperfine)
+command -v /usr/bin/defaults >/dev/null || need+=(gnustep-base-runtime)
+[ -x /usr/bin/time ] || need+=(time)
+if ((${#need[@]})) && command -v apt-get >/dev/null; then
+    apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+swift build -c release 2>&1 | tail -n 1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+swiftc -O Benchmarks/FoundationBaseline/main.swift -o "$work/foundation-baseline" 2>/dev/null
+settings="$PWD/.build/release/settings"
+foundation="$work/foundation-baseline"
+store="$work/store"
+python3 Benchmarks/make_domains.py "$work/originals"
+mkdir -p "$store" "$work/home"
+export XDG_CONFIG_HOME="$store" HOME="$work/home"
+# Each case restores only the files it uses, then syncs, outside the timing: a copy of
+# the big domains left dirty in the page cache would be flushed by the next fsync.
+restore() { echo "cp $work/originals/$1.plist $store/ && sync"; }
+cp "$work"/originals/*.plist "$store"/
+printf '[core]\n\tmusic = true\n' >"$work/git.orig"
+cp "$work/git.orig" "$work/gitconfig"
+/usr/bin/defaults write com.bench.small music YES
+big="$store/com.bench.big.plist"
+key=key050007
+
+bench() { # NAME RUNS PREPARE COMMAND... : one hyperfine run, results in $work/NAME.json
+    local name=$1 runs=$2 prepare=$3
+    shift 3
+    hyperfine -N --style none --warmup 2 --runs "$runs" ${prepare:+--prepare "$prepare"} \
+        --export-json "$work/$name.json" "$@" >/dev/null 2>&1 ||
+        hyperfine --style none --warmup 2 --runs "$runs" ${prepare:+--prepare "$prepare"} \
+            --export-json "$work/$name.json" "$@" >/dev/null
+}
+
+bench small-read "$runs_small" "" \
+    "$settings read com.bench.small music" \
+    "git config --file $work/gitconfig --get core.music" \
+    "/usr/bin/defaults read com.bench.small music"
+bench small-write "$runs_small" "$(restore com.bench.small) && cp $work/git.orig $work/gitconfig" \
+    "$settings write com.bench.small music -bool false" \
+    "git config --file $work/gitconfig core.music false" \
+    "/usr/bin/defaults write com.bench.small music NO"
+bench big-read "$runs_big" "" \
+    "$settings read com.bench.big $key" \
+    "python3 -c \"import plistlib; print(plistlib.load(open('$big', 'rb'))['$key'])\"" \
+    "$foundation read $big $key"
+bench big-write "$runs_big" "$(restore com.bench.big)" \
+    "$settings write com.bench.big $key -int 5" \
+    "python3 -c \"import plistlib; d = plistlib.load(open('$big', 'rb')); d['$key'] = 5; plistlib.dump(d, open('$big', 'wb'))\"" \
+    "$foundation write $big $key 5"
+bench binary-read "$runs_big" "" \
+    "$settings read com.bench.bigbin $key" \
+    "python3 -c \"import plistlib; print(plistlib.load(open('$big', 'rb'))['$key'])\"" \
+    "python3 -c \"import plistlib; print(plistlib.load(open('$store/com.bench.bigbin.plist', 'rb'))['$key'])\""
+
+peak() { # COMMAND...: median peak RSS of 3 runs, in KB
+    for _ in 1 2 3; do
+        cp "$work"/originals/*.plist "$store"/
+        /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1
+    done | sort -n | sed -n 2p
+}
+{
+    echo "settings read xml $(peak "$settings" read com.bench.big $key)"
+    echo "settings read all xml $(peak "$settings" read com.bench.big)"
+    echo "settings write xml $(peak "$settings" write com.bench.big $key -int 5)"
+    echo "settings read binary $(peak "$settings" read com.bench.bigbin $key)"
+    echo "settings write binary $(peak "$settings" write com.bench.bigbin $key -int 5)"
+    echo "plistlib read xml $(peak python3 -c "import plistlib; print(plistlib.load(open('$big', 'rb'))['$key'])")"
+    echo "plistlib write xml $(peak python3 -c "import plistlib; d = plistlib.load(open('$big', 'rb')); d['$key'] = 5; plistlib.dump(d, open('$big', 'wb'))")"
+    echo "Foundation read xml $(peak "$foundation" read "$big" $key)"
+    echo "Foundation write xml $(peak "$foundation" write "$big" $key 5)"
+} >"$work/memory.txt"
+
+python3 - "$work" "$(stat -c %s "$work/originals/com.bench.big.plist")" "$(stat -c %s "$work/originals/com.bench.bigbin.plist")" <<'PY'
+import json, statistics, sys
+work, xml_size, bin_size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+def medians(name):
+    return [statistics.median(r["times"]) * 1000 for r in json.load(open(f"{work}/{name}.json"))["results"]]
+rows = [
+    ("small read", "small-read", ["git config --get", "GNUstep defaults read"], [1.5, 0.1]),
+    ("small write", "small-write", ["git config (set)", "GNUstep defaults write"], [1.5, 0.1]),
+    ("100k-key XML read, one key", "big-read", ["python3 plistlib", "Foundation"], [0.1, None]),
+    ("100k-key XML write, one key", "big-write", ["python3 plistlib", "Foundation"], [0.2, None]),
+    ("100k-key binary read, one key", "binary-read", ["plistlib, XML file", "plistlib, binary file"], [0.1, None]),
+]
+ok = True
+print(f"{'benchmark':32} {'settings':>10}   {'baseline':24} {'median':>10} {'ratio':>7}  target")
+for title, name, baselines, targets in rows:
+    m = medians(name)
+    for i, (base, target) in enumerate(zip(baselines, targets)):
+        ratio = m[0] / m[i + 1]
+        verdict = "" if target is None else (f"<= {target:g}  " + ("met" if ratio <= target else "MISSED"))
+        ok &= target is None or ratio <= target
+        print(f"{title if i == 0 else '':32} {f'{m[0]:.1f} ms' if i == 0 else '':>10}   {base:24} {m[i+1]:8.1f} ms {ratio:7.3f}  {verdict}")
+print()
+mem = {}
+for line in open(f"{work}/memory.txt"):
+    *name, kb = line.split()
+    mem[" ".join(name)] = int(kb)
+print(f"peak memory (median of 3; XML file {xml_size/1e6:.1f} MB, binary {bin_size/1e6:.1f} MB)")
+for name, kb in mem.items():
+    print(f"  {name:28} {kb/1024:7.1f} MB")
+checks = [
+    ("one-key XML read <= plistlib's and < 3x the file", mem["settings read xml"] <= mem["plistlib read xml"] and mem["settings read xml"] * 1024 < 3 * xml_size),
+    ("one-key XML write <= plistlib's and < 3x the file", mem["settings write xml"] <= mem["plistlib write xml"] and mem["settings write xml"] * 1024 < 3 * xml_size),
+    ("one-key binary read < 3x the file", mem["settings read binary"] * 1024 < 3 * bin_size),
+]
+for text, met in checks:
+    ok &= met
+    print(f"  {text}: {'met' if met else 'MISSED'}")
+print("\nall targets met" if ok else "\nsome targets missed")
+import os, platform
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+print(f"machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}")
+PY
