@@ -126,6 +126,19 @@ final class XMLCodecTests: XCTestCase {
         XCTAssertEqual(dataLines.first?.count, 1 + 68)
     }
 
+    /// Streaming in pieces changes how the bytes are handed over, never the bytes.
+    func testChunkedEncodingEqualsTheWholeDocument() throws {
+        let value = PlistValue.dict(PlistDictionary(entries: (0..<2000).map {
+            .init(key: "k\($0)", value: $0 % 2 == 0 ? .string("value \($0)") : .array([.int(Int64($0)), .data([1, 2, 3])]))
+        }))
+        for chunk in [1, 100, 4096, 1 << 20] {
+            var pieces: [[UInt8]] = []
+            try XMLWriter.encode(value, chunk: chunk) { pieces.append(Array($0)) }
+            XCTAssertEqual(pieces.flatMap { $0 }, XMLWriter.encode(value), "chunk \(chunk)")
+            if chunk == 1 << 20 { XCTAssertEqual(pieces.count, 1, "a small document is one write") }
+        }
+    }
+
     func testDuplicateKeysKeepTheLastValue() throws {
         let xml = "<plist><dict><key>a</key><integer>1</integer><key>b</key><true/><key>a</key><integer>2</integer></dict></plist>"
         guard case .dict(let d) = try XMLReader.read(Array(xml.utf8)) else { return XCTFail() }

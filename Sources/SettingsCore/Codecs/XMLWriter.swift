@@ -17,7 +17,27 @@ enum XMLWriter {
         return out
     }
 
-    private static func write(_ value: PlistValue, level: Int, into out: inout [UInt8]) {
+    /// Encodes `value` and hands the bytes to `sink` in pieces of about `chunk` bytes, cut
+    /// between the root's entries: a big domain is never held twice in memory, once as
+    /// values and once as text. A document smaller than `chunk` reaches `sink` in one call.
+    static func encode(_ value: PlistValue, chunk: Int, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
+        var out: [UInt8] = []
+        out.reserveCapacity(min(chunk, 1 << 16) + 4096)
+        out.append(contentsOf: header)
+        var failure: (any Error)?
+        write(value, level: 0, into: &out) { buffer in
+            guard failure == nil, buffer.count >= chunk else { return }
+            do { try sink(buffer[...]) } catch { failure = error }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        if let failure { throw failure }
+        out.append(contentsOf: "</plist>\n".utf8)
+        try sink(out[...])
+    }
+
+    /// `flush` is offered the buffer after each entry of the root.
+    private static func write(_ value: PlistValue, level: Int, into out: inout [UInt8],
+                              flush: (inout [UInt8]) -> Void = { _ in }) {
         tabs(level, &out)
         switch value {
         case .bool(let b):
@@ -58,6 +78,7 @@ enum XMLWriter {
                 appendEscaped(entry.key, &out)
                 out.append(contentsOf: "</key>\n".utf8)
                 write(entry.value, level: level + 1, into: &out)
+                flush(&out)
             }
             tabs(level, &out)
             out.append(contentsOf: "</dict>\n".utf8)

@@ -13,9 +13,18 @@ import Musl
 /// renamed over the old name, and the folder is fsynced so the rename itself is durable.
 /// On every error path the temporary file is removed and the old file is untouched.
 /// The caller holds the folder's lock.
+///
+/// The bytes come from `contents`, which may call its writer more than once: the XML
+/// writer streams a big domain in pieces so it never holds the whole text beside the
+/// values. A small file, the usual case, is still one `write(2)`.
 enum AtomicFile {
     static func replace(_ path: String, directoryFD: CInt, with bytes: [UInt8],
                         keeping old: FileSystem.Status?) throws(Errno) {
+        try replace(path, directoryFD: directoryFD, keeping: old) { write in try write(bytes[...]) }
+    }
+
+    static func replace(_ path: String, directoryFD: CInt, keeping old: FileSystem.Status?,
+                        contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws(Errno) {
         let directory = Path.directory(of: path)
         let (fd, temporary) = try FileSystem.makeTemporaryFile(in: directory, for: Path.lastComponent(of: path))
         var renamed = false
@@ -29,7 +38,13 @@ enum AtomicFile {
                 do throws(Errno) { try FileSystem.fchown(fd, old.uid, old.gid) } catch where error == .notPermitted {}
             }
         }
-        try bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try FileSystem.writeAll(fd, buffer) } }.get()
+        do {
+            try contents { piece in try piece.withUnsafeBytes { buffer in try FileSystem.writeAll(fd, buffer) } }
+        } catch let error as Errno {
+            throw error
+        } catch {
+            throw Errno(EIO)
+        }
         try FileSystem.fsync(fd)
         try FileSystem.rename(temporary, path)
         renamed = true

@@ -81,10 +81,15 @@ public struct DomainStore: Sendable {
                 return
             }
             if values.isEmpty && existing == nil { return }
-            let format: PlistFormat = existing?.domain.format == .binary ? .binary : .xml
-            let bytes = try PropertyList.encode(.dict(values), as: format, capacity: (existing?.status.size ?? 0) + 4096)
+            let binary = existing?.domain.format == .binary
             do throws(Errno) {
-                try AtomicFile.replace(path, directoryFD: directoryFD, with: bytes, keeping: existing?.status)
+                try AtomicFile.replace(path, directoryFD: directoryFD, keeping: existing?.status) { write in
+                    if binary {
+                        try write(BinaryWriter.encode(.dict(values), capacity: (existing?.status.size ?? 0) + 4096)[...])
+                    } else {
+                        try XMLWriter.encode(.dict(values), chunk: 1 << 20, to: write)
+                    }
+                }
             } catch {
                 throw StoreError.writeFailed(path: path, error)
             }
