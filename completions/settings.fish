@@ -20,24 +20,12 @@ function __settings_args
     set -q tokens[1]; and printf '%s\n' $tokens
 end
 
-# The -currentHost/-host options typed, to pass on to `complete`.
+# The -currentHost/-host options typed, to pass on to `complete`: the words between the
+# program and the verb.
 function __settings_host
     set -l tokens (commandline -opc)
-    set -e tokens[1]
-    while set -q tokens[1]
-        switch $tokens[1]
-            case -currentHost
-                echo -- -currentHost
-                set -e tokens[1]
-            case -host
-                echo -- -host
-                set -q tokens[2]; and echo -- $tokens[2]
-                set -e tokens[1]
-                set -q tokens[1]; and set -e tokens[1]
-            case '*'
-                break
-        end
-    end
+    set -l last (math (count $tokens) - (count (__settings_args)))
+    test $last -ge 2; and printf '%s\n' $tokens[2..$last]
 end
 
 # What the word being completed is: verb, host, domain, key, flag, bool, file or nothing.

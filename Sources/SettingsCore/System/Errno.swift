@@ -12,9 +12,7 @@ public struct Errno: Error, Sendable, Equatable {
     static var current: Errno { Errno(errno) }
 
     static let noSuchFile = Errno(ENOENT)
-    static let interrupted = Errno(EINTR)
     static let exists = Errno(EEXIST)
-    static let wouldBlock = Errno(EWOULDBLOCK)
     static let notPermitted = Errno(EPERM)
 
     /// `strerror(3)`'s text, lower-cased first letter as in git's messages.

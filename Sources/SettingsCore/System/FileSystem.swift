@@ -209,13 +209,6 @@ enum FileSystem {
         return "/"
     }
 
-    /// `gethostname(2)`.
-    static func hostName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
-
     /// The UTC offset, in seconds, of local civil time `civil` (via `mktime(3)`, so TZ
     /// and daylight saving apply); nil when the C library cannot represent it.
     static func localUTCOffset(of civil: CivilTime) -> Int64? {
