@@ -65,6 +65,18 @@ final class DomainStoreTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: target))
     }
 
+    /// Emptying a domain that is a link keeps the link and its target, now an empty
+    /// dictionary, rather than leaving the link dangling.
+    func testEmptyingALinkedDomainKeepsTheLink() throws {
+        let target = directory + "/real/target.plist"
+        try FileManager.default.createDirectory(atPath: directory + "/real", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/com.test.plist", withDestinationPath: target)
+        try set("k", .string("v"))
+        try set("k", nil)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: directory + "/com.test.plist"), target)
+        XCTAssertEqual(try PropertyList.read(Array(try Data(contentsOf: URL(fileURLWithPath: target)))).0, .dict(PlistDictionary()))
+    }
+
     func testDeletingTheLastKeyRemovesTheFile() throws {
         try set("k", .int(1))
         try set("k", nil)

@@ -70,13 +70,17 @@ public struct DomainStore: Sendable {
     /// loses its file, as Foundation does.
     public func update(_ domain: DomainName, host: Host,
                        _ change: (inout PlistDictionary) throws -> Bool) throws {
-        let path = try writeTarget(path(of: domain, host: host))
+        let named = path(of: domain, host: host)
+        let path = try writeTarget(named)
+        // Emptying a linked domain writes an empty dictionary through the link instead of
+        // deleting its target, which would leave the link dangling.
+        let linked = path != named
         try withLock(on: path) { directoryFD throws in
             removeAbandonedTemporaryFiles(of: path)
             let existing = try read(path)
             var values = existing?.domain.values ?? PlistDictionary()
             guard try change(&values) else { return }
-            if values.isEmpty, let existing, !existing.isLinkTarget {
+            if values.isEmpty, existing != nil, !linked {
                 do throws(Errno) { _ = try FileSystem.unlink(path) } catch { throw StoreError.writeFailed(path: path, error) }
                 return
             }
@@ -125,7 +129,6 @@ public struct DomainStore: Sendable {
     struct FileRead {
         var domain: Domain
         var status: FileSystem.Status
-        var isLinkTarget = false
     }
 
     /// Reads and parses a domain file.
