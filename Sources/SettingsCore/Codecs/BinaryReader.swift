@@ -40,10 +40,9 @@ struct BinaryReader {
     }
 
     /// The value of one top-level key; the whole file is checked, only that value built.
-    static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> PropertyList.Lookup {
-        let (root, found) = try run(input, wanted: key)
-        if case .dict = root { return .dictionary(found) }
-        return .notADictionary(root.type)
+    /// `root` is built in full only when it is no dictionary.
+    static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {
+        try run(input, wanted: key)
     }
 
     private static func run(_ input: [UInt8], wanted: String?) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {

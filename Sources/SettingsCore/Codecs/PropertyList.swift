@@ -23,14 +23,16 @@ public enum PropertyList {
     /// costs little more memory than the file.
     public static func lookup(_ bytes: [UInt8], key: String) throws(PlistError) -> (Lookup, PlistFormat) {
         let format = sniff(bytes)
+        let (root, found): (PlistValue, PlistValue?)
         switch format {
-        case .xml: return (try XMLReader.lookup(bytes, key: key), format)
-        case .binary: return (try BinaryReader.lookup(bytes, key: key), format)
+        case .xml: (root, found) = try XMLReader.lookup(bytes, key: key)
+        case .binary: (root, found) = try BinaryReader.lookup(bytes, key: key)
         case .openStep:
-            let value = try OpenStepReader.read(bytes)
-            guard case .dict(let dict) = value else { return (.notADictionary(value.type), format) }
-            return (.dictionary(dict[key]), format)
+            root = try OpenStepReader.read(bytes)
+            if case .dict(let dict) = root { found = dict[key] } else { found = nil }
         }
+        guard case .dict = root else { return (.notADictionary(root.type), format) }
+        return (.dictionary(found), format)
     }
 
     public static func read(_ bytes: [UInt8], as format: PlistFormat) throws(PlistError) -> PlistValue {

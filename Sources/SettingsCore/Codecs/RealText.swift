@@ -28,13 +28,20 @@ enum RealText {
         case "-inf", "-infinity": return -.infinity
         default: break
         }
+        return isDecimal(bytes) ? Double(text) : nil
+    }
+
+    /// Digits with an optional sign, point and exponent: keeps out the `nan`, `inf` and
+    /// hex-float spellings the stdlib parser would also take.
+    static func isDecimal(_ bytes: some Sequence<UInt8>) -> Bool {
+        var sawDigit = false
         for byte in bytes {
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"),
-                 UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): continue
-            default: return nil
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
+            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): break
+            default: return false
             }
         }
-        return Double(text)
+        return sawDigit
     }
 }

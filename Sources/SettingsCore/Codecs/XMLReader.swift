@@ -27,12 +27,9 @@ struct XMLReader {
     }
 
     /// The value of one top-level key, reading the whole document as strictly as `read`
-    /// but building only that value; `root` is the root's type when it is no dictionary.
-    static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> PropertyList.Lookup {
-        let text = try TextDecoding.utf8(input, format: .xml)
-        let (root, found) = try run(text, wanted: Array(key.utf8))
-        if case .dict = root { return .dictionary(found) }
-        return .notADictionary(root.type)
+    /// but building only that value. `root` is built in full only when it is no dictionary.
+    static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {
+        try run(try TextDecoding.utf8(input, format: .xml), wanted: Array(key.utf8))
     }
 
     private static func run(_ text: [UInt8], wanted: [UInt8]?) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {

@@ -12,7 +12,7 @@ enum XMLWriter {
         var out: [UInt8] = []
         out.reserveCapacity(capacity)
         out.append(contentsOf: header)
-        write(value, level: 0, into: &out)
+        write(value, level: 0, into: &out, flush: keep)
         out.append(contentsOf: "</plist>\n".utf8)
         return out
     }
@@ -24,20 +24,21 @@ enum XMLWriter {
         var out: [UInt8] = []
         out.reserveCapacity(min(chunk, 1 << 16) + 4096)
         out.append(contentsOf: header)
-        var failure: (any Error)?
-        write(value, level: 0, into: &out) { buffer in
-            guard failure == nil, buffer.count >= chunk else { return }
-            do { try sink(buffer[...]) } catch { failure = error }
+        try write(value, level: 0, into: &out) { buffer in
+            guard buffer.count >= chunk else { return }
+            try sink(buffer[...])
             buffer.removeAll(keepingCapacity: true)
         }
-        if let failure { throw failure }
         out.append(contentsOf: "</plist>\n".utf8)
         try sink(out[...])
     }
 
+    /// The `flush` of nested values and of whole-document encoding: the buffer grows.
+    private static func keep(_: inout [UInt8]) {}
+
     /// `flush` is offered the buffer after each entry of the root.
     private static func write(_ value: PlistValue, level: Int, into out: inout [UInt8],
-                              flush: (inout [UInt8]) -> Void = { _ in }) {
+                              flush: (inout [UInt8]) throws -> Void) rethrows {
         tabs(level, &out)
         switch value {
         case .bool(let b):
@@ -65,7 +66,7 @@ enum XMLWriter {
         case .array(let elements):
             if elements.isEmpty { out.append(contentsOf: "<array/>\n".utf8); return }
             out.append(contentsOf: "<array>\n".utf8)
-            for e in elements { write(e, level: level + 1, into: &out) }
+            for e in elements { write(e, level: level + 1, into: &out, flush: keep) }
             tabs(level, &out)
             out.append(contentsOf: "</array>\n".utf8)
         case .dict(let dict):
@@ -77,8 +78,8 @@ enum XMLWriter {
                 out.append(contentsOf: "<key>".utf8)
                 appendEscaped(entry.key, &out)
                 out.append(contentsOf: "</key>\n".utf8)
-                write(entry.value, level: level + 1, into: &out)
-                flush(&out)
+                write(entry.value, level: level + 1, into: &out, flush: keep)
+                try flush(&out)
             }
             tabs(level, &out)
             out.append(contentsOf: "</dict>\n".utf8)

@@ -108,7 +108,10 @@ public struct DomainStore: Sendable {
             return try withLock(on: path) { _ throws(StoreError) in
                 do throws(Errno) { return try FileSystem.unlink(path) } catch { throw StoreError.writeFailed(path: path, error) }
             }
-        } catch let error as StoreError { throw error } catch { return false }
+        } catch {
+            // withLock and its body throw only StoreError.
+            throw error as? StoreError ?? .writeFailed(path: path, Errno(EIO))
+        }
     }
 
     /// The app domains in the config folder, sorted; the global domain and ByHost

@@ -32,15 +32,7 @@ public enum PlistFiles {
             let old = try FileSystem.status(path)
             let directoryFD = try FileSystem.open(Path.directory(of: path), O_RDONLY | O_DIRECTORY)
             defer { FileSystem.close(directoryFD) }
-            var keep = old
-            if keep == nil {
-                var s = stat()
-                s.st_mode = S_IFREG | 0o644
-                s.st_uid = getuid()
-                s.st_gid = getgid()
-                keep = FileSystem.Status(s)
-            }
-            try AtomicFile.replace(path, directoryFD: directoryFD, with: bytes, keeping: keep)
+            try AtomicFile.replace(path, directoryFD: directoryFD, with: bytes, keeping: old, newFileMode: 0o644)
         } catch {
             throw StoreError.writeFailed(path: path, error)
         }

@@ -18,28 +18,14 @@ enum CommandLineText {
 
     /// A finite number that fits a 32-bit float.
     static func float(_ text: String) -> Float? {
-        guard isDecimalNumber(text), let value = Float(text), value.isFinite else { return nil }
+        guard RealText.isDecimal(text.utf8), let value = Float(text), value.isFinite else { return nil }
         return value
     }
 
     /// A finite 64-bit number.
     static func double(_ text: String) -> Double? {
-        guard isDecimalNumber(text), let value = Double(text), value.isFinite else { return nil }
+        guard RealText.isDecimal(text.utf8), let value = Double(text), value.isFinite else { return nil }
         return value
-    }
-
-    /// Digits with an optional sign, point and exponent; keeps out the `nan`, `inf` and
-    /// hex-float spellings the stdlib parser would take.
-    private static func isDecimalNumber(_ text: String) -> Bool {
-        var sawDigit = false
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
-            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): break
-            default: return false
-            }
-        }
-        return sawDigit
     }
 
     /// Hex digits, an even count, either case; spaces and a `<…>` wrapper are allowed.
