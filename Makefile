@@ -26,7 +26,7 @@ build:
 	$(SWIFT) build -c release
 
 test:
-	$(SWIFT) test
+	$(SWIFT) test --disable-swift-testing
 
 install: build
 	install -d $(bindir) $(man1dir) $(bashdir) $(zshdir) $(fishdir)
