@@ -23,13 +23,36 @@ final class DomainStoreTests: XCTestCase {
         XCTAssertEqual(store.path(of: .global, host: .named("box")), directory + "/ByHost/.GlobalPreferences.box.plist")
         XCTAssertEqual(try DomainName("/etc/x"), .path("/etc/x.plist"))
         XCTAssertEqual(try DomainName("~/x.plist", home: "/h"), .path("/h/x.plist"))
-        for spelling in ["-g", "-globalDomain", "NSGlobalDomain", "Apple Global Domain"] {
+        for spelling in ["-g", "-globalDomain", "NSGlobalDomain", "Apple Global Domain", "nsglobaldomain", "APPLE GLOBAL DOMAIN"] {
             XCTAssertEqual(try DomainName(spelling), .global)
         }
+        let rows: [(String, DomainName, UInt)] = [
+            ("~/Library/Preferences/com.apple.finder.plist", .named("com.apple.finder"), #line),
+            ("~/Library/Preferences/com.apple.finder", .named("com.apple.finder"), #line),
+            ("/h/Library/Preferences/com.apple.finder", .named("com.apple.finder"), #line),
+            ("~/Library/Preferences/.GlobalPreferences.plist", .global, #line),
+            ("~/Library/Preferences/ByHost/com.apple.screensaver.0F1A.plist", .byHostFile("com.apple.screensaver.0F1A"), #line),
+            ("~/Library/Preferences/sub/x", .path("/h/Library/Preferences/sub/x.plist"), #line),
+            ("/Library/Preferences/com.apple.x", .path("/Library/Preferences/com.apple.x.plist"), #line),
+            ("/other/Library/Preferences/com.apple.x", .path("/other/Library/Preferences/com.apple.x.plist"), #line),
+        ]
+        for (argument, domain, line) in rows {
+            XCTAssertEqual(try DomainName(argument, home: "/h"), domain, argument, line: line)
+        }
+        XCTAssertEqual(store.path(of: .byHostFile("com.s.0F1A"), host: .any), directory + "/ByHost/com.s.0F1A.plist")
+    }
+
+    func testExistingFilesAreFoundInAnyCase() throws {
+        try set("k", .int(1), in: .named("com.Mixed"))
+        XCTAssertEqual(store.path(of: .named("com.mixed"), host: .any), directory + "/com.Mixed.plist")
+        XCTAssertEqual(store.path(of: .named("COM.MIXED"), host: .any), directory + "/com.Mixed.plist")
+        XCTAssertEqual(store.path(of: .named("com.other"), host: .any), directory + "/com.other.plist", "a new file as typed")
+        XCTAssertEqual(try store.load(.named("com.MIXED"), host: .any)?.values["k"], .int(1))
     }
 
     func testUnsafeNamesAreRefused() {
-        for name in ["", ".", "..", "../x", "a/b", ".hidden", "a\u{1}b", "tab\tname"] {
+        for name in ["", ".", "..", "../x", "a/b", ".hidden", "a\u{1}b", "tab\tname", "-app", "-currentHost", "-x",
+                     "~/Library/Preferences/ByHost/.x", "~/Library/Preferences/-x"] {
             XCTAssertThrowsError(try DomainName(name), name) { error in
                 guard case .invalidDomain? = error as? StoreError else { return XCTFail("\(error)") }
             }

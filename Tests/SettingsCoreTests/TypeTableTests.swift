@@ -7,6 +7,31 @@ final class TypeTableTests: XCTestCase {
         return row.parse?(text)
     }
 
+    func testLookalikesOfTypeFlags() {
+        let rows: [(String, String?, UInt)] = [
+            ("-interger", "-integer", #line), ("-boool", "-bool", #line), ("-BOOL", "-bool", #line), ("-in", "-int", #line),
+            ("-dat", "-data", #line), ("-arrayadd", "-array-add", #line), ("-dict-ad", "-dict-add", #line),
+            ("-bool", nil, #line), ("-launchd", nil, #line), ("-v", nil, #line), ("-5", nil, #line), ("-", nil, #line),
+            ("-bogus", nil, #line), ("int", nil, #line), ("-NoMulticastAdvertisements", nil, #line),
+        ]
+        for (word, flag, line) in rows {
+            XCTAssertEqual(TypeTable.flag(resembling: word), flag, word, line: line)
+        }
+    }
+
+    func testUnicodeEscapesInUntypedText() {
+        let rows: [(String, String, UInt)] = [
+            (#"@\U21a9"#, "@\u{21A9}", #line), (#"\U232B"#, "\u{232B}", #line), (#"\Ud83d\Ude00!"#, "\u{1F600}!", #line),
+            (#"x\U00e9y\U00E9"#, "xéyé", #line), (#"C:\Users\me"#, #"C:\Users\me"#, #line), (#"a\nb\\"#, #"a\nb\\"#, #line),
+            (#"\U21"#, #"\U21"#, #line), (#"\u21a9"#, #"\u21a9"#, #line), (#"\Ud800"#, #"\Ud800"#, #line),
+            (#"\Udc00\Ud83d"#, #"\Udc00\Ud83d"#, #line), (#"\U0001\U0000"#, #"\U0001\U0000"#, #line),
+            (#"\U0009"#, "\t", #line), (#"\Uffff"#, #"\Uffff"#, #line), ("plain", "plain", #line), ("", "", #line),
+        ]
+        for (text, expected, line) in rows {
+            XCTAssertEqual(CommandLineText.unicodeEscapesDecoded(text), expected, text, line: line)
+        }
+    }
+
     func testEveryTypeHasOneRow() {
         XCTAssertEqual(TypeTable.rows.map(\.type), ValueType.allCases)
         XCTAssertEqual(Set(TypeTable.allFlags).count, TypeTable.allFlags.count)

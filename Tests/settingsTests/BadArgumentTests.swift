@@ -27,7 +27,15 @@ final class BadArgumentTests: XCTestCase {
         add(["write", "com.t", "k", "-dict", "a", "1", "b"], 2, "needs a value")
         add(["write", "com.t", "k", "-dict", "a", "-dict", "b"], 2, "-dict cannot be nested")
         add(["write", "com.t", "k", "-array-add", "-array", "x"], 2, "-array cannot be nested")
-        add(["write", "com.t", "k", "-bogus", "1"], 2, "unknown type flag -bogus")
+        add(["write", "com.t", "k", "-bogus", "1"], 2, "Unexpected argument 1; leaving defaults unchanged.")
+        add(["write", "com.t", "k", "-interger", "1"], 2, "Unexpected argument 1; leaving defaults unchanged. ('-interger' is not a type flag; did you mean -integer?)")
+        for word in ["-app", "-currentHost", "-host", "-foo"] {
+            add(["read", word, "com.t"], 2, "invalid domain '\(word)'")
+            add(["write", word, "com.t", "k", "v"], 2, "invalid domain '\(word)'")
+        }
+        add(["read", "-app", "TextEdit"], 2, "macOS-only")
+        add(["write", "-currentHost", "com.t", "k", "-int", "1"], 2, "put -currentHost before the verb")
+        add(["read", "-host", "box", "com.t"], 2, "put -host before the verb")
         add(["write", "com.t", "k", "-int", "1", "2"], 2, "Unexpected argument 2; leaving defaults unchanged.")
         add(["write", "com.t", "k", "(unterminated"], 2, "Could not parse: (unterminated.  Try single-quoting it.")
         add(["write", "com.t", "k", "{ a = \"open; }"], 2, "Could not parse")

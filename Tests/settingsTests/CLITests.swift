@@ -128,7 +128,7 @@ final class CLITests: XCTestCase {
             (["write", "com.t", "k", "-int"], "-int needs a value"),
             (["write", "com.t", "k", "-string", "a", "b"], "Unexpected argument b; leaving defaults unchanged."),
             (["write", "com.t", "k", "a", "b"], "Unexpected argument b; leaving defaults unchanged."),
-            (["write", "com.t", "k", "-integr", "1"], "unknown type flag -integr"),
+            (["write", "com.t", "k", "-integr", "1"], "Unexpected argument 1; leaving defaults unchanged. ('-integr' is not a type flag; did you mean -integer?)"),
             (["write", "com.t", "k", "-array", "-array", "x"], "-array cannot be nested"),
             (["write", "com.t", "k", "-dict", "lonely"], "needs a value"),
             (["write", "com.t", "k", "<integer>x</integer>"], "Could not parse: <integer>x</integer>.  Try single-quoting it."),

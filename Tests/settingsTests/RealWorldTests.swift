@@ -65,6 +65,31 @@ final class RealWorldTests: XCTestCase {
             "com.apple.x", "Nix", .int(7)),
         row(["write", "com.apple.x", "XMLDict", "<dict><key>a</key><true/></dict>"], "com.apple.x", "XMLDict", .dict(["a": .bool(true)])),
         row(["write", "com.apple.whole", "{ Enabled = 1; Items = (a, b); }"], "com.apple.whole", "Items", .array([.string("a"), .string("b")])),
+        // A word in a value position that is not a type flag is a value, even with a dash.
+        row(["write", "~/mdns/com.apple.mDNSResponder.plist", "ProgramArguments", "-array", "/usr/sbin/mDNSResponder", "-launchd"],
+            "home/mdns/com.apple.mDNSResponder", "ProgramArguments", .array([.string("/usr/sbin/mDNSResponder"), .string("-launchd")])),
+        row(["write", "~/mdns/com.apple.mDNSResponder.plist", "ProgramArguments", "-array-add", "-NoMulticastAdvertisements"],
+            "home/mdns/com.apple.mDNSResponder", "ProgramArguments",
+            .array([.string("/usr/sbin/mDNSResponder"), .string("-launchd"), .string("-NoMulticastAdvertisements")])),
+        row(["write", "com.example.jvm", "Args", "-array-add", "-Drefine.interface=0.0.0.0"], "com.example.jvm", "Args",
+            .array([.string("-Drefine.interface=0.0.0.0")])),
+        row(["write", "com.apple.x", "Verbose", "-v"], "com.apple.x", "Verbose", .string("-v")),
+        row(["write", "com.apple.x", "Daemon", "-launchd"], "com.apple.x", "Daemon", .string("-launchd")),
+        row(["write", "com.apple.x", "Negative", "-5"], "com.apple.x", "Negative", .string("-5")),
+        row(["write", "com.apple.x", "Opts", "-dict", "mode", "-launchd", "n", "-int", "2"], "com.apple.x", "Opts",
+            .dict(["mode": .string("-launchd"), "n": .int(2)])),
+        // Untyped values decode \U and four hex digits, as defaults does; -string stays verbatim.
+        row(["write", "com.apple.mail", "NSUserKeyEquivalents", "-dict-add", "Send", #"@\U21a9"#], "com.apple.mail", "NSUserKeyEquivalents",
+            .dict(["Send": .string("@\u{21A9}")])),
+        row(["write", "com.apple.Safari", "NSUserKeyEquivalents", "-dict-add", "Back", #"\U232b"#], "com.apple.Safari", "NSUserKeyEquivalents",
+            .dict(["Back": .string("\u{232B}")])),
+        row(["write", "com.apple.x", "Arrow", #"@\U21A9"#], "com.apple.x", "Arrow", .string("@\u{21A9}")),
+        row(["write", "com.apple.x", "Smile", "-array", #"\Ud83d\Ude00"#, #"x\U00e9"#], "com.apple.x", "Smile",
+            .array([.string("\u{1F600}"), .string("x\u{E9}")])),
+        row(["write", "com.apple.x", "Verbatim", "-string", #"@\U21a9"#], "com.apple.x", "Verbatim", .string(#"@\U21a9"#)),
+        row(["write", "com.apple.x", "WinPath", #"C:\Users\me\new"#], "com.apple.x", "WinPath", .string(#"C:\Users\me\new"#)),
+        row(["write", "com.apple.x", "Short", #"a\U21 b\n\\"#], "com.apple.x", "Short", .string(#"a\U21 b\n\\"#)),
+        row(["write", "com.apple.x", "LoneSurrogate", #"\Ud800x"#], "com.apple.x", "LoneSurrogate", .string(#"\Ud800x"#)),
     ]
 
     func testEveryFormWritesTheRightTypedValue() {
@@ -82,10 +107,12 @@ final class RealWorldTests: XCTestCase {
         }
     }
 
-    /// Type flags are case-sensitive in defaults too: `-BOOL` is no flag, so the
-    /// value words are an error rather than a silently stored string.
+    /// Type flags are case-sensitive in defaults too: `-BOOL` is no flag but a value,
+    /// so `yes` is one word too many, and the error says which flag `-BOOL` resembles.
     func testTypeFlagsAreCaseSensitive() {
-        XCTAssertEqual(h.run(["write", "com.apple.x", "Upper", "-BOOL", "yes"]).status, 2)
+        let r = h.run(["write", "com.apple.x", "Upper", "-BOOL", "yes"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("Unexpected argument yes") && r.stderr.contains("-bool"), r.stderr)
     }
 
     func testArrayAddAndDictAddTwice() {
@@ -107,8 +134,10 @@ final class RealWorldTests: XCTestCase {
         let base = h.config + "/Library/Preferences/com.apple.loginwindow"
         h.ok("write", base, "GuestEnabled", "-bool", "false")
         XCTAssertEqual(h.ok("read", base + ".plist", "GuestEnabled"), "0\n")
+        // Under $HOME/Library/Preferences a path names the domain, as on macOS.
         h.ok("write", "~/Library/Preferences/com.example", "k", "v")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: h.config + "/home/Library/Preferences/com.example.plist"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: h.path("com.example")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.config + "/home/Library/Preferences/com.example.plist"))
     }
 
     func testRename() throws {

@@ -77,6 +77,17 @@ extension PropertyList {
         return try read(bytes, as: sniff(bytes))
     }
 
+    /// An untyped command-line value, as `defaults` reads one: a literal when the text
+    /// holds literal punctuation, otherwise a string with `\Uxxxx` escapes decoded.
+    ///
+    ///     try PropertyList.untypedValue("(a, b)")       //=> .array([.string("a"), .string("b")])
+    ///     try PropertyList.untypedValue(#"@\U21a9"#)    //=> .string("@↩")
+    ///     try PropertyList.untypedValue("-launchd")     //=> .string("-launchd")
+    public static func untypedValue(_ text: String) throws(PlistError) -> PlistValue {
+        guard looksLikeLiteral(text) else { return .string(CommandLineText.unicodeEscapesDecoded(text)) }
+        return try readLiteral(text)
+    }
+
     /// Whether untyped command-line text is a literal to parse rather than a plain
     /// string: defaults stores text with none of `"(){}[]<>` as typed.
     public static func looksLikeLiteral(_ text: String) -> Bool {

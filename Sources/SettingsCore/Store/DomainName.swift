@@ -1,43 +1,79 @@
 /// What a domain argument names: the global domain, an app domain in the config
 /// folder, or a property-list file anywhere.
 ///
-///     try DomainName("-g")                  //=> .global
-///     try DomainName("com.example.app")     //=> .named("com.example.app")
-///     try DomainName("~/x")                 //=> .path("/home/me/x.plist")
+///     try DomainName("-g")                                      //=> .global
+///     try DomainName("com.example.app")                         //=> .named("com.example.app")
+///     try DomainName("~/Library/Preferences/com.apple.finder")  //=> .named("com.apple.finder")
+///     try DomainName("~/x")                                     //=> .path("/home/me/x.plist")
 public enum DomainName: Sendable, Equatable {
     case global
     case named(String)
+    /// A file of the config folder's ByHost folder, named by its macOS path
+    /// (`~/Library/Preferences/ByHost/com.apple.screensaver.<host>.plist`): the file
+    /// name without `.plist`.
+    case byHostFile(String)
     case path(String)
 
-    /// The spellings `defaults` accepts for the global domain.
+    /// The spellings `defaults` accepts for the global domain, matched in any case
+    /// (macOS disks are case-insensitive, so scripts write `nsglobaldomain` too).
     public static let globalSpellings = ["-g", "-globalDomain", "NSGlobalDomain", "Apple Global Domain", ".GlobalPreferences"]
 
     /// The global domain's file name in the config folder (what Foundation reads).
     static let globalFileStem = ".GlobalPreferences"
 
     public init(_ argument: String, home: String? = nil) throws(StoreError) {
-        if Self.globalSpellings.contains(argument) { self = .global; return }
+        if Self.isGlobal(argument) { self = .global; return }
         var path: String?
         if argument.hasPrefix("/") { path = argument }
+        let home = home ?? FileSystem.homeDirectory()
         if argument == "~" || argument.hasPrefix("~/") {
-            path = Path.join(home ?? FileSystem.homeDirectory(), String(argument.dropFirst(2)))
+            path = Path.join(home, String(argument.dropFirst(2)))
         }
         if let path {
             guard !path.hasSuffix("/") else { throw StoreError.invalidDomain(argument, "a folder is not a domain") }
-            self = .path(path.hasSuffix(".plist") ? path : path + ".plist")
+            let file = path.hasSuffix(".plist") ? path : path + ".plist"
+            self = try Self.preferencesDomain(file, home: home) ?? .path(file)
             return
         }
         try Self.validate(argument, what: "domain name")
         self = .named(argument)
     }
 
-    /// A domain or host name must stay one file name inside the config folder.
+    static func isGlobal(_ argument: String) -> Bool {
+        let lowered = argument.lowercased()
+        return globalSpellings.contains { $0.lowercased() == lowered }
+    }
+
+    /// On macOS a domain's file is `~/Library/Preferences/<domain>.plist`, and scripts
+    /// name domains by that path as often as by name. Such a path (or one in its ByHost
+    /// folder) is the domain here too, in the config folder; deeper paths stay files.
+    private static func preferencesDomain(_ file: String, home: String) throws(StoreError) -> DomainName? {
+        let folder = Path.join(home, "Library/Preferences") + "/"
+        guard file.hasPrefix(folder) else { return nil }
+        let relative = String(file.dropFirst(folder.utf8.count).dropLast(".plist".utf8.count))
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch parts.count {
+        case 1:
+            if isGlobal(parts[0]) { return .global }
+            try validate(parts[0], what: "domain name")
+            return .named(parts[0])
+        case 2 where parts[0] == "ByHost":
+            try validate(parts[1], what: "domain name")
+            return .byHostFile(parts[1])
+        default:
+            return nil
+        }
+    }
+
+    /// A domain or host name must stay one file name inside the config folder, and
+    /// may not look like an option.
     static func validate(_ name: String, what: String) throws(StoreError) {
         let reason: String? =
             if name.isEmpty { "empty \(what)" }
             else if name == "." || name == ".." { "\(what) '\(name)' names a folder" }
             else if name.utf8.contains(UInt8(ascii: "/")) { "\(what) may not contain '/' (start it with / or ~/ for a file)" }
             else if name.hasPrefix(".") { "\(what) may not start with '.'" }
+            else if name.hasPrefix("-") { "\(what) may not start with '-'" }
             else if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { "\(what) may not contain control characters" }
             else { nil }
         if let reason { throw StoreError.invalidDomain(name, reason) }
@@ -47,7 +83,7 @@ public enum DomainName: Sendable, Equatable {
     public var displayName: String {
         switch self {
         case .global: "NSGlobalDomain"
-        case .named(let name): name
+        case .named(let name), .byHostFile(let name): name
         case .path(let path): path
         }
     }

@@ -36,16 +36,33 @@ public struct DomainStore: Sendable {
             ?? FileSystem.environment("SETTINGS_LOCK_TIMEOUT").flatMap(Double.init).flatMap { $0 >= 0 ? $0 : nil } ?? 10
     }
 
-    /// The file a domain lives in.
+    /// The file a domain lives in. In the config folder an existing file is found in
+    /// any case (see `existingName`); a new one takes the name as typed.
     public func path(of domain: DomainName, host: Host) -> String {
         let stem: String
         switch domain {
         case .path(let path): return path
+        case .byHostFile(let name): return resolve(name + ".plist", in: Path.join(directory, "ByHost"))
         case .global: stem = DomainName.globalFileStem
         case .named(let name): stem = name
         }
-        guard let id = host.identifier else { return Path.join(directory, stem + ".plist") }
-        return Path.join(Path.join(directory, "ByHost"), "\(stem).\(id).plist")
+        guard let id = host.identifier else { return resolve(stem + ".plist", in: directory) }
+        return resolve("\(stem).\(id).plist", in: Path.join(directory, "ByHost"))
+    }
+
+    private func resolve(_ name: String, in folder: String) -> String {
+        Path.join(folder, Self.existingName(name, in: folder))
+    }
+
+    /// macOS keeps preferences on a case-insensitive disk, so scripts say
+    /// `com.apple.Dock` and `com.apple.dock` for one domain. The file named exactly
+    /// wins; else, among the names that differ only in case, the first in byte order;
+    /// else the name as typed.
+    static func existingName(_ name: String, in folder: String) -> String {
+        if (try? FileSystem.linkStatus(Path.join(folder, name))) ?? nil != nil { return name }
+        guard let entries = try? FileSystem.directoryEntries(folder) else { return name }
+        let lowered = name.lowercased()
+        return entries.filter { $0.lowercased() == lowered }.min(by: byteOrderPrecedes) ?? name
     }
 
     /// The domain's values, or nil when it has no file.

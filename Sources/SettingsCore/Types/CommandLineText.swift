@@ -101,3 +101,61 @@ private struct DateScanner {
         return PlistDate(civil, offsetSeconds: sign * Int64(hh * 3600 + mm * 60))
     }
 }
+
+extension CommandLineText {
+    /// Untyped text with each `\U` and four hex digits decoded, as `defaults` decodes
+    /// them (`"@\U21a9"` is `@↩`; a surrogate pair `\Ud83d\Ude00` is one character).
+    /// Every other backslash stays: no evidence shows defaults decoding `\n` or `\\` in
+    /// a plain word, and a Windows path or a regular expression must not change. An
+    /// escape that would make a lone surrogate or a control character XML cannot hold
+    /// also stays as typed.
+    static func unicodeEscapesDecoded(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        guard bytes.contains(UInt8(ascii: "\\")) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            guard let unit = escapedUnit(bytes, at: i) else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
+            var scalar: Unicode.Scalar?
+            var length = 6
+            if UTF16.isLeadSurrogate(unit), let trail = escapedUnit(bytes, at: i + 6), UTF16.isTrailSurrogate(trail) {
+                scalar = Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(trail) - 0xDC00))
+                length = 12
+            } else if !UTF16.isLeadSurrogate(unit), !UTF16.isTrailSurrogate(unit) {
+                scalar = Unicode.Scalar(unit)
+            }
+            guard let scalar, xmlCanHold(scalar) else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
+            out.append(contentsOf: String(Character(scalar)).utf8)
+            i += length
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The UTF-16 unit of `\U` and exactly four hex digits at `i`, if that is what stands there.
+    private static func escapedUnit(_ bytes: [UInt8], at i: Int) -> UInt16? {
+        guard i + 6 <= bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "U") else { return nil }
+        var unit: UInt16 = 0
+        for b in bytes[(i + 2)..<(i + 6)] {
+            guard let digit = hexDigitValue(b) else { return nil }
+            unit = unit << 4 | UInt16(digit)
+        }
+        return unit
+    }
+
+    private static func xmlCanHold(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: true
+        case 0..<0x20, 0xFFFE, 0xFFFF: false
+        default: true
+        }
+    }
+}

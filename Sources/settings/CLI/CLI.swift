@@ -15,7 +15,7 @@ enum CLI {
             try invocation.verb.run(&context, invocation.arguments)
             status = 0
         } catch {
-            let diagnostic = Diagnostic(error)
+            let diagnostic = Diagnostic(error, program: program)
             context.error.append(contentsOf: "\(program): \(diagnostic.message)\n".utf8)
             status = diagnostic.status
         }
@@ -41,5 +41,10 @@ struct Context {
     mutating func print(_ text: String) {
         output.append(contentsOf: text.utf8)
         output.append(UInt8(ascii: "\n"))
+    }
+
+    /// One line on stderr that does not change the exit status.
+    mutating func warn(_ text: String) {
+        error.append(contentsOf: "\(program): warning: \(text)\n".utf8)
     }
 }

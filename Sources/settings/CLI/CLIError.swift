@@ -8,7 +8,12 @@ enum CLIError: Error, Equatable {
     /// A value flag's text that does not parse: flag, text, what was expected.
     case badValue(flag: String, text: String, expected: String)
     case missingValue(flag: String)
-    case unknownFlag(String)
+    /// An error in value words one of which resembles a type flag: the error, and the hint.
+    indirect case lookalike(CLIError, ValueArguments.Lookalike)
+    /// `-currentHost` or `-host` in the domain's place: the option and the verb.
+    case optionAfterVerb(String, verb: String)
+    /// `-app NAME`: macOS finds an application's domain from its bundle; Linux has none.
+    case applicationDomain
     case nestedCollection(String)
     case couldNotParse(String)
     case domainMissing(String)
@@ -25,15 +30,16 @@ struct Diagnostic {
     let message: String
     let status: Int32
 
-    init(_ error: any Error) {
+    /// `program` is the name the binary was run as, for messages that show a command.
+    init(_ error: any Error, program: String = "settings") {
         switch error {
-        case let error as CLIError: (message, status) = Self.describe(error)
-        case let error as StoreError: (message, status) = Self.describe(.store(error))
+        case let error as CLIError: (message, status) = Self.describe(error, program: program)
+        case let error as StoreError: (message, status) = Self.describe(.store(error), program: program)
         default: (message, status) = ("\(error)", 1)
         }
     }
 
-    private static func describe(_ error: CLIError) -> (String, Int32) {
+    private static func describe(_ error: CLIError, program: String) -> (String, Int32) {
         switch error {
         case .usage(let detail):
             return ((detail.map { $0 + "\n" } ?? "") + "Run 'help' for usage.", 2)
@@ -43,8 +49,14 @@ struct Diagnostic {
             return ("invalid value '\(text)' for \(flag): expected \(expected); leaving defaults unchanged.", 2)
         case .missingValue(let flag):
             return ("\(flag) needs a value; leaving defaults unchanged.", 2)
-        case .unknownFlag(let flag):
-            return ("unknown type flag \(flag) (use -string to store text that starts with '-'); leaving defaults unchanged.", 2)
+        case let .lookalike(inner, lookalike):
+            let (message, status) = describe(inner, program: program)
+            return ("\(message) ('\(lookalike.word)' is not a type flag; did you mean \(lookalike.flag)?)", status)
+        case let .optionAfterVerb(option, verb):
+            let example = option == "-host" ? "-host NAME" : option
+            return ("invalid domain '\(option)': put \(option) before the verb, as in: \(program) \(example) \(verb) …", 2)
+        case .applicationDomain:
+            return ("invalid domain '-app': -app (application lookup) is macOS-only; name the domain instead, e.g. com.apple.TextEdit", 2)
         case .nestedCollection(let flag):
             return ("\(flag) cannot be nested; write the inner collection as a literal such as '(a, b)' or '{k = v;}'", 2)
         case .couldNotParse(let text):

@@ -39,5 +39,13 @@ struct Invocation {
         self.host = host
         self.verb = verb
         self.arguments = Array(tokens[(i + 1)...])
+        // defaults reads these as a domain name and quietly does the wrong thing.
+        if verb.takesDomain, let word = arguments.first?.text {
+            switch word {
+            case "-currentHost", "-host": throw CLIError.optionAfterVerb(word, verb: verb.name)
+            case "-app": throw CLIError.applicationDomain
+            default: break
+            }
+        }
     }
 }

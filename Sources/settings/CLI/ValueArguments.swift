@@ -9,19 +9,30 @@ enum ValueArguments {
         case merge(PlistDictionary)
     }
 
-    /// Parses `-type text`, `-array …`, `-dict …` and their `-add` forms, or one untyped value.
-    static func parse(_ words: [Token]) throws(CLIError) -> Change {
+    /// An untyped value word that resembles a type flag (`-interger`): stored as
+    /// defaults stores it, and named in a warning or in the error it led to.
+    struct Lookalike: Equatable {
+        let word: String
+        let flag: String
+    }
+
+    /// Parses `-type text`, `-array …`, `-dict …` and their `-add` forms, or one untyped
+    /// value. Only the type flags themselves are flags: any other word in a value
+    /// position is a value, dash or not (`-array a -launchd` holds two strings), as in
+    /// defaults. Values that look like a mistyped flag are added to `lookalikes`.
+    static func parse(_ words: [Token], lookalikes: inout [Lookalike]) throws(CLIError) -> Change {
         guard let first = words.first else { throw CLIError.usage("write needs a value") }
-        guard let (row, adds) = try typeFlag(first.text) else {
+        guard let (row, adds) = TypeTable.row(forFlag: first.text) else {
+            let value = try untyped(first.text, lookalikes: &lookalikes)
             try expectAtMost(1, words)
-            return .set(try untyped(first.text))
+            return .set(value)
         }
         let rest = Array(words.dropFirst())
         switch row.type {
         case .array:
             var elements: [PlistValue] = []
             var i = 0
-            while i < rest.count { elements.append(try element(rest, &i)) }
+            while i < rest.count { elements.append(try element(rest, &i, lookalikes: &lookalikes)) }
             return adds ? .append(elements) : .set(.array(elements))
         case .dict:
             var dict = PlistDictionary()
@@ -30,7 +41,7 @@ enum ValueArguments {
                 let key = rest[i].text
                 i += 1
                 guard i < rest.count else { throw CLIError.missingValue(flag: "key '\(key)' of \(first.text)") }
-                dict[key] = try element(rest, &i)
+                dict[key] = try element(rest, &i, lookalikes: &lookalikes)
             }
             return adds ? .merge(dict) : .set(.dict(dict))
         default:
@@ -40,25 +51,12 @@ enum ValueArguments {
         }
     }
 
-    /// The table row a `-flag` names; nil for a word that is not a flag. A word that
-    /// looks like a flag (`-` and a letter) but is none is an error rather than a
-    /// string, so a typo never stores the wrong thing.
-    static func typeFlag(_ word: String) throws(CLIError) -> (row: TypeRow, adds: Bool)? {
-        if let found = TypeTable.row(forFlag: word) { return found }
-        let bytes = Array(word.utf8)
-        if bytes.count >= 2, bytes[0] == UInt8(ascii: "-"), (bytes[1] | 0x20) >= UInt8(ascii: "a"),
-           (bytes[1] | 0x20) <= UInt8(ascii: "z") {
-            throw CLIError.unknownFlag(word)
-        }
-        return nil
-    }
-
     /// One element of `-array` or value of `-dict`: a scalar flag and its text, or an
     /// untyped value. Advances `i` past what it used.
-    private static func element(_ words: [Token], _ i: inout Int) throws(CLIError) -> PlistValue {
+    private static func element(_ words: [Token], _ i: inout Int, lookalikes: inout [Lookalike]) throws(CLIError) -> PlistValue {
         let word = words[i]
         i += 1
-        guard let (row, _) = try typeFlag(word.text) else { return try untyped(word.text) }
+        guard let (row, _) = TypeTable.row(forFlag: word.text) else { return try untyped(word.text, lookalikes: &lookalikes) }
         guard row.parse != nil else { throw CLIError.nestedCollection(word.text) }
         guard i < words.count else { throw CLIError.missingValue(flag: word.text) }
         let text = words[i].text
@@ -73,9 +71,13 @@ enum ValueArguments {
         return value
     }
 
-    /// Untyped text: a string as typed, unless it holds literal punctuation.
+    private static func untyped(_ text: String, lookalikes: inout [Lookalike]) throws(CLIError) -> PlistValue {
+        if let flag = TypeTable.flag(resembling: text) { lookalikes.append(Lookalike(word: text, flag: flag)) }
+        return try untyped(text)
+    }
+
+    /// Untyped text: a string as typed (with `\Uxxxx` decoded), unless it holds literal punctuation.
     static func untyped(_ text: String) throws(CLIError) -> PlistValue {
-        guard PropertyList.looksLikeLiteral(text) else { return .string(text) }
-        do { return try PropertyList.readLiteral(text) } catch { throw CLIError.couldNotParse(text) }
+        do { return try PropertyList.untypedValue(text) } catch { throw CLIError.couldNotParse(text) }
     }
 }

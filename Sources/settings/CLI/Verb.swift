@@ -54,6 +54,11 @@ struct Verb: Sendable {
         ], run: HelpCommand.version),
     ]
 
+    /// Whether the verb's first argument is a domain, read off its usage lines.
+    var takesDomain: Bool {
+        usage.contains { $0.0.split(separator: " ").dropFirst().first == "<domain>" }
+    }
+
     /// Verbs are case-insensitive, as in defaults.
     static func named(_ word: String) -> Verb? {
         let lower = word.lowercased()

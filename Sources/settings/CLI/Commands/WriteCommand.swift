@@ -10,7 +10,16 @@ enum WriteCommand {
             return
         }
         let key = arguments[1].text
-        let change = try ValueArguments.parse(Array(arguments.dropFirst(2)))
+        var lookalikes: [ValueArguments.Lookalike] = []
+        let change: ValueArguments.Change
+        do {
+            change = try ValueArguments.parse(Array(arguments.dropFirst(2)), lookalikes: &lookalikes)
+        } catch {
+            throw lookalikes.first.map { CLIError.lookalike(error, $0) } ?? error
+        }
+        for lookalike in lookalikes {
+            context.warn("'\(lookalike.word)' is not a type flag (did you mean \(lookalike.flag)?); stored as the string '\(lookalike.word)', as defaults does")
+        }
         try context.store.update(domain, host: context.host) { values in
             switch change {
             case .set(let value):
