@@ -26,7 +26,9 @@ enum HelpCommand {
         }
         lines += [
             "<domain> is ( <domain_name> | -g | -globalDomain | NSGlobalDomain )",
-            "         or a path to a file, starting with / or ~/, with or without '.plist'",
+            "         or a path to a file, starting with / or ~/, with or without '.plist';",
+            "         an existing domain is found in any case, and ~/Library/Preferences/<name>",
+            "         is the domain <name>",
             "",
             "<value> is one of:",
             "  <value_rep>",
@@ -44,8 +46,10 @@ enum HelpCommand {
         }
         lines += [
             "",
-            "<value_rep> is text, stored as a string, or a property-list literal: OpenStep",
-            "            '(a, b)', '{key = value;}', '<0a0b>', '\"quoted\"', or XML '<integer>5</integer>'",
+            "<value_rep> is text, stored as a string (\\Uxxxx is that character), or a property-list",
+            "            literal: OpenStep '(a, b)', '{key = value;}', '<0a0b>', '\"quoted\"', or XML",
+            "            '<integer>5</integer>'. Any word that is not a type flag is a value, even",
+            "            one that starts with '-'; one that resembles a flag gets a warning.",
             "",
             "Files: $XDG_CONFIG_HOME/<domain>.plist (default ~/.config); see \(program)(1).",
             "Exit status: 0 ok, 1 no such domain or key, 2 bad usage or value, 3 unreadable file, 4 write failed.",
