@@ -63,6 +63,9 @@ bench big-write "$runs_big" "$(restore com.bench.big)" \
     "$settings write com.bench.big $key -int 5" \
     "python3 -c \"import plistlib; d = plistlib.load(open('$big', 'rb')); d['$key'] = 5; plistlib.dump(d, open('$big', 'wb'))\"" \
     "$foundation write $big $key 5"
+bench binary-write "$runs_big" "$(restore com.bench.bigbin)" \
+    "$settings write com.bench.bigbin $key -int 5" \
+    "python3 -c \"import plistlib; f = '$store/com.bench.bigbin.plist'; d = plistlib.load(open(f, 'rb')); d['$key'] = 5; plistlib.dump(d, open(f, 'wb'), fmt=plistlib.FMT_BINARY)\""
 bench binary-read "$runs_big" "" \
     "$settings read com.bench.bigbin $key" \
     "python3 -c \"import plistlib; print(plistlib.load(open('$big', 'rb'))['$key'])\"" \
@@ -80,6 +83,7 @@ peak() { # COMMAND...: median peak RSS of 3 runs, in KB
     echo "settings write xml $(peak "$settings" write com.bench.big $key -int 5)"
     echo "settings read binary $(peak "$settings" read com.bench.bigbin $key)"
     echo "settings write binary $(peak "$settings" write com.bench.bigbin $key -int 5)"
+    echo "plistlib write binary $(peak python3 -c "import plistlib; f = '$store/com.bench.bigbin.plist'; d = plistlib.load(open(f, 'rb')); d['$key'] = 5; plistlib.dump(d, open(f, 'wb'), fmt=plistlib.FMT_BINARY)")"
     echo "plistlib read xml $(peak python3 -c "import plistlib; print(plistlib.load(open('$big', 'rb'))['$key'])")"
     echo "plistlib write xml $(peak python3 -c "import plistlib; d = plistlib.load(open('$big', 'rb')); d['$key'] = 5; plistlib.dump(d, open('$big', 'wb'))")"
     echo "Foundation read xml $(peak "$foundation" read "$big" $key)"
@@ -96,6 +100,7 @@ rows = [
     ("small write", "small-write", ["git config (set)", "GNUstep defaults write"], [1.5, 0.1]),
     ("100k-key XML read, one key", "big-read", ["python3 plistlib", "Foundation"], [0.1, None]),
     ("100k-key XML write, one key", "big-write", ["python3 plistlib", "Foundation"], [0.2, None]),
+    ("100k-key binary write, one key", "binary-write", ["python3 plistlib (binary)"], [0.2]),
     ("100k-key binary read, one key", "binary-read", ["plistlib, XML file", "plistlib, binary file"], [0.1, None]),
 ]
 ok = True
@@ -119,6 +124,7 @@ checks = [
     ("one-key XML read <= plistlib's and < 3x the file", mem["settings read xml"] <= mem["plistlib read xml"] and mem["settings read xml"] * 1024 < 3 * xml_size),
     ("one-key XML write <= plistlib's and < 3x the file", mem["settings write xml"] <= mem["plistlib write xml"] and mem["settings write xml"] * 1024 < 3 * xml_size),
     ("one-key binary read < 3x the file", mem["settings read binary"] * 1024 < 3 * bin_size),
+    ("one-key binary write <= plistlib's and < 3x the file", mem["settings write binary"] <= mem["plistlib write binary"] and mem["settings write binary"] * 1024 < 3 * bin_size),
 ]
 for text, met in checks:
     ok &= met

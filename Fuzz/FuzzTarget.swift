@@ -4,7 +4,8 @@
 //
 // Every input must either parse or throw a PlistError: a trap, a hang or a sanitizer
 // report is a finding. A value that parses must also survive our own writers and read
-// back equal, and the one-key lookup must agree with the full read.
+// back equal, the one-key lookup must agree with the full read, and the binary editor
+// must give what rebuilding the tree gives.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -23,6 +24,20 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case (.dict(let d)?, .dictionary(let v)?): if d["a"] != v { fatalError("lookup found another value") }
     case (let root?, .notADictionary(let type)?): if root.type != type { fatalError("lookup saw another root") }
     default: fatalError("lookup and read disagree on validity")
+    }
+    #endif
+    // The binary editor must give what rebuilding the tree gives, for a set and a removal.
+    #if FUZZ_BINARY
+    if case .dict(let dict)? = value, let editor = BinaryEditor(bytes, key: "a") {
+        for change in [PlistValue.int(1), nil] {
+            var expected = dict
+            expected["a"] = change
+            var out: [UInt8] = []
+            do {
+                try editor.write(change, chunk: 64) { out.append(contentsOf: $0) }
+            } catch { fatalError("the editor failed: \(error)") }
+            guard (try? BinaryReader.read(out)) == .dict(expected) else { fatalError("the editor changed another value") }
+        }
     }
     #endif
     if let value {

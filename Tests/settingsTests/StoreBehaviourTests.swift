@@ -125,4 +125,42 @@ final class StoreBehaviourTests: XCTestCase {
         _ = out.fileHandleForReading.availableData  // waits for "locked"
         return process
     }
+    /// A one-key write to a 100,000-key binary domain edits the file's objects instead of
+    /// building every value: its peak memory, over that of a trivial read, stays under
+    /// twice the file (rebuilding the tree took over ten times), and plistlib reads every
+    /// other value unchanged. Memory, unlike time, is steady enough to test.
+    func testOneKeyWriteOfABigBinaryDomainNeedsLittleMoreThanTheFile() throws {
+        let big = h.path("com.big")
+        let made = h.exec("/usr/bin/env", ["python3", "-c", """
+            import datetime, plistlib, sys
+            d = {}
+            for i in range(100_000):
+                k, t = "key%06d" % i, i % 6
+                d[k] = [i * 7919, i / 7.0, "value number %d" % i, bytes(24), ["item %d" % i, i], {"name": "e%d" % i, "n": i}][t]
+            plistlib.dump(d, open(sys.argv[1], "wb"), fmt=plistlib.FMT_BINARY)
+            plistlib.dump({"k": 1}, open(sys.argv[2], "wb"))
+            """, big, h.path("com.small")])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: big)[.size] as? Int)
+        func peakKB(_ arguments: [String]) -> Int {
+            let r = h.exec("/usr/bin/env", ["python3", "-c", """
+                import resource, subprocess, sys
+                status = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
+                print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+                """, Harness.settings] + arguments)
+            let fields = r.stdout.split(separator: " ").map { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
+            XCTAssertEqual(fields.first, 0, "\(arguments): \(r.stderr)")
+            return fields.last ?? .max
+        }
+        let baseline = peakKB(["read", "com.small", "k"])
+        let write = peakKB(["write", "com.big", "key050007", "-int", "5"])
+        XCTAssertLessThan((write - baseline) * 1024, 2 * size, "peak \(write) KB, baseline \(baseline) KB, file \(size / 1024) KB")
+        let check = h.exec("/usr/bin/env", ["python3", "-c", """
+            import plistlib, sys
+            d = plistlib.load(open(sys.argv[1], "rb"))
+            assert open(sys.argv[1], "rb").read(8) == b"bplist00", "still binary"
+            assert d["key050007"] == 5 and d["key050002"] == ["item 50002", 50002] and len(d) == 100_000, "values"
+            """, big])
+        XCTAssertEqual(check.status, 0, check.stderr)
+    }
 }

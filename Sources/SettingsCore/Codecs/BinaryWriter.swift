@@ -28,9 +28,13 @@ struct BinaryWriter {
         return writer.emit(capacity: capacity)
     }
 
+    /// How many objects numbering has made so far.
+    var objectCount: Int { objects.count }
+
     // MARK: Pass 1: number the objects, depth first, the container before its contents.
 
-    private mutating func number(_ value: PlistValue) -> Int {
+    /// Numbers `value` and what it holds; returns its object index.
+    mutating func number(_ value: PlistValue) -> Int {
         switch value {
         case .array(let elements):
             let index = reserve()
@@ -79,36 +83,54 @@ struct BinaryWriter {
         let refSize = Self.width(UInt64(objects.count - 1))
         var out: [UInt8] = []
         out.reserveCapacity(max(capacity, 64 + objects.count * 4))
-        out.append(contentsOf: "bplist00".utf8)
+        out.append(contentsOf: Self.header)
         var offsets: [Int] = []
         offsets.reserveCapacity(objects.count)
-        for object in objects {
+        for index in objects.indices {
             offsets.append(out.count)
-            switch object {
-            case .scalar(let value): Self.appendScalar(value, to: &out)
-            case .uid(let n):
-                let width = Self.width(n)
-                let size = width <= 1 ? 1 : width <= 2 ? 2 : width <= 4 ? 4 : 8
-                out.append(0x80 | UInt8(size - 1))
-                Self.appendBigEndian(n, width: size, to: &out)
-            case .array(let refs):
-                Self.appendHeader(0xA0, count: refs.count, to: &out)
-                for r in refs { Self.appendBigEndian(UInt64(r), width: refSize, to: &out) }
-            case .dict(let keys, let values):
-                Self.appendHeader(0xD0, count: keys.count, to: &out)
-                for r in keys { Self.appendBigEndian(UInt64(r), width: refSize, to: &out) }
-                for r in values { Self.appendBigEndian(UInt64(r), width: refSize, to: &out) }
-            }
+            appendObject(index, refSize: refSize, base: 0, to: &out)
         }
-        let tableOffset = out.count
-        let offsetSize = Self.width(UInt64(offsets.last ?? 0))
-        for offset in offsets { Self.appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
-        // Trailer: 6 unused bytes, the two widths, count, root (0), table offset.
-        out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
-        Self.appendBigEndian(UInt64(objects.count), width: 8, to: &out)
-        Self.appendBigEndian(0, width: 8, to: &out)
-        Self.appendBigEndian(UInt64(tableOffset), width: 8, to: &out)
+        Self.appendOffsetTable(offsets, refSize: refSize, root: 0, to: &out)
         return out
+    }
+
+    static let header = Array("bplist00".utf8)
+
+    /// Object `index`, its references shifted by `base` (where these objects start in a
+    /// document that holds others before them) and written `refSize` bytes wide.
+    func appendObject(_ index: Int, refSize: Int, base: Int, to out: inout [UInt8]) {
+        switch objects[index] {
+        case .scalar(let value): Self.appendScalar(value, to: &out)
+        case .uid(let n): Self.appendUID(n, to: &out)
+        case .array(let refs):
+            Self.appendHeader(0xA0, count: refs.count, to: &out)
+            for r in refs { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
+        case .dict(let keys, let values):
+            Self.appendHeader(0xD0, count: keys.count, to: &out)
+            for r in keys { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
+            for r in values { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
+        }
+    }
+
+    /// The offset table, in the smallest width that holds the last offset, and the
+    /// trailer: 6 unused bytes, the two widths, the object count, the root, the table's offset.
+    static func appendOffsetTable<Offset: BinaryInteger>(_ offsets: [Offset], refSize: Int, root: Int, base: Int = 0,
+                                                         to out: inout [UInt8]) {
+        let tableOffset = base + out.count
+        let offsetSize = width(UInt64(offsets.last ?? 0))
+        out.reserveCapacity(out.count + offsets.count * offsetSize + 32)
+        for offset in offsets { appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
+        out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
+        appendBigEndian(UInt64(offsets.count), width: 8, to: &out)
+        appendBigEndian(UInt64(root), width: 8, to: &out)
+        appendBigEndian(UInt64(tableOffset), width: 8, to: &out)
+    }
+
+    private static func appendUID(_ n: UInt64, to out: inout [UInt8]) {
+        let width = width(n)
+        let size = width <= 1 ? 1 : width <= 2 ? 2 : width <= 4 ? 4 : 8
+        out.append(0x80 | UInt8(size - 1))
+        appendBigEndian(n, width: size, to: &out)
     }
 
     private static func appendScalar(_ value: PlistValue, to out: inout [UInt8]) {
@@ -154,7 +176,7 @@ struct BinaryWriter {
         appendBigEndian(i.bitPattern, width: size, to: &out)
     }
 
-    private static func appendHeader(_ marker: UInt8, count: Int, to out: inout [UInt8]) {
+    static func appendHeader(_ marker: UInt8, count: Int, to out: inout [UInt8]) {
         if count < 15 {
             out.append(marker | UInt8(count))
         } else {
@@ -164,11 +186,11 @@ struct BinaryWriter {
     }
 
     /// Bytes needed for `value` (at least one).
-    private static func width(_ value: UInt64) -> Int {
+    static func width(_ value: UInt64) -> Int {
         max(1, (64 - value.leadingZeroBitCount + 7) / 8)
     }
 
-    private static func appendBigEndian(_ value: UInt64, width: Int, to out: inout [UInt8]) {
+    static func appendBigEndian(_ value: UInt64, width: Int, to out: inout [UInt8]) {
         var shift = (width - 1) * 8
         while shift >= 0 {
             out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))

@@ -87,33 +87,123 @@ public struct DomainStore: Sendable {
     /// loses its file, as Foundation does.
     public func update(_ domain: DomainName, host: Host,
                        _ change: (inout PlistDictionary) throws -> Bool) throws {
-        let named = path(of: domain, host: host)
-        let path = try writeTarget(named)
-        // Emptying a linked domain writes an empty dictionary through the link instead of
-        // deleting its target, which would leave the link dangling.
-        let linked = path != named
-        try withLock(on: path) { directoryFD throws in
-            removeAbandonedTemporaryFiles(of: path)
-            let existing = try read(path)
+        try withTarget(domain, host: host) { target throws in
+            let existing = try read(target.path)
             var values = existing?.domain.values ?? PlistDictionary()
             guard try change(&values) else { return }
-            if values.isEmpty, existing != nil, !linked {
-                do throws(Errno) { _ = try FileSystem.unlink(path) } catch { throw StoreError.writeFailed(path: path, error) }
-                return
-            }
-            if values.isEmpty && existing == nil { return }
-            let binary = existing?.domain.format == .binary
-            do throws(Errno) {
-                try AtomicFile.replace(path, directoryFD: directoryFD, keeping: existing?.status) { write in
-                    if binary {
-                        try write(BinaryWriter.encode(.dict(values), capacity: (existing?.status.size ?? 0) + 4096)[...])
-                    } else {
-                        try XMLWriter.encode(.dict(values), chunk: 1 << 20, to: write)
-                    }
+            try save(values, over: existing, to: target)
+        }
+    }
+
+    /// Reads, changes and writes one top-level key under the domain's lock: `change` gets
+    /// the key's value (nil when it has none), may set it (nil removes it), and returns
+    /// whether it changed anything. Otherwise as `update`.
+    ///
+    /// A binary domain is edited without building its values (see `BinaryEditor`): the
+    /// whole file is checked, only this key's value is built, and every other object is
+    /// copied as bytes, so a one-key write of a big binary domain costs little more
+    /// memory than the file.
+    public func update(_ domain: DomainName, host: Host, key: String,
+                       _ change: (inout PlistValue?) throws -> Bool) throws {
+        try withTarget(domain, host: host) { target throws in
+            let file = try readFile(target.path) { bytes throws(PlistError) -> OneKey in
+                // Smaller than 2 GiB, a file cannot hold more objects than the editor numbers.
+                guard PropertyList.sniff(bytes) == .binary, bytes.count < Int(Int32.max) else {
+                    return .tree(try PropertyList.read(bytes))
                 }
-            } catch {
-                throw StoreError.writeFailed(path: path, error)
+                switch try PropertyList.lookup(bytes, key: key).0 {
+                case .dictionary(let found):
+                    guard let editor = BinaryEditor(bytes, key: key) else { return .tree(try PropertyList.read(bytes)) }
+                    return .binary(editor, found)
+                case .notADictionary(let type): return .notADictionary(type)
+                }
             }
+            var existing: FileRead?
+            if let file {
+                switch file.parsed {
+                case .binary(let editor, let found)?:
+                    try edit(editor, found, status: file.status, change, at: target)
+                    return
+                case .notADictionary(let type)?: throw StoreError.notADictionary(path: target.path, type)
+                case .tree(let tree)?: existing = try fileRead(tree, status: file.status, at: target.path)
+                case nil: existing = try fileRead(nil, status: file.status, at: target.path)
+                }
+            }
+            var values = existing?.domain.values ?? PlistDictionary()
+            var value = values[key]
+            guard try change(&value) else { return }
+            values[key] = value
+            try save(values, over: existing, to: target)
+        }
+    }
+
+    /// The binary branch of the one-key update.
+    private func edit(_ editor: BinaryEditor, _ found: PlistValue?, status: FileSystem.Status,
+                      _ change: (inout PlistValue?) throws -> Bool, at target: Target) throws {
+        var value = found
+        guard try change(&value) else { return }
+        if value == nil, editor.otherEntryCount == 0 {
+            try save(PlistDictionary(), over: FileRead(domain: Domain(values: [:], format: .binary), status: status), to: target)
+            return
+        }
+        do throws(Errno) {
+            try AtomicFile.replace(target.path, directoryFD: target.directoryFD, keeping: status) { write in
+                try editor.write(value, chunk: 1 << 20, to: write)
+            }
+        } catch {
+            throw StoreError.writeFailed(path: target.path, error)
+        }
+    }
+
+    /// What `update(_:host:key:_:)` read: a binary dictionary ready to edit with the
+    /// key's value, any other document whole, or a root of another type.
+    private enum OneKey {
+        case binary(BinaryEditor, PlistValue?)
+        case tree((PlistValue, PlistFormat))
+        case notADictionary(ValueType)
+    }
+
+    /// A domain file to change: where it is, whether it was named through a link, and
+    /// its folder, locked.
+    private struct Target {
+        let path: String
+        let linked: Bool
+        let directoryFD: CInt
+    }
+
+    /// Runs `body` on the domain's file holding its folder's lock, after removing any
+    /// temporary file a killed writer left there.
+    private func withTarget(_ domain: DomainName, host: Host, _ body: (Target) throws -> Void) throws {
+        let named = path(of: domain, host: host)
+        let path = try writeTarget(named)
+        try withLock(on: path) { directoryFD throws in
+            removeAbandonedTemporaryFiles(of: path)
+            // Emptying a linked domain writes an empty dictionary through the link instead
+            // of deleting its target, which would leave the link dangling.
+            try body(Target(path: path, linked: path != named, directoryFD: directoryFD))
+        }
+    }
+
+    /// Writes `values` over what was read, in its format: a domain left empty loses its
+    /// file (unless it was named through a link), and an empty new domain makes none.
+    private func save(_ values: PlistDictionary, over existing: FileRead?, to target: Target) throws(StoreError) {
+        let path = target.path
+        if values.isEmpty, existing != nil, !target.linked {
+            do throws(Errno) { _ = try FileSystem.unlink(path) } catch { throw StoreError.writeFailed(path: path, error) }
+            return
+        }
+        if values.isEmpty && existing == nil { return }
+        let binary = existing?.domain.format == .binary
+        do throws(Errno) {
+            try AtomicFile.replace(path, directoryFD: target.directoryFD, keeping: existing?.status) { write in
+                if binary {
+                    try write(BinaryWriter.encode(.dict(values), capacity: (existing?.status.size ?? 0) + 4096)[...])
+                } else {
+                    try XMLWriter.encode(.dict(values), chunk: 1 << 20, to: write)
+                }
+            }
+        } catch {
+            throw StoreError.writeFailed(path: path, error)
         }
     }
 
@@ -154,11 +244,16 @@ public struct DomainStore: Sendable {
     /// Reads and parses a domain file.
     func read(_ path: String) throws(StoreError) -> FileRead? {
         guard let file = try readFile(path, parse: { bytes throws(PlistError) in try PropertyList.read(bytes) }) else { return nil }
-        guard let (value, format) = file.parsed else {
-            return FileRead(domain: Domain(values: PlistDictionary(), format: .xml), status: file.status)
+        return try fileRead(file.parsed, status: file.status, at: path)
+    }
+
+    /// A parsed file as a domain; an empty file (nothing parsed) is an empty XML domain.
+    private func fileRead(_ parsed: (PlistValue, PlistFormat)?, status: FileSystem.Status, at path: String) throws(StoreError) -> FileRead {
+        guard let (value, format) = parsed else {
+            return FileRead(domain: Domain(values: PlistDictionary(), format: .xml), status: status)
         }
         guard case .dict(let values) = value else { throw StoreError.notADictionary(path: path, value.type) }
-        return FileRead(domain: Domain(values: values, format: format), status: file.status)
+        return FileRead(domain: Domain(values: values, format: format), status: status)
     }
 
     /// Reads a domain file and parses it with `parse`; `parsed` is nil for an empty file.

@@ -14,8 +14,9 @@ enum DeleteCommand {
         }
         let key = arguments[1].text
         var removed = false
-        try context.store.update(domain, host: context.host) { values in
-            removed = values.removeValue(forKey: key) != nil
+        try context.store.update(domain, host: context.host, key: key) { value in
+            removed = value != nil
+            value = nil
             return removed
         }
         guard removed else { throw CLIError.deleteMissing(domain: domainToken.text) }

@@ -20,26 +20,26 @@ enum WriteCommand {
         for lookalike in lookalikes {
             context.warn("'\(lookalike.word)' is not a type flag (did you mean \(lookalike.flag)?); stored as the string '\(lookalike.word)', as defaults does")
         }
-        try context.store.update(domain, host: context.host) { values in
+        try context.store.update(domain, host: context.host, key: key) { value in
             switch change {
-            case .set(let value):
-                if values[key] == value { return false }
-                values[key] = value
+            case .set(let new):
+                if value == new { return false }
+                value = new
             case .append(let elements):
-                switch values[key] {
-                case nil: values[key] = .array(elements)
-                case .array(let existing)?: values[key] = .array(existing + elements)
+                switch value {
+                case nil: value = .array(elements)
+                case .array(let existing)?: value = .array(existing + elements)
                 default: throw CLIError.notAnArray(key: key)
                 }
             case .merge(let additions):
                 var merged: PlistDictionary
-                switch values[key] {
+                switch value {
                 case nil: merged = PlistDictionary()
                 case .dict(let existing)?: merged = existing
                 default: throw CLIError.notADictionary(key: key)
                 }
                 for entry in additions.sortedEntries { merged[entry.key] = entry.value }
-                values[key] = .dict(merged)
+                value = .dict(merged)
             }
             return true
         }
