@@ -171,9 +171,8 @@ struct BinaryEditor {
         let marker = bytes[start]
         let low = Int(marker & 0x0F)
         switch marker >> 4 {
-        case 0x1: return 1 + (1 << low)
-        case 0x2: return 1 + (1 << low)
-        case 0x3: return 9
+        case 0x1, 0x2: return 1 + (1 << low)  // integers, reals
+        case 0x3: return 9  // dates
         case 0x4, 0x5:
             let (n, body) = countAndBody(bytes, start)
             return body - start + n

@@ -25,14 +25,13 @@ public enum DomainName: Sendable, Equatable {
         if Self.isGlobal(argument) { self = .global; return }
         var path: String?
         if argument.hasPrefix("/") { path = argument }
-        let home = home ?? FileSystem.homeDirectory()
         if argument == "~" || argument.hasPrefix("~/") {
-            path = Path.join(home, String(argument.dropFirst(2)))
+            path = Path.join(home ?? FileSystem.homeDirectory(), String(argument.dropFirst(2)))
         }
         if let path {
             guard !path.hasSuffix("/") else { throw StoreError.invalidDomain(argument, "a folder is not a domain") }
             let file = path.hasSuffix(".plist") ? path : path + ".plist"
-            self = try Self.preferencesDomain(file, home: home) ?? .path(file)
+            self = try Self.preferencesDomain(file, home: home ?? FileSystem.homeDirectory()) ?? .path(file)
             return
         }
         try Self.validate(argument, what: "domain name")
