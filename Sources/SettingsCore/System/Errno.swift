@@ -14,6 +14,7 @@ public struct Errno: Error, Sendable, Equatable {
     static let noSuchFile = Errno(ENOENT)
     static let exists = Errno(EEXIST)
     static let notPermitted = Errno(EPERM)
+    static let notADirectory = Errno(ENOTDIR)
 
     /// `strerror(3)`'s text, lower-cased first letter as in git's messages.
     public var message: String {

@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The kernel's change notifications for folders (`inotify(7)`): the one door to them,
+/// one small function a call. The descriptor is closed when the value goes away.
+final class Inotify {
+    /// One event: the watch it came from, what happened, and the name in the folder
+    /// (empty for an event on the folder itself).
+    struct Event {
+        let watch: CInt
+        let mask: UInt32
+        let name: String
+
+        /// The queue overflowed and events were lost: whatever is watched must be read again.
+        var isOverflow: Bool { mask & UInt32(IN_Q_OVERFLOW) != 0 }
+        /// The watched folder itself was deleted or moved away, or its watch dropped.
+        var endsWatch: Bool { mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 }
+    }
+
+    /// What a domain's folder is watched for: a file closed after writing, renamed in or
+    /// out, created or deleted, and the folder itself deleted or moved.
+    static let folderEvents = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
+        | IN_DELETE_SELF | IN_MOVE_SELF)
+
+    private let fd: CInt
+
+    /// `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`.
+    init() throws(Errno) {
+        fd = try FileSystem.retrying { inotify_init1(CInt(IN_NONBLOCK | IN_CLOEXEC)) }
+    }
+
+    deinit { FileSystem.close(fd) }
+
+    /// `inotify_add_watch(2)`: the watch descriptor.
+    func watch(_ path: String, _ mask: UInt32) throws(Errno) -> CInt {
+        try FileSystem.retrying { inotify_add_watch(fd, path, mask) }
+    }
+
+    /// `inotify_rm_watch(2)`; a watch the kernel already dropped is no error.
+    func remove(_ watch: CInt) { _ = inotify_rm_watch(fd, watch) }
+
+    /// `poll(2)` for events, blocking (no wake-ups) up to `seconds`, or forever for nil.
+    /// False when the time ran out.
+    func wait(seconds: Double?) throws(Errno) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let deadline = seconds.map { FileSystem.monotonicSeconds() + $0 }
+        while true {
+            let timeout = deadline.map { CInt(max(0, ($0 - FileSystem.monotonicSeconds()) * 1000).rounded(.up)) } ?? -1
+            let n = poll(&entry, 1, timeout)
+            if n > 0 { return true }
+            if n == 0 { return false }
+            if errno != EINTR { throw Errno.current }
+        }
+    }
+
+    /// Every event queued now (none when the queue is empty).
+    func events() throws(Errno) -> [Event] {
+        var events: [Event] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN { return events }
+                throw Errno.current
+            }
+            if n == 0 { return events }
+            // Each record: wd (4), mask (4), cookie (4), len (4), then `len` bytes of name, NUL-padded.
+            var at = 0
+            while at + 16 <= n {
+                let field = { (i: Int) in buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at + 4 * i, as: UInt32.self) } }
+                let length = Int(field(3))
+                let nameBytes = buffer[(at + 16)..<min(n, at + 16 + length)]
+                let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                events.append(Event(watch: CInt(bitPattern: field(0)), mask: field(1), name: name))
+                at += 16 + length
+            }
+        }
+    }
+}
