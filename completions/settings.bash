@@ -3,7 +3,7 @@
 # `settings complete domains|keys D`, so they follow the store), type flags after a key,
 # boolean words after -bool, and file paths for import, export and path domains.
 
-_settings_verbs="read read-type write rename delete remove import export domains find help complete"
+_settings_verbs="read read-type write rename delete remove import export watch domains find help complete"
 _settings_type_flags="-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add"
 _settings_scalar_flags="-bool -boolean -int -integer -float -double -string -data -date"
 
@@ -42,7 +42,7 @@ _settings() {
     fi
     local verb=${COMP_WORDS[i],,} arg=$((COMP_CWORD - i)) domain=${COMP_WORDS[i+1]}
     case $verb in
-    read | read-type | write | rename | delete | remove | import | export)
+    read | read-type | write | rename | delete | remove | import | export | watch)
         if ((arg == 1)); then
             if [[ $cur == /* || $cur == "~"* ]]; then
                 compopt -o filenames 2>/dev/null
@@ -72,6 +72,15 @@ _settings() {
             mapfile -t COMPREPLY < <(compgen -W "true false yes no" -- "$cur")
         elif [[ $cur == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "$_settings_scalar_flags" -- "$cur")
+        fi
+        ;;
+    watch)
+        # Keys to watch, and its options; a number follows --count, --timeout, --debounce.
+        case $prev in --count | --timeout | --debounce) return ;; esac
+        if [[ $cur == -* ]]; then
+            mapfile -t COMPREPLY < <(compgen -W "--initial --count --timeout --debounce" -- "$cur")
+        else
+            _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
         fi
         ;;
     import | export)

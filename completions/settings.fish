@@ -60,6 +60,12 @@ function __settings_state
             else
                 echo scalar
             end
+        case watch
+            if test $n -eq 1
+                echo domain
+            else if not contains -- $previous --count --timeout --debounce
+                echo watch
+            end
         case import export
             if test $n -eq 1
                 echo domain
@@ -101,6 +107,7 @@ for program in settings defaults
     complete -c $program -n '__settings_is verb' -a remove -d 'delete a key or a whole domain'
     complete -c $program -n '__settings_is verb' -a import -d 'replace a domain with a plist file'
     complete -c $program -n '__settings_is verb' -a export -d 'save a domain as a plist file'
+    complete -c $program -n '__settings_is verb' -a watch -d 'print each change to a domain'
     complete -c $program -n '__settings_is verb' -a domains -d 'list all domains'
     complete -c $program -n '__settings_is verb' -a find -d 'list entries containing a word'
     complete -c $program -n '__settings_is verb' -a help -d 'print usage'
@@ -114,6 +121,8 @@ for program in settings defaults
     complete -c $program -n '__settings_is flag' -a '-array -array-add -dict -dict-add' -d 'collection flag'
     complete -c $program -n '__settings_is scalar' -a '-bool -boolean -int -integer -float -double -string -data -date' -d 'type flag'
     complete -c $program -n '__settings_is bool' -a 'true false yes no'
+    complete -c $program -n '__settings_is watch' -a '(__settings_keys)' -d key
+    complete -c $program -n '__settings_is watch' -a '--initial --count --timeout --debounce' -d 'watch option'
     complete -c $program -n '__settings_is file' -F -a -
     complete -c $program -n '__settings_is complete' -a 'domains keys'
 end

@@ -59,6 +59,8 @@ check "bash: type flags after a key" contains "$(bash_complete 'settings write c
 check "bash: -bool values" contains "$(bash_complete 'settings write com.apple.dock autohide -bool ')" "yes"
 check "bash: import paths" contains "$(bash_complete "settings import com.x $prefix/b")" "$prefix/bin"
 check "bash: path domains" contains "$(bash_complete "settings read $prefix/sh")" "$prefix/share"
+check "bash: watch keys" contains "$(bash_complete 'settings watch com.apple.dock ')" "orientation"
+check "bash: watch options" contains "$(bash_complete 'settings watch com.apple.dock --')" "--timeout"
 check "bash: defaults link" contains "$(bash_complete 'defaults read com.apple.dock ')" "autohide"
 
 # zsh and fish: typed into a real terminal
@@ -82,6 +84,7 @@ check "zsh: verbs with descriptions" contains "$(term_complete zsh 'settings re'
 check "zsh: descriptions" contains "$(term_complete zsh 'settings re')" "show the type of a key"
 check "zsh: domains" contains "$(term_complete zsh 'settings read com.ex')" "settings read com.example.app"
 check "zsh: keys" contains "$(term_complete zsh 'settings write com.apple.dock ori')" "settings write com.apple.dock orientation"
+check "zsh: watch keys" contains "$(term_complete zsh 'settings watch com.apple.dock ori')" "settings watch com.apple.dock orientation"
 check "zsh: flags" contains "$(term_complete zsh 'settings write com.apple.dock autohide -')" "-array-add"
 check "zsh: -currentHost keys" contains "$(term_complete zsh 'settings -currentHost read com.apple.dock scr')" "screenCount"
 check "zsh: defaults link" contains "$(term_complete zsh 'defaults read com.apple.dock auto')" "defaults read com.apple.dock autohide"
@@ -95,6 +98,7 @@ sleep 0.5
 check "fish: verbs" contains "$(term_complete fish 'settings re')" "read-type"
 check "fish: domains" contains "$(term_complete fish 'settings read com.ex')" "settings read com.example.app"
 check "fish: keys" contains "$(term_complete fish 'settings write com.apple.dock ori')" "settings write com.apple.dock orientation"
+check "fish: watch options" contains "$(term_complete fish 'settings watch com.apple.dock --ini')" "settings watch com.apple.dock --initial"
 check "fish: flags" contains "$(term_complete fish 'settings write com.apple.dock autohide -arr')" "-array-add"
 check "fish: -bool values" contains "$(term_complete fish 'settings write com.apple.dock autohide -bool y')" "-bool yes"
 check "fish: defaults link" contains "$(term_complete fish 'defaults write com.apple.dock ori')" "defaults write com.apple.dock orientation"

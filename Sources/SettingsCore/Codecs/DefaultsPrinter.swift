@@ -24,6 +24,33 @@ public enum DefaultsPrinter {
         }
     }
 
+    /// One line, for line-oriented output such as `watch`: a scalar as `read D K` prints
+    /// it (a string with a line break or tab quoted instead), a collection's block with
+    /// each line break and its indentation folded into one space: `( a, b )`.
+    public static func renderLine(_ value: PlistValue) -> [UInt8] {
+        var block: [UInt8] = []
+        switch value {
+        case .array, .dict: describe(value, level: 0, into: &block)
+        case .string(let s) where s.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }):
+            appendQuoted(s, &block)
+        default: block = Array(TypeTable.row(for: value).text(value).utf8)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(block.count)
+        var i = 0
+        while i < block.count {
+            if block[i] == UInt8(ascii: "\n") {
+                out.append(UInt8(ascii: " "))
+                i += 1
+                while i < block.count, block[i] == UInt8(ascii: " ") { i += 1 }
+            } else {
+                out.append(block[i])
+                i += 1
+            }
+        }
+        return out
+    }
+
     static func describe(_ value: PlistValue, level: Int, into out: inout [UInt8]) {
         switch value {
         case .dict(let dict):

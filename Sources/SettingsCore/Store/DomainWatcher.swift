@@ -38,6 +38,10 @@ public final class DomainWatcher {
         snapshot = try store.load(domain, host: host)?.values ?? PlistDictionary()
     }
 
+    /// Seconds on the monotonic clock the watcher times itself by, for callers that keep
+    /// one deadline across several calls of `next`.
+    public static func clock() -> Double { FileSystem.monotonicSeconds() }
+
     /// The values as last read.
     public var values: PlistDictionary { snapshot }
 

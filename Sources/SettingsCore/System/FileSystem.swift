@@ -237,6 +237,12 @@ public enum StandardStreams {
         write(Array(text.utf8), toError: toError)
     }
 
+    /// Makes SIGINT, SIGTERM and SIGHUP end the process with status 0, for commands that
+    /// run until stopped (`watch`): stopping them is how they are meant to end.
+    public static func exitQuietlyOnSignals() {
+        for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig) { _ in _exit(0) } }
+    }
+
     /// Reads standard input to its end.
     public static func readAll() throws(Errno) -> [UInt8] {
         guard let (bytes, _) = try FileSystem.readFile("/dev/stdin") else { return [] }

@@ -13,7 +13,7 @@ enum CLI {
             let invocation = try Invocation(arguments: Array(argv.dropFirst()))
             context.host = invocation.host
             try invocation.verb.run(&context, invocation.arguments)
-            status = 0
+            status = context.status
         } catch {
             let diagnostic = Diagnostic(error, program: program)
             context.error.append(contentsOf: "\(program): \(diagnostic.message)\n".utf8)
@@ -37,6 +37,8 @@ struct Context {
     var store = DomainStore()
     var output: [UInt8] = []
     var error: [UInt8] = []
+    /// The exit status of a verb that succeeds in more than one way (`watch --timeout`).
+    var status: Int32 = 0
 
     mutating func print(_ text: String) {
         output.append(contentsOf: text.utf8)

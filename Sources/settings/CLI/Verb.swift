@@ -36,6 +36,11 @@ struct Verb: Sendable {
             ("export <domain> <path to plist>", "saves domain as a binary plist to path"),
             ("export <domain> -", "writes domain as an xml plist to stdout"),
         ], run: TransferCommand.exportDomain),
+        Verb(name: "watch", aliases: [], usage: [
+            ("watch <domain> [<key>...]", "prints each change: key, tab, value; until stopped"),
+            ("  [--initial] [--count N]", "first the current values; stop after N changes"),
+            ("  [--timeout S] [--debounce MS]", "stop after S seconds (2 if nothing changed); quiet window"),
+        ], run: WatchCommand.watch),
         Verb(name: "domains", aliases: [], usage: [
             ("domains", "lists all domains"),
         ], run: DomainsCommand.domains),

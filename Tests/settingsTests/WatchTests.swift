@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+@testable import SettingsCore
+
+/// `settings watch` as a script uses it: the real binary in the background, writes from
+/// other processes, lines on its standard output.
+final class WatchTests: XCTestCase {
+    var h: Harness!
+    override func setUp() { h = Harness() }
+    override func tearDown() { h.cleanUp() }
+
+    /// Starts `settings watch ARGS…`; `finish` waits for it and returns status and output.
+    private func watch(_ arguments: [String], config: String? = nil) throws -> () -> (Int32, String, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.settings)
+        process.arguments = ["watch"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = config ?? h.config
+        environment["HOME"] = h.config + "/home"
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.3)  // let it arm its watch
+        return {
+            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        }
+    }
+
+    func testOneWriteIsExactlyOneLine() throws {
+        h.ok("write", "com.w", "volume", "-int", "3")
+        let finish = try watch(["com.w", "--count", "1"])
+        h.ok("write", "com.w", "music", "-bool", "true")
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "music\t1\n")
+    }
+
+    func testOtherDomainsOnlyTimeOutWithStatus2() throws {
+        h.ok("write", "com.w", "volume", "-int", "3")
+        let finish = try watch(["com.w", "--timeout", "1"])
+        h.ok("write", "com.other", "music", "-bool", "true")
+        let (status, out, _) = finish()
+        XCTAssertEqual(status, 2)
+        XCTAssertEqual(out, "")
+    }
+
+    func testAKeyFilterAndADeletedFile() throws {
+        h.ok("write", "com.w", "volume", "-int", "3")
+        let finish = try watch(["com.w", "volume", "--count", "1"])
+        h.ok("write", "com.w", "music", "-bool", "true")
+        h.ok("write", "com.w", "list", "-array", "a", "b")
+        try FileManager.default.removeItem(atPath: h.path("com.w"))
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "volume\t(deleted)\n")
+    }
+
+    func testInitialValuesThenAChangeOnOneLineEach() throws {
+        h.ok("write", "com.w", "list", "-array", "a", "b c")
+        h.ok("write", "com.w", "text", "-string", "two\nlines")
+        let finish = try watch(["com.w", "--initial", "--count", "1"])
+        h.ok("write", "com.w", "map", "-dict", "k", "v")
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "list\t( a, \"b c\" )\ntext\t\"two\\nlines\"\nmap\t{ k = v; }\n")
+    }
+
+    func testAConfigFolderThatDoesNotExistYet() throws {
+        let later = h.config + "/later/config"
+        let finish = try watch(["com.w", "--count", "1"], config: later)
+        let r = h.run(["write", "com.w", "k", "v"], environment: ["XDG_CONFIG_HOME": later])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "k\tv\n")
+    }
+
+    func testASignalEndsItWithStatus0AndBadOptionsWith2() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.settings)
+        process.arguments = ["watch", "com.w"]
+        process.environment = ["XDG_CONFIG_HOME": h.config, "HOME": h.config]
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.3)
+        process.interrupt()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0)
+        for (arguments, message) in [(["watch", "com.w", "--count", "0"], "a whole number of 1 or more"),
+                                     (["watch", "com.w", "--timeout", "-1"], "a number of 0 or more"),
+                                     (["watch", "com.w", "--bogus"], "unknown watch option '--bogus'"),
+                                     (["watch"], "watch needs a domain")] {
+            let r = h.run(arguments)
+            XCTAssertEqual(r.status, 2, "\(arguments)")
+            XCTAssertTrue(r.stderr.contains(message), r.stderr)
+        }
+    }
+}
