@@ -39,6 +39,23 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(out, "music\t1\n")
     }
 
+    /// Our atomic renames alternating with a real Foundation `UserDefaults` writer,
+    /// which rewrites the file in place: six changes, six lines, no deletion.
+    func testAtomicWritesAndFoundationWritesAlternating() throws {
+        h.ok("write", "com.w", "n", "-int", "0")
+        let finish = try watch(["com.w", "--count", "6", "--debounce", "20"])
+        for i in 1...3 {
+            h.ok("write", "com.w", "n", "-int", "\(2 * i - 1)")
+            Thread.sleep(forTimeInterval: 0.15)
+            let r = h.exec(Harness.probe, ["set", "com.w", "n", "int", "\(2 * i)"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            Thread.sleep(forTimeInterval: 0.15)
+        }
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, (1...6).map { "n\t\($0)\n" }.joined())
+    }
+
     func testOtherDomainsOnlyTimeOutWithStatus2() throws {
         h.ok("write", "com.w", "volume", "-int", "3")
         let finish = try watch(["com.w", "--timeout", "1"])
