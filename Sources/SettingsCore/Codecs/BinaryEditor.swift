@@ -78,11 +78,9 @@ struct BinaryEditor {
         for index in 0..<objectCount where newIndex[index] >= 0 {
             offsets.append(UInt32(flushed + out.count))
             let start = offset(of: index)
-            let marker = input[start] >> 4
-            if marker == 0xA || marker == 0xD {
-                let (n, refs) = Self.countAndBody(input, start)
+            if let (refs, count) = references(ofObjectAt: start) {
                 out.append(contentsOf: input[start..<refs])
-                for r in 0..<(marker == 0xD ? 2 * n : n) {
+                for r in 0..<count {
                     BinaryWriter.appendBigEndian(UInt64(newIndex[reference(refs, r)]), width: newRefSize, to: &out)
                 }
             } else {
@@ -126,11 +124,8 @@ struct BinaryEditor {
             while let index = stack.popLast() {
                 guard newIndex[index] < 0 else { continue }
                 newIndex[index] = 0
-                let start = offset(of: index)
-                let marker = input[start] >> 4
-                guard marker == 0xA || marker == 0xD else { continue }
-                let (n, refs) = Self.countAndBody(input, start)
-                for r in 0..<(marker == 0xD ? 2 * n : n) { stack.append(reference(refs, r)) }
+                guard let (refs, count) = references(ofObjectAt: offset(of: index)) else { continue }
+                for r in 0..<count { stack.append(reference(refs, r)) }
             }
         }
         var kept = 0
@@ -152,9 +147,16 @@ struct BinaryEditor {
     }
 
     private static func bigEndian(_ bytes: [UInt8], _ at: Int, _ width: Int) -> Int {
-        var v = 0
-        for i in 0..<width { v = v << 8 | Int(bytes[at + i]) }
-        return v
+        Int(BinaryReader.bigEndian(bytes, at, width))
+    }
+
+    /// For an array or dictionary object, where its references start and how many there
+    /// are (a dictionary's keys, then its values); nil for any other object.
+    private func references(ofObjectAt start: Int) -> (first: Int, count: Int)? {
+        let marker = input[start] >> 4
+        guard marker == 0xA || marker == 0xD else { return nil }
+        let (n, first) = Self.countAndBody(input, start)
+        return (first, marker == 0xD ? 2 * n : n)
     }
 
     /// The count in a marker (its low nibble, or the integer after it) and where the

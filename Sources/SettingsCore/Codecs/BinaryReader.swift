@@ -99,7 +99,10 @@ struct BinaryReader {
         return try object(rootIndex).value
     }
 
-    private static func bigEndian(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int, _ width: Int) -> UInt64 {
+    /// `width` bytes from `at` as a big-endian number; the caller has checked they exist.
+    /// (`BinaryEditor` reads the file with this too.)
+    static func bigEndian<Bytes: RandomAccessCollection>(_ bytes: Bytes, _ at: Int, _ width: Int) -> UInt64
+        where Bytes.Element == UInt8, Bytes.Index == Int {
         var v: UInt64 = 0
         for i in 0..<width { v = v << 8 | UInt64(bytes[at + i]) }
         return v

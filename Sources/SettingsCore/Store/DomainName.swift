@@ -39,9 +39,11 @@ public enum DomainName: Sendable, Equatable {
     }
 
     static func isGlobal(_ argument: String) -> Bool {
-        let lowered = argument.lowercased()
-        return globalSpellings.contains { $0.lowercased() == lowered }
+        lowercasedGlobalSpellings.contains(argument.lowercased())
     }
+
+    /// Every command checks its domain argument against these, so they are lowered once.
+    private static let lowercasedGlobalSpellings = globalSpellings.map { $0.lowercased() }
 
     /// On macOS a domain's file is `~/Library/Preferences/<domain>.plist`, and scripts
     /// name domains by that path as often as by name. Such a path (or one in its ByHost
