@@ -33,6 +33,12 @@ enum Base64 {
         }
     }
 
+    /// All of `bytes` on one line, no newline.
+    static func encode(_ bytes: [UInt8], into out: inout [UInt8]) {
+        encodeLines(bytes, lineLength: .max, indent: 0, into: &out)
+        if !bytes.isEmpty { out.removeLast() }
+    }
+
     /// Decodes base64 with any whitespace between characters. Nil for a character
     /// outside the alphabet, a bad length or padding anywhere but the end.
     static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {

@@ -63,6 +63,14 @@ public struct CivilTime: Sendable, Equatable {
         return (m <= 2 ? yoe + era * 400 + 1 : yoe + era * 400, m, d)
     }
 
+    /// The calendar time `seconds` after 1970-01-01 UTC.
+    init(unixSeconds seconds: Int64) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (y, m, d) = Self.civilFromDays(days)
+        self.init(year: y, month: m, day: d, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
+    }
+
     /// Seconds since 1970-01-01 UTC.
     var unixSeconds: Int64 {
         Self.daysFromCivil(year, month, day) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
@@ -75,12 +83,7 @@ extension PlistDate {
     public var components: CivilTime? {
         let unix = unixSeconds.rounded(.down)
         guard unix.isFinite, abs(unix) < 9_007_199_254_740_992 else { return nil }
-        let seconds = Int64(unix)
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = Int(seconds - days * 86_400)
-        let (y, m, d) = CivilTime.civilFromDays(days)
-        return CivilTime(year: y, month: m, day: d, hour: secondOfDay / 3600,
-                         minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
+        return CivilTime(unixSeconds: Int64(unix))
     }
 
     public init(_ civil: CivilTime, offsetSeconds: Int64 = 0) {

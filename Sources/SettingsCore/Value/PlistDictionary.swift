@@ -86,6 +86,17 @@ public struct PlistDictionary: Sendable {
         return unique
     }
 
+    /// One entry per key in the order the keys were read or set, each with the value
+    /// that counts: the domain's own order, as JSON output keeps it.
+    public var uniqueEntries: [Entry] {
+        if sortedEntries.count == entries.count { return entries }
+        // Rare (a file with a key twice): keep each key's last entry.
+        var seen = Set<[UInt8]>()
+        var unique: [Entry] = []
+        for entry in entries.reversed() where seen.insert(Array(entry.key.utf8)).inserted { unique.append(entry) }
+        return unique.reversed()
+    }
+
     /// True when keys are already in order with no duplicates, the common case for a
     /// file written by us or by Apple; then sorting is skipped.
     private var isStrictlySorted: Bool {

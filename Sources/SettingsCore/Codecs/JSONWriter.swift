@@ -1,0 +1,111 @@
+/// Writes values in the project's JSON mapping (man page, JSON MAPPING): dictionaries,
+/// arrays, strings and booleans as plain JSON; an integer as its exact decimal literal;
+/// a real always with `.` or an exponent, in its shortest round-trip digits. What JSON
+/// cannot say is a one-key object with a reserved key: `{"$date":"…Z"}`,
+/// `{"$data":"<base64>"}`, `{"$real":"nan"}`, and `{"$dict":{…}}` around a dictionary
+/// that would otherwise read as one of those. Nothing is lost on the way back.
+///
+///     String(decoding: JSONWriter.encode(.dict(["n": .double(1)])), as: UTF8.self)   //=> "{\"n\":1.0}"
+public enum JSONWriter {
+    /// Compact (one line, no spaces) or pretty (two spaces a level, as `jq` prints).
+    /// Dictionary keys keep the domain's order.
+    public static func encode(_ value: PlistValue, pretty: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(value, pretty ? 0 : nil, into: &out)
+        return out
+    }
+
+    /// `level` is nil for compact output.
+    static func write(_ value: PlistValue, _ level: Int?, into out: inout [UInt8]) {
+        switch value {
+        case .bool(let b): out += b ? Array("true".utf8) : Array("false".utf8)
+        case .int(let i): out += Array(i.description.utf8)
+        case .double(let d): appendReal(d.description, d, level, &out)
+        case .float(let f): appendReal(f.description, Double(f), level, &out)
+        case .string(let s): appendString(s, &out)
+        case .data(let bytes):
+            var text: [UInt8] = []
+            Base64.encode(bytes, into: &text)
+            tagged("$data", level, &out) { out in out.append(UInt8(ascii: "\"")); out += text; out.append(UInt8(ascii: "\"")) }
+        case .date(let date):
+            tagged("$date", level, &out) { out in
+                // Outside what RFC 3339 can name, the seconds since 2001 keep the value.
+                if let text = RFC3339.text(date) { appendString(text, &out) } else {
+                    appendReal(date.secondsSince2001.description, date.secondsSince2001, level.map { $0 + 1 }, &out)
+                }
+            }
+        case .array(let items):
+            appendCollection("[", "]", items.count, level, &out) { i, out in write(items[i], level.map { $0 + 1 }, into: &out) }
+        case .dict(let dict):
+            let entries = dict.uniqueEntries
+            if entries.count == 1, entries[0].key.utf8.first == UInt8(ascii: "$") {
+                tagged("$dict", level, &out) { out in writeObject(entries, level.map { $0 + 1 }, &out) }
+            } else {
+                writeObject(entries, level, &out)
+            }
+        }
+    }
+
+    private static func writeObject(_ entries: [PlistDictionary.Entry], _ level: Int?, _ out: inout [UInt8]) {
+        appendCollection("{", "}", entries.count, level, &out) { i, out in
+            appendString(entries[i].key, &out)
+            out.append(UInt8(ascii: ":"))
+            if level != nil { out.append(UInt8(ascii: " ")) }
+            write(entries[i].value, level.map { $0 + 1 }, into: &out)
+        }
+    }
+
+    /// A finite real as its shortest digits (Swift's `description` always has `.` or
+    /// `e`); NaN and the infinities as `{"$real":"nan"|"inf"|"-inf"}`.
+    private static func appendReal(_ text: String, _ value: Double, _ level: Int?, _ out: inout [UInt8]) {
+        if value.isFinite { out += Array(text.utf8); return }
+        tagged("$real", level, &out) { out in appendString(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf", &out) }
+    }
+
+    /// `{"$tag": body}`; the body is written one level deeper.
+    private static func tagged(_ tag: String, _ level: Int?, _ out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
+        appendCollection("{", "}", 1, level, &out) { _, out in
+            appendString(tag, &out)
+            out.append(UInt8(ascii: ":"))
+            if level != nil { out.append(UInt8(ascii: " ")) }
+            body(&out)
+        }
+    }
+
+    private static func appendCollection(_ open: Character, _ close: Character, _ count: Int, _ level: Int?,
+                                         _ out: inout [UInt8], _ element: (Int, inout [UInt8]) -> Void) {
+        out.append(open.asciiValue!)
+        for i in 0..<count {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            if let level { newline(level + 1, &out) }
+            element(i, &out)
+        }
+        if let level, count > 0 { newline(level, &out) }
+        out.append(close.asciiValue!)
+    }
+
+    private static func newline(_ level: Int, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+    }
+
+    /// UTF-8 as is; `"`, `\` and the C0 controls escaped, as RFC 8259 requires.
+    static func appendString(_ s: String, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

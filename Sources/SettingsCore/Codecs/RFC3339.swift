@@ -1,0 +1,133 @@
+/// Dates as the JSON mapping writes them: RFC 3339 in UTC, `2024-01-02T03:04:05Z`, with
+/// a fraction only when the date has one, in the fewest digits that read back as the
+/// very same `Double` (`…05.25Z`, never `…05.250000Z` or a rounded-away fraction).
+///
+/// Both directions work on decimal text, not on floating-point arithmetic: the fraction
+/// comes from the shortest digits of the stored seconds, and reading parses the whole
+/// decimal number at once, so nothing is rounded twice.
+///
+///     RFC3339.text(PlistDate(secondsSince2001: 0.5))   //=> "2001-01-01T00:00:00.5Z"
+enum RFC3339 {
+    /// Nil for a date RFC 3339 cannot name: NaN, infinite, or outside the years 0000–9999.
+    static func text(_ date: PlistDate) -> String? {
+        let seconds = date.secondsSince2001
+        guard seconds.isFinite, abs(seconds) < 9_007_199_254_740_992 else { return nil }
+        var (whole, fraction) = Self.split(seconds)
+        if seconds < 0, !fraction.isEmpty {
+            // -12.25 is 13 whole seconds before 2001 plus .75: the calendar counts forward.
+            whole -= 1
+            fraction = complement(fraction)
+        }
+        let civil = CivilTime(unixSeconds: whole + Int64(PlistDate.unixEpochOffset))
+        guard (0...9999).contains(civil.year) else { return nil }
+        var out: [UInt8] = []
+        DefaultsText.appendCivil(civil, dateTimeSeparator: UInt8(ascii: "T"), to: &out)
+        if !fraction.isEmpty {
+            out.append(UInt8(ascii: "."))
+            out += fraction
+        }
+        out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Reads `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `t`/`z` in either case, as
+    /// RFC 3339 allows. Nil for anything else, a field out of range included.
+    static func parse(_ text: some Collection<UInt8>) -> PlistDate? {
+        let b = Array(text)
+        var i = 0
+        func number(_ width: Int) -> Int? {
+            guard i + width <= b.count else { return nil }
+            var v = 0
+            for _ in 0..<width {
+                guard let d = hexDigitValue(b[i]), d < 10 else { return nil }
+                v = v * 10 + Int(d)
+                i += 1
+            }
+            return v
+        }
+        func expect(_ options: String) -> Bool {
+            guard i < b.count, options.utf8.contains(b[i]) else { return false }
+            i += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+              expect("Tt"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+              let second = number(2) else { return nil }
+        var fraction: [UInt8] = []
+        if expect(".") {
+            while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") { fraction.append(b[i]); i += 1 }
+            guard !fraction.isEmpty, fraction.count <= 1000 else { return nil }
+            while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
+        }
+        var offset: Int64 = 0
+        if !expect("Zz") {
+            guard i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") else { return nil }
+            let sign: Int64 = b[i] == UInt8(ascii: "-") ? -1 : 1
+            i += 1
+            guard let h = number(2), h < 24, expect(":"), let m = number(2), m < 60 else { return nil }
+            offset = sign * Int64(h * 3600 + m * 60)
+        }
+        let civil = CivilTime(year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second)
+        guard i == b.count, civil.isValid else { return nil }
+        let whole = civil.unixSeconds - offset - Int64(PlistDate.unixEpochOffset)
+        if fraction.isEmpty { return PlistDate(secondsSince2001: Double(whole)) }
+        // whole + 0.F, as one decimal number; below zero that is -((|whole| - 1) + (1 - 0.F)).
+        let decimal = whole >= 0 ? "\(whole)." : "-\(-whole - 1)."
+        let digits = whole >= 0 ? fraction : complement(fraction)
+        return Double(decimal + String(decoding: digits, as: UTF8.self)).map(PlistDate.init(secondsSince2001:))
+    }
+
+    /// The integer part (toward zero) of `value`'s shortest decimal text and its fraction
+    /// digits, without trailing zeros.
+    private static func split(_ value: Double) -> (Int64, [UInt8]) {
+        let (digits, exponent) = DecimalText.digits(of: abs(value))
+        let sign: Int64 = value < 0 ? -1 : 1
+        if exponent >= 0 {
+            return (sign * Int64(String(decoding: digits, as: UTF8.self) + String(repeating: "0", count: exponent))!, [])
+        }
+        let fractionLength = -exponent
+        let padded = [UInt8](repeating: UInt8(ascii: "0"), count: max(0, fractionLength - digits.count + 1)) + digits
+        let integer = padded.dropLast(fractionLength)
+        var fraction = Array(padded.suffix(fractionLength))
+        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
+        return (sign * Int64(String(decoding: integer, as: UTF8.self))!, fraction)
+    }
+
+    /// 1 - 0.F as digits of the same length: `25` → `75`, `001` → `999`. F ends in a
+    /// non-zero digit, so the result does too.
+    private static func complement(_ fraction: [UInt8]) -> [UInt8] {
+        var out = fraction.map { UInt8(ascii: "9") - ($0 - UInt8(ascii: "0")) }
+        out[out.count - 1] += 1
+        return out
+    }
+}
+
+/// Decimal digits of a double as Swift's shortest round-trip printing gives them.
+enum DecimalText {
+    /// `(digits, exponent)` with value = digits × 10^exponent, digits without leading
+    /// zeros (`"0"` for zero). `value` must be finite and not negative.
+    static func digits(of value: Double) -> (digits: [UInt8], exponent: Int) {
+        let text = Array(value.description.utf8)
+        var mantissa: [UInt8] = []
+        var exponent = 0
+        var afterPoint = 0
+        var seenPoint = false
+        var i = 0
+        while i < text.count {
+            let c = text[i]
+            if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                exponent = Int(String(decoding: text[(i + 1)...], as: UTF8.self)) ?? 0
+                break
+            }
+            if c == UInt8(ascii: ".") { seenPoint = true } else {
+                mantissa.append(c)
+                if seenPoint { afterPoint += 1 }
+            }
+            i += 1
+        }
+        exponent -= afterPoint
+        while mantissa.count > 1, mantissa.first == UInt8(ascii: "0") { mantissa.removeFirst() }
+        while mantissa.count > 1, mantissa.last == UInt8(ascii: "0") { mantissa.removeLast(); exponent += 1 }
+        return (mantissa, exponent)
+    }
+}
