@@ -87,4 +87,56 @@ final class DomainWatcherTests: XCTestCase {
         XCTAssertEqual(changes.map(\.key), ["a", "c", "d"])
         XCTAssertEqual(changes.map(\.new), [nil, .int(4), .int(5)])
     }
+
+    /// SettingsKit stops an observation from another thread: `next` returns nil at once
+    /// and keeps returning nil.
+    func testCancelFromAnotherThreadEndsAWaitingNext() throws {
+        let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
+        let canceller = watcher.canceller
+        later(0.2) { canceller.cancel() }
+        let start = DomainWatcher.clock()
+        XCTAssertNil(try watcher.next())
+        XCTAssertLessThan(DomainWatcher.clock() - start, 2)
+        XCTAssertNil(try watcher.next(timeout: 5))
+        XCTAssertLessThan(DomainWatcher.clock() - start, 2, "a cancelled watcher does not wait again")
+    }
+
+    /// Every watcher's descriptors (inotify and the cancel signal) close with it.
+    func testAWatcherLeavesNoDescriptorOpen() throws {
+        func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }
+        let before = openDescriptors()
+        for _ in 0..<50 {
+            let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
+            let canceller = watcher.canceller
+            canceller.cancel()
+            XCTAssertNil(try watcher.next())
+        }
+        XCTAssertEqual(openDescriptors(), before)
+    }
+
+    /// A domain kept in a dotfiles repository and linked into the config folder: writes
+    /// to the link's target, in its own folder, are changes of the domain.
+    func testASymlinkedDomainIsWatchedAtItsTarget() throws {
+        let elsewhere = directory + "/dotfiles"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let target = DomainStore(directory: elsewhere)
+        XCTAssertNoThrow(try target.update(.named("com.w"), host: .any, key: "n") { $0 = .int(1); return true })
+        try FileManager.default.createSymbolicLink(atPath: store.path(of: .named("com.w"), host: .any),
+                                                   withDestinationPath: "dotfiles/com.w.plist")
+        let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
+        XCTAssertEqual(watcher.values, ["n": .int(1)])
+        later { try? target.update(.named("com.w"), host: .any, key: "n") { $0 = .int(2); return true } }
+        XCTAssertEqual(try watcher.next(timeout: 5), [DomainWatcher.Change(key: "n", old: .int(1), new: .int(2))])
+        // Pointing the link elsewhere is a change too, and the new target is watched.
+        let third = DomainStore(directory: directory + "/other")
+        XCTAssertNoThrow(try third.update(.named("com.w"), host: .any, key: "n") { $0 = .int(3); return true })
+        let link = store.path(of: .named("com.w"), host: .any)
+        later {
+            try? FileManager.default.removeItem(atPath: link)
+            try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "other/com.w.plist")
+        }
+        XCTAssertEqual(try watcher.next(timeout: 5), [DomainWatcher.Change(key: "n", old: .int(2), new: .int(3))])
+        later { try? third.update(.named("com.w"), host: .any, key: "n") { $0 = .int(4); return true } }
+        XCTAssertEqual(try watcher.next(timeout: 5), [DomainWatcher.Change(key: "n", old: .int(3), new: .int(4))])
+    }
 }

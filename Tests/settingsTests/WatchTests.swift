@@ -116,4 +116,77 @@ final class WatchTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains(message), r.stderr)
         }
     }
+
+    /// Must-show 1: `--json --count 1` and one write print exactly one `set` record.
+    func testJSONOneWriteIsOneSetRecord() throws {
+        h.ok("write", "com.w", "volume", "-int", "3")
+        let finish = try watch(["com.w", "--json", "--count", "1"])
+        h.ok("write", "com.w", "music", "-bool", "true")
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 0, err)
+        let lines = out.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, out)
+        let record = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        XCTAssertEqual(record["domain"] as? String, "com.w")
+        XCTAssertEqual(record["key"] as? String, "music")
+        XCTAssertEqual(record["path"] as? String, "/music")
+        XCTAssertEqual(record["change"] as? String, "set")
+        XCTAssertTrue(record["old"] is NSNull)
+        XCTAssertEqual(record["new"] as? Bool, true)
+        XCTAssertEqual(Array(record.keys).sorted(), ["change", "domain", "key", "new", "old", "path"])
+    }
+
+    /// Values in records use the JSON mapping: checked with Python's json, an independent reader.
+    func testJSONRecordsUseTheMappingForEveryType() throws {
+        h.ok("write", "com.w", "when", "-date", "2024-01-02 03:04:05 +0000")
+        h.ok("write", "com.w", "blob", "-data", "00ff")
+        h.ok("write", "com.w", "ratio", "-float", "1")
+        h.ok("write", "com.w", "big", "-int", "9223372036854775807")
+        h.ok("write", "com.w", "tile", "-dict", "a/b", "-string", "x")
+        let finish = try watch(["com.w", "--json", "--initial", "--count", "1"])
+        h.ok("delete", "com.w", "ratio")
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 0, err)
+        let script = """
+            import json, sys
+            for line in sys.stdin:
+                r = json.loads(line)
+                print(r["change"], r["path"], json.dumps(r["old"]), json.dumps(r["new"]), type(r["new"]).__name__)
+            """
+        let r = h.exec("/usr/bin/env", ["python3", "-c", script], stdin: Data(out.utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, """
+            initial /big null 9223372036854775807 int
+            initial /blob null {"$data": "AP8="} dict
+            initial /ratio null 1.0 float
+            initial /tile null {"a/b": "x"} dict
+            initial /when null {"$date": "2024-01-02T03:04:05Z"} dict
+            delete /ratio 1.0 null NoneType
+
+            """)
+    }
+
+    /// `-p` watches one place inside a value: a change elsewhere in the same key prints nothing.
+    func testAPointerWatchesOnePlaceInsideAKey() throws {
+        h.ok("write", "com.w", "window", "-dict", "frame", "(1, 2)", "title", "x")
+        let finish = try watch(["com.w", "-p", "/window/frame/0", "--count", "1"])
+        h.ok("write", "com.w", "window", "-dict", "frame", "(1, 2)", "title", "y")
+        Thread.sleep(forTimeInterval: 0.2)
+        h.ok("write", "com.w", "other", "-int", "1")
+        Thread.sleep(forTimeInterval: 0.2)
+        h.ok("write", "com.w", "window", "-dict", "frame", "(5, 2)", "title", "y")
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "/window/frame/0\t5\n")
+    }
+
+    func testBadPointersAreUsageErrors() {
+        for (pointer, message) in [("window", "must be empty or start with '/'"), ("/a~2", "'~' must be followed by 0"),
+                                   ("", "names the whole domain")] {
+            let r = h.run(["watch", "com.w", "-p", pointer])
+            XCTAssertEqual(r.status, 2, pointer)
+            XCTAssertTrue(r.stderr.hasPrefix("settings: invalid -p: ") && r.stderr.contains(message), r.stderr)
+            XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1, r.stderr)
+        }
+    }
 }

@@ -298,7 +298,7 @@ public struct DomainStore: Sendable {
     }
 
     /// The file a write must replace: the end of a chain of links, so the link stays.
-    private func writeTarget(_ path: String) throws(StoreError) -> String {
+    func writeTarget(_ path: String) throws(StoreError) -> String {
         let status: FileSystem.Status?
         do { status = try FileSystem.linkStatus(path) } catch { throw StoreError.unreadable(path: path, error) }
         guard let status, status.isSymlink else { return path }

@@ -7,6 +7,8 @@
 /// waits for a quiet window, re-reads the file with the store's retrying reader, and
 /// reports only the net difference from the last reading: a change and its revert
 /// inside one window report nothing. It blocks in `poll(2)`; it never polls the file.
+/// A domain that is a symbolic link is also watched where the link points, and the
+/// watch follows the link when it is pointed elsewhere (one level of link).
 ///
 ///     let watcher = try DomainWatcher(store: DomainStore(), domain: .named("com.app"), host: .any)
 ///     while let changes = try watcher.next() { for c in changes { print(c.key, c.new ?? "(deleted)") } }
@@ -16,6 +18,7 @@ public final class DomainWatcher {
         public let key: String
         public let old: PlistValue?
         public let new: PlistValue?
+        public init(key: String, old: PlistValue?, new: PlistValue?) { (self.key, self.old, self.new) = (key, old, new) }
     }
 
     private let store: DomainStore
@@ -25,14 +28,21 @@ public final class DomainWatcher {
     public let debounce: Double
     private let inotify: Inotify
     private let path: String
-    private var watched: (watch: CInt, folder: String)?
+    /// Per watch descriptor: the names in its folder that are the domain's file (or the
+    /// link's target), and whether it stands in for a folder that does not exist yet.
+    private var watched: [CInt: (names: Set<String>, standsIn: Bool)] = [:]
+    /// Where the domain's link pointed when the watches were set (nil: no link).
+    private var linkTarget: String?
     private var snapshot: PlistDictionary
+    /// Raised by `cancel()`, from any thread.
+    public let canceller: CancelSignal
+    private var cancelled = false
 
     /// The current values are the starting point: only later changes are reported.
     public init(store: DomainStore, domain: DomainName, host: Host, debounce: Double = 0.05) throws(StoreError) {
         (self.store, self.domain, self.host, self.debounce) = (store, domain, host, max(0, debounce))
         path = store.path(of: domain, host: host)
-        do { inotify = try Inotify() } catch { throw StoreError.unreadable(path: path, error) }
+        do { (inotify, canceller) = (try Inotify(), try CancelSignal()) } catch { throw StoreError.unreadable(path: path, error) }
         snapshot = PlistDictionary()
         try arm()
         snapshot = try store.load(domain, host: host)?.values ?? PlistDictionary()
@@ -45,15 +55,20 @@ public final class DomainWatcher {
     /// The values as last read.
     public var values: PlistDictionary { snapshot }
 
+    /// Ends a `next` waiting now, and every later one, with nil. To stop a watcher from
+    /// another thread, take its `canceller` there and call `cancel()` on that.
+    public func cancel() { canceller.cancel() }
+
     /// Blocks until the domain's values change, and returns the changes sorted by key;
     /// nil when `timeout` seconds pass first. A file that does not parse even after the
     /// store's retries throws, and the snapshot is kept, so it is never taken for a
-    /// domain with every key deleted.
+    /// domain with every key deleted. Nil at once after `cancel()`.
     public func next(timeout: Double? = nil) throws(StoreError) -> [Change]? {
         let deadline = timeout.map { FileSystem.monotonicSeconds() + $0 }
         while true {
             let left = deadline.map { max(0, $0 - FileSystem.monotonicSeconds()) }
             guard try wait(left), try settle() else {
+                if cancelled { return nil }
                 if let deadline, FileSystem.monotonicSeconds() >= deadline { return nil }
                 continue
             }
@@ -90,44 +105,71 @@ public final class DomainWatcher {
 
     // MARK: Events
 
+    /// True when events are queued; false on time-out or once cancelled.
     private func wait(_ seconds: Double?) throws(StoreError) -> Bool {
-        do { return try inotify.wait(seconds: seconds) } catch { throw StoreError.unreadable(path: path, error) }
+        guard !cancelled else { return false }
+        let wake: Inotify.Wake
+        do { wake = try inotify.wait(seconds: seconds, cancel: canceller) } catch { throw StoreError.unreadable(path: path, error) }
+        if wake == .cancelled { cancelled = true }
+        return wake == .events
     }
 
     /// Drains events until the folder has been quiet for `debounce`; true when any of
     /// them may have changed the domain's file.
     private func settle() throws(StoreError) -> Bool {
         var relevant = false
+        var rearm = false
         repeat {
             let events: [Inotify.Event]
             do { events = try inotify.events() } catch { throw StoreError.unreadable(path: path, error) }
-            for event in events { relevant = try handle(event) || relevant }
+            for event in events {
+                if event.isOverflow { relevant = true; continue }
+                guard let folder = watched[event.watch] else { continue }
+                if event.endsWatch || folder.standsIn {
+                    // The folder went away, or an ancestor changed while we wait for the folder.
+                    rearm = true
+                    relevant = true
+                } else if folder.names.contains(event.name) {
+                    relevant = true
+                }
+            }
         } while try wait(debounce)
+        // The link may now point elsewhere; then the watches follow it.
+        if rearm || (relevant && currentLinkTarget() != linkTarget) { try arm() }
         return relevant
     }
 
-    private func handle(_ event: Inotify.Event) throws(StoreError) -> Bool {
-        if event.isOverflow { return true }
-        guard let watched, event.watch == watched.watch else { return false }
-        if event.endsWatch || watched.folder != Path.directory(of: path) {
-            // The folder went away, or an ancestor changed while we wait for the folder.
-            try arm()
-            return true
-        }
-        return event.name == Path.lastComponent(of: path)
+    /// Where the domain's file, if it is a link, points (one level, dangling or not).
+    private func currentLinkTarget() -> String? {
+        guard let target = try? store.writeTarget(path), target != path else { return nil }
+        return target
     }
 
-    /// Watches the domain's folder, or the nearest ancestor that exists.
+    /// Watches the domain's folder, or the nearest ancestor that exists, and the folder
+    /// of the link's target when the domain is a link.
     private func arm() throws(StoreError) {
-        if let watched { inotify.remove(watched.watch) }
-        watched = nil
-        var folder = Path.directory(of: path)
+        for watch in watched.keys { inotify.remove(watch) }
+        watched = [:]
+        linkTarget = currentLinkTarget()
+        try watchFolder(of: path)
+        if let linkTarget { try watchFolder(of: linkTarget) }
+    }
+
+    private func watchFolder(of file: String) throws(StoreError) {
+        let name = Path.lastComponent(of: file)
+        var folder = Path.directory(of: file)
+        var standsIn = false
         while true {
             do {
-                watched = (try inotify.watch(folder, Inotify.folderEvents), folder)
+                // Two names in one folder share its watch descriptor.
+                let watch = try inotify.watch(folder, Inotify.folderEvents)
+                if standsIn { watched[watch, default: ([], false)].standsIn = true } else {
+                    watched[watch, default: ([], false)].names.insert(name)
+                }
                 return
             } catch where (error == .noSuchFile || error == .notADirectory) && folder != "/" {
                 folder = Path.directory(of: folder)
+                standsIn = true
             } catch {
                 throw StoreError.unreadable(path: folder, error)
             }

@@ -42,16 +42,20 @@ final class Inotify {
     /// `inotify_rm_watch(2)`; a watch the kernel already dropped is no error.
     func remove(_ watch: CInt) { _ = inotify_rm_watch(fd, watch) }
 
-    /// `poll(2)` for events, blocking (no wake-ups) up to `seconds`, or forever for nil.
-    /// False when the time ran out.
-    func wait(seconds: Double?) throws(Errno) -> Bool {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    /// What ended a wait.
+    enum Wake { case events, timeout, cancelled }
+
+    /// `poll(2)` for events, blocking (no wake-ups) up to `seconds`, or forever for nil,
+    /// and ending early once `cancel` is signalled.
+    func wait(seconds: Double?, cancel: CancelSignal) throws(Errno) -> Wake {
+        var entries = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: cancel.fd, events: Int16(POLLIN), revents: 0)]
         let deadline = seconds.map { FileSystem.monotonicSeconds() + $0 }
         while true {
             let timeout = deadline.map { CInt(max(0, ($0 - FileSystem.monotonicSeconds()) * 1000).rounded(.up)) } ?? -1
-            let n = poll(&entry, 1, timeout)
-            if n > 0 { return true }
-            if n == 0 { return false }
+            let n = poll(&entries, 2, timeout)
+            if n > 0 { return entries[1].revents != 0 ? .cancelled : .events }
+            if n == 0 { return .timeout }
             if errno != EINTR { throw Errno.current }
         }
     }
@@ -79,5 +83,35 @@ final class Inotify {
                 at += 16 + length
             }
         }
+    }
+}
+
+/// A one-way flag any thread may raise to end a wait in another: a pipe whose read end
+/// becomes readable (Glibc's module offers no `eventfd`). Once raised it stays raised,
+/// so every later wait ends at once. Both ends close when the last reference goes.
+public final class CancelSignal: Sendable {
+    /// The end a wait polls.
+    let fd: CInt
+    private let writeEnd: CInt
+
+    init() throws(Errno) {
+        var ends: [CInt] = [-1, -1]
+        _ = try FileSystem.retrying { pipe(&ends) }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        (fd, writeEnd) = (ends[0], ends[1])
+    }
+
+    deinit {
+        FileSystem.close(fd)
+        FileSystem.close(writeEnd)
+    }
+
+    /// Raises the flag; safe from any thread, any number of times.
+    public func cancel() {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
     }
 }

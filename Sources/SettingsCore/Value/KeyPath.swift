@@ -55,8 +55,13 @@ public struct KeyPath: Sendable, Equatable {
 
     /// The value this path names in `domain`, or nil when some segment names nothing.
     public func value(in domain: PlistDictionary) -> PlistValue? {
-        guard let first = segments.first, var value = domain[first] else { return nil }
-        for segment in segments.dropFirst() {
+        value(inside: .dict(domain))
+    }
+
+    /// The value this path names below `root` (`root` itself for the empty path).
+    public func value(inside root: PlistValue) -> PlistValue? {
+        var value = root
+        for segment in segments {
             guard let next = Self.step(value, segment) else { return nil }
             value = next
         }
@@ -85,11 +90,14 @@ public struct KeyPath: Sendable, Equatable {
 public enum KeyPathError: Error, Sendable, Equatable {
     case noLeadingSlash(String)
     case badEscape(String)
+    /// The empty pointer where a place inside the domain is needed.
+    case wholeDomain
 
     public var message: String {
         switch self {
         case .noLeadingSlash(let text): "'\(text)' is not a JSON Pointer: it must be empty or start with '/'"
         case .badEscape(let text): "'\(text)' is not a JSON Pointer: '~' must be followed by 0 (for '~') or 1 (for '/')"
+        case .wholeDomain: "the empty pointer names the whole domain; name a key, such as /key"
         }
     }
 }

@@ -8,6 +8,8 @@ enum CLIError: Error, Equatable {
     /// A value flag's text that does not parse: flag, text, what was expected.
     case badValue(flag: String, text: String, expected: String)
     case missingValue(flag: String)
+    /// A `-p` argument that is not a usable JSON Pointer.
+    case badPointer(KeyPathError)
     /// An error in value words one of which resembles a type flag: the error, and the hint.
     indirect case lookalike(CLIError, ValueArguments.Lookalike)
     /// `-currentHost` or `-host` in the domain's place: the option and the verb.
@@ -49,6 +51,8 @@ struct Diagnostic {
             return ("invalid value '\(text)' for \(flag): expected \(expected); leaving defaults unchanged.", 2)
         case .missingValue(let flag):
             return ("\(flag) needs a value; leaving defaults unchanged.", 2)
+        case .badPointer(let error):
+            return ("invalid -p: \(error.message)", 2)
         case let .lookalike(inner, lookalike):
             let (message, status) = describe(inner, program: program)
             return ("\(message) ('\(lookalike.word)' is not a type flag; did you mean \(lookalike.flag)?)", status)

@@ -1,16 +1,36 @@
 import SettingsCore
 
-/// `watch D [KEY…] [--initial] [--count N] [--timeout SECONDS] [--debounce MS]`: one
-/// line per changed key, `KEY<TAB>VALUE` or `KEY<TAB>(deleted)`, written as it happens.
-/// Ends on a signal (status 0), after `--count` lines (0), or after `--timeout` seconds
-/// (0 if anything changed, 2 if nothing did).
+/// `watch D [KEY…] [-p POINTER…] [--json] [--initial] [--count N] [--timeout SECONDS]
+/// [--debounce MS]`: one line per change, written as it happens: `KEY<TAB>VALUE` or
+/// `KEY<TAB>(deleted)` (a pointer in place of the key for `-p`), or with `--json` one
+/// JSON object per line. Ends on a signal (status 0), after `--count` lines (0), or
+/// after `--timeout` seconds (0 if anything changed, 2 if nothing did).
 enum WatchCommand {
+    /// What to report: a top-level key, or a place inside one.
+    enum Selector: Equatable {
+        case key(String)
+        case path(KeyPath)
+    }
+
     struct Options {
-        var keys: [String] = []
+        var selectors: [Selector] = []
+        var json = false
         var initial = false
         var count: Int?
         var timeout: Double?
         var debounce = 0.05
+    }
+
+    /// One line's worth: which value, how it changed, and its values before and after.
+    struct Event {
+        enum Kind: String { case initial, set, delete }
+        let key: String
+        let path: KeyPath
+        /// What text lines show first: the key, or the pointer for `-p`.
+        let label: String
+        let kind: Kind
+        let old: PlistValue?
+        let new: PlistValue?
     }
 
     static func watch(_ context: inout Context, _ arguments: [Token]) throws {
@@ -20,9 +40,11 @@ enum WatchCommand {
         let watcher = try DomainWatcher(store: context.store, domain: domain, host: context.host, debounce: options.debounce)
         StandardStreams.exitQuietlyOnSignals()
         let program = context.program
-        let wanted = { (key: String) in options.keys.isEmpty || options.keys.contains(key) }
+        let emit = { (event: Event) in StandardStreams.write(options.json ? json(event, domain: domain) : text(event)) }
         if options.initial {
-            for entry in watcher.values.sortedEntries where wanted(entry.key) { emit(entry.key, entry.value) }
+            let current = watcher.values
+            let initial = current.sortedEntries.map { DomainWatcher.Change(key: $0.key, old: nil, new: $0.value) }
+            events(initial, options.selectors).forEach { emit($0.initial) }
         }
         var printed = 0
         let deadline = options.timeout.map { DomainWatcher.clock() + $0 }
@@ -37,8 +59,8 @@ enum WatchCommand {
                 continue
             }
             guard let changes else { break }
-            for change in changes where wanted(change.key) {
-                emit(change.key, change.new)
+            for event in events(changes, options.selectors) {
+                emit(event)
                 printed += 1
                 if let count = options.count, printed >= count { break }
             }
@@ -46,37 +68,95 @@ enum WatchCommand {
         if options.timeout != nil, printed == 0 { context.status = 2 }
     }
 
-    /// One line, flushed at once so a pipe's reader sees it now.
-    private static func emit(_ key: String, _ value: PlistValue?) {
-        var line = Array(key.utf8)
+    /// The lines one batch of key changes makes: every changed key when nothing was
+    /// selected, else each selector that saw a change, in the order they were given.
+    static func events(_ changes: [DomainWatcher.Change], _ selectors: [Selector]) -> [Event] {
+        func event(_ change: DomainWatcher.Change, _ label: String, _ path: KeyPath,
+                   _ old: PlistValue?, _ new: PlistValue?) -> Event {
+            Event(key: change.key, path: path, label: label, kind: new == nil ? .delete : .set, old: old, new: new)
+        }
+        if selectors.isEmpty {
+            return changes.map { event($0, $0.key, KeyPath([$0.key]), $0.old, $0.new) }
+        }
+        return selectors.compactMap { selector in
+            switch selector {
+            case .key(let key):
+                return changes.first { $0.key.utf8.elementsEqual(key.utf8) }.map { event($0, key, KeyPath([key]), $0.old, $0.new) }
+            case .path(let path):
+                guard let change = changes.first(where: { $0.key.utf8.elementsEqual(path.segments[0].utf8) }) else { return nil }
+                let below = KeyPath(Array(path.segments.dropFirst()))
+                let old = change.old.flatMap { below.value(inside: $0) }
+                let new = change.new.flatMap { below.value(inside: $0) }
+                return old == new ? nil : event(change, path.pointer, path, old, new)
+            }
+        }
+    }
+
+    /// `LABEL<TAB>VALUE`, one line, flushed at once so a pipe's reader sees it now.
+    private static func text(_ event: Event) -> [UInt8] {
+        var line = Array(event.label.utf8)
         line.append(UInt8(ascii: "\t"))
-        line += value.map(DefaultsPrinter.renderLine) ?? Array("(deleted)".utf8)
+        line += event.new.map(DefaultsPrinter.renderLine) ?? Array("(deleted)".utf8)
         line.append(UInt8(ascii: "\n"))
-        StandardStreams.write(line)
+        return line
+    }
+
+    /// A JSON Lines record: `{"domain","key","path","change","old","new"}`, a value
+    /// that is not there (before a new key, after a deletion) as `null`.
+    private static func json(_ event: Event, domain: DomainName) -> [UInt8] {
+        var line = Array("{\"domain\":".utf8)
+        line += JSONWriter.encode(.string(domain.displayName))
+        line += Array(",\"key\":".utf8) + JSONWriter.encode(.string(event.key))
+        line += Array(",\"path\":".utf8) + JSONWriter.encode(.string(event.path.pointer))
+        line += Array(",\"change\":\"\(event.kind.rawValue)\",\"old\":".utf8)
+        line += event.old.map { JSONWriter.encode($0) } ?? Array("null".utf8)
+        line += Array(",\"new\":".utf8)
+        line += event.new.map { JSONWriter.encode($0) } ?? Array("null".utf8)
+        line += Array("}\n".utf8)
+        return line
     }
 
     static func parse(_ words: [Token]) throws(CLIError) -> Options {
         var options = Options()
         var i = 0
-        func number(_ flag: String, whole: Bool = false) throws(CLIError) -> Double {
+        func argument(_ flag: String) throws(CLIError) -> String {
             i += 1
             guard i < words.count else { throw CLIError.missingValue(flag: flag) }
-            guard let n = Double(words[i].text), n.isFinite, whole ? n >= 1 && n == n.rounded() : n >= 0 else {
-                throw CLIError.badValue(flag: flag, text: words[i].text, expected: whole ? "a whole number of 1 or more" : "a number of 0 or more")
+            return words[i].text
+        }
+        func number(_ flag: String, whole: Bool = false) throws(CLIError) -> Double {
+            let text = try argument(flag)
+            guard let n = Double(text), n.isFinite, whole ? n >= 1 && n == n.rounded() : n >= 0 else {
+                throw CLIError.badValue(flag: flag, text: text, expected: whole ? "a whole number of 1 or more" : "a number of 0 or more")
             }
             return n
         }
+        func add(_ selector: Selector) {
+            if !options.selectors.contains(selector) { options.selectors.append(selector) }
+        }
         while i < words.count {
             switch words[i].text {
+            case "--json": options.json = true
             case "--initial": options.initial = true
             case "--count": options.count = Int(try number("--count", whole: true))
             case "--timeout": options.timeout = try number("--timeout")
             case "--debounce": options.debounce = try number("--debounce") / 1000
+            case "-p":
+                let text = try argument("-p")
+                let path: KeyPath
+                do throws(KeyPathError) { path = try KeyPath(pointer: text) } catch { throw CLIError.badPointer(error) }
+                guard !path.segments.isEmpty else { throw CLIError.badPointer(.wholeDomain) }
+                add(.path(path))
             case let word where word.hasPrefix("--"): throw CLIError.usage("unknown watch option '\(word)'")
-            case let key: options.keys.append(key)
+            case let key: add(.key(key))
             }
             i += 1
         }
         return options
     }
+}
+
+private extension WatchCommand.Event {
+    /// The same value, reported as where watching started.
+    var initial: Self { Self(key: key, path: path, label: label, kind: .initial, old: nil, new: new) }
 }
