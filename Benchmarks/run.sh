@@ -90,6 +90,9 @@ peak() { # COMMAND...: median peak RSS of 3 runs, in KB
     echo "Foundation write xml $(peak "$foundation" write "$big" $key 5)"
 } >"$work/memory.txt"
 
+# From a write returning to the watch line, and a watch's wake-ups while idle.
+python3 Benchmarks/watch_latency.py "$settings" "$runs_small" >"$work/watch.txt"
+
 python3 - "$work" "$(stat -c %s "$work/originals/com.bench.big.plist")" "$(stat -c %s "$work/originals/com.bench.bigbin.plist")" <<'PY'
 import json, statistics, sys
 work, xml_size, bin_size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -129,6 +132,19 @@ checks = [
 for text, met in checks:
     ok &= met
     print(f"  {text}: {'met' if met else 'MISSED'}")
+print("\nwatch: from a write returning to the line appearing")
+for line in open(f"{work}/watch.txt"):
+    kind, *values = line.split()
+    if kind == "latency":
+        debounce, median, p90 = int(values[0]), float(values[1]), float(values[2])
+        met = median <= debounce + 5
+        ok &= met
+        print(f"  --debounce {debounce:<3} median {median:6.1f} ms, p90 {p90:6.1f} ms   target <= {debounce + 5} ms  {'met' if met else 'MISSED'}")
+    else:
+        wakeups, cpu = int(values[0]), float(values[1])
+        met = wakeups == 0
+        ok &= met
+        print(f"  idle 3 s: {wakeups} wake-ups, {cpu:.0f} ms CPU                 target 0 wake-ups  {'met' if met else 'MISSED'}")
 print("\nall targets met" if ok else "\nsome targets missed")
 import os, platform
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")

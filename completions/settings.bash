@@ -1,6 +1,6 @@
 # bash completion for settings, and for it installed or linked as `defaults`.
 # Verbs, options before the verb, domains and keys (asked of the binary itself with
-# `settings complete domains|keys D`, so they follow the store), type flags after a key,
+# `settings complete domains|keys D|paths D`, so they follow the store), type flags after a key,
 # boolean words after -bool, and file paths for import, export and path domains.
 
 _settings_verbs="read read-type write rename delete remove import export watch domains find help complete"
@@ -75,10 +75,17 @@ _settings() {
         fi
         ;;
     watch)
-        # Keys to watch, and its options; a number follows --count, --timeout, --debounce.
-        case $prev in --count | --timeout | --debounce) return ;; esac
+        # Keys to watch, and its options; a number follows --count, --timeout, --debounce,
+        # and a pointer into the domain follows -p.
+        case $prev in
+        --count | --timeout | --debounce) return ;;
+        -p)
+            _settings_reply_lines "$("$cmd" "${host[@]}" complete paths "$domain" 2>/dev/null)"
+            return
+            ;;
+        esac
         if [[ $cur == -* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "--initial --count --timeout --debounce" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "-p --json --initial --count --timeout --debounce" -- "$cur")
         else
             _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
         fi

@@ -63,6 +63,8 @@ function __settings_state
         case watch
             if test $n -eq 1
                 echo domain
+            else if test "$previous" = -p
+                echo pointer
             else if not contains -- $previous --count --timeout --debounce
                 echo watch
             end
@@ -97,6 +99,12 @@ function __settings_keys
     command $cmd (__settings_host) complete keys $args[2] 2>/dev/null
 end
 
+function __settings_paths
+    set -l cmd (commandline -opc)[1]
+    set -l args (__settings_args)
+    command $cmd (__settings_host) complete paths $args[2] 2>/dev/null
+end
+
 for program in settings defaults
     complete -c $program -f
     complete -c $program -n '__settings_is verb' -a read -d 'show all defaults, a domain, or one key'
@@ -122,7 +130,8 @@ for program in settings defaults
     complete -c $program -n '__settings_is scalar' -a '-bool -boolean -int -integer -float -double -string -data -date' -d 'type flag'
     complete -c $program -n '__settings_is bool' -a 'true false yes no'
     complete -c $program -n '__settings_is watch' -a '(__settings_keys)' -d key
-    complete -c $program -n '__settings_is watch' -a '--initial --count --timeout --debounce' -d 'watch option'
+    complete -c $program -n '__settings_is watch' -a '-p --json --initial --count --timeout --debounce' -d 'watch option'
+    complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
     complete -c $program -n '__settings_is file' -F -a -
     complete -c $program -n '__settings_is complete' -a 'domains keys'
 end

@@ -189,4 +189,11 @@ final class WatchTests: XCTestCase {
             XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1, r.stderr)
         }
     }
+
+    /// `complete paths D` feeds `-p` completion: a pointer for every value, escaped.
+    func testCompletePathsListsEveryPointer() {
+        h.ok("write", "com.w", "window", "-dict", "a/b", "(1, { x = 2; })", "t~", "y")
+        XCTAssertEqual(h.ok("complete", "paths", "com.w"), "/window\n/window/a~1b\n/window/a~1b/0\n/window/a~1b/1\n/window/a~1b/1/x\n/window/t~0\n")
+        XCTAssertEqual(h.ok("complete", "paths", "com.none"), "")
+    }
 }

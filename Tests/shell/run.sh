@@ -23,6 +23,7 @@ mkdir -p "$HOME"
 settings write com.apple.dock autohide -bool true
 settings write com.apple.dock "orientation" left
 settings write com.example.app volume -int 3
+settings write com.example.app window -dict frame '(0, 0, 800, 600)' title Main
 settings -currentHost write com.apple.dock screenCount -int 2
 
 # man page and the defaults link
@@ -61,6 +62,8 @@ check "bash: import paths" contains "$(bash_complete "settings import com.x $pre
 check "bash: path domains" contains "$(bash_complete "settings read $prefix/sh")" "$prefix/share"
 check "bash: watch keys" contains "$(bash_complete 'settings watch com.apple.dock ')" "orientation"
 check "bash: watch options" contains "$(bash_complete 'settings watch com.apple.dock --')" "--timeout"
+check "bash: watch -p pointers" contains "$(bash_complete 'settings watch com.example.app -p /window/f')" "/window/frame/2"
+check "bash: watch --json" contains "$(bash_complete 'settings watch com.example.app --j')" "--json"
 check "bash: defaults link" contains "$(bash_complete 'defaults read com.apple.dock ')" "autohide"
 
 # zsh and fish: typed into a real terminal
@@ -85,6 +88,7 @@ check "zsh: descriptions" contains "$(term_complete zsh 'settings re')" "show th
 check "zsh: domains" contains "$(term_complete zsh 'settings read com.ex')" "settings read com.example.app"
 check "zsh: keys" contains "$(term_complete zsh 'settings write com.apple.dock ori')" "settings write com.apple.dock orientation"
 check "zsh: watch keys" contains "$(term_complete zsh 'settings watch com.apple.dock ori')" "settings watch com.apple.dock orientation"
+check "zsh: watch -p pointers" contains "$(term_complete zsh 'settings watch com.example.app -p /window/ti')" "settings watch com.example.app -p /window/title"
 check "zsh: flags" contains "$(term_complete zsh 'settings write com.apple.dock autohide -')" "-array-add"
 check "zsh: -currentHost keys" contains "$(term_complete zsh 'settings -currentHost read com.apple.dock scr')" "screenCount"
 check "zsh: defaults link" contains "$(term_complete zsh 'defaults read com.apple.dock auto')" "defaults read com.apple.dock autohide"
@@ -99,6 +103,7 @@ check "fish: verbs" contains "$(term_complete fish 'settings re')" "read-type"
 check "fish: domains" contains "$(term_complete fish 'settings read com.ex')" "settings read com.example.app"
 check "fish: keys" contains "$(term_complete fish 'settings write com.apple.dock ori')" "settings write com.apple.dock orientation"
 check "fish: watch options" contains "$(term_complete fish 'settings watch com.apple.dock --ini')" "settings watch com.apple.dock --initial"
+check "fish: watch -p pointers" contains "$(term_complete fish 'settings watch com.example.app -p /window/ti')" "settings watch com.example.app -p /window/title"
 check "fish: flags" contains "$(term_complete fish 'settings write com.apple.dock autohide -arr')" "-array-add"
 check "fish: -bool values" contains "$(term_complete fish 'settings write com.apple.dock autohide -bool y')" "-bool yes"
 check "fish: defaults link" contains "$(term_complete fish 'defaults write com.apple.dock ori')" "defaults write com.apple.dock orientation"

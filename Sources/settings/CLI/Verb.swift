@@ -38,6 +38,8 @@ struct Verb: Sendable {
         ], run: TransferCommand.exportDomain),
         Verb(name: "watch", aliases: [], usage: [
             ("watch <domain> [<key>...]", "prints each change: key, tab, value; until stopped"),
+            ("  [-p <pointer>...]", "watches a place inside a value: -p /window/frame/0"),
+            ("  [--json]", "one JSON object per change: domain, key, path, change, old, new"),
             ("  [--initial] [--count N]", "first the current values; stop after N changes"),
             ("  [--timeout S] [--debounce MS]", "stop after S seconds (2 if nothing changed); quiet window"),
         ], run: WatchCommand.watch),
@@ -50,6 +52,7 @@ struct Verb: Sendable {
         Verb(name: "complete", aliases: [], usage: [
             ("complete domains", "lists domain names, one per line (for shells)"),
             ("complete keys <domain>", "lists the domain's keys, one per line"),
+            ("complete paths <domain>", "lists a JSON Pointer for every value, one per line"),
         ], run: CompleteCommand.complete),
         Verb(name: "help", aliases: ["-h", "--help"], usage: [
             ("help", "print this help"),

@@ -1,7 +1,7 @@
 import SettingsCore
 
-/// `complete domains` and `complete keys D`: candidates for shell completion, one per
-/// line. Always exits 0 and prints nothing it cannot read, so a broken domain never
+/// `complete domains`, `complete keys D` and `complete paths D`: candidates for shell
+/// completion, one per line. Always exits 0 and prints nothing it cannot read, so a broken domain never
 /// breaks the shell.
 enum CompleteCommand {
     static func complete(_ context: inout Context, _ arguments: [Token]) throws {
@@ -11,13 +11,32 @@ enum CompleteCommand {
             try expectAtMost(1, arguments)
             context.print("NSGlobalDomain")
             for name in (try? context.store.domainNames()) ?? [] { context.print(name) }
-        case "keys":
-            guard arguments.count == 2 else { throw CLIError.usage("complete keys needs a domain") }
+        case "keys", "paths":
+            guard arguments.count == 2 else { throw CLIError.usage("complete \(what) needs a domain") }
             guard let domain = try? DomainName(arguments[1].text),
                   let values = try? context.store.load(domain, host: context.host)?.values else { return }
-            for key in values.keys where !key.utf8.contains(UInt8(ascii: "\n")) { context.print(key) }
+            if what == "keys" {
+                for key in values.keys where !key.utf8.contains(UInt8(ascii: "\n")) { context.print(key) }
+            } else {
+                printPaths(.dict(values), KeyPath([]), &context)
+            }
         default:
-            throw CLIError.usage("complete needs 'domains' or 'keys <domain>'")
+            throw CLIError.usage("complete needs 'domains', 'keys <domain>' or 'paths <domain>'")
+        }
+    }
+
+    /// A JSON Pointer for every value below `value`, parents before children.
+    private static func printPaths(_ value: PlistValue, _ path: KeyPath, _ context: inout Context) {
+        func visit(_ segment: String, _ child: PlistValue) {
+            let below = KeyPath(path.segments + [segment])
+            let pointer = below.pointer
+            if !pointer.utf8.contains(UInt8(ascii: "\n")) { context.print(pointer) }
+            printPaths(child, below, &context)
+        }
+        switch value {
+        case .dict(let dict): for entry in dict.sortedEntries { visit(entry.key, entry.value) }
+        case .array(let items): for (i, item) in items.enumerated() { visit(String(i), item) }
+        default: break
         }
     }
 }
