@@ -10,10 +10,11 @@ final class WatchTests: XCTestCase {
     override func tearDown() { h.cleanUp() }
 
     /// Starts `settings watch ARGS…`; `finish` waits for it and returns status and output.
-    private func watch(_ arguments: [String], config: String? = nil) throws -> () -> (Int32, String, String) {
+    /// `options` go before the verb (`-currentHost`).
+    private func watch(_ arguments: [String], config: String? = nil, options: [String] = []) throws -> () -> (Int32, String, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Harness.settings)
-        process.arguments = ["watch"] + arguments
+        process.arguments = options + ["watch"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = config ?? h.config
         environment["HOME"] = h.config + "/home"
@@ -195,5 +196,57 @@ final class WatchTests: XCTestCase {
         h.ok("write", "com.w", "window", "-dict", "a/b", "(1, { x = 2; })", "t~", "y")
         XCTAssertEqual(h.ok("complete", "paths", "com.w"), "/window\n/window/a~1b\n/window/a~1b/0\n/window/a~1b/1\n/window/a~1b/1/x\n/window/t~0\n")
         XCTAssertEqual(h.ok("complete", "paths", "com.none"), "")
+    }
+
+    /// Must-show 3, against the real binary: 20 writes in a few milliseconds are one line
+    /// with the final value, and a write with its revert inside the window is none.
+    func testABurstIsOneLineAndARevertIsNone() throws {
+        h.ok("write", "com.w", "n", "-int", "0")
+        let store = DomainStore(directory: h.config)
+        let finish = try watch(["com.w", "--timeout", "2", "--debounce", "100"])
+        let start = DomainWatcher.clock()
+        for i in 1...20 { try store.update(.named("com.w"), host: .any, key: "n") { $0 = .int(Int64(i)); return true } }
+        let burst = DomainWatcher.clock() - start
+        Thread.sleep(forTimeInterval: 0.5)
+        try store.update(.named("com.w"), host: .any, key: "n") { $0 = .int(99); return true }
+        try store.update(.named("com.w"), host: .any, key: "n") { $0 = .int(20); return true }
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "n\t20\n", "20 writes in \(Int(burst * 1000)) ms")
+    }
+
+    /// The global domain, a -currentHost domain and a path domain are watched like any other.
+    func testGlobalCurrentHostAndPathDomains() throws {
+        let global = try watch(["-g", "--count", "1"])
+        h.ok("write", "NSGlobalDomain", "AppleLocale", "en_GB")
+        XCTAssertEqual(global().1, "AppleLocale\ten_GB\n")
+
+        let byHost = try watch(["com.w", "--count", "1"], options: ["-currentHost"])
+        h.ok("write", "com.w", "plain", "1")  // not the ByHost file: ignored
+        h.ok("-currentHost", "write", "com.w", "screen", "-int", "2")
+        XCTAssertEqual(byHost().1, "screen\t2\n")
+
+        let file = h.config + "/elsewhere/Info.plist"
+        let path = try watch([file, "--count", "1"])
+        h.ok("write", file, "CFBundleVersion", "42")
+        XCTAssertEqual(path().1, "CFBundleVersion\t42\n")
+    }
+
+    /// A file that stops parsing is one line on stderr, never every key deleted; it is
+    /// left byte for byte as it is, and the next good write is seen again.
+    func testACorruptFileIsReportedOnceAndNeverAsDeletions() throws {
+        h.ok("write", "com.w", "volume", "-int", "3")
+        let finish = try watch(["com.w", "--count", "1"])
+        let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>volume</key>".utf8)
+        try garbage.write(to: URL(fileURLWithPath: h.path("com.w")), options: .atomic)
+        Thread.sleep(forTimeInterval: 1.5)  // past the store's retries
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: h.path("com.w"))), garbage)
+        try Data(XMLWriter.encode(.dict(["volume": .int(4)]))).write(to: URL(fileURLWithPath: h.path("com.w")), options: .atomic)
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "volume\t4\n")
+        let lines = err.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, err)
+        XCTAssertTrue(lines.first?.hasPrefix("settings: cannot parse \(h.path("com.w")): XML") ?? false, err)
     }
 }
