@@ -92,12 +92,28 @@ public enum KeyPathError: Error, Sendable, Equatable {
     case badEscape(String)
     /// The empty pointer where a place inside the domain is needed.
     case wholeDomain
+    /// `--path-json` text that is not a JSON array of strings and indexes.
+    case notAJSONPath(String)
+    /// Nothing at this pointer, and the next segment is an index: no array is guessed.
+    case missingArray(String)
+    /// The value at this pointer is a scalar of this type: nothing is below it.
+    case notAContainer(String, String)
+    /// A segment in an array that is neither a canonical index nor `-` where one fits.
+    case notAnIndex(String)
+    /// An index past the end of an array of `count` elements.
+    case outOfRange(String, count: Int)
 
     public var message: String {
         switch self {
         case .noLeadingSlash(let text): "'\(text)' is not a JSON Pointer: it must be empty or start with '/'"
         case .badEscape(let text): "'\(text)' is not a JSON Pointer: '~' must be followed by 0 (for '~') or 1 (for '/')"
         case .wholeDomain: "the empty pointer names the whole domain; name a key, such as /key"
+        case .notAJSONPath(let text): "'\(text)' is not a JSON path: give a JSON array of keys and indexes, such as [\"window\",\"frame\",0]"
+        case .missingArray(let pointer): "nothing at \(pointer) to hold an element; create \(pointer) with -array first"
+        case let .notAContainer(pointer, type):
+            "\(pointer) holds \(type.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(type), not a dictionary or an array"
+        case .notAnIndex(let pointer): "\(pointer): an array takes an index (0, 1, ...) or - to append"
+        case let .outOfRange(pointer, count): "\(pointer) is past the end of an array of \(count) element\(count == 1 ? "" : "s"); use - to append"
         }
     }
 }

@@ -24,6 +24,9 @@ public struct PlistInteger: Sendable, Hashable {
     /// The value as `Int64`, or nil when it is above `Int64.max`.
     public var int64: Int64? { isUnsigned ? nil : Int64(bitPattern: bitPattern) }
 
+    /// The nearest `Double`.
+    public var doubleValue: Double { isUnsigned ? Double(bitPattern) : Double(Int64(bitPattern: bitPattern)) }
+
     public var isNegative: Bool { !isUnsigned && Int64(bitPattern: bitPattern) < 0 }
 
     /// Parses optional sign and decimal digits, or `0x` hex digits, as XML plists allow.
