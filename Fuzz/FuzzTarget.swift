@@ -1,8 +1,8 @@
 // libFuzzer entry point for one reader, chosen at compile time with
-// -D FUZZ_XML, -D FUZZ_BINARY or -D FUZZ_OPENSTEP. Built together with the core's
+// -D FUZZ_XML, -D FUZZ_BINARY, -D FUZZ_OPENSTEP or -D FUZZ_JSON. Built together with the core's
 // sources as one module, so it calls the internal readers directly.
 //
-// Every input must either parse or throw a PlistError: a trap, a hang or a sanitizer
+// Every input must either parse or throw a PlistError (JSONError): a trap, a hang or a sanitizer
 // report is a finding. A value that parses must also survive our own writers and read
 // back equal, the one-key lookup must agree with the full read, and the binary editor
 // must give what rebuilding the tree gives.
@@ -13,6 +13,16 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let value = try? XMLReader.read(bytes)
     #elseif FUZZ_BINARY
     let value = try? BinaryReader.read(bytes)
+    #elseif FUZZ_JSON
+    let value = try? JSONReader.read(bytes)
+    // What the JSON reader takes, the JSON writer gives back exactly, compact or pretty.
+    if let value {
+        for pretty in [false, true] {
+            guard (try? JSONReader.read(JSONWriter.encode(value, pretty: pretty))) == value else {
+                fatalError("JSON round trip changed a value")
+            }
+        }
+    }
     #else
     let value = try? OpenStepReader.read(bytes)
     #endif

@@ -3,7 +3,7 @@
 # `settings complete domains|keys D|paths D`, so they follow the store), type flags after a key,
 # boolean words after -bool, and file paths for import, export and path domains.
 
-_settings_verbs="read read-type write rename delete remove import export watch domains find help complete"
+_settings_verbs="read read-type write rename delete remove import export watch paths domains find help complete"
 _settings_type_flags="-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add"
 _settings_scalar_flags="-bool -boolean -int -integer -float -double -string -data -date"
 
@@ -42,7 +42,7 @@ _settings() {
     fi
     local verb=${COMP_WORDS[i],,} arg=$((COMP_CWORD - i)) domain=${COMP_WORDS[i+1]}
     case $verb in
-    read | read-type | write | rename | delete | remove | import | export | watch)
+    read | read-type | write | rename | delete | remove | import | export | watch | paths)
         if ((arg == 1)); then
             if [[ $cur == /* || $cur == "~"* ]]; then
                 compopt -o filenames 2>/dev/null
@@ -54,20 +54,41 @@ _settings() {
         fi
         ;;
     complete)
-        ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "domains keys" -- "$cur")
+        ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "domains keys paths" -- "$cur")
         return
         ;;
     *) return ;;
     esac
+    # A pointer into the domain follows -p, for every verb that takes one.
+    if [[ $prev == -p ]]; then
+        _settings_reply_lines "$("$cmd" "${host[@]}" complete paths "$domain" 2>/dev/null)"
+        return
+    fi
+    # `write D -p POINTER …`: what follows the pointer is what follows a key.
+    if [[ $verb == write && ${COMP_WORDS[i+2]} == -p ]] && ((arg >= 4)); then
+        ((arg--))
+        if ((arg == 3)); then
+            mapfile -t COMPREPLY < <(compgen -W "$_settings_type_flags --json --insert --exact" -- "$cur")
+            return
+        fi
+    fi
     case $verb in
     read | read-type | rename | delete | remove)
-        ((arg == 2)) && _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
+        if ((arg == 2)) && [[ $cur == -* && $verb != rename ]]; then
+            mapfile -t COMPREPLY < <(compgen -W "-p --path-json" -- "$cur")
+        elif ((arg == 2)); then
+            _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
+        elif [[ $verb == read && $cur == -* ]]; then
+            mapfile -t COMPREPLY < <(compgen -W "--json" -- "$cur")
+        fi
         ;;
     write)
-        if ((arg == 2)); then
+        if ((arg == 2)) && [[ $cur == -* ]]; then
+            mapfile -t COMPREPLY < <(compgen -W "-p --path-json" -- "$cur")
+        elif ((arg == 2)); then
             _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
         elif ((arg == 3)); then
-            mapfile -t COMPREPLY < <(compgen -W "$_settings_type_flags" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "$_settings_type_flags --json" -- "$cur")
         elif [[ $prev == -bool || $prev == -boolean ]]; then
             mapfile -t COMPREPLY < <(compgen -W "true false yes no" -- "$cur")
         elif [[ $cur == -* ]]; then
@@ -95,6 +116,10 @@ _settings() {
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             [[ -z $cur ]] && COMPREPLY+=(-)
+        elif [[ $verb == import ]]; then
+            mapfile -t COMPREPLY < <(compgen -W "--json --merge --exact" -- "$cur")
+        else
+            mapfile -t COMPREPLY < <(compgen -W "--json" -- "$cur")
         fi
         ;;
     esac

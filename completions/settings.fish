@@ -28,7 +28,8 @@ function __settings_host
     test $last -ge 2; and printf '%s\n' $tokens[2..$last]
 end
 
-# What the word being completed is: verb, host, domain, key, flag, bool, file or nothing.
+# What the word being completed is: verb, host, domain, key (pathkey where -p may stand
+# instead), flag, bool, file, pointer, an option of one verb, or nothing.
 function __settings_state
     set -l previous (commandline -opc)[-1]
     if test "$previous" = -host
@@ -41,18 +42,44 @@ function __settings_state
         echo verb
         return
     end
-    switch (string lower -- $args[1])
-        case read read-type rename delete remove
+    set -l verb (string lower -- $args[1])
+    # A pointer into the domain follows -p, for every verb that takes one.
+    if test $n -ge 2; and test "$previous" = -p; and contains -- $verb read read-type write delete remove watch
+        echo pointer
+        return
+    end
+    # `write D -p POINTER …`: what follows the pointer is what follows a key.
+    if test $verb = write; and test $n -ge 4; and test "$args[3]" = -p
+        set n (math $n - 1)
+        if test $n -eq 3
+            echo pathflag
+            return
+        end
+    end
+    switch $verb
+        case read read-type delete remove
+            if test $n -eq 1
+                echo domain
+            else if test $n -eq 2
+                echo pathkey
+            else if test $verb = read
+                echo readoption
+            end
+        case rename
             if test $n -eq 1
                 echo domain
             else if test $n -eq 2
                 echo key
             end
+        case paths
+            if test $n -eq 1
+                echo domain
+            end
         case write
             if test $n -eq 1
                 echo domain
             else if test $n -eq 2
-                echo key
+                echo pathkey
             else if test $n -eq 3
                 echo flag
             else if contains -- $previous -bool -boolean
@@ -63,8 +90,6 @@ function __settings_state
         case watch
             if test $n -eq 1
                 echo domain
-            else if test "$previous" = -p
-                echo pointer
             else if not contains -- $previous --count --timeout --debounce
                 echo watch
             end
@@ -73,6 +98,8 @@ function __settings_state
                 echo domain
             else if test $n -eq 2
                 echo file
+            else
+                echo $verb"option"
             end
         case complete
             if test $n -eq 1
@@ -116,6 +143,7 @@ for program in settings defaults
     complete -c $program -n '__settings_is verb' -a import -d 'replace a domain with a plist file'
     complete -c $program -n '__settings_is verb' -a export -d 'save a domain as a plist file'
     complete -c $program -n '__settings_is verb' -a watch -d 'print each change to a domain'
+    complete -c $program -n '__settings_is verb' -a paths -d 'list a JSON Pointer for every leaf value'
     complete -c $program -n '__settings_is verb' -a domains -d 'list all domains'
     complete -c $program -n '__settings_is verb' -a find -d 'list entries containing a word'
     complete -c $program -n '__settings_is verb' -a help -d 'print usage'
@@ -125,13 +153,21 @@ for program in settings defaults
     complete -c $program -n '__settings_is domain; and not string match -qr "^[/~]" -- (commandline -ct)' -a '(__settings_domains)' -d domain
     complete -c $program -n '__settings_is domain; and string match -qr "^[/~]" -- (commandline -ct)' -F
     complete -c $program -n '__settings_is key' -a '(__settings_keys)' -d key
+    complete -c $program -n '__settings_is pathkey' -a '(__settings_keys)' -d key
+    complete -c $program -n '__settings_is pathkey' -a '-p --path-json' -d 'a place inside a value'
+    complete -c $program -n '__settings_is readoption' -a --json -d 'print JSON'
+    complete -c $program -n '__settings_is importoption' -a '--json --merge --exact' -d 'import option'
+    complete -c $program -n '__settings_is exportoption' -a --json -d 'write JSON'
+    complete -c $program -n '__settings_is pathflag' -a '-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add' -d 'type flag'
+    complete -c $program -n '__settings_is pathflag' -a '--json --insert --exact' -d 'write option'
     complete -c $program -n '__settings_is flag' -a '-bool -boolean -int -integer -float -double -string -data -date' -d 'type flag'
     complete -c $program -n '__settings_is flag' -a '-array -array-add -dict -dict-add' -d 'collection flag'
+    complete -c $program -n '__settings_is flag' -a --json -d 'the value as JSON'
     complete -c $program -n '__settings_is scalar' -a '-bool -boolean -int -integer -float -double -string -data -date' -d 'type flag'
     complete -c $program -n '__settings_is bool' -a 'true false yes no'
     complete -c $program -n '__settings_is watch' -a '(__settings_keys)' -d key
     complete -c $program -n '__settings_is watch' -a '-p --json --initial --count --timeout --debounce' -d 'watch option'
     complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
     complete -c $program -n '__settings_is file' -F -a -
-    complete -c $program -n '__settings_is complete' -a 'domains keys'
+    complete -c $program -n '__settings_is complete' -a 'domains keys paths'
 end

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Builds a libFuzzer binary for each reader (XML, binary, OpenStep) with AddressSanitizer
+# Builds a libFuzzer binary for each reader (XML, binary, OpenStep, JSON) with AddressSanitizer
 # and runs each for SECONDS (default 60), starting from the seeds in Fuzz/seeds.
 # Findings (crash-*, timeout-*, oom-*) land in fuzz-out/TARGET/; exit status 1 if any.
-#   scripts/fuzz.sh [SECONDS] [TARGET...]     TARGET: xml binary openstep
+#   scripts/fuzz.sh [SECONDS] [TARGET...]     TARGET: xml binary openstep json
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 seconds=${1:-60}
 shift || true
-targets=("${@:-xml binary openstep}")
+targets=("${@:-xml binary openstep json}")
 # shellcheck disable=SC2206
 targets=(${targets[*]})
 mkdir -p fuzz-out

@@ -52,6 +52,14 @@ final class JSONReaderTests: XCTestCase {
         XCTAssertEqual(error(#"{"a~b":{"when":{"$date":"yesterday"}}}"#)?.pointer, "/a~0b/when")
         XCTAssertEqual(error(#"{"x":{"$data":"!!"}}"#)?.pointer, "/x")
         XCTAssertEqual(error(#"{"x":{"$real":"NaN"}}"#)?.pointer, "/x")
+        // Found by fuzzing: a date no property-list reader takes is refused here too.
+        XCTAssertEqual(error(#"[{"$date":-1222222222222222222222222.5}]"#), .value("the date is outside the years 1 to 9999", pointer: "/0"))
+        XCTAssertEqual(error(#"{"$date":"0000-01-01T00:00:00Z"}"#), .value("the date is outside the years 1 to 9999", pointer: ""))
+        XCTAssertEqual(try read(#"{"$date":-1.5}"#), .date(PlistDate(secondsSince2001: -1.5)))
+        // Also found by fuzzing: a date of -0.0 seconds keeps its sign through JSON.
+        for value in [PlistValue.date(PlistDate(secondsSince2001: -0.0)), try read(#"{"$date":"3938-12-31T23:59:59.999+01:00"}"#)] {
+            XCTAssertEqual(try JSONReader.read(JSONWriter.encode(value)), value)
+        }
         XCTAssertEqual(error(#"{"a":{"b":null}}"#), .value("null has no property-list type; leave the key out instead", pointer: "/a/b"))
     }
 

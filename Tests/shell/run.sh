@@ -64,6 +64,10 @@ check "bash: watch keys" contains "$(bash_complete 'settings watch com.apple.doc
 check "bash: watch options" contains "$(bash_complete 'settings watch com.apple.dock --')" "--timeout"
 check "bash: watch -p pointers" contains "$(bash_complete 'settings watch com.example.app -p /window/f')" "/window/frame/2"
 check "bash: watch --json" contains "$(bash_complete 'settings watch com.example.app --j')" "--json"
+check "bash: paths verb" contains "$(bash_complete 'settings pa')" "paths"
+check "bash: read -p pointers" contains "$(bash_complete 'settings read com.example.app -p /window/')" "/window/title"
+check "bash: write -p then type flags" contains "$(bash_complete 'settings write com.example.app -p /window/title -')" "--insert"
+check "bash: import --merge" contains "$(bash_complete 'settings import com.example.app - --m')" "--merge"
 check "bash: defaults link" contains "$(bash_complete 'defaults read com.apple.dock ')" "autohide"
 
 # zsh and fish: typed into a real terminal
@@ -89,6 +93,7 @@ check "zsh: domains" contains "$(term_complete zsh 'settings read com.ex')" "set
 check "zsh: keys" contains "$(term_complete zsh 'settings write com.apple.dock ori')" "settings write com.apple.dock orientation"
 check "zsh: watch keys" contains "$(term_complete zsh 'settings watch com.apple.dock ori')" "settings watch com.apple.dock orientation"
 check "zsh: watch -p pointers" contains "$(term_complete zsh 'settings watch com.example.app -p /window/ti')" "settings watch com.example.app -p /window/title"
+check "zsh: read -p pointers" contains "$(term_complete zsh 'settings read com.example.app -p /window/ti')" "settings read com.example.app -p /window/title"
 check "zsh: flags" contains "$(term_complete zsh 'settings write com.apple.dock autohide -')" "-array-add"
 check "zsh: -currentHost keys" contains "$(term_complete zsh 'settings -currentHost read com.apple.dock scr')" "screenCount"
 check "zsh: defaults link" contains "$(term_complete zsh 'defaults read com.apple.dock auto')" "defaults read com.apple.dock autohide"
@@ -104,6 +109,8 @@ check "fish: domains" contains "$(term_complete fish 'settings read com.ex')" "s
 check "fish: keys" contains "$(term_complete fish 'settings write com.apple.dock ori')" "settings write com.apple.dock orientation"
 check "fish: watch options" contains "$(term_complete fish 'settings watch com.apple.dock --ini')" "settings watch com.apple.dock --initial"
 check "fish: watch -p pointers" contains "$(term_complete fish 'settings watch com.example.app -p /window/ti')" "settings watch com.example.app -p /window/title"
+check "fish: delete -p pointers" contains "$(term_complete fish 'settings delete com.example.app -p /window/ti')" "settings delete com.example.app -p /window/title"
+check "fish: import --merge" contains "$(term_complete fish 'settings import com.example.app - --mer')" "settings import com.example.app - --merge"
 check "fish: flags" contains "$(term_complete fish 'settings write com.apple.dock autohide -arr')" "-array-add"
 check "fish: -bool values" contains "$(term_complete fish 'settings write com.apple.dock autohide -bool y')" "-bool yes"
 check "fish: defaults link" contains "$(term_complete fish 'defaults write com.apple.dock ori')" "defaults write com.apple.dock orientation"

@@ -196,8 +196,7 @@ struct BinaryReader {
             try require(start + 1, 8)
             try count(1, at: start)
             let seconds = Double(bitPattern: Self.bigEndian(bytes, start + 1, 8))
-            // Years 1 to 9999, the range every reader of dates can represent.
-            guard seconds.isFinite, seconds >= -63_114_076_800, seconds < 252_423_993_600 else {
+            guard PlistDate.representable.contains(seconds) else {
                 throw PlistError.malformedBinary("date \(seconds) is out of range", offset: start)
             }
             return (.date(PlistDate(secondsSince2001: seconds)), 1)

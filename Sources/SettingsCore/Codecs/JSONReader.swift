@@ -9,8 +9,13 @@
 ///     //=> .dict(["n": .double(1), "when": .date(…)])
 public enum JSONReader {
     public static func read(_ bytes: [UInt8]) throws(JSONError) -> PlistValue {
+        try read(bytes, tags: true)
+    }
+
+    /// `tags: false` reads the text as plain JSON: `{"$date": …}` stays a dictionary.
+    static func read(_ bytes: [UInt8], tags: Bool) throws(JSONError) -> PlistValue {
         try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
-            var parser = Parser(bytes: buffer)
+            var parser = Parser(bytes: buffer, tags: tags)
             return try parser.document()
         }
     }
@@ -41,15 +46,18 @@ public enum JSONReader {
         var at = 0
         /// The keys and indexes down to the value being read, for error messages.
         var path: [String] = []
+        /// False to read every object as a plain dictionary.
+        let tags: Bool
 
-        init(bytes: UnsafeBufferPointer<UInt8>) {
+        init(bytes: UnsafeBufferPointer<UInt8>, tags: Bool = true) {
             self.bytes = bytes
+            self.tags = tags
             // A UTF-8 byte-order mark is allowed before the text, and ignored.
             if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
         }
 
         mutating func document() throws(JSONError) -> PlistValue {
-            let value = try self.value(tags: true)
+            let value = try self.value(tags: tags)
             skipSpace()
             guard at == bytes.count else { throw syntax("unexpected text after the value") }
             return value
@@ -94,7 +102,7 @@ public enum JSONReader {
                 guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw syntax("expected ':' after a key") }
                 at += 1
                 path.append(key)
-                let isWrapper = tags && dict.isEmpty && wrapped == nil && key == "$dict"
+                let isWrapper = self.tags && tags && dict.isEmpty && wrapped == nil && key == "$dict"
                 let value = try self.value(tags: !isWrapper)
                 if isWrapper, case .dict(let body) = value { wrapped = body } else { dict.append(key: key, value: value) }
                 path.removeLast()
@@ -113,7 +121,7 @@ public enum JSONReader {
                 }
             }
             if let body = wrapped { return .dict(body) }
-            return tags ? try tagged(dict) : .dict(dict)
+            return self.tags && tags ? try tagged(dict) : .dict(dict)
         }
 
         /// A one-key object whose key starts with `$` is a tag; any other object is a dictionary.
@@ -126,9 +134,9 @@ public enum JSONReader {
                 guard let date = RFC3339.parse(Array(text.utf8)) else {
                     throw invalid("\"\(text)\" is not an RFC 3339 date such as 2024-01-02T03:04:05Z")
                 }
-                return .date(date)
-            case ("$date", .double(let seconds)): return .date(PlistDate(secondsSince2001: seconds))
-            case ("$date", .int(let seconds)) where seconds.int64 != nil: return .date(PlistDate(secondsSince2001: Double(seconds.int64!)))
+                return try checked(date)
+            case ("$date", .double(let seconds)): return try checked(PlistDate(secondsSince2001: seconds))
+            case ("$date", .int(let seconds)): return try checked(PlistDate(secondsSince2001: seconds.doubleValue))
             case ("$data", .string(let text)):
                 guard let data = Base64.decode(Array(text.utf8)) else { throw invalid("\"$data\" holds text that is not base64") }
                 return .data(data)
@@ -140,10 +148,18 @@ public enum JSONReader {
                 default: throw invalid("\"$real\" takes \"nan\", \"inf\" or \"-inf\", not \"\(text)\"")
                 }
             case ("$date", _), ("$data", _), ("$real", _), ("$dict", _):
-                throw invalid("\"\(entry.key)\" holds a \(TypeTable.row(for: entry.value).word), not what the tag takes")
+                throw invalid("\"\(entry.key)\" holds \(TypeTable.row(for: entry.value).phrase), not what the tag takes")
             default:
                 throw invalid("unknown tag \"\(entry.key)\" (the tags are $date, $data, $real and $dict; wrap a dictionary with one such key in {\"$dict\": …})")
             }
+        }
+
+        /// A date in the years 1 to 9999, as every property-list reader takes it.
+        func checked(_ date: PlistDate) throws(JSONError) -> PlistValue {
+            guard PlistDate.representable.contains(date.secondsSince2001) else {
+                throw invalid("the date is outside the years 1 to 9999")
+            }
+            return .date(date)
         }
 
         mutating func array() throws(JSONError) -> PlistValue {
@@ -156,7 +172,7 @@ public enum JSONReader {
             }
             while true {
                 path.append(String(items.count))
-                items.append(try value(tags: true))
+                items.append(try value(tags: self.tags))
                 path.removeLast()
                 skipSpace()
                 guard at < bytes.count else { throw syntax("unexpected end of input; expected ',' or ']'") }
@@ -315,7 +331,7 @@ public enum JSONError: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case let .syntax(reason, line): "JSON line \(line): \(reason)"
-        case let .value(reason, pointer): "JSON value at '\(pointer)': \(reason)"
+        case let .value(reason, pointer): pointer.isEmpty ? "JSON value: \(reason)" : "JSON value at \(pointer): \(reason)"
         }
     }
 }

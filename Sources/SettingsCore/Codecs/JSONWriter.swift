@@ -16,6 +16,17 @@ public enum JSONWriter {
         return out
     }
 
+    /// What a path that steps into `value`'s JSON tag finds there, as `jq` would: a
+    /// date's `$date` text, data's `$data` base64, a NaN's `$real`, a wrapped
+    /// dictionary's `$dict`. Nil when `value` has no such tag.
+    public static func tagContents(_ value: PlistValue, _ tag: String) -> PlistValue? {
+        guard tag.utf8.first == UInt8(ascii: "$") else { return nil }
+        // The value's JSON read back as plain JSON, tags untouched: the one member is the tag.
+        guard case .dict(let raw)? = try? JSONReader.read(encode(value), tags: false), raw.entries.count == 1,
+              raw.entries[0].key == tag else { return nil }
+        return raw.entries[0].value
+    }
+
     /// `level` is nil for compact output.
     static func write(_ value: PlistValue, _ level: Int?, into out: inout [UInt8]) {
         switch value {

@@ -8,10 +8,11 @@
 ///
 ///     RFC3339.text(PlistDate(secondsSince2001: 0.5))   //=> "2001-01-01T00:00:00.5Z"
 enum RFC3339 {
-    /// Nil for a date RFC 3339 cannot name: NaN, infinite, or outside the years 0000–9999.
+    /// Nil for a date RFC 3339 cannot name: NaN, infinite, -0.0, or outside the years 0000–9999.
     static func text(_ date: PlistDate) -> String? {
         let seconds = date.secondsSince2001
-        guard seconds.isFinite, abs(seconds) < 9_007_199_254_740_992 else { return nil }
+        // -0.0 is the same instant as 0.0, but text cannot carry the sign back.
+        guard seconds.isFinite, abs(seconds) < 9_007_199_254_740_992, seconds != 0 || seconds.sign == .plus else { return nil }
         var (whole, fraction) = Self.split(seconds)
         if seconds < 0, !fraction.isEmpty {
             // -12.25 is 13 whole seconds before 2001 plus .75: the calendar counts forward.

@@ -243,6 +243,9 @@ public enum StandardStreams {
         for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig) { _ in _exit(0) } }
     }
 
+    /// True when standard output is a terminal (JSON is then pretty-printed).
+    public static var outputIsTerminal: Bool { isatty(1) == 1 }
+
     /// Reads standard input to its end.
     public static func readAll() throws(Errno) -> [UInt8] {
         guard let (bytes, _) = try FileSystem.readFile("/dev/stdin") else { return [] }

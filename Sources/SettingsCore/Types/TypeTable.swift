@@ -14,6 +14,9 @@ public struct TypeRow: Sendable {
     public let addFlag: String?
     /// `read-type` prints `Type is <word>`.
     public let word: String
+
+    /// The word with its article, for messages: "an integer", "a string".
+    public var phrase: String { ("aeiou".contains(word.first!) ? "an " : "a ") + word }
     /// What the parser accepts, for error messages ("expected …").
     public let expected: String
     /// Command-line text to a value; nil for junk. Collections have none: their

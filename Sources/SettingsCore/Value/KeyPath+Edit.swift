@@ -45,7 +45,7 @@ extension KeyPath {
                 items[i] = child!
             }
         case let scalar?:
-            throw .notAContainer(prefix(depth), TypeTable.row(for: scalar).word)
+            throw .notAContainer(prefix(depth), TypeTable.row(for: scalar).phrase)
         }
     }
 
@@ -81,7 +81,7 @@ extension KeyPath {
             if let child { items[i] = child } else { items.remove(at: i) }
             return removed
         case let scalar?:
-            throw .notAContainer(prefix(depth), TypeTable.row(for: scalar).word)
+            throw .notAContainer(prefix(depth), TypeTable.row(for: scalar).phrase)
         }
     }
 

@@ -68,6 +68,35 @@ public struct KeyPath: Sendable, Equatable {
         return value
     }
 
+    /// Like `value(inside:)`, but a segment may also step into a value's JSON tag, as
+    /// a path taken from the exported JSON does: `/when/$date` is the date's text.
+    public func jsonValue(inside root: PlistValue) -> PlistValue? {
+        var value = root
+        for segment in segments {
+            guard let next = Self.step(value, segment) ?? JSONWriter.tagContents(value, segment) else { return nil }
+            value = next
+        }
+        return value
+    }
+
+    /// The path of every value in `domain`, parents before children, keys in code-point
+    /// order; with `leavesOnly`, just scalars and empty collections.
+    public static func all(in domain: PlistDictionary, leavesOnly: Bool = false) -> [KeyPath] {
+        var paths: [KeyPath] = []
+        func visit(_ value: PlistValue, _ segments: [String]) {
+            let children: [(String, PlistValue)]
+            switch value {
+            case .dict(let dict): children = dict.sortedEntries.map { ($0.key, $0.value) }
+            case .array(let items): children = items.enumerated().map { (String($0.offset), $0.element) }
+            default: children = []
+            }
+            if !segments.isEmpty, !leavesOnly || children.isEmpty { paths.append(KeyPath(segments)) }
+            for (segment, child) in children { visit(child, segments + [segment]) }
+        }
+        visit(.dict(domain), [])
+        return paths
+    }
+
     /// One segment down from `value`: a key of a dictionary, an index of an array.
     static func step(_ value: PlistValue, _ segment: String) -> PlistValue? {
         switch value {
@@ -96,7 +125,7 @@ public enum KeyPathError: Error, Sendable, Equatable {
     case notAJSONPath(String)
     /// Nothing at this pointer, and the next segment is an index: no array is guessed.
     case missingArray(String)
-    /// The value at this pointer is a scalar of this type: nothing is below it.
+    /// The value at this pointer is a scalar ("a string"): nothing is below it.
     case notAContainer(String, String)
     /// A segment in an array that is neither a canonical index nor `-` where one fits.
     case notAnIndex(String)
@@ -110,8 +139,7 @@ public enum KeyPathError: Error, Sendable, Equatable {
         case .wholeDomain: "the empty pointer names the whole domain; name a key, such as /key"
         case .notAJSONPath(let text): "'\(text)' is not a JSON path: give a JSON array of keys and indexes, such as [\"window\",\"frame\",0]"
         case .missingArray(let pointer): "nothing at \(pointer) to hold an element; create \(pointer) with -array first"
-        case let .notAContainer(pointer, type):
-            "\(pointer) holds \(type.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(type), not a dictionary or an array"
+        case let .notAContainer(pointer, type): "\(pointer) holds \(type), not a dictionary or an array"
         case .notAnIndex(let pointer): "\(pointer): an array takes an index (0, 1, ...) or - to append"
         case let .outOfRange(pointer, count): "\(pointer) is past the end of an array of \(count) element\(count == 1 ? "" : "s"); use - to append"
         }

@@ -9,6 +9,10 @@ public struct PlistDate: Sendable, Hashable {
 
     public init(secondsSince2001: Double) { self.secondsSince2001 = secondsSince2001 }
 
+    /// Years 1 to 9999, the range every reader of dates can represent: what the binary
+    /// and JSON readers accept.
+    static let representable = -63_114_076_800.0..<252_423_993_600.0
+
     /// Seconds between 1970-01-01 and 2001-01-01.
     static let unixEpochOffset: Double = 978_307_200
 

@@ -8,8 +8,9 @@ enum CLIError: Error, Equatable {
     /// A value flag's text that does not parse: flag, text, what was expected.
     case badValue(flag: String, text: String, expected: String)
     case missingValue(flag: String)
-    /// A `-p` argument that is not a usable JSON Pointer.
-    case badPointer(KeyPathError)
+    /// A `-p` or `--path-json` argument that is not a usable path, or a path that does
+    /// not fit the domain.
+    case badPointer(KeyPathError, flag: String)
     /// An error in value words one of which resembles a type flag: the error, and the hint.
     indirect case lookalike(CLIError, ValueArguments.Lookalike)
     /// `-currentHost` or `-host` in the domain's place: the option and the verb.
@@ -25,6 +26,8 @@ enum CLIError: Error, Equatable {
     case notAnArray(key: String)
     case notADictionary(key: String)
     case store(StoreError)
+    /// JSON that does not read in the mapping, and where it came from.
+    case json(JSONError, source: String)
 }
 
 /// The one place an error becomes its message and exit status (SPEC §6).
@@ -37,6 +40,9 @@ struct Diagnostic {
         switch error {
         case let error as CLIError: (message, status) = Self.describe(error, program: program)
         case let error as StoreError: (message, status) = Self.describe(.store(error), program: program)
+        // A path that does not fit the domain: nothing was changed.
+        case let error as KeyPathError: (message, status) = ("\(error.message); leaving defaults unchanged.", 1)
+        case let error as JSONError: (message, status) = Self.describe(.json(error, source: "the value"), program: program)
         default: (message, status) = ("\(error)", 1)
         }
     }
@@ -51,8 +57,8 @@ struct Diagnostic {
             return ("invalid value '\(text)' for \(flag): expected \(expected); leaving defaults unchanged.", 2)
         case .missingValue(let flag):
             return ("\(flag) needs a value; leaving defaults unchanged.", 2)
-        case .badPointer(let error):
-            return ("invalid -p: \(error.message)", 2)
+        case let .badPointer(error, flag):
+            return ("invalid \(flag): \(error.message)", 2)
         case let .lookalike(inner, lookalike):
             let (message, status) = describe(inner, program: program)
             return ("\(message) ('\(lookalike.word)' is not a type flag; did you mean \(lookalike.flag)?)", status)
@@ -77,6 +83,8 @@ struct Diagnostic {
             return ("Value for key \(key) is not an array; cannot append.  Leaving defaults unchanged.", 1)
         case .notADictionary(let key):
             return ("Value for key \(key) is not a dictionary; cannot append.  Leaving defaults unchanged.", 1)
+        case let .json(error, source):
+            return ("cannot read \(source) as JSON: \(error.message); leaving defaults unchanged.", 2)
         case .store(let error):
             let status: Int32 =
                 switch error {

@@ -13,13 +13,20 @@ struct Verb: Sendable {
             ("read", "shows all defaults"),
             ("read <domain>", "shows defaults for given domain"),
             ("read <domain> <key>", "shows defaults for given domain, key"),
+            ("read <domain> -p <pointer>", "the value at an RFC 6901 pointer: -p /window/frame/0"),
+            ("read <domain> --path-json <path>", "the value at a jq path: --path-json '[\"window\",0]'"),
+            ("read ... --json", "prints JSON (pretty at a terminal), in the man page's mapping"),
         ], run: ReadCommand.read),
         Verb(name: "read-type", aliases: [], usage: [
             ("read-type <domain> <key>", "shows the type for the given domain, key"),
+            ("read-type <domain> -p <pointer>", "shows the type of the value at pointer"),
         ], run: ReadCommand.readType),
         Verb(name: "write", aliases: [], usage: [
             ("write <domain> <domain_rep>", "writes domain (overwrites existing)"),
             ("write <domain> <key> <value>", "writes key for domain"),
+            ("write <domain> <key> --json <json>", "writes key as a JSON value"),
+            ("write <domain> -p <pointer> <value>", "sets the place (dictionaries on the way are made)"),
+            ("  [--insert] [--exact]", "insert before an array index; keep JSON integers integers"),
         ], run: WriteCommand.write),
         Verb(name: "rename", aliases: [], usage: [
             ("rename <domain> <old_key> <new_key>", "renames old_key to new_key"),
@@ -27,15 +34,21 @@ struct Verb: Sendable {
         Verb(name: "delete", aliases: ["remove"], usage: [
             ("delete <domain>", "deletes domain"),
             ("delete <domain> <key>", "deletes key in domain"),
+            ("delete <domain> -p <pointer>", "deletes the value at pointer (arrays close the gap)"),
         ], run: DeleteCommand.delete),
         Verb(name: "import", aliases: [], usage: [
             ("import <domain> <path to plist>", "writes the plist at path to domain"),
             ("import <domain> -", "writes a plist from stdin to domain"),
+            ("  [--json] [--merge] [--exact]", "the file is JSON; merge dictionaries deeply"),
         ], run: TransferCommand.importDomain),
         Verb(name: "export", aliases: [], usage: [
             ("export <domain> <path to plist>", "saves domain as a binary plist to path"),
             ("export <domain> -", "writes domain as an xml plist to stdout"),
+            ("  [--json]", "as JSON instead"),
         ], run: TransferCommand.exportDomain),
+        Verb(name: "paths", aliases: [], usage: [
+            ("paths <domain>", "lists a JSON Pointer for every leaf value, one per line"),
+        ], run: CompleteCommand.paths),
         Verb(name: "watch", aliases: [], usage: [
             ("watch <domain> [<key>...]", "prints each change: key, tab, value; until stopped"),
             ("  [-p <pointer>...]", "watches a place inside a value: -p /window/frame/0"),

@@ -18,25 +18,20 @@ enum CompleteCommand {
             if what == "keys" {
                 for key in values.keys where !key.utf8.contains(UInt8(ascii: "\n")) { context.print(key) }
             } else {
-                printPaths(.dict(values), KeyPath([]), &context)
+                for path in KeyPath.all(in: values) where !path.pointer.utf8.contains(UInt8(ascii: "\n")) { context.print(path.pointer) }
             }
         default:
             throw CLIError.usage("complete needs 'domains', 'keys <domain>' or 'paths <domain>'")
         }
     }
 
-    /// A JSON Pointer for every value below `value`, parents before children.
-    private static func printPaths(_ value: PlistValue, _ path: KeyPath, _ context: inout Context) {
-        func visit(_ segment: String, _ child: PlistValue) {
-            let below = KeyPath(path.segments + [segment])
-            let pointer = below.pointer
-            if !pointer.utf8.contains(UInt8(ascii: "\n")) { context.print(pointer) }
-            printPaths(child, below, &context)
+    /// `paths D`: a JSON Pointer for every scalar and empty collection, one per line.
+    static func paths(_ context: inout Context, _ arguments: [Token]) throws {
+        guard let domainToken = arguments.first else { throw CLIError.usage("paths needs a domain") }
+        try expectAtMost(1, arguments)
+        guard let values = try context.store.load(try domainName(domainToken), host: context.host)?.values, !values.isEmpty else {
+            throw CLIError.domainMissing(domainToken.text)
         }
-        switch value {
-        case .dict(let dict): for entry in dict.sortedEntries { visit(entry.key, entry.value) }
-        case .array(let items): for (i, item) in items.enumerated() { visit(String(i), item) }
-        default: break
-        }
+        for path in KeyPath.all(in: values, leavesOnly: true) { context.print(path.pointer) }
     }
 }

@@ -1,24 +1,28 @@
 import SettingsCore
 
 enum DeleteCommand {
-    /// `delete D` removes the domain's file; `delete D K` one key.
+    /// `delete D` removes the domain's file; `delete D K` one key; `delete D -p POINTER`
+    /// one place inside a value (an array closes the gap).
     static func delete(_ context: inout Context, _ arguments: [Token]) throws {
+        let (options, arguments) = try PathOptions.extract(arguments, allowed: ["-p", "--path-json"])
         guard let domainToken = arguments.first else { throw CLIError.usage("delete needs a domain") }
-        try expectAtMost(2, arguments)
+        try expectAtMost(options.path == nil ? 2 : 1, arguments)
         let domain = try domainName(domainToken)
-        guard arguments.count == 2 else {
+        guard let path = try options.placeInside() ?? arguments.dropFirst().first.map({ KeyPath([$0.text]) }) else {
             guard try context.store.remove(domain, host: context.host) else {
                 throw CLIError.deleteMissing(domain: domainToken.text)
             }
             return
         }
-        let key = arguments[1].text
         var removed = false
-        try context.store.update(domain, host: context.host, key: key) { value in
-            removed = value != nil
-            value = nil
+        try context.store.update(domain, host: context.host, key: path.segments[0]) { value in
+            removed = try path.remove(in: &value)
             return removed
         }
-        guard removed else { throw CLIError.deleteMissing(domain: domainToken.text) }
+        guard removed else {
+            // defaults' words for a missing key; a missing place names its pointer.
+            if options.path == nil { throw CLIError.deleteMissing(domain: domainToken.text) }
+            throw CLIError.pairMissing(domain: domainToken.text, key: path.pointer)
+        }
     }
 }

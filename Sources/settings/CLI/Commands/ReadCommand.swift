@@ -1,38 +1,56 @@
 import SettingsCore
 
 enum ReadCommand {
-    /// `read`, `read D`, `read D K`.
+    /// `read`, `read D`, `read D K`, `read D -p POINTER`; `--json` for the JSON mapping.
     static func read(_ context: inout Context, _ arguments: [Token]) throws {
-        try expectAtMost(2, arguments)
+        let (options, arguments) = try PathOptions.extract(arguments, allowed: ["-p", "--path-json", "--json"])
+        let render = { (value: PlistValue, bare: Bool) -> [UInt8] in
+            options.json ? jsonOutput(value) : bare ? DefaultsPrinter.renderBare(value) : DefaultsPrinter.render(value)
+        }
+        try expectAtMost(options.path == nil ? 2 : 1, arguments)
         guard let domainToken = arguments.first else {
-            context.output.append(contentsOf: DefaultsPrinter.render(.dict(try everyDomain(context))))
+            guard options.path == nil else { throw CLIError.usage("-p needs a domain") }
+            context.output.append(contentsOf: render(.dict(try everyDomain(context)), false))
             return
         }
         let domain = try domainName(domainToken)
-        guard arguments.count == 2 else {
+        if arguments.count == 1, options.path == nil {
             guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
                 throw CLIError.domainMissing(domainToken.text)
             }
-            context.output.append(contentsOf: DefaultsPrinter.render(.dict(values)))
+            context.output.append(contentsOf: render(.dict(values), false))
             return
         }
-        let key = arguments[1].text
-        guard let value = try context.store.value(forKey: key, in: domain, host: context.host) else {
-            throw CLIError.pairMissing(domain: domainToken.text, key: key)
-        }
-        context.output.append(contentsOf: DefaultsPrinter.renderBare(value))
+        let value = try lookUp(&context, domain, domainToken, arguments, options)
+        context.output.append(contentsOf: render(value, true))
     }
 
-    /// `read-type D K`: `Type is boolean`.
+    /// `read-type D K`, `read-type D -p POINTER`: `Type is boolean`.
     static func readType(_ context: inout Context, _ arguments: [Token]) throws {
-        guard arguments.count >= 2 else { throw CLIError.usage("read-type needs a domain and a key") }
-        try expectAtMost(2, arguments)
-        let domain = try domainName(arguments[0])
-        let key = arguments[1].text
-        guard let value = try context.store.value(forKey: key, in: domain, host: context.host) else {
-            throw CLIError.pairMissing(domain: arguments[0].text, key: key)
-        }
+        let (options, arguments) = try PathOptions.extract(arguments, allowed: ["-p", "--path-json"])
+        guard arguments.count + (options.path == nil ? 0 : 1) >= 2 else { throw CLIError.usage("read-type needs a domain and a key") }
+        try expectAtMost(options.path == nil ? 2 : 1, arguments)
+        let value = try lookUp(&context, try domainName(arguments[0]), arguments[0], arguments, options)
         context.print("Type is \(TypeTable.row(for: value).word)")
+    }
+
+    /// The value of the key (`arguments[1]`) or of the path; only its top-level key is
+    /// built from the file.
+    private static func lookUp(_ context: inout Context, _ domain: DomainName, _ domainToken: Token,
+                               _ arguments: [Token], _ options: PathOptions) throws -> PlistValue {
+        let path = options.path ?? KeyPath([arguments[1].text])
+        let name = options.path == nil ? arguments[1].text : path.pointer
+        guard !path.segments.isEmpty else {
+            guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
+                throw CLIError.domainMissing(domainToken.text)
+            }
+            return .dict(values)
+        }
+        guard let top = try context.store.value(forKey: path.segments[0], in: domain, host: context.host),
+              let value = KeyPath(Array(path.segments.dropFirst())).jsonValue(inside: top) else {
+            throw CLIError.pairMissing(domain: domainToken.text, key: name)
+        }
+        return value
     }
 
     /// Every domain keyed by its name, the global one as NSGlobalDomain.

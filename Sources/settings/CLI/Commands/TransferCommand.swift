@@ -1,24 +1,56 @@
 import SettingsCore
 
-/// `import` and `export`: whole domains to and from property-list files.
+/// `import` and `export`: whole domains to and from property-list or JSON files.
 enum TransferCommand {
-    /// `import D PATH|-`: the dictionary at PATH (any format) becomes the domain.
+    /// `import D PATH|- [--json] [--merge] [--exact]`: the dictionary at PATH (any plist
+    /// format, or JSON) becomes the domain, or with `--merge` is merged into it deeply.
     static func importDomain(_ context: inout Context, _ arguments: [Token]) throws {
+        let (options, arguments) = try PathOptions.extract(arguments, allowed: ["--json", "--merge", "--exact"])
         guard arguments.count >= 2 else { throw CLIError.usage("import needs a domain and a path (or - for standard input)") }
         try expectAtMost(2, arguments)
         let domain = try domainName(arguments[0])
         let path = arguments[1].text
+        let name = path == "-" ? "standard input" : path
         let bytes = try PlistFiles.read(path)
-        let imported = try PlistFiles.dictionary(from: bytes, name: path == "-" ? "standard input" : path)
+        var imported: PlistDictionary
+        if options.json {
+            let value: PlistValue
+            do throws(JSONError) { value = try JSONReader.read(bytes) } catch { throw CLIError.json(error, source: name) }
+            guard case .dict(let dict) = value else {
+                throw CLIError.json(.value("the top level is \(TypeTable.row(for: value).phrase), not an object", pointer: ""), source: name)
+            }
+            imported = dict
+        } else {
+            imported = try PlistFiles.dictionary(from: bytes, name: name)
+        }
         try context.store.update(domain, host: context.host) { values in
-            if values == imported { return false }
-            values = imported
+            if options.json, !options.exact, case .dict(let kept) = JSONReader.keepingReals(.dict(imported), where: .dict(values)) {
+                imported = kept
+            }
+            let result = options.merge ? merged(values, imported) : imported
+            if values == result { return false }
+            values = result
             return true
         }
     }
 
-    /// `export D PATH|-`: a binary plist at PATH, or XML on standard output.
+    /// `old` with every key of `new` set, dictionaries in both merged key by key.
+    static func merged(_ old: PlistDictionary, _ new: PlistDictionary) -> PlistDictionary {
+        var result = old
+        for entry in new.uniqueEntries {
+            if case .dict(let inner)? = result[entry.key], case .dict(let incoming) = entry.value {
+                result[entry.key] = .dict(merged(inner, incoming))
+            } else {
+                result[entry.key] = entry.value
+            }
+        }
+        return result
+    }
+
+    /// `export D PATH|- [--json]`: a binary plist at PATH, or XML on standard output; with
+    /// `--json`, JSON in either place.
     static func exportDomain(_ context: inout Context, _ arguments: [Token]) throws {
+        let (options, arguments) = try PathOptions.extract(arguments, allowed: ["--json"])
         guard arguments.count >= 2 else { throw CLIError.usage("export needs a domain and a path (or - for standard output)") }
         try expectAtMost(2, arguments)
         let domain = try domainName(arguments[0])
@@ -26,7 +58,10 @@ enum TransferCommand {
             throw CLIError.domainMissing(arguments[0].text)
         }
         let path = arguments[1].text
-        if path == "-" {
+        if options.json {
+            let text = jsonOutput(.dict(values))
+            if path == "-" { context.output.append(contentsOf: text) } else { try PlistFiles.write(text, to: path) }
+        } else if path == "-" {
             context.output.append(contentsOf: try PropertyList.encode(.dict(values), as: .xml))
         } else {
             try PlistFiles.write(try PropertyList.encode(.dict(values), as: .binary), to: path)

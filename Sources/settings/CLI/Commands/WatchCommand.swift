@@ -142,11 +142,9 @@ enum WatchCommand {
             case "--timeout": options.timeout = try number("--timeout")
             case "--debounce": options.debounce = try number("--debounce") / 1000
             case "-p":
-                let text = try argument("-p")
-                let path: KeyPath
-                do throws(KeyPathError) { path = try KeyPath(pointer: text) } catch { throw CLIError.badPointer(error) }
-                guard !path.segments.isEmpty else { throw CLIError.badPointer(.wholeDomain) }
-                add(.path(path))
+                var options = PathOptions()
+                options.path = try PathOptions.parsePath("-p", try argument("-p"))
+                add(.path(try options.placeInside()!))
             case let word where word.hasPrefix("--"): throw CLIError.usage("unknown watch option '\(word)'")
             case let key: add(.key(key))
             }

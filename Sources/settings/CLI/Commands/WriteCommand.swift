@@ -1,47 +1,85 @@
 import SettingsCore
 
 enum WriteCommand {
-    /// `write D K VALUE…` sets one key; `write D PLIST` replaces the domain.
+    /// `write D K VALUE…` sets one key; `write D PLIST` replaces the domain;
+    /// `write D -p POINTER [--insert] VALUE…` sets a place inside a value; `--json TEXT`
+    /// in place of the value words gives the value as JSON.
     static func write(_ context: inout Context, _ arguments: [Token]) throws {
         guard arguments.count >= 2 else { throw CLIError.usage("write needs a domain, a key and a value") }
         let domain = try domainName(arguments[0])
-        if arguments.count == 2 {
-            try replaceDomain(&context, domain, literal: arguments[1].text)
+        var words = Array(arguments.dropFirst())
+        // A path only with a value after it: `write D -p V` stores the key -p, as defaults does.
+        var options = PathOptions()
+        if ["-p", "--path-json"].contains(words[0].text), words.count >= 3 {
+            options.path = try PathOptions.parsePath(words[0].text, words[1].text)
+            words.removeFirst(2)
+            while let flag = words.first?.text, flag == "--insert" || flag == "--exact", words.count > 1 {
+                if flag == "--insert" { options.insert = true } else { options.exact = true }
+                words.removeFirst()
+            }
+        } else if words.count == 1 {
+            try replaceDomain(&context, domain, literal: words[0].text)
             return
         }
-        let key = arguments[1].text
+        let path = try options.placeInside() ?? KeyPath([words.removeFirst().text])
+        let change = try valueChange(&context, &words, &options)
+        let key = path.segments[0]
+        let below = KeyPath(Array(path.segments.dropFirst()))
+        try context.store.update(domain, host: context.host, key: key) { value in
+            let target = value.flatMap(below.value(inside:))
+            guard var new = try apply(change, to: target, name: options.path?.pointer ?? key) else { return false }
+            if options.json, !options.exact { new = JSONReader.keepingReals(new, where: target) }
+            if new == target, !options.insert { return false }
+            try path.set(new, in: &value, insert: options.insert)
+            return true
+        }
+    }
+
+    /// The value words, or `[--exact] --json TEXT`.
+    private static func valueChange(_ context: inout Context, _ words: inout [Token],
+                                    _ options: inout PathOptions) throws -> ValueArguments.Change {
+        let flags = words.map(\.text)
+        if flags.count == 2 && flags[0] == "--json" || flags.count == 3 && flags[0] == "--exact" && flags[1] == "--json" {
+            options.json = true
+            options.exact = options.exact || flags[0] == "--exact"
+            do throws(JSONError) { return .set(try JSONReader.read(Array(flags[flags.count - 1].utf8))) } catch {
+                throw CLIError.json(error, source: "the value")
+            }
+        }
         var lookalikes: [ValueArguments.Lookalike] = []
         let change: ValueArguments.Change
         do {
-            change = try ValueArguments.parse(Array(arguments.dropFirst(2)), lookalikes: &lookalikes)
+            change = try ValueArguments.parse(words, lookalikes: &lookalikes)
         } catch {
             throw lookalikes.first.map { CLIError.lookalike(error, $0) } ?? error
         }
         for lookalike in lookalikes {
             context.warn("'\(lookalike.word)' is not a type flag (did you mean \(lookalike.flag)?); stored as the string '\(lookalike.word)', as defaults does")
         }
-        try context.store.update(domain, host: context.host, key: key) { value in
-            switch change {
-            case .set(let new):
-                if value == new { return false }
-                value = new
-            case .append(let elements):
-                switch value {
-                case nil: value = .array(elements)
-                case .array(let existing)?: value = .array(existing + elements)
-                default: throw CLIError.notAnArray(key: key)
-                }
-            case .merge(let additions):
-                var merged: PlistDictionary
-                switch value {
-                case nil: merged = PlistDictionary()
-                case .dict(let existing)?: merged = existing
-                default: throw CLIError.notADictionary(key: key)
-                }
-                for entry in additions.sortedEntries { merged[entry.key] = entry.value }
-                value = .dict(merged)
+        return change
+    }
+
+    /// The value `change` makes of `value` (nil when there is none); nil when it leaves
+    /// it as it is. `name` is the key or pointer, for errors.
+    private static func apply(_ change: ValueArguments.Change, to value: PlistValue?, name: String) throws -> PlistValue? {
+        switch change {
+        case .set(let new):
+            return new
+        case .append(let elements):
+            switch value {
+            case nil: return .array(elements)
+            case .array(let existing)?: return .array(existing + elements)
+            default: throw CLIError.notAnArray(key: name)
             }
-            return true
+        case .merge(let additions):
+            var merged: PlistDictionary
+            switch value {
+            case nil: merged = PlistDictionary()
+            case .dict(let existing)?: merged = existing
+            default: throw CLIError.notADictionary(key: name)
+            }
+            for entry in additions.sortedEntries { merged[entry.key] = entry.value }
+            return .dict(merged)
         }
     }
 

@@ -1,0 +1,59 @@
+import SettingsCore
+
+/// The options that address a place inside a domain and say how values travel as JSON:
+/// `-p POINTER`, `--path-json '["a",0]'`, `--json`, `--insert`, `--exact`, `--merge`.
+///
+/// A positional key is always one literal top-level key. `-p` and `--path-json` are
+/// options only with their argument after them, so `defaults read D -p`, which reads
+/// the key `-p`, keeps its meaning.
+struct PathOptions {
+    var path: KeyPath?
+    var json = false
+    var insert = false
+    var exact = false
+    var merge = false
+
+    /// Takes the options out of `words`, wherever they stand, and returns the rest.
+    /// `allowed` names the ones the verb takes; others are left in the words.
+    static func extract(_ words: [Token], allowed: Set<String>) throws(CLIError) -> (PathOptions, [Token]) {
+        var options = PathOptions()
+        var rest: [Token] = []
+        var i = 0
+        while i < words.count {
+            let word = words[i].text
+            let takesIt = allowed.contains(word)
+            switch word {
+            case "-p" where takesIt && i + 1 < words.count, "--path-json" where takesIt && i + 1 < words.count:
+                guard options.path == nil else { throw CLIError.usage("give one -p or --path-json") }
+                options.path = try parsePath(word, words[i + 1].text)
+                i += 1
+            case "--json" where takesIt: options.json = true
+            case "--insert" where takesIt: options.insert = true
+            case "--exact" where takesIt: options.exact = true
+            case "--merge" where takesIt: options.merge = true
+            default: rest.append(words[i])
+            }
+            i += 1
+        }
+        return (options, rest)
+    }
+
+    static func parsePath(_ flag: String, _ text: String) throws(CLIError) -> KeyPath {
+        do throws(KeyPathError) {
+            return flag == "-p" ? try KeyPath(pointer: text) : try KeyPath(json: text)
+        } catch {
+            throw CLIError.badPointer(error, flag: flag)
+        }
+    }
+
+    /// The path, which must name a place below the domain's root.
+    func placeInside() throws(CLIError) -> KeyPath? {
+        if let path, path.segments.isEmpty { throw CLIError.badPointer(.wholeDomain, flag: "-p") }
+        return path
+    }
+}
+
+/// JSON output: pretty for a person at a terminal, compact for a pipe, with a newline.
+func jsonOutput(_ value: PlistValue) -> [UInt8] {
+    JSONWriter.encode(value, pretty: StandardStreams.outputIsTerminal) + [UInt8(ascii: "\n")]
+}
