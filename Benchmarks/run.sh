@@ -66,6 +66,19 @@ bench big-write "$runs_big" "$(restore com.bench.big)" \
 bench binary-write "$runs_big" "$(restore com.bench.bigbin)" \
     "$settings write com.bench.bigbin $key -int 5" \
     "python3 -c \"import plistlib; f = '$store/com.bench.bigbin.plist'; d = plistlib.load(open(f, 'rb')); d['$key'] = 5; plistlib.dump(d, open(f, 'wb'), fmt=plistlib.FMT_BINARY)\""
+# JSON: export and import of the big domain against Python's json and plistlib doing the
+# same conversion (Benchmarks/json_baseline.py), and a write deep inside one value against
+# the PlistBuddy way, a full load and rewrite in plistlib.
+"$settings" export com.bench.big "$work/big.json" --json
+bench json-export "$runs_big" "" \
+    "$settings export com.bench.big - --json" \
+    "python3 Benchmarks/json_baseline.py export $big $work/py.json"
+bench json-import "$runs_big" "rm -f $store/com.bench.imported.plist" \
+    "$settings import com.bench.imported $work/big.json --json" \
+    "python3 Benchmarks/json_baseline.py import $work/big.json $work/py.plist"
+bench deep-write "$runs_big" "$(restore com.bench.big)" \
+    "$settings write com.bench.big -p /$key/ratio -double 1.5" \
+    "python3 -c \"import plistlib; d = plistlib.load(open('$big', 'rb')); d['$key']['ratio'] = 1.5; plistlib.dump(d, open('$big', 'wb'))\""
 bench binary-read "$runs_big" "" \
     "$settings read com.bench.bigbin $key" \
     "python3 -c \"import plistlib; print(plistlib.load(open('$big', 'rb'))['$key'])\"" \
@@ -88,6 +101,10 @@ peak() { # COMMAND...: median peak RSS of 3 runs, in KB
     echo "plistlib write xml $(peak python3 -c "import plistlib; d = plistlib.load(open('$big', 'rb')); d['$key'] = 5; plistlib.dump(d, open('$big', 'wb'))")"
     echo "Foundation read xml $(peak "$foundation" read "$big" $key)"
     echo "Foundation write xml $(peak "$foundation" write "$big" $key 5)"
+    echo "settings export json $(peak "$settings" export com.bench.big - --json)"
+    echo "settings import json $(peak sh -c "rm -f $store/com.bench.imported.plist && exec $settings import com.bench.imported $work/big.json --json")"
+    echo "python export json $(peak python3 Benchmarks/json_baseline.py export "$big" "$work/py.json")"
+    echo "python import json $(peak python3 Benchmarks/json_baseline.py import "$work/big.json" "$work/py.plist")"
 } >"$work/memory.txt"
 
 # From a write returning to the watch line, and a watch's wake-ups while idle.
@@ -105,6 +122,9 @@ rows = [
     ("100k-key XML write, one key", "big-write", ["python3 plistlib", "Foundation"], [0.2, None]),
     ("100k-key binary write, one key", "binary-write", ["python3 plistlib (binary)"], [0.2]),
     ("100k-key binary read, one key", "binary-read", ["plistlib, XML file", "plistlib, binary file"], [0.1, None]),
+    ("100k-key export --json", "json-export", ["python3 json + plistlib"], [0.1]),
+    ("100k-key import --json", "json-import", ["python3 json + plistlib"], [0.1]),
+    ("100k-key write -p, deep", "deep-write", ["plistlib load + rewrite"], [0.1]),
 ]
 ok = True
 print(f"{'benchmark':32} {'settings':>10}   {'baseline':24} {'median':>10} {'ratio':>7}  target")
@@ -128,6 +148,8 @@ checks = [
     ("one-key XML write <= plistlib's and < 3x the file", mem["settings write xml"] <= mem["plistlib write xml"] and mem["settings write xml"] * 1024 < 3 * xml_size),
     ("one-key binary read < 3x the file", mem["settings read binary"] * 1024 < 3 * bin_size),
     ("one-key binary write <= plistlib's and < 3x the file", mem["settings write binary"] <= mem["plistlib write binary"] and mem["settings write binary"] * 1024 < 3 * bin_size),
+    ("JSON export < 3x the XML file", mem["settings export json"] * 1024 < 3 * xml_size),
+    ("JSON import < 3x the XML file", mem["settings import json"] * 1024 < 3 * xml_size),
 ]
 for text, met in checks:
     ok &= met

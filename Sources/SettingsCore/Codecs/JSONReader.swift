@@ -28,12 +28,23 @@ public enum JSONReader {
         case (.int(let i), .double?): return .double(i.doubleValue)
         case (.int(let i), .float?): return .float(Float(i.doubleValue))
         case (.dict(let dict), .dict(let before)?):
+            if before.isEmpty { return new }
+            let previous = before.sortedEntries
+            if dict.isStrictlySorted {
+                // Both in key order, the usual case: one walk, no hashing.
+                var j = 0
+                return .dict(PlistDictionary(entries: dict.entries.map { entry in
+                    while j < previous.count, byteOrderPrecedes(previous[j].key, entry.key) { j += 1 }
+                    let old = j < previous.count && sameKey(previous[j].key, entry.key) ? previous[j].value : nil
+                    return .init(key: entry.key, value: keepingReals(entry.value, where: old))
+                }))
+            }
             // A hash of the old keys, so a big domain is not scanned once per key. Swift
             // hashes canonically equivalent keys alike; at worst such a pair shares a type.
-            let old = before.entries.count < 16 ? nil : Dictionary(before.entries.map { ($0.key, $0.value) }) { $1 }
+            let old = previous.count < 16 ? nil : Dictionary(previous.map { ($0.key, $0.value) }) { $1 }
             return .dict(PlistDictionary(entries: dict.entries.map { entry in
-                let previous = old.map { $0[entry.key] } ?? before[entry.key]
-                return .init(key: entry.key, value: keepingReals(entry.value, where: previous))
+                let value = old.map { $0[entry.key] } ?? before[entry.key]
+                return .init(key: entry.key, value: keepingReals(entry.value, where: value))
             }))
         case (.array(let items), .array(let before)?):
             return .array(items.indices.map { keepingReals(items[$0], where: $0 < before.count ? before[$0] : nil) })
@@ -224,7 +235,7 @@ public enum JSONReader {
         mutating func string() throws(JSONError) -> String {
             at += 1
             let start = at
-            // The common case: no escapes, one validating copy.
+            // The common case: no escapes, one copy.
             while at < bytes.count, bytes[at] != UInt8(ascii: "\""), bytes[at] != UInt8(ascii: "\\"), bytes[at] >= 0x20 { at += 1 }
             if at < bytes.count, bytes[at] == UInt8(ascii: "\"") {
                 at += 1
@@ -284,7 +295,7 @@ public enum JSONReader {
         }
 
         func text(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> String {
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw syntax("invalid UTF-8 in a string") }
+            guard let text = TextDecoding.string(bytes) else { throw syntax("invalid UTF-8 in a string") }
             return text
         }
 

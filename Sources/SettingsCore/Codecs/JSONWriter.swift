@@ -16,6 +16,41 @@ public enum JSONWriter {
         return out
     }
 
+    /// Encodes `value` and hands the bytes to `sink` in pieces of about `chunk` bytes,
+    /// cut between the root's entries, ending with a newline: a big domain is never
+    /// held twice in memory, once as values and once as text.
+    public static func encode(_ value: PlistValue, pretty: Bool, chunk: Int,
+                              to sink: ([UInt8]) throws -> Void) rethrows {
+        guard case .dict(let dict) = value, !dict.isEmpty, !isTagShaped(dict) else {
+            try sink(encode(value, pretty: pretty) + [UInt8(ascii: "\n")])
+            return
+        }
+        let level: Int? = pretty ? 0 : nil
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(min(chunk, 1 << 16) + 4096)
+        for (i, entry) in dict.uniqueEntries.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            if pretty { newline(1, &out) }
+            appendString(entry.key, &out)
+            out.append(UInt8(ascii: ":"))
+            if pretty { out.append(UInt8(ascii: " ")) }
+            write(entry.value, level.map { $0 + 1 }, into: &out)
+            if out.count >= chunk {
+                try sink(out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        if pretty { newline(0, &out) }
+        out += [UInt8(ascii: "}"), UInt8(ascii: "\n")]
+        try sink(out)
+    }
+
+    /// A dictionary that would read back as a tag, so it is written inside `$dict`.
+    static func isTagShaped(_ dict: PlistDictionary) -> Bool {
+        let entries = dict.uniqueEntries
+        return entries.count == 1 && entries[0].key.utf8.first == UInt8(ascii: "$")
+    }
+
     /// What a path that steps into `value`'s JSON tag finds there, as `jq` would: a
     /// date's `$date` text, data's `$data` base64, a NaN's `$real`, a wrapped
     /// dictionary's `$dict`. Nil when `value` has no such tag.
@@ -49,11 +84,10 @@ public enum JSONWriter {
         case .array(let items):
             appendCollection("[", "]", items.count, level, &out) { i, out in write(items[i], level.map { $0 + 1 }, into: &out) }
         case .dict(let dict):
-            let entries = dict.uniqueEntries
-            if entries.count == 1, entries[0].key.utf8.first == UInt8(ascii: "$") {
-                tagged("$dict", level, &out) { out in writeObject(entries, level.map { $0 + 1 }, &out) }
+            if isTagShaped(dict) {
+                tagged("$dict", level, &out) { out in writeObject(dict.uniqueEntries, level.map { $0 + 1 }, &out) }
             } else {
-                writeObject(entries, level, &out)
+                writeObject(dict.uniqueEntries, level, &out)
             }
         }
     }
@@ -101,21 +135,27 @@ public enum JSONWriter {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
     }
 
-    /// UTF-8 as is; `"`, `\` and the C0 controls escaped, as RFC 8259 requires.
+    /// UTF-8 as is; `"`, `\` and the C0 controls escaped, as RFC 8259 requires. Runs
+    /// without any are copied whole.
     static func appendString(_ s: String, _ out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            default: out.append(byte)
+        var s = s
+        s.withUTF8 { bytes in
+            var run = 0
+            for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                run = i + 1
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+                case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
         }
         out.append(UInt8(ascii: "\""))
     }

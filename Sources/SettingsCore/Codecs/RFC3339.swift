@@ -81,6 +81,8 @@ enum RFC3339 {
     /// The integer part (toward zero) of `value`'s shortest decimal text and its fraction
     /// digits, without trailing zeros.
     private static func split(_ value: Double) -> (Int64, [UInt8]) {
+        // Whole seconds, the usual case, need no decimal text.
+        if value == value.rounded(.towardZero) { return (Int64(value), []) }
         let (digits, exponent) = DecimalText.digits(of: abs(value))
         let sign: Int64 = value < 0 ? -1 : 1
         if exponent >= 0 {

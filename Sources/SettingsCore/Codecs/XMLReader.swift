@@ -384,7 +384,7 @@ struct XMLReader {
     }
 
     private func string(_ text: Text) throws(PlistError) -> String {
-        guard let s = withBytes(text, { String(validating: $0, as: UTF8.self) }) else {
+        guard let s = withBytes(text, TextDecoding.string) else {
             throw PlistError.invalidEncoding(.xml, line: line)
         }
         return s

@@ -28,11 +28,17 @@ public enum PlistFiles {
     /// Replaces `path` atomically (see `AtomicFile`); a new file is mode 0644, an
     /// existing one keeps its mode.
     public static func write(_ bytes: [UInt8], to path: String) throws(StoreError) {
+        try write(to: path) { write in try write(bytes[...]) }
+    }
+
+    /// As `write`, with the bytes handed over in pieces by `contents`.
+    public static func write(to path: String,
+                             contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws(StoreError) {
         do throws(Errno) {
             let old = try FileSystem.status(path)
             let directoryFD = try FileSystem.open(Path.directory(of: path), O_RDONLY | O_DIRECTORY)
             defer { FileSystem.close(directoryFD) }
-            try AtomicFile.replace(path, directoryFD: directoryFD, with: bytes, keeping: old, newFileMode: 0o644)
+            try AtomicFile.replace(path, directoryFD: directoryFD, keeping: old, newFileMode: 0o644, contents: contents)
         } catch {
             throw StoreError.writeFailed(path: path, error)
         }

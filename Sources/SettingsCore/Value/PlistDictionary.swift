@@ -99,7 +99,7 @@ public struct PlistDictionary: Sendable {
 
     /// True when keys are already in order with no duplicates, the common case for a
     /// file written by us or by Apple; then sorting is skipped.
-    private var isStrictlySorted: Bool {
+    var isStrictlySorted: Bool {
         guard entries.count > 1 else { return true }
         for i in 1..<entries.count where !byteOrderPrecedes(entries[i - 1].key, entries[i].key) {
             return false

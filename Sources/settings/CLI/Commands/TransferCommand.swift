@@ -32,6 +32,7 @@ enum TransferCommand {
             values = result
             return true
         }
+        context.keepUntilExit(imported)
     }
 
     /// `old` with every key of `new` set, dictionaries in both merged key by key.
@@ -57,10 +58,18 @@ enum TransferCommand {
         guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
             throw CLIError.domainMissing(arguments[0].text)
         }
+        context.keepUntilExit(values)
         let path = arguments[1].text
         if options.json {
-            let text = jsonOutput(.dict(values))
-            if path == "-" { context.output.append(contentsOf: text) } else { try PlistFiles.write(text, to: path) }
+            // Streamed in pieces: a big domain is not held a second time as text.
+            let pretty = StandardStreams.outputIsTerminal && path == "-"
+            if path == "-" {
+                JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { StandardStreams.write($0) }
+            } else {
+                try PlistFiles.write(to: path) { write in
+                    try JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { try write($0[...]) }
+                }
+            }
         } else if path == "-" {
             context.output.append(contentsOf: try PropertyList.encode(.dict(values), as: .xml))
         } else {
