@@ -142,9 +142,9 @@ enum WatchCommand {
             case "--timeout": options.timeout = try number("--timeout")
             case "--debounce": options.debounce = try number("--debounce") / 1000
             case "-p":
-                var options = PathOptions()
-                options.path = try PathOptions.parsePath("-p", try argument("-p"))
-                add(.path(try options.placeInside()!))
+                let path = try PathOptions.parsePath("-p", try argument("-p"))
+                guard !path.segments.isEmpty else { throw CLIError.badPointer(.wholeDomain, flag: "-p") }
+                add(.path(path))
             case let word where word.hasPrefix("--"): throw CLIError.usage("unknown watch option '\(word)'")
             case let key: add(.key(key))
             }

@@ -27,7 +27,7 @@ enum WriteCommand {
         let below = KeyPath(Array(path.segments.dropFirst()))
         try context.store.update(domain, host: context.host, key: key) { value in
             let target = value.flatMap(below.value(inside:))
-            guard var new = try apply(change, to: target, name: options.path?.pointer ?? key) else { return false }
+            var new = try apply(change, to: target, name: options.path?.pointer ?? key)
             if options.json, !options.exact { new = JSONReader.keepingReals(new, where: target) }
             if new == target, !options.insert { return false }
             try path.set(new, in: &value, insert: options.insert)
@@ -59,9 +59,9 @@ enum WriteCommand {
         return change
     }
 
-    /// The value `change` makes of `value` (nil when there is none); nil when it leaves
-    /// it as it is. `name` is the key or pointer, for errors.
-    private static func apply(_ change: ValueArguments.Change, to value: PlistValue?, name: String) throws -> PlistValue? {
+    /// The value `change` makes of `value` (nil when there is none). `name` is the key or
+    /// pointer, for errors.
+    private static func apply(_ change: ValueArguments.Change, to value: PlistValue?, name: String) throws -> PlistValue {
         switch change {
         case .set(let new):
             return new
