@@ -6,11 +6,15 @@ let package = Package(
     products: [
         .executable(name: "settings", targets: ["settings"]),
         .library(name: "SettingsCore", targets: ["SettingsCore"]),
+        .library(name: "SettingsKit", targets: ["SettingsKit"]),
     ],
     targets: [
         // The engine: value model, type table, codecs, the OS door and the domain store.
         // It imports no Foundation, only the stdlib and Glibc.
         .target(name: "SettingsCore"),
+        // Typed, observable settings for Swift programs, on the same files. It may use
+        // FoundationEssentials (Date, Data, URL, UUID, Codable); the executable does not link it.
+        .target(name: "SettingsKit", dependencies: ["SettingsCore"]),
         // The command line: argv -> verb -> store, and nothing else.
         .executableTarget(
             name: "settings", dependencies: ["SettingsCore"],
@@ -23,10 +27,13 @@ let package = Package(
         // A separate process that uses Foundation's UserDefaults, so the tests can show
         // that Swift programs and `settings` see the same files.
         .executableTarget(name: "InteropProbe", path: "Tests/InteropProbe"),
+        // Another process using SettingsKit, for the cross-process tests.
+        .executableTarget(name: "SettingsKitProbe", dependencies: ["SettingsKit"], path: "Tests/SettingsKitProbe"),
         // What both test targets share: the canonical form values are compared in.
         .target(name: "TestSupport", dependencies: ["SettingsCore"], path: "Tests/TestSupport"),
         .testTarget(name: "SettingsCoreTests", dependencies: ["SettingsCore", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "settingsTests", dependencies: ["settings", "SettingsCore", "InteropProbe", "TestSupport"]),
+        .testTarget(name: "SettingsKitTests", dependencies: ["SettingsKit", "SettingsCore", "settings", "InteropProbe", "SettingsKitProbe"]),
     ]
 )

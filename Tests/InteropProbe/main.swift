@@ -3,9 +3,16 @@
 //
 //   InteropProbe get SUITE KEY          prints "<type> <value>" or "missing"
 //   InteropProbe set SUITE KEY TYPE V   TYPE: bool int double string data date array dict
+//   InteropProbe set-standard KEY INT   through UserDefaults.standard
 import Foundation
 
 let args = CommandLine.arguments
+// `InteropProbe set-standard KEY INT`: through UserDefaults.standard, the app's own domain.
+if args.count == 4, args[1] == "set-standard" {
+    UserDefaults.standard.set(Int(args[3])!, forKey: args[2])
+    UserDefaults.standard.synchronize()
+    exit(0)
+}
 guard args.count >= 4, let defaults = UserDefaults(suiteName: args[2]) else {
     FileHandle.standardError.write("usage: InteropProbe get|set SUITE KEY [TYPE VALUE]\n".data(using: .utf8)!)
     exit(2)

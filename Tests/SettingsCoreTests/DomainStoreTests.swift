@@ -57,7 +57,7 @@ final class DomainStoreTests: XCTestCase {
                 guard case .invalidDomain? = error as? StoreError else { return XCTFail("\(error)") }
             }
         }
-        XCTAssertThrowsError(try Host.named(validating: "../up"))
+        XCTAssertThrowsError(try DomainHost.named(validating: "../up"))
     }
 
     func testNewFilesAreMode0600InA0700Folder() throws {

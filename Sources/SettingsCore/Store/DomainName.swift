@@ -91,7 +91,7 @@ public enum DomainName: Sendable, Equatable {
 }
 
 /// Which host's preferences: the usual any-host file, or a ByHost file.
-public enum Host: Sendable, Equatable {
+public enum DomainHost: Sendable, Equatable {
     case any
     /// `-currentHost`: Foundation on Linux names this host with an empty identifier,
     /// so its files are `ByHost/<domain>..plist`, and apps read them.
@@ -99,7 +99,7 @@ public enum Host: Sendable, Equatable {
     case named(String)
 
     /// The `-host` argument, checked like a domain name.
-    public static func named(validating name: String) throws(StoreError) -> Host {
+    public static func named(validating name: String) throws(StoreError) -> DomainHost {
         try DomainName.validate(name, what: "host name")
         return .named(name)
     }

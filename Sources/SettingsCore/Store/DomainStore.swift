@@ -38,7 +38,7 @@ public struct DomainStore: Sendable {
 
     /// The file a domain lives in. In the config folder an existing file is found in
     /// any case (see `existingName`); a new one takes the name as typed.
-    public func path(of domain: DomainName, host: Host) -> String {
+    public func path(of domain: DomainName, host: DomainHost = .any) -> String {
         let stem: String
         switch domain {
         case .path(let path): return path
@@ -65,14 +65,22 @@ public struct DomainStore: Sendable {
         return entries.filter { $0.lowercased() == lowered }.min(by: byteOrderPrecedes) ?? name
     }
 
+    /// A cheap fingerprint of the file at `path` (one `stat`): it changes whenever the
+    /// file is replaced or rewritten. Nil when there is no file.
+    public static func stamp(at path: String) -> FileStamp? {
+        guard let status = try? FileSystem.status(path) else { return nil }
+        return FileStamp(size: status.size, inode: status.inode, device: status.device,
+                         modified: status.modifiedNanoseconds, changed: status.changedNanoseconds)
+    }
+
     /// The domain's values, or nil when it has no file.
-    public func load(_ domain: DomainName, host: Host) throws(StoreError) -> Domain? {
+    public func load(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> Domain? {
         try read(path(of: domain, host: host))?.domain
     }
 
     /// One value of a domain, without building the rest: nil when the domain or the key
     /// does not exist. The whole file is still checked, as `load` checks it.
-    public func value(forKey key: String, in domain: DomainName, host: Host) throws(StoreError) -> PlistValue? {
+    public func value(forKey key: String, in domain: DomainName, host: DomainHost = .any) throws(StoreError) -> PlistValue? {
         let path = path(of: domain, host: host)
         let found = try readFile(path) { bytes throws(PlistError) in try PropertyList.lookup(bytes, key: key).0 }
         switch found?.parsed {
@@ -85,7 +93,7 @@ public struct DomainStore: Sendable {
     /// Reads, changes and writes a domain under its lock. `change` returns whether it
     /// changed anything; when it did not, the file is not touched. A domain left empty
     /// loses its file, as Foundation does.
-    public func update(_ domain: DomainName, host: Host,
+    public func update(_ domain: DomainName, host: DomainHost = .any,
                        _ change: (inout PlistDictionary) throws -> Bool) throws {
         try withTarget(domain, host: host) { target throws in
             let existing = try read(target.path)
@@ -103,7 +111,7 @@ public struct DomainStore: Sendable {
     /// whole file is checked, only this key's value is built, and every other object is
     /// copied as bytes, so a one-key write of a big binary domain costs little more
     /// memory than the file.
-    public func update(_ domain: DomainName, host: Host, key: String,
+    public func update(_ domain: DomainName, host: DomainHost = .any, key: String,
                        _ change: (inout PlistValue?) throws -> Bool) throws {
         try withTarget(domain, host: host) { target throws in
             let file = try readFile(target.path) { bytes throws(PlistError) -> OneKey in
@@ -173,7 +181,7 @@ public struct DomainStore: Sendable {
 
     /// Runs `body` on the domain's file holding its folder's lock, after removing any
     /// temporary file a killed writer left there.
-    private func withTarget(_ domain: DomainName, host: Host, _ body: (Target) throws -> Void) throws {
+    private func withTarget(_ domain: DomainName, host: DomainHost, _ body: (Target) throws -> Void) throws {
         let named = path(of: domain, host: host)
         let path = try writeTarget(named)
         try withLock(on: path) { directoryFD throws in
@@ -208,7 +216,7 @@ public struct DomainStore: Sendable {
     }
 
     /// Removes a domain's file; false when there was none.
-    public func remove(_ domain: DomainName, host: Host) throws(StoreError) -> Bool {
+    public func remove(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> Bool {
         let path = path(of: domain, host: host)
         guard (try? FileSystem.linkStatus(path)) ?? nil != nil else { return false }
         do {
@@ -329,4 +337,10 @@ public struct DomainStore: Sendable {
         } catch let error as Errno { throw StoreError.writeFailed(path: path, error) }
         return try body(fd)
     }
+}
+
+/// What `DomainStore.stamp(at:)` compares: a new inode for an atomic save, new times and
+/// size for a rewrite in place.
+public struct FileStamp: Sendable, Equatable {
+    let size: Int, inode: UInt64, device: UInt64, modified: Int64, changed: Int64
 }

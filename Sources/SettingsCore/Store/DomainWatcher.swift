@@ -23,7 +23,7 @@ public final class DomainWatcher {
 
     private let store: DomainStore
     private let domain: DomainName
-    private let host: Host
+    private let host: DomainHost
     /// How long the folder must stay quiet after an event before the file is read.
     public let debounce: Double
     private let inotify: Inotify
@@ -39,7 +39,7 @@ public final class DomainWatcher {
     private var cancelled = false
 
     /// The current values are the starting point: only later changes are reported.
-    public init(store: DomainStore, domain: DomainName, host: Host, debounce: Double = 0.05) throws(StoreError) {
+    public init(store: DomainStore, domain: DomainName, host: DomainHost = .any, debounce: Double = 0.05) throws(StoreError) {
         (self.store, self.domain, self.host, self.debounce) = (store, domain, host, max(0, debounce))
         path = store.path(of: domain, host: host)
         do { (inotify, canceller) = (try Inotify(), try CancelSignal()) } catch { throw StoreError.unreadable(path: path, error) }
@@ -81,7 +81,7 @@ public final class DomainWatcher {
     }
 
     /// Per key, what differs between two readings.
-    static func difference(from old: PlistDictionary, to new: PlistDictionary) -> [Change] {
+    public static func difference(from old: PlistDictionary, to new: PlistDictionary) -> [Change] {
         let before = old.sortedEntries, after = new.sortedEntries
         var changes: [Change] = []
         var i = 0, j = 0

@@ -20,6 +20,7 @@ enum FileSystem {
     struct Status: Equatable {
         var mode: mode_t, uid: uid_t, gid: gid_t, size: Int, inode: UInt64, device: UInt64
         var modifiedNanoseconds: Int64
+        var changedNanoseconds: Int64
         var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
         var isRegular: Bool { mode & S_IFMT == S_IFREG }
         var isSymlink: Bool { mode & S_IFMT == S_IFLNK }
@@ -29,6 +30,7 @@ enum FileSystem {
             (mode, uid, gid, size) = (s.st_mode, s.st_uid, s.st_gid, Int(s.st_size))
             (inode, device) = (UInt64(s.st_ino), UInt64(s.st_dev))
             modifiedNanoseconds = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
+            changedNanoseconds = Int64(s.st_ctim.tv_sec) * 1_000_000_000 + Int64(s.st_ctim.tv_nsec)
         }
     }
 

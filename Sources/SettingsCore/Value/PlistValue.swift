@@ -36,3 +36,16 @@ extension PlistValue: Equatable {
         }
     }
 }
+
+/// Literals for values, so tests and callers can write `["volume": 50, "name": "x"]`.
+extension PlistValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .int(PlistInteger(value)) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: PlistValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, PlistValue)...) {
+        self = .dict(PlistDictionary(entries: elements.map { .init(key: $0.0, value: $0.1) }))
+    }
+}

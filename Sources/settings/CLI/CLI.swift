@@ -37,7 +37,7 @@ nonisolated(unsafe) private var keptUntilExit: [PlistDictionary] = []
 /// What a verb needs: the store, the host option, and buffers for its output.
 struct Context {
     let program: String
-    var host: Host = .any
+    var host: DomainHost = .any
     var store = DomainStore()
     var output: [UInt8] = []
     var error: [UInt8] = []

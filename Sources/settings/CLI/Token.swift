@@ -9,14 +9,14 @@ struct Token: Equatable {
 
 /// argv split into the options before the verb, the verb, and its arguments.
 struct Invocation {
-    var host: Host = .any
+    var host: DomainHost = .any
     var verb: Verb
     var arguments: [Token]
 
     init(arguments argv: [String]) throws(CLIError) {
         let tokens = argv.enumerated().map { Token(text: $0.element, position: $0.offset + 1) }
         var i = 0
-        var host = Host.any
+        var host = DomainHost.any
         while i < tokens.count {
             switch tokens[i].text {
             case "-currentHost":
@@ -25,7 +25,7 @@ struct Invocation {
                 continue
             case "-host":
                 guard i + 1 < tokens.count else { throw CLIError.usage("-host needs a host name") }
-                do throws(StoreError) { host = try Host.named(validating: tokens[i + 1].text) } catch { throw CLIError.store(error) }
+                do throws(StoreError) { host = try DomainHost.named(validating: tokens[i + 1].text) } catch { throw CLIError.store(error) }
                 i += 2
                 continue
             default: break

@@ -1,0 +1,168 @@
+import FoundationEssentials
+import SettingsCore
+
+/// `Encodable` to a property-list value, with no text in between: keyed containers
+/// become dictionaries (in coding order), unkeyed ones arrays; Date and Data keep their
+/// property-list types, URL and UUID are strings. Nil optionals are left out.
+enum PropertyListValueEncoder {
+    static func encode<T: Encodable>(_ value: T) throws -> PlistValue {
+        let encoder = ValueEncoder(codingPath: [])
+        try encoder.encodeValue(value)
+        return encoder.root.plist
+    }
+}
+
+/// A value being built; a class so that nested containers fill their parent in place.
+final class EncodedNode {
+    enum Kind { case empty, value(PlistValue), dict([(String, EncodedNode)]), array([EncodedNode]) }
+    var kind: Kind = .empty
+
+    var plist: PlistValue {
+        switch kind {
+        case .empty: return .dict([:])
+        case .value(let v): return v
+        case .dict(let entries): return .dict(PlistDictionary(entries: entries.map { .init(key: $0.0, value: $0.1.plist) }))
+        case .array(let items): return .array(items.map(\.plist))
+        }
+    }
+}
+
+final class ValueEncoder: Encoder {
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let root = EncodedNode()
+
+    init(codingPath: [any CodingKey]) { self.codingPath = codingPath }
+
+    /// Special-cases the types with a property-list form of their own.
+    func encodeValue<T: Encodable>(_ value: T) throws {
+        switch value {
+        case let date as Date: root.kind = .value(date.propertyListValue!)
+        case let data as Data: root.kind = .value(data.propertyListValue!)
+        case let url as URL: root.kind = .value(url.propertyListValue!)
+        case let uuid as UUID: root.kind = .value(uuid.propertyListValue!)
+        default: try value.encode(to: self)
+        }
+    }
+
+    static func child<T: Encodable>(_ value: T, at path: [any CodingKey]) throws -> EncodedNode {
+        let encoder = ValueEncoder(codingPath: path)
+        try encoder.encodeValue(value)
+        return encoder.root
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if case .dict = root.kind {} else { root.kind = .dict([]) }
+        return KeyedEncodingContainer(Keyed<Key>(node: root, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if case .array = root.kind {} else { root.kind = .array([]) }
+        return Unkeyed(node: root, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { Single(encoder: self) }
+
+    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let node: EncodedNode
+        let codingPath: [any CodingKey]
+
+        private func put(_ key: Key, _ child: EncodedNode) {
+            guard case .dict(var entries) = node.kind else { return }
+            entries.removeAll { $0.0 == key.stringValue }
+            entries.append((key.stringValue, child))
+            node.kind = .dict(entries)
+        }
+
+        mutating func encodeNil(forKey key: Key) throws {}
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            let child = try ValueEncoder.child(value, at: codingPath + [key])
+            if case .empty = child.kind { return }  // a nil optional: the key is left out
+            put(key, child)
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            let child = EncodedNode()
+            child.kind = .dict([])
+            put(key, child)
+            return KeyedEncodingContainer(Keyed<NestedKey>(node: child, codingPath: codingPath + [key]))
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            let child = EncodedNode()
+            child.kind = .array([])
+            put(key, child)
+            return Unkeyed(node: child, codingPath: codingPath + [key])
+        }
+        mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder {
+            let encoder = ValueEncoder(codingPath: codingPath + [key])
+            put(key, encoder.root)
+            return encoder
+        }
+    }
+
+    struct Unkeyed: UnkeyedEncodingContainer {
+        let node: EncodedNode
+        let codingPath: [any CodingKey]
+        var count: Int { if case .array(let items) = node.kind { items.count } else { 0 } }
+
+        private func append(_ child: EncodedNode) {
+            guard case .array(var items) = node.kind else { return }
+            items.append(child)
+            node.kind = .array(items)
+        }
+        private var nextPath: [any CodingKey] { codingPath + [IndexKey(count)] }
+
+        mutating func encodeNil() throws {}
+        mutating func encode<T: Encodable>(_ value: T) throws { append(try ValueEncoder.child(value, at: nextPath)) }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            let child = EncodedNode()
+            child.kind = .dict([])
+            let path = nextPath
+            append(child)
+            return KeyedEncodingContainer(Keyed<NestedKey>(node: child, codingPath: path))
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            let child = EncodedNode()
+            child.kind = .array([])
+            let path = nextPath
+            append(child)
+            return Unkeyed(node: child, codingPath: path)
+        }
+        mutating func superEncoder() -> any Encoder {
+            let encoder = ValueEncoder(codingPath: nextPath)
+            append(encoder.root)
+            return encoder
+        }
+    }
+
+    struct Single: SingleValueEncodingContainer {
+        let encoder: ValueEncoder
+        var codingPath: [any CodingKey] { encoder.codingPath }
+
+        mutating func encodeNil() throws { encoder.root.kind = .empty }
+        mutating func encode(_ value: Bool) throws { encoder.root.kind = .value(.bool(value)) }
+        mutating func encode(_ value: String) throws { encoder.root.kind = .value(.string(value)) }
+        mutating func encode(_ value: Double) throws { encoder.root.kind = .value(.double(value)) }
+        mutating func encode(_ value: Float) throws { encoder.root.kind = .value(.float(value)) }
+        mutating func encode(_ value: Int) throws { encoder.root.kind = .value(value.propertyListValue!) }
+        mutating func encode(_ value: Int8) throws { encoder.root.kind = .value(value.propertyListValue!) }
+        mutating func encode(_ value: Int16) throws { encoder.root.kind = .value(value.propertyListValue!) }
+        mutating func encode(_ value: Int32) throws { encoder.root.kind = .value(value.propertyListValue!) }
+        mutating func encode(_ value: Int64) throws { encoder.root.kind = .value(value.propertyListValue!) }
+        mutating func encode(_ value: UInt) throws { encoder.root.kind = .value(value.propertyListValue!) }
+        mutating func encode(_ value: UInt8) throws { encoder.root.kind = .value(value.propertyListValue!) }
+        mutating func encode(_ value: UInt16) throws { encoder.root.kind = .value(value.propertyListValue!) }
+        mutating func encode(_ value: UInt32) throws { encoder.root.kind = .value(value.propertyListValue!) }
+        mutating func encode(_ value: UInt64) throws { encoder.root.kind = .value(value.propertyListValue!) }
+        mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encodeValue(value) }
+    }
+}
+
+/// An array position as a coding key, for coding paths.
+struct IndexKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { String(intValue ?? 0) }
+    init(_ index: Int) { intValue = index }
+    init?(intValue: Int) { self.intValue = intValue }
+    init?(stringValue: String) { guard let i = Int(stringValue) else { return nil }; intValue = i }
+}

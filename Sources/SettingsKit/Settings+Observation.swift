@@ -1,0 +1,180 @@
+import SettingsCore
+import Synchronization
+
+/// One delivered change of a key: the value before (as this observer last saw it) and now.
+public struct SettingsChange<Value: SettingsValue>: Sendable {
+    public let key: String
+    public let old: Value
+    public let new: Value
+}
+
+/// Stops an observation on `cancel()` or when it goes away. When a domain's last
+/// observation stops, its watcher stops too and closes its descriptors.
+public final class SettingsObservation: Sendable {
+    private let stop: @Sendable () -> Void
+    private let stopped = Mutex(false)
+
+    init(_ stop: @escaping @Sendable () -> Void) { self.stop = stop }
+
+    public func cancel() {
+        guard stopped.withLock({ done in defer { done = true }; return !done }) else { return }
+        stop()
+    }
+
+    deinit { cancel() }
+}
+
+extension Settings {
+    /// Calls `handler` after each change of `key`: from this `Settings` at once, from
+    /// any other writer (the CLI, Foundation, another process) when the watcher sees it.
+    /// Storing the value already there delivers nothing, and no change is delivered twice.
+    ///
+    ///     let token = settings.observe(.music) { print($0.old, "->", $0.new) }
+    public func observe<Value>(_ key: SettingsKey<Value>, initial: Bool = false,
+                               _ handler: @escaping @Sendable (SettingsChange<Value>) -> Void) -> SettingsObservation {
+        let last = Mutex(self[key])
+        if initial { handler(SettingsChange(key: key.name, old: last.withLock { $0 }, new: last.withLock { $0 })) }
+        return addObserver(key.name) { [weak self] _ in
+            guard let self else { return }
+            let new = self[key]
+            let old: Value? = last.withLock { old in
+                guard old.propertyListValue != new.propertyListValue else { return nil }
+                defer { old = new }
+                return old
+            }
+            if let old { handler(SettingsChange(key: key.name, old: old, new: new)) }
+        }
+    }
+
+    /// The value of `key` now, then after every change, as an async sequence.
+    ///
+    ///     for await volume in settings.updates(.volume) { print(volume) }
+    public func updates<Value>(_ key: SettingsKey<Value>) -> AsyncStream<Value> {
+        AsyncStream { continuation in
+            continuation.yield(self[key])
+            let token = observe(key) { continuation.yield($0.new) }
+            continuation.onTermination = { _ in token.cancel() }
+        }
+    }
+
+    /// The names of the keys that changed, one batch per change of the domain.
+    public func changes() -> AsyncStream<[String]> {
+        let (stream, continuation) = AsyncStream<[String]>.makeStream()
+        let token = addObserver(nil) { names in continuation.yield(names) }
+        continuation.onTermination = { _ in token.cancel() }
+        return stream
+    }
+
+    // MARK: Delivery
+
+    /// Registers a handler for one key (nil: every key) and starts the watcher if needed.
+    func addObserver(_ name: String?, _ handler: @escaping @Sendable ([String]) -> Void) -> SettingsObservation {
+        let start: Bool
+        let id: Int
+        (id, start) = observers.withLock { observers in
+            observers.nextID += 1
+            observers.handlers[observers.nextID] = Handler(name: name.map(ExactKey.init), call: handler)
+            return (observers.nextID, observers.watcher == nil)
+        }
+        if start { startWatching() }
+        return SettingsObservation { [self] in removeObserver(id) }
+    }
+
+    func removeObserver(_ id: Int) {
+        let watcher: WatcherThread? = observers.withLock { observers in
+            observers.handlers[id] = nil
+            guard observers.handlers.isEmpty else { return nil }
+            defer { observers.watcher = nil }
+            return observers.watcher
+        }
+        watcher?.stop()
+    }
+
+    /// Values just written (nil: removed), from this process or seen by the watcher.
+    /// Each key is delivered only when it differs from what was last delivered.
+    func delivered(_ changes: [String: PlistValue?]) {
+        let calls: [(@Sendable ([String]) -> Void, [String])] = observers.withLock { observers in
+            guard !observers.handlers.isEmpty else { return [] }
+            var names: [String] = []
+            for (name, value) in changes {
+                let key = ExactKey(name)
+                if let last = observers.lastDelivered[key], last == value { continue }
+                observers.lastDelivered[key] = value
+                names.append(name)
+            }
+            guard !names.isEmpty else { return [] }
+            return observers.handlers.values.compactMap { handler in
+                guard let name = handler.name else { return (handler.call, names.sorted()) }
+                return names.contains { ExactKey($0) == name } ? (handler.call, [name.text]) : nil
+            }
+        }
+        for (call, names) in calls { call(names) }
+    }
+
+    /// Starts a thread that waits on the domain's folder and delivers what changes.
+    private func startWatching() {
+        let watcher: DomainWatcher
+        do { watcher = try DomainWatcher(store: store, domain: domain, host: host) } catch {
+            errorHandler(.store(error))
+            return
+        }
+        observers.withLock { observers in
+            for entry in watcher.values.sortedEntries { observers.lastDelivered[ExactKey(entry.key)] = .some(entry.value) }
+        }
+        let canceller = watcher.canceller
+        let box = WatcherBox(watcher)
+        let thread = BackgroundThread { [weak self] in
+            while true {
+                let changes: [DomainWatcher.Change]?
+                do throws(StoreError) { changes = try box.watcher.next() } catch {
+                    self?.errorHandler(.store(error))
+                    continue
+                }
+                guard let changes, let self else { return }
+                var values: [String: PlistValue?] = [:]
+                for change in changes { values[change.key] = .some(change.new) }
+                self.delivered(values)
+            }
+        }
+        let running = WatcherThread(canceller: canceller, thread: thread)
+        let orphan: WatcherThread? = observers.withLock { observers in
+            // Every observer may have gone while the watcher started.
+            if observers.handlers.isEmpty || observers.watcher != nil { return running }
+            observers.watcher = running
+            return nil
+        }
+        orphan?.stop()
+    }
+}
+
+struct Observers: ~Copyable {
+    var nextID = 0
+    var handlers: [Int: Handler] = [:]
+    /// Per key, what handlers last heard (`.some(nil)`: removed).
+    var lastDelivered: [ExactKey: PlistValue?] = [:]
+    var watcher: WatcherThread?
+}
+
+struct Handler: Sendable {
+    /// The key observed, or nil for the whole domain.
+    let name: ExactKey?
+    let call: @Sendable ([String]) -> Void
+}
+
+/// A running watcher: stopping it wakes its thread, waits for it, and so closes the
+/// watcher's descriptors before returning.
+struct WatcherThread: Sendable {
+    let canceller: CancelSignal
+    let thread: BackgroundThread
+
+    func stop() {
+        canceller.cancel()
+        thread.join()
+    }
+}
+
+/// Hands the watcher to its thread, the only one that uses it from then on.
+private final class WatcherBox: @unchecked Sendable {
+    let watcher: DomainWatcher
+    init(_ watcher: DomainWatcher) { self.watcher = watcher }
+}

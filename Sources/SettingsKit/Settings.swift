@@ -1,0 +1,285 @@
+import FoundationEssentials
+import SettingsCore
+import Synchronization
+
+/// One domain's settings, typed: reads served from memory and never stale, writes that
+/// are durable, atomic and locked when they return, and observation of every writer.
+///
+///     let settings = Settings(domain: "com.example.player")
+///     settings[.volume] += 5                        // one read, one locked write
+///     try settings.modify(.count) { $0 += 1 }       // one read-modify-write across processes
+///     let token = settings.observe(.music) { print($0.new) }
+///
+/// Reads look where `UserDefaults` looks: the arguments (when opted in), the domain, the
+/// global domain, then the key's default, which is never written. A value of another
+/// type reads as the default and is reported once to `errorHandler`.
+public final class Settings: Sendable {
+    public let domain: DomainName
+    public let host: DomainHost
+    let store: DomainStore
+    /// `-key value` pairs from the command line, as Foundation's argument domain.
+    let arguments: PlistDictionary
+    let state = Mutex(State())
+    let observers = Mutex(Observers())
+
+    /// Reports what the non-throwing API cannot throw: a file that cannot be read or
+    /// written, a value of the wrong type. Defaults to printing one line on stderr.
+    public let errorHandler: @Sendable (SettingsError) -> Void
+
+    /// The settings of `UserDefaults.standard` on Linux: the domain named after the
+    /// process, `$XDG_CONFIG_HOME/<process name>.plist`.
+    public static let standard = Settings(domain: ProcessInfo.processInfo.processName)
+
+    /// `Settings(domain: "com.example.player")`; `host: .current` for `-currentHost`
+    /// settings; `arguments: CommandLine.arguments` to let `-volume 70` on the command
+    /// line override the domain, as Foundation does; `directory` for a folder other
+    /// than `$XDG_CONFIG_HOME`.
+    public init(domain: String, host: DomainHost = .any, arguments: [String] = [], directory: String? = nil,
+                errorHandler: @escaping @Sendable (SettingsError) -> Void = Settings.printError) {
+        self.domain = (try? DomainName(domain)) ?? .named(domain)
+        (self.host, self.errorHandler) = (host, errorHandler)
+        store = DomainStore(directory: directory)
+        self.arguments = Self.argumentDomain(arguments)
+    }
+
+    /// A property-list file anywhere, such as an app's `Info.plist`.
+    public init(path: String, errorHandler: @escaping @Sendable (SettingsError) -> Void = Settings.printError) {
+        (domain, host, self.errorHandler, store, arguments) = (.path(path), .any, errorHandler, DomainStore(), [:])
+    }
+
+    /// The default error handler: one line on standard error.
+    public static let printError: @Sendable (SettingsError) -> Void = { error in
+        StandardStreams.write("settings: \(error.message)\n", toError: true)
+    }
+
+    // MARK: Reading
+
+    /// The value for `key`; errors go to `errorHandler` and read as the default.
+    ///
+    ///     settings[.volume]         //=> 50 until something is stored
+    ///     settings[.volume] = 70
+    public subscript<Value>(key: SettingsKey<Value>) -> Value {
+        get {
+            do { return try get(key) } catch {
+                errorHandler(error)
+                return key.defaultValue
+            }
+        }
+        set {
+            do { try set(newValue, for: key) } catch { errorHandler(error) }
+        }
+    }
+
+    /// The value for `key`, throwing when the domain's file cannot be read.
+    public func get<Value>(_ key: SettingsKey<Value>) throws(SettingsError) -> Value {
+        guard let stored = try storedValue(key.name) else { return key.defaultValue }
+        guard let value = Value(propertyListValue: stored) ?? Self.argumentText(stored, key.name, arguments) else {
+            reportOnce(.wrongType(key: key.name, found: TypeTable.row(for: stored).phrase), stored, key.name)
+            return key.defaultValue
+        }
+        return value
+    }
+
+    /// Whether a value is stored for `key` in the arguments, the domain or the global
+    /// domain (a default does not count).
+    public func contains<Value>(_ key: SettingsKey<Value>) -> Bool {
+        ((try? storedValue(key.name)) ?? nil) != nil
+    }
+
+    /// The stored value, in `UserDefaults`' order: arguments, domain, global domain.
+    func storedValue(_ name: String) throws(SettingsError) -> PlistValue? {
+        if let value = arguments[name] { return value }
+        if let value = try cached(domain, host)[ExactKey(name)] { return value }
+        if case .named = domain, let value = try cached(.global, .any)[ExactKey(name)] { return value }
+        return nil
+    }
+
+    /// A domain's values from memory, read again only when its file's stamp changed.
+    func cached(_ name: DomainName, _ host: DomainHost) throws(SettingsError) -> [ExactKey: PlistValue] {
+        let isOwn = name == domain
+        let (path, known) = state.withLock { state in
+            let cache = isOwn ? state.own : state.global
+            return (cache?.path ?? store.path(of: name, host: host), cache)
+        }
+        let stamp = DomainStore.stamp(at: path)
+        if let known, known.stamp == stamp { return known.values }
+        let loaded: PlistDictionary
+        do { loaded = try store.load(name, host: host)?.values ?? [:] } catch { throw .store(error) }
+        var index: [ExactKey: PlistValue] = [:]
+        index.reserveCapacity(loaded.entries.count)
+        for entry in loaded.entries { index[ExactKey(entry.key)] = entry.value }
+        // A missing file is looked up by name again next time: it may appear in another case.
+        let cache = DomainCache(path: stamp == nil ? nil : path, stamp: stamp, values: index)
+        state.withLock { state in if isOwn { state.own = cache } else { state.global = cache } }
+        return index
+    }
+
+    func reportOnce(_ error: SettingsError, _ value: PlistValue, _ key: String) {
+        let first = state.withLock { $0.reported.insert(ReportedValue(key: ExactKey(key), value: value)).inserted }
+        if first { errorHandler(error) }
+    }
+
+    // MARK: Writing
+
+    /// Stores `value` (after the key's adjustment); durable when it returns. Writing
+    /// the value already stored does not touch the file. Nil for an optional key removes it.
+    public func set<Value>(_ value: Value, for key: SettingsKey<Value>) throws(SettingsError) {
+        let new = (key.adjust?(value) ?? value).propertyListValue
+        do {
+            try write(key.name) { current in
+                if current == new { return false }
+                current = new
+                return true
+            }
+        } catch let error as SettingsError { throw error } catch { fatalError("set's change throws nothing else: \(error)") }
+    }
+
+    /// One locked read-modify-write of `key` across processes: the value in the file
+    /// (or the default) is handed to `body`, and what it leaves is stored.
+    ///
+    ///     try settings.modify(.launches) { $0 += 1 }
+    public func modify<Value>(_ key: SettingsKey<Value>, _ body: (inout Value) throws -> Void) throws {
+        try write(key.name) { current in
+            var value = current.flatMap(Value.init(propertyListValue:)) ?? key.defaultValue
+            try body(&value)
+            let new = (key.adjust?(value) ?? value).propertyListValue
+            if current == new { return false }
+            current = new
+            return true
+        }
+    }
+
+    /// Removes the keys from the domain, so reads give the defaults again.
+    public func reset(_ keys: SettingsKeys...) throws {
+        let names = keys.compactMap { ($0 as? any NamedKey)?.name }
+        try batchWrite { values in
+            var changed = false
+            for name in names where values.removeValue(forKey: name) != nil { changed = true }
+            return changed
+        }
+    }
+
+    /// Several changes under one lock and one write.
+    ///
+    ///     try settings.batch { $0[.volume] = 70; $0[.name] = "Ann" }
+    public func batch(_ body: (inout Batch) throws -> Void) throws {
+        try batchWrite { values in
+            var batch = Batch(values: values)
+            try body(&batch)
+            guard batch.values != values else { return false }
+            values = batch.values
+            return true
+        }
+    }
+
+    /// The values a batch changes; reads inside it see the batch's own writes.
+    public struct Batch {
+        var values: PlistDictionary
+        public subscript<Value>(key: SettingsKey<Value>) -> Value {
+            get { values[key.name].flatMap(Value.init(propertyListValue:)) ?? key.defaultValue }
+            set { values[key.name] = (key.adjust?(newValue) ?? newValue).propertyListValue }
+        }
+        public mutating func reset<Value>(_ key: SettingsKey<Value>) { values.removeValue(forKey: key.name) }
+    }
+
+    /// A locked one-key update; the store's errors become `SettingsError`s, the
+    /// caller's own pass through. Observers hear of the change at once.
+    func write(_ name: String, _ change: (inout PlistValue?) throws -> Bool) throws {
+        var written: PlistValue??
+        do {
+            try store.update(domain, host: host, key: name) { value in
+                guard try change(&value) else { return false }
+                written = .some(value)
+                return true
+            }
+        } catch let error as StoreError { throw SettingsError.store(error) }
+        if let written { delivered([name: written]) }
+    }
+
+    func batchWrite(_ change: (inout PlistDictionary) throws -> Bool) throws {
+        var before = PlistDictionary(), after = PlistDictionary(), changed = false
+        do {
+            try store.update(domain, host: host) { values in
+                before = values
+                guard try change(&values) else { return false }
+                (after, changed) = (values, true)
+                return true
+            }
+        } catch let error as StoreError { throw SettingsError.store(error) }
+        guard changed else { return }
+        var changes: [String: PlistValue?] = [:]
+        for change in DomainWatcher.difference(from: before, to: after) { changes[change.key] = change.new }
+        delivered(changes)
+    }
+
+    // MARK: Arguments
+
+    /// A command-line word is text; read it as the key's type where it spells one
+    /// (`-volume 70` for an integer key), as `UserDefaults.integer(forKey:)` does.
+    static func argumentText<Value: SettingsValue>(_ stored: PlistValue, _ name: String, _ arguments: PlistDictionary) -> Value? {
+        guard case .string(let text) = stored, arguments[name] != nil else { return nil }
+        var candidates: [PlistValue] = []
+        if let i = Int64(text) { candidates.append(.int(i)) }
+        if let d = Double(text) { candidates.append(.double(d)) }
+        switch text.lowercased() {
+        case "yes", "true": candidates.append(.bool(true))
+        case "no", "false": candidates.append(.bool(false))
+        default: break
+        }
+        return candidates.lazy.compactMap(Value.init(propertyListValue:)).first
+    }
+
+    /// `-key value` pairs, each value read as `defaults` reads an untyped word.
+    static func argumentDomain(_ arguments: [String]) -> PlistDictionary {
+        var dict = PlistDictionary()
+        var i = 0
+        while i + 1 < arguments.count {
+            let word = arguments[i]
+            if word.count > 1, word.hasPrefix("-"), !arguments[i + 1].hasPrefix("-") || Double(arguments[i + 1]) != nil {
+                dict[String(word.dropFirst())] = (try? PropertyList.untypedValue(arguments[i + 1])) ?? .string(arguments[i + 1])
+                i += 2
+            } else {
+                i += 1
+            }
+        }
+        return dict
+    }
+}
+
+/// A key's name without its value type, for `reset(.a, .b)` over keys of several types.
+protocol NamedKey { var name: String { get } }
+extension SettingsKey: NamedKey {}
+
+/// What a `Settings` keeps between reads.
+struct State: ~Copyable {
+    var own: DomainCache?
+    var global: DomainCache?
+    /// Wrong-type values already reported, so each is reported once.
+    var reported: Set<ReportedValue> = []
+}
+
+struct DomainCache {
+    /// The file read, or nil when there was none.
+    let path: String?
+    let stamp: FileStamp?
+    let values: [ExactKey: PlistValue]
+}
+
+struct ReportedValue: Hashable {
+    let key: ExactKey
+    let value: PlistValue
+    static func == (a: Self, b: Self) -> Bool { a.key == b.key && a.value == b.value }
+    func hash(into hasher: inout Hasher) { hasher.combine(key) }
+}
+
+/// A dictionary key compared as bytes, as property lists compare keys: Swift's `String`
+/// equality would take "é" and "e\u{301}" for one key.
+struct ExactKey: Hashable, Sendable {
+    let text: String
+    init(_ text: String) { self.text = text }
+    static func == (a: Self, b: Self) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}

@@ -1,0 +1,16 @@
+import SettingsCore
+
+/// What went wrong, for the throwing API and the error handler.
+public enum SettingsError: Error, Sendable, Equatable {
+    /// The domain's file could not be read, locked or written.
+    case store(StoreError)
+    /// A stored value of another type than the key's; the default was used instead.
+    case wrongType(key: String, found: String)
+
+    public var message: String {
+        switch self {
+        case .store(let error): error.message
+        case let .wrongType(key, found): "the value of '\(key)' is \(found), not the key's type; the default is used"
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import SettingsCore
+
+/// Where keys are declared, once, as in the seeds: `extension SettingsKeys { static let … }`.
+/// A class, so a key declared here is found as `.volume` wherever a `SettingsKey` is
+/// expected.
+///
+///     extension SettingsKeys {
+///         static let volume = SettingsKey<Double>("volume", default: 50, clampedTo: 0...100)
+///         static let name = SettingsKey<String?>("name")
+///     }
+///     settings[.volume] += 5
+public class SettingsKeys: @unchecked Sendable {
+    init() {}
+}
+
+/// A typed key: its name in the file, the value read when nothing is stored, and an
+/// optional adjustment applied to every value written (a clamp, a validation).
+public final class SettingsKey<Value: SettingsValue>: SettingsKeys, @unchecked Sendable {
+    /// The key in the domain's file; dots and slashes are plain characters.
+    public let name: String
+    /// What a read returns when the key is absent or holds another type. Never written.
+    public let defaultValue: Value
+    let adjust: (@Sendable (Value) -> Value)?
+
+    /// `SettingsKey<Int>("count", default: 0)`
+    public init(_ name: String, default defaultValue: Value) {
+        (self.name, self.defaultValue, adjust) = (name, defaultValue, nil)
+    }
+
+    /// `SettingsKey<Int>("level", default: 1) { max($0, 1) }`: every written value goes
+    /// through `adjust` first.
+    public init(_ name: String, default defaultValue: Value, adjust: @escaping @Sendable (Value) -> Value) {
+        (self.name, self.defaultValue, self.adjust) = (name, defaultValue, adjust)
+    }
+}
+
+extension SettingsKey where Value: OptionalSettingsValue {
+    /// An optional key: `SettingsKey<String?>("name")` reads nil until something is stored,
+    /// and writing nil removes it.
+    public convenience init(_ name: String) { self.init(name, default: nil) }
+}
+
+extension SettingsKey where Value: Comparable {
+    /// `SettingsKey<Double>("volume", default: 50, clampedTo: 0...100)`: a written value
+    /// outside the range is stored as the nearest bound, as the seed's KVO example clamps.
+    public convenience init(_ name: String, default defaultValue: Value, clampedTo range: ClosedRange<Value>) {
+        self.init(name, default: defaultValue) { min(max($0, range.lowerBound), range.upperBound) }
+    }
+}

@@ -1,0 +1,50 @@
+import FoundationEssentials
+import SettingsCore
+
+extension Date: SettingsValue {
+    public var propertyListValue: PlistValue? { .date(PlistDate(secondsSince2001: timeIntervalSinceReferenceDate)) }
+    public init?(propertyListValue value: PlistValue) {
+        guard case .date(let date) = value else { return nil }
+        self.init(timeIntervalSinceReferenceDate: date.secondsSince2001)
+    }
+}
+
+extension Data: SettingsValue {
+    public var propertyListValue: PlistValue? { .data([UInt8](self)) }
+    public init?(propertyListValue value: PlistValue) {
+        guard case .data(let bytes) = value else { return nil }
+        self.init(bytes)
+    }
+}
+
+/// A URL is stored as its absolute string, which `settings read` shows as it is.
+extension URL: SettingsValue {
+    public var propertyListValue: PlistValue? { .string(absoluteString) }
+    public init?(propertyListValue value: PlistValue) {
+        guard case .string(let text) = value else { return nil }
+        self.init(string: text)
+    }
+}
+
+extension UUID: SettingsValue {
+    public var propertyListValue: PlistValue? { .string(uuidString) }
+    public init?(propertyListValue value: PlistValue) {
+        guard case .string(let text) = value else { return nil }
+        self.init(uuidString: text)
+    }
+}
+
+/// A `Codable` type stored as a native property-list dictionary or array (never as a
+/// JSON string inside a string), so `settings read` and Foundation see its fields:
+///
+///     struct Frame: Codable, SettingsCodable { var x = 0, y = 0 }
+///     Frame().propertyListValue   //=> .dict(["x": 0, "y": 0])
+public protocol SettingsCodable: Codable, SettingsValue {}
+
+extension SettingsCodable {
+    public var propertyListValue: PlistValue? { try? PropertyListValueEncoder.encode(self) }
+    public init?(propertyListValue value: PlistValue) {
+        guard let decoded = try? PropertyListValueDecoder.decode(Self.self, from: value) else { return nil }
+        self = decoded
+    }
+}

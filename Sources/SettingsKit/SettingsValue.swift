@@ -1,0 +1,150 @@
+import SettingsCore
+
+/// A Swift type that can live in a settings file: how it becomes a property-list value
+/// and how it is read back.
+///
+/// Bool, the fixed-width integers, Float, Double, String, `[UInt8]` (as data), arrays,
+/// string-keyed dictionaries and optionals of these conform; so do Date, Data, URL and
+/// UUID. An enum with a raw value conforms by an empty conformance, and so does a
+/// `Codable` type through `SettingsCodable`, stored as a native dictionary or array.
+///
+///     enum Theme: String, SettingsValue { case light, dark }
+///     Theme.dark.propertyListValue   //=> .string("dark")
+public protocol SettingsValue: Sendable {
+    /// The value as stored; nil removes the key (an optional's `nil`).
+    var propertyListValue: PlistValue? { get }
+    /// The Swift value for what is stored, or nil when it has another type.
+    init?(propertyListValue: PlistValue)
+}
+
+extension Bool: SettingsValue {
+    public var propertyListValue: PlistValue? { .bool(self) }
+    /// A boolean, or 0 and 1 (what an integer flag from an old writer looks like).
+    public init?(propertyListValue value: PlistValue) {
+        switch value {
+        case .bool(let b): self = b
+        case .int(let i) where i.int64 == 0 || i.int64 == 1: self = i.int64 == 1
+        default: return nil
+        }
+    }
+}
+
+extension String: SettingsValue {
+    public var propertyListValue: PlistValue? { .string(self) }
+    public init?(propertyListValue value: PlistValue) {
+        guard case .string(let s) = value else { return nil }
+        self = s
+    }
+}
+
+extension Double: SettingsValue {
+    public var propertyListValue: PlistValue? { .double(self) }
+    /// A real of either width, or an integer (Foundation stores 75.0 as it likes).
+    public init?(propertyListValue value: PlistValue) {
+        switch value {
+        case .double(let d): self = d
+        case .float(let f): self = Double(f)
+        case .int(let i): self = i.doubleValue
+        default: return nil
+        }
+    }
+}
+
+extension Float: SettingsValue {
+    public var propertyListValue: PlistValue? { .float(self) }
+    public init?(propertyListValue value: PlistValue) {
+        guard let d = Double(propertyListValue: value) else { return nil }
+        self = Float(d)
+    }
+}
+
+/// Every fixed-width integer, with one implementation: a stored integer that does not
+/// fit the type reads as absent, never as a truncated number.
+public protocol SettingsInteger: FixedWidthInteger, SettingsValue {}
+
+extension SettingsInteger {
+    public var propertyListValue: PlistValue? {
+        Self.isSigned ? .int(PlistInteger(Int64(self))) : .int(PlistInteger(unsigned: UInt64(self)))
+    }
+    public init?(propertyListValue value: PlistValue) {
+        guard case .int(let i) = value else { return nil }
+        if let signed = i.int64 {
+            guard let v = Self(exactly: signed) else { return nil }
+            self = v
+        } else {
+            guard let v = Self(exactly: i.bitPattern) else { return nil }
+            self = v
+        }
+    }
+}
+
+extension Int: SettingsInteger {}
+extension Int8: SettingsInteger {}
+extension Int16: SettingsInteger {}
+extension Int32: SettingsInteger {}
+extension Int64: SettingsInteger {}
+extension UInt: SettingsInteger {}
+extension UInt8: SettingsInteger {}
+extension UInt16: SettingsInteger {}
+extension UInt32: SettingsInteger {}
+extension UInt64: SettingsInteger {}
+
+extension Array: SettingsValue where Element: SettingsValue {
+    /// `[UInt8]` is stored as data, as Foundation stores `Data`; other arrays as arrays.
+    public var propertyListValue: PlistValue? {
+        if let bytes = self as? [UInt8] { return .data(bytes) }
+        return .array(compactMap(\.propertyListValue))
+    }
+    public init?(propertyListValue value: PlistValue) {
+        switch value {
+        case .data(let bytes) where Element.self == UInt8.self: self = bytes as! [Element]
+        case .array(let items):
+            var out: [Element] = []
+            out.reserveCapacity(items.count)
+            for item in items {
+                guard let element = Element(propertyListValue: item) else { return nil }
+                out.append(element)
+            }
+            self = out
+        default: return nil
+        }
+    }
+}
+
+extension Dictionary: SettingsValue where Key == String, Value: SettingsValue {
+    public var propertyListValue: PlistValue? {
+        var dict = PlistDictionary()
+        for (key, value) in self { dict[key] = value.propertyListValue }
+        return .dict(dict)
+    }
+    public init?(propertyListValue value: PlistValue) {
+        guard case .dict(let dict) = value else { return nil }
+        var out: [String: Value] = [:]
+        for entry in dict.sortedEntries {
+            guard let v = Value(propertyListValue: entry.value) else { return nil }
+            out[entry.key] = v
+        }
+        self = out
+    }
+}
+
+extension Optional: SettingsValue where Wrapped: SettingsValue {
+    public var propertyListValue: PlistValue? { self?.propertyListValue }
+    public init?(propertyListValue value: PlistValue) {
+        guard let wrapped = Wrapped(propertyListValue: value) else { return nil }
+        self = .some(wrapped)
+    }
+}
+
+/// An enum with a raw value is stored as its raw value: `enum Theme: String, SettingsValue {}`.
+extension SettingsValue where Self: RawRepresentable, RawValue: SettingsValue {
+    public var propertyListValue: PlistValue? { rawValue.propertyListValue }
+    public init?(propertyListValue value: PlistValue) {
+        guard let raw = RawValue(propertyListValue: value) else { return nil }
+        self.init(rawValue: raw)
+    }
+}
+
+/// Optional keys: `SettingsKey<String?>("name")` has nil as its default.
+public protocol OptionalSettingsValue: SettingsValue, ExpressibleByNilLiteral {}
+extension Optional: OptionalSettingsValue where Wrapped: SettingsValue {}

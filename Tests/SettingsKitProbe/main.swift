@@ -1,0 +1,23 @@
+// A second Swift program on SettingsKit, for tests that need another process.
+//
+//   SettingsKitProbe count DIR DOMAIN N     N locked `modify { $0 += 1 }` of the key "count"
+//   SettingsKitProbe standard               prints the domain Settings.standard uses
+//   SettingsKitProbe get-standard KEY       prints Settings.standard's integer for KEY
+import SettingsKit
+
+extension SettingsKeys {
+    static let count = SettingsKey<Int>("count", default: 0)
+}
+
+let args = CommandLine.arguments
+switch args.dropFirst().first {
+case "count" where args.count == 5:
+    let settings = Settings(domain: args[3], directory: args[2])
+    for _ in 0..<Int(args[4])! { try settings.modify(.count) { $0 += 1 } }
+case "standard":
+    print(Settings.standard.domain.displayName)
+case "get-standard" where args.count == 3:
+    print(Settings.standard[SettingsKey<Int>(args[2], default: -1)])
+default:
+    print("usage: SettingsKitProbe count DIR DOMAIN N | standard | get-standard KEY")
+}

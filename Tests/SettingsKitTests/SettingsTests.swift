@@ -1,0 +1,211 @@
+import Foundation
+import SettingsCore
+import SettingsKit
+import Synchronization
+import XCTest
+
+struct Frame: SettingsCodable, Equatable {
+    var x: Int
+    var y: Double
+    var title: String
+    var tags: [String]
+    var saved: Date
+    var note: String?
+}
+
+extension SettingsKeys {
+    static let frame = SettingsKey<Frame?>("frame")
+    static let volume = SettingsKey<Int>("volume", default: 50)
+    static let dotted = SettingsKey<String>("window.title", default: "")
+    static let locale = SettingsKey<String>("AppleLocale", default: "none")
+    static let blob = SettingsKey<[UInt8]>("blob", default: [])
+    static let link = SettingsKey<URL?>("link")
+    static let id = SettingsKey<UUID?>("id")
+    static let when = SettingsKey<Date?>("when")
+    static let ratio = SettingsKey<Double>("ratio", default: 1)
+    static let flag = SettingsKey<Bool>("flag", default: false)
+    static let names = SettingsKey<[String: Int]>("names", default: [:])
+}
+
+final class SettingsTests: XCTestCase {
+    var scratch: Scratch!
+    var settings: Settings!
+
+    override func setUp() {
+        scratch = Scratch()
+        settings = Settings(domain: "com.example.kit", directory: scratch.directory)
+    }
+
+    override func tearDown() { scratch.remove() }
+
+    /// Codable values are native dictionaries: Foundation's `dictionary(forKey:)` sees
+    /// the fields, and `settings read` prints them.
+    func testCodableValuesAreNativeDictionaries() throws {
+        let frame = Frame(x: 3, y: 4.5, title: "Main", tags: ["a", "b"], saved: Date(timeIntervalSinceReferenceDate: 86_400), note: nil)
+        settings[.frame] = frame
+        XCTAssertEqual(Settings(domain: "com.example.kit", directory: scratch.directory)[.frame], frame)
+        XCTAssertEqual(scratch.run("InteropProbe", ["get", "com.example.kit", "frame"]),
+                       "dict {saved: date 86400.0, tags: array [string a, string b], title: string Main, x: int 3, y: double 4.5}\n")
+        XCTAssertEqual(scratch.run("settings", ["read-type", "com.example.kit", "frame"]), "Type is dictionary\n")
+    }
+
+    /// What SettingsKit writes, Foundation reads with the right types, and the reverse.
+    func testFoundationReadsOurTypesAndWeReadItsTypes() {
+        settings[.volume] = 70
+        settings[.ratio] = 0.25
+        settings[.flag] = true
+        settings[.blob] = [1, 2, 255]
+        settings[.when] = Date(timeIntervalSinceReferenceDate: 1000)
+        settings[.names] = ["a": 1]
+        let get = { (key: String) in self.scratch.run("InteropProbe", ["get", "com.example.kit", key]) }
+        XCTAssertEqual(get("volume"), "int 70\n")
+        XCTAssertEqual(get("ratio"), "double 0.25\n")
+        XCTAssertEqual(get("flag"), "bool true\n")
+        XCTAssertEqual(get("blob"), "data 0102ff\n")
+        XCTAssertEqual(get("when"), "date 1000.0\n")
+        XCTAssertEqual(get("names"), "dict {a: int 1}\n")
+        for (key, type, value) in [("volume", "int", "12"), ("ratio", "double", "2.5"), ("flag", "bool", "false"),
+                                   ("when", "date", "5"), ("blob", "data", "hi")] {
+            scratch.run("InteropProbe", ["set", "com.example.kit", key, type, value])
+        }
+        XCTAssertEqual(settings[.volume], 12)
+        XCTAssertEqual(settings[.ratio], 2.5)
+        XCTAssertEqual(settings[.flag], false)
+        XCTAssertEqual(settings[.when], Date(timeIntervalSinceReferenceDate: 5))
+        XCTAssertEqual(settings[.blob], Array("hi".utf8))
+        XCTAssertEqual(scratch.run("settings", ["read", "com.example.kit", "volume"]), "12\n")
+    }
+
+    func testFoundationTypesRoundTrip() {
+        let id = UUID()
+        settings[.link] = URL(string: "https://example.com/a?b=c")
+        settings[.id] = id
+        let again = Settings(domain: "com.example.kit", directory: scratch.directory)
+        XCTAssertEqual(again[.link], URL(string: "https://example.com/a?b=c"))
+        XCTAssertEqual(again[.id], id)
+    }
+
+    /// The global domain, then the default, as UserDefaults reads; defaults are never written.
+    func testReadsFallBackToTheGlobalDomainThenTheDefault() {
+        XCTAssertEqual(settings[.locale], "none")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.directory + "/com.example.kit.plist"))
+        scratch.run("settings", ["write", "-g", "AppleLocale", "en_GB"])
+        XCTAssertEqual(settings[.locale], "en_GB")
+        settings[.locale] = "fr_FR"
+        XCTAssertEqual(settings[.locale], "fr_FR")
+        try? settings.reset(.locale)
+        XCTAssertEqual(settings[.locale], "en_GB")
+    }
+
+    /// `-volume 70` on the command line wins, when the app opts in.
+    func testArgumentDomain() {
+        settings[.volume] = 10
+        let withArguments = Settings(domain: "com.example.kit", arguments: ["app", "-volume", "70", "-flag", "YES"], directory: scratch.directory)
+        XCTAssertEqual(withArguments[.volume], 70)
+        XCTAssertEqual(withArguments[.flag], true)
+        XCTAssertEqual(settings[.volume], 10)
+    }
+
+    /// A value of the wrong type reads as the default and is reported once.
+    func testWrongTypeReadsTheDefaultAndIsReportedOnce() {
+        let reports = Mutex<[SettingsError]>([])
+        let settings = Settings(domain: "com.example.kit", directory: scratch.directory) { error in reports.withLock { $0.append(error) } }
+        scratch.run("settings", ["write", "com.example.kit", "volume", "-string", "loud"])
+        XCTAssertEqual(settings[.volume], 50)
+        XCTAssertEqual(settings[.volume], 50)
+        XCTAssertEqual(reports.withLock { $0 }, [.wrongType(key: "volume", found: "a string")])
+    }
+
+    /// Reads are never stale: another process's write is seen by the next read.
+    func testReadsSeeOtherWritersAtOnce() {
+        XCTAssertEqual(settings[.volume], 50)
+        scratch.run("settings", ["write", "com.example.kit", "volume", "-int", "61"])
+        XCTAssertEqual(settings[.volume], 61)
+        scratch.run("InteropProbe", ["set", "com.example.kit", "volume", "int", "62"])
+        XCTAssertEqual(settings[.volume], 62)
+    }
+
+    func testBatchIsOneWriteAndKeysWithDotsWork() throws {
+        try settings.batch { batch in
+            batch[.volume] = 80
+            batch[.dotted] = "Main window"
+            batch[.volume] += 1
+        }
+        XCTAssertEqual(settings[.volume], 81)
+        XCTAssertEqual(scratch.run("settings", ["read", "com.example.kit", "window.title"]), "Main window\n")
+        let seen = Mutex<[String]>([])
+        let token = settings.observe(.dotted) { change in seen.withLock { $0.append(change.new) } }
+        scratch.run("settings", ["write", "com.example.kit", "window.title", "Other"])
+        let deadline = Date().addingTimeInterval(3)
+        while seen.withLock({ $0.isEmpty }), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertEqual(seen.withLock { $0 }, ["Other"])
+        token.cancel()
+    }
+
+    /// A `settings write` from another process reaches `updates` within 200 ms.
+    func testAnotherProcessesWriteReachesUpdatesWithin200ms() async throws {
+        let stream = settings.updates(.volume)
+        var iterator = stream.makeAsyncIterator()
+        let first = await iterator.next()
+        XCTAssertEqual(first, 50)
+        let scratch = self.scratch!
+        let returned = Mutex(Date.distantFuture)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.2)
+            scratch.run("settings", ["write", "com.example.kit", "volume", "-int", "77"])
+            returned.withLock { $0 = Date() }
+        }
+        let next = await iterator.next()
+        let latency = Date().timeIntervalSince(returned.withLock { $0 })
+        XCTAssertEqual(next, 77)
+        XCTAssertLessThan(latency, 0.2, "delivered \(Int(latency * 1000)) ms after the write returned")
+    }
+
+    /// Two processes, 200 locked `modify { $0 += 1 }` each: none is lost.
+    func testTwoProcessesModifyingEndAt400() {
+        let group = DispatchGroup()
+        for _ in 0..<2 {
+            group.enter()
+            let scratch = self.scratch!
+            Thread.detachNewThread {
+                scratch.run("SettingsKitProbe", ["count", scratch.directory, "com.example.kit", "200"])
+                group.leave()
+            }
+        }
+        group.wait()
+        XCTAssertEqual(scratch.run("settings", ["read", "com.example.kit", "count"]), "400\n")
+    }
+
+    /// A cancelled observation stops its watcher and closes its descriptors.
+    func testACancelledObservationLeavesNoDescriptorOpen() {
+        func descriptors() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap {
+                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
+            }.filter { $0.contains("inotify") || $0.hasPrefix("pipe:") }
+        }
+        let before = descriptors()
+        let first = settings.observe(.volume) { _ in }
+        let second = settings.observe(.flag) { _ in }
+        XCTAssertGreaterThan(descriptors().count, before.count)
+        first.cancel()
+        XCTAssertGreaterThan(descriptors().count, before.count, "one observation still runs")
+        second.cancel()
+        XCTAssertEqual(descriptors().count, before.count)
+        // And a token that simply goes away stops it too.
+        do { _ = settings.observe(.volume) { _ in } }
+        XCTAssertEqual(descriptors().count, before.count)
+    }
+
+    /// `Settings.standard` is the file `UserDefaults.standard` uses on Linux.
+    func testStandardIsUserDefaultsStandardsFile() throws {
+        // Foundation names the standard domain after the process: run our probe under the
+        // same name as the Foundation program, in its own folder.
+        let folder = scratch.directory + "/bin"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Scratch.binaries + "/SettingsKitProbe", toPath: folder + "/InteropProbe")
+        scratch.run("InteropProbe", ["set-standard", "launches", "7"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: scratch.directory + "/InteropProbe.plist"))
+        XCTAssertEqual(scratch.run(folder + "/InteropProbe", ["standard"]), "InteropProbe\n")
+        XCTAssertEqual(scratch.run(folder + "/InteropProbe", ["get-standard", "launches"]), "7\n")
+    }
+}
