@@ -27,6 +27,8 @@ let package = Package(
         // A separate process that uses Foundation's UserDefaults, so the tests can show
         // that Swift programs and `settings` see the same files.
         .executableTarget(name: "InteropProbe", path: "Tests/InteropProbe"),
+        // SettingsKit against Foundation's UserDefaults, for Benchmarks/run.sh.
+        .executableTarget(name: "SettingsKitBenchmark", dependencies: ["SettingsKit"], path: "Benchmarks/SettingsKitBenchmark"),
         // Another process using SettingsKit, for the cross-process tests.
         .executableTarget(name: "SettingsKitProbe", dependencies: ["SettingsKit"], path: "Tests/SettingsKitProbe"),
         // What both test targets share: the canonical form values are compared in.

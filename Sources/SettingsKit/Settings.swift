@@ -94,22 +94,33 @@ public final class Settings: Sendable {
         return nil
     }
 
-    /// A domain's values from memory, read again only when its file's stamp changed.
+    /// A domain's values from memory. They are read again only when the file changed:
+    /// the process-wide folder watch says whether anything happened in its folder (no
+    /// system call but an empty `read`), and only then is the file's stamp compared.
     func cached(_ name: DomainName, _ host: DomainHost) throws(SettingsError) -> [ExactKey: PlistValue] {
         let isOwn = name == domain
         let (path, known) = state.withLock { state in
             let cache = isOwn ? state.own : state.global
+            // Resolved once: a file created later under another case of the name is not
+            // looked for, as Foundation does not look for it either.
             return (cache?.path ?? store.path(of: name, host: host), cache)
         }
+        let (unchanged, now) = FolderWatch.check(path, since: known?.checkedAt)
+        if unchanged, let known { return known.values }
         let stamp = DomainStore.stamp(at: path)
-        if let known, known.stamp == stamp { return known.values }
+        if let known, known.stamp == stamp {
+            state.withLock { state in
+                let renewed = DomainCache(path: path, stamp: stamp, checkedAt: now, values: known.values)
+                if isOwn { state.own = renewed } else { state.global = renewed }
+            }
+            return known.values
+        }
         let loaded: PlistDictionary
         do { loaded = try store.load(name, host: host)?.values ?? [:] } catch { throw .store(error) }
         var index: [ExactKey: PlistValue] = [:]
         index.reserveCapacity(loaded.entries.count)
         for entry in loaded.entries { index[ExactKey(entry.key)] = entry.value }
-        // A missing file is looked up by name again next time: it may appear in another case.
-        let cache = DomainCache(path: stamp == nil ? nil : path, stamp: stamp, values: index)
+        let cache = DomainCache(path: path, stamp: stamp, checkedAt: now, values: index)
         state.withLock { state in if isOwn { state.own = cache } else { state.global = cache } }
         return index
     }
@@ -259,10 +270,25 @@ struct State: ~Copyable {
 }
 
 struct DomainCache {
-    /// The file read, or nil when there was none.
-    let path: String?
+    let path: String
+    /// Nil when there was no file.
     let stamp: FileStamp?
+    /// When, in the folder watch's history, the file was last known to be as cached
+    /// (taken before it was read); nil when its folder cannot be watched.
+    let checkedAt: UInt64?
     let values: [ExactKey: PlistValue]
+}
+
+/// One inotify instance for the whole process (instances are few: 128 per user by
+/// default), shared by every `Settings`.
+enum FolderWatch {
+    private static let shared = Mutex<FolderChanges?>(FolderChanges())
+
+    /// Whether `path` is known unchanged since `since`, and the point in history to
+    /// record for a reading made now (nil when the folder cannot be watched).
+    static func check(_ path: String, since: UInt64?) -> (unchanged: Bool, now: UInt64?) {
+        shared.withLock { changes in changes?.check(path, since: since) ?? (false, nil) }
+    }
 }
 
 struct ReportedValue: Hashable {

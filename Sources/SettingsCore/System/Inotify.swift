@@ -26,6 +26,8 @@ final class Inotify {
         | IN_DELETE_SELF | IN_MOVE_SELF)
 
     private let fd: CInt
+    /// Read into again and again: an empty queue then costs one `read(2)` and no allocation.
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`.
     init() throws(Errno) {
@@ -63,9 +65,8 @@ final class Inotify {
     /// Every event queued now (none when the queue is empty).
     func events() throws(Errno) -> [Event] {
         var events: [Event] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { [fd] in read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN { return events }
@@ -75,7 +76,7 @@ final class Inotify {
             // Each record: wd (4), mask (4), cookie (4), len (4), then `len` bytes of name, NUL-padded.
             var at = 0
             while at + 16 <= n {
-                let field = { (i: Int) in buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at + 4 * i, as: UInt32.self) } }
+                let field = { [buffer] (i: Int) in buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at + 4 * i, as: UInt32.self) } }
                 let length = Int(field(3))
                 let nameBytes = buffer[(at + 16)..<min(n, at + 16 + length)]
                 let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)

@@ -1,0 +1,46 @@
+// SettingsKit against Foundation's UserDefaults, side by side in one process (or, for a
+// first read, one fresh process each). XDG_CONFIG_HOME must point at a scratch folder.
+//
+//   SettingsKitBenchmark warm            median ns of a warm get of a 10-key domain, both
+//   SettingsKitBenchmark set             median µs of a set (UserDefaults: set + synchronize)
+//   SettingsKitBenchmark first-kit D K   one get from a fresh Settings, in a fresh process
+//   SettingsKitBenchmark first-ud D K    the same with UserDefaults(suiteName:)
+import Foundation
+import SettingsKit
+
+func median(_ samples: [Double]) -> Double { samples.sorted()[samples.count / 2] }
+
+func time(_ rounds: Int, _ body: () -> Void) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<rounds { body() }
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(rounds)
+}
+
+let args = CommandLine.arguments
+switch args.dropFirst().first {
+case "warm":
+    let settings = Settings(domain: "com.bench.ten")
+    let defaults = UserDefaults(suiteName: "com.bench.ten")!
+    let key = SettingsKey<Int>("key5", default: 0)
+    for i in 0..<10 { settings[SettingsKey<Int>("key\(i)", default: 0)] = i }
+    var sink = 0
+    _ = settings[key]
+    _ = defaults.integer(forKey: "key5")
+    let kit = median((0..<15).map { _ in time(20_000) { sink &+= settings[key] } })
+    let ud = median((0..<15).map { _ in time(20_000) { sink &+= defaults.integer(forKey: "key5") } })
+    print("warm-get \(kit) \(ud) \(sink == 42 ? "" : "")")
+case "set":
+    let settings = Settings(domain: "com.bench.set")
+    let defaults = UserDefaults(suiteName: "com.bench.set.ud")!
+    let key = SettingsKey<Int>("n", default: 0)
+    var i = 0
+    let kit = median((0..<30).map { _ in i += 1; return time(1) { settings[key] = i } }) / 1000
+    let ud = median((0..<30).map { _ in i += 1; return time(1) { defaults.set(i, forKey: "n"); defaults.synchronize() } }) / 1000
+    print("set \(kit) \(ud)")
+case "first-kit" where args.count == 4:
+    print(Settings(domain: args[2])[SettingsKey<Int>(args[3], default: -1)])
+case "first-ud" where args.count == 4:
+    print(UserDefaults(suiteName: args[2])!.integer(forKey: args[3]))
+default:
+    print("usage: SettingsKitBenchmark warm | set | first-kit D K | first-ud D K")
+}

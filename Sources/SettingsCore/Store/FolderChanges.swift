@@ -1,0 +1,79 @@
+/// Which files in some folders may have changed since the last look, told without a
+/// `stat` and without blocking: one `read(2)` of an inotify queue that is usually empty.
+/// A cache of a file's contents checks here first, and needs no `stat` while nothing
+/// happened in its folder.
+///
+/// Not thread-safe; the caller serializes. Folders stay watched for the object's life.
+///
+///     let changes = FolderChanges()!
+///     let (_, readAt) = changes.check(path, since: nil)    // then read the file
+///     changes.check(path, since: readAt).unchanged          //=> true until it changes
+public final class FolderChanges {
+    private let inotify: Inotify
+    /// Watched folders by watch descriptor.
+    private var folders: [CInt: String] = [:]
+    /// Per file asked about: whether its folder is watched and it is no link (a link's
+    /// target may change elsewhere). Forgotten when anything happens to the file.
+    private var trusted: [String: Bool] = [:]
+    /// Bumped on every event; a file's entry is the count at its last event.
+    private var tick: UInt64 = 0
+    private var lastEvent: [String: UInt64] = [:]
+    /// The count when every file must be taken as changed (a lost queue, a folder gone).
+    private var everything: UInt64 = 0
+
+    /// Nil when the process can have no more inotify instances; then callers `stat`.
+    public init?() {
+        guard let inotify = try? Inotify() else { return nil }
+        self.inotify = inotify
+    }
+
+    /// Whether `path` is known not to have changed after `since` (a `now` from an earlier
+    /// check), and the point in history to record for a reading made now: nil when the
+    /// file cannot be watched this way (no folder yet, a link), and the caller must `stat`.
+    public func check(_ path: String, since: UInt64?) -> (unchanged: Bool, now: UInt64?) {
+        drain()
+        guard trusted[path] ?? watch(path) else { return (false, nil) }
+        let unchanged = since.map { everything <= $0 && (lastEvent[path] ?? 0) <= $0 } ?? false
+        return (unchanged, tick)
+    }
+
+    /// Starts watching the folder of `path`; whether that can be relied on.
+    private func watch(_ path: String) -> Bool {
+        var ok = false
+        if (try? FileSystem.linkStatus(path))??.isSymlink != true {
+            let folder = Path.directory(of: path)
+            if folders.values.contains(folder) {
+                ok = true
+            } else if let watch = try? inotify.watch(folder, Inotify.folderEvents) {
+                folders[watch] = folder
+                ok = true
+            }
+        }
+        trusted[path] = ok
+        return ok
+    }
+
+    private func drain() {
+        guard let events = try? inotify.events() else {
+            forgetEverything()
+            return
+        }
+        for event in events {
+            tick += 1
+            if event.isOverflow || event.endsWatch {
+                if event.endsWatch { folders[event.watch] = nil }
+                forgetEverything()
+            } else if let folder = folders[event.watch] {
+                let path = Path.join(folder, event.name)
+                lastEvent[path] = tick
+                trusted[path] = nil
+            }
+        }
+    }
+
+    private func forgetEverything() {
+        tick += 1
+        everything = tick
+        trusted = [:]
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import XCTest
+@testable import SettingsCore
+
+/// The check that lets a cache skip its `stat`: unchanged until something happens to
+/// the file, however it is written, and never trusted for a link.
+final class FolderChangesTests: XCTestCase {
+    func testUnchangedUntilTheFileIsWrittenEitherWay() throws {
+        let directory = NSTemporaryDirectory() + "changes-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = DomainStore(directory: directory)
+        let path = store.path(of: .named("com.c"))
+        let changes = try XCTUnwrap(FolderChanges())
+        let (_, readAt) = changes.check(path, since: nil)
+        let first = try XCTUnwrap(readAt, "a missing file in an existing folder can be watched")
+        XCTAssertTrue(changes.check(path, since: first).unchanged)
+        try store.update(.named("other")) { $0["k"] = 1; return true }
+        XCTAssertTrue(changes.check(path, since: first).unchanged, "another file changed")
+        try store.update(.named("com.c")) { $0["k"] = 1; return true }
+        XCTAssertFalse(changes.check(path, since: first).unchanged, "an atomic save")
+        let second = try XCTUnwrap(changes.check(path, since: nil).now)
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        handle.truncateFile(atOffset: 0)
+        handle.closeFile()
+        XCTAssertFalse(changes.check(path, since: second).unchanged, "a rewrite in place")
+        let link = directory + "/linked.plist"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        XCTAssertNil(changes.check(link, since: nil).now, "a link's target may change elsewhere")
+        XCTAssertNil(changes.check(directory + "/no/such/folder.plist", since: nil).now)
+    }
+}
