@@ -19,6 +19,7 @@ if ((${#need[@]})) && command -v apt-get >/dev/null; then
 fi
 
 swift build -c release 2>&1 | tail -n 1
+swift build -c release --product SettingsKitBenchmark 2>&1 | tail -n 1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 swiftc -O Benchmarks/FoundationBaseline/main.swift -o "$work/foundation-baseline" 2>/dev/null
@@ -107,6 +108,13 @@ peak() { # COMMAND...: median peak RSS of 3 runs, in KB
     echo "python import json $(peak python3 Benchmarks/json_baseline.py import "$work/big.json" "$work/py.plist")"
 } >"$work/memory.txt"
 
+# SettingsKit against UserDefaults: warm get and set in one process each, first get of
+# the big domain in a fresh process each.
+kit=".build/release/SettingsKitBenchmark"
+bench kit-first "$runs_big" "" "$kit first-kit com.bench.big $key" "$kit first-ud com.bench.big $key"
+for _ in 1 2 3; do "$kit" warm; done >"$work/kit.txt"
+for _ in 1 2 3; do "$kit" set; done >>"$work/kit.txt"
+
 # From a write returning to the watch line, and a watch's wake-ups while idle.
 python3 Benchmarks/watch_latency.py "$settings" "$runs_small" >"$work/watch.txt"
 
@@ -125,6 +133,7 @@ rows = [
     ("100k-key export --json", "json-export", ["python3 json + plistlib"], [0.1]),
     ("100k-key import --json", "json-import", ["python3 json + plistlib"], [0.1]),
     ("100k-key write -p, deep", "deep-write", ["plistlib load + rewrite"], [0.1]),
+    ("SettingsKit first get, 100k keys", "kit-first", ["UserDefaults first get"], [0.1]),
 ]
 ok = True
 print(f"{'benchmark':32} {'settings':>10}   {'baseline':24} {'median':>10} {'ratio':>7}  target")
@@ -154,6 +163,17 @@ checks = [
 for text, met in checks:
     ok &= met
     print(f"  {text}: {'met' if met else 'MISSED'}")
+print("\nSettingsKit against UserDefaults, in one process (median of 3 runs, each a median)")
+kit = {"warm-get": [], "set": []}
+for line in open(f"{work}/kit.txt"):
+    name, ours, theirs = line.split()[:3]
+    kit[name].append((float(ours), float(theirs)))
+for name, unit, target, label in [("warm-get", "ns", 1.0, "warm get, 10-key domain"), ("set", "us", 1.0, "set (UserDefaults: set + synchronize)")]:
+    ours = statistics.median(o for o, _ in kit[name]); theirs = statistics.median(t for _, t in kit[name])
+    met = ours <= target * theirs
+    ok &= met
+    print(f"  {label:40} {ours:8.1f} {unit} vs {theirs:8.1f} {unit}  ratio {ours / theirs:5.2f}  target <= {target:g}  {'met' if met else 'MISSED'}")
+
 print("\nwatch: from a write returning to the line appearing")
 for line in open(f"{work}/watch.txt"):
     kind, *values = line.split()

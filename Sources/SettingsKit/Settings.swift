@@ -89,15 +89,27 @@ public final class Settings: Sendable {
     /// The stored value, in `UserDefaults`' order: arguments, domain, global domain.
     func storedValue(_ name: String) throws(SettingsError) -> PlistValue? {
         if let value = arguments[name] { return value }
-        if let value = try cached(domain, host)[ExactKey(name)] { return value }
-        if case .named = domain, let value = try cached(.global, .any)[ExactKey(name)] { return value }
+        if let value = try value(name, in: domain, host) { return value }
+        if case .named = domain, let value = try value(name, in: .global, .any) { return value }
         return nil
+    }
+
+    /// One key of one domain: from the cache, or for the first read of a big file from
+    /// a lookup that builds only that value (the cache is built on the next read).
+    private func value(_ name: String, in domain: DomainName, _ host: DomainHost) throws(SettingsError) -> PlistValue? {
+        guard let index = try cached(domain, host) else {
+            do { return try store.value(forKey: name, in: domain, host: host) } catch { throw .store(error) }
+        }
+        return index[ExactKey(name)]
     }
 
     /// A domain's values from memory. They are read again only when the file changed:
     /// the process-wide folder watch says whether anything happened in its folder (no
     /// system call but an empty `read`), and only then is the file's stamp compared.
-    func cached(_ name: DomainName, _ host: DomainHost) throws(SettingsError) -> [ExactKey: PlistValue] {
+    ///
+    /// Nil the first time a file over 1 MB is read: a program that reads one setting of a
+    /// big domain and exits should not pay for indexing all of it.
+    func cached(_ name: DomainName, _ host: DomainHost) throws(SettingsError) -> [ExactKey: PlistValue]? {
         let isOwn = name == domain
         let (path, known) = state.withLock { state in
             let cache = isOwn ? state.own : state.global
@@ -114,6 +126,10 @@ public final class Settings: Sendable {
                 if isOwn { state.own = renewed } else { state.global = renewed }
             }
             return known.values
+        }
+        if known == nil, let size = stamp?.size, size > 1 << 20 {
+            let first = state.withLock { $0.lookedUp.insert(path).inserted }
+            if first { return nil }
         }
         let loaded: PlistDictionary
         do { loaded = try store.load(name, host: host)?.values ?? [:] } catch { throw .store(error) }
@@ -267,6 +283,8 @@ struct State: ~Copyable {
     var global: DomainCache?
     /// Wrong-type values already reported, so each is reported once.
     var reported: Set<ReportedValue> = []
+    /// Big files whose first read was a one-key lookup.
+    var lookedUp: Set<String> = []
 }
 
 struct DomainCache {

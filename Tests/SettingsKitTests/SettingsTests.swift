@@ -210,4 +210,22 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(scratch.run(folder + "/InteropProbe", ["standard"]), "InteropProbe\n")
         XCTAssertEqual(scratch.run(folder + "/InteropProbe", ["get-standard", "launches"]), "7\n")
     }
+
+    /// The first read of a big domain builds one value; later reads use the whole index,
+    /// and both see changes.
+    func testABigDomainIsLookedUpFirstThenIndexed() throws {
+        let store = DomainStore(directory: scratch.directory)
+        try store.update(.named("com.example.kit")) { values in
+            // Built whole: setting 25,000 keys one by one would scan the entries each time.
+            values = PlistDictionary(entries: (0..<25_000).map { .init(key: "key\($0)", value: .string(String(repeating: "x", count: 40) + "\($0)")) }
+                + [.init(key: "volume", value: 5)])
+            return true
+        }
+        XCTAssertGreaterThan(try XCTUnwrap(DomainStore.stamp(at: store.path(of: .named("com.example.kit")))).size, 1 << 20)
+        XCTAssertEqual(settings[.volume], 5)
+        XCTAssertEqual(settings[.volume], 5)
+        scratch.run("settings", ["write", "com.example.kit", "volume", "-int", "6"])
+        XCTAssertEqual(settings[.volume], 6)
+        XCTAssertEqual(settings[SettingsKey<String>("key24999", default: "")], String(repeating: "x", count: 40) + "24999")
+    }
 }

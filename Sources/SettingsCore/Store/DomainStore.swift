@@ -342,5 +342,6 @@ public struct DomainStore: Sendable {
 /// What `DomainStore.stamp(at:)` compares: a new inode for an atomic save, new times and
 /// size for a rewrite in place.
 public struct FileStamp: Sendable, Equatable {
-    let size: Int, inode: UInt64, device: UInt64, modified: Int64, changed: Int64
+    public let size: Int
+    let inode: UInt64, device: UInt64, modified: Int64, changed: Int64
 }
