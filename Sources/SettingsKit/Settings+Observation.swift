@@ -2,6 +2,8 @@ import SettingsCore
 import Synchronization
 
 /// One delivered change of a key: the value before (as this observer last saw it) and now.
+///
+///     settings.observe(.volume) { change in print(change.old, change.new) }   // prints 50.0 70.0
 public struct SettingsChange<Value: SettingsValue>: Sendable {
     public let key: String
     public let old: Value
@@ -10,6 +12,9 @@ public struct SettingsChange<Value: SettingsValue>: Sendable {
 
 /// Stops an observation on `cancel()` or when it goes away. When a domain's last
 /// observation stops, its watcher stops too and closes its descriptors.
+///
+///     let token = settings.observe(.volume) { _ in }
+///     token.cancel()   // no more calls; the watcher's thread has ended
 public final class SettingsObservation: Sendable {
     private let stop: @Sendable () -> Void
     private let stopped = Mutex(false)
@@ -58,6 +63,8 @@ extension Settings {
     }
 
     /// The names of the keys that changed, one batch per change of the domain.
+    ///
+    ///     for await keys in settings.changes() { print(keys) }   // prints ["music", "volume"]
     public func changes() -> AsyncStream<[String]> {
         let (stream, continuation) = AsyncStream<[String]>.makeStream()
         let token = addObserver(nil) { names in continuation.yield(names) }

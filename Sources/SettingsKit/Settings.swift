@@ -28,6 +28,8 @@ public final class Settings: Sendable {
 
     /// The settings of `UserDefaults.standard` on Linux: the domain named after the
     /// process, `$XDG_CONFIG_HOME/<process name>.plist`.
+    ///
+    ///     Settings.standard.domain.displayName   //=> "player" for a program named player
     public static let standard = Settings(domain: ProcessInfo.processInfo.processName)
 
     /// `Settings(domain: "com.example.player")`; `host: .current` for `-currentHost`
@@ -43,11 +45,16 @@ public final class Settings: Sendable {
     }
 
     /// A property-list file anywhere, such as an app's `Info.plist`.
+    ///
+    ///     Settings(path: "App/Info.plist")[SettingsKey<String>("CFBundleVersion", default: "")]   //=> "42"
     public init(path: String, errorHandler: @escaping @Sendable (SettingsError) -> Void = Settings.printError) {
         (domain, host, self.errorHandler, store, arguments) = (.path(path), .any, errorHandler, DomainStore(), [:])
     }
 
     /// The default error handler: one line on standard error.
+    ///
+    ///     Settings.printError(.wrongType(key: "volume", found: "a string"))
+    ///     //=> settings: the value of 'volume' is a string, not the key's type; the default is used
     public static let printError: @Sendable (SettingsError) -> Void = { error in
         StandardStreams.write("settings: \(error.message)\n", toError: true)
     }
@@ -71,6 +78,8 @@ public final class Settings: Sendable {
     }
 
     /// The value for `key`, throwing when the domain's file cannot be read.
+    ///
+    ///     try settings.get(.volume)   //=> 50
     public func get<Value>(_ key: SettingsKey<Value>) throws(SettingsError) -> Value {
         guard let stored = try storedValue(key.name) else { return key.defaultValue }
         guard let value = Value(propertyListValue: stored) ?? Self.argumentText(stored, key.name, arguments) else {
@@ -82,6 +91,8 @@ public final class Settings: Sendable {
 
     /// Whether a value is stored for `key` in the arguments, the domain or the global
     /// domain (a default does not count).
+    ///
+    ///     settings.contains(.name)   //=> false until a name is set
     public func contains<Value>(_ key: SettingsKey<Value>) -> Bool {
         ((try? storedValue(key.name)) ?? nil) != nil
     }
@@ -150,6 +161,8 @@ public final class Settings: Sendable {
 
     /// Stores `value` (after the key's adjustment); durable when it returns. Writing
     /// the value already stored does not touch the file. Nil for an optional key removes it.
+    ///
+    ///     try settings.set(150, for: .volume); settings[.volume]   //=> 100 (clamped)
     public func set<Value>(_ value: Value, for key: SettingsKey<Value>) throws(SettingsError) {
         let new = (key.adjust?(value) ?? value).propertyListValue
         do {
@@ -177,6 +190,8 @@ public final class Settings: Sendable {
     }
 
     /// Removes the keys from the domain, so reads give the defaults again.
+    ///
+    ///     try settings.reset(.volume, .name); settings[.volume]   //=> 50
     public func reset(_ keys: SettingsKeys...) throws {
         let names = keys.compactMap { ($0 as? any NamedKey)?.name }
         try batchWrite { values in
@@ -200,6 +215,8 @@ public final class Settings: Sendable {
     }
 
     /// The values a batch changes; reads inside it see the batch's own writes.
+    ///
+    ///     try settings.batch { $0[.volume] = 70; $0[.volume] += 1 }; settings[.volume]   //=> 71
     public struct Batch {
         var values: PlistDictionary
         public subscript<Value>(key: SettingsKey<Value>) -> Value {

@@ -1,6 +1,9 @@
 import SettingsCore
 
 /// What went wrong, for the throwing API and the error handler.
+///
+///     SettingsError.wrongType(key: "volume", found: "a string").message
+///     //=> "the value of 'volume' is a string, not the key's type; the default is used"
 public enum SettingsError: Error, Sendable, Equatable {
     /// The domain's file could not be read, locked or written.
     case store(StoreError)

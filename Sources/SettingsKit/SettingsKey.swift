@@ -15,6 +15,8 @@ public class SettingsKeys: @unchecked Sendable {
 
 /// A typed key: its name in the file, the value read when nothing is stored, and an
 /// optional adjustment applied to every value written (a clamp, a validation).
+///
+///     SettingsKey<Int>("count", default: 0).name   //=> "count"
 public final class SettingsKey<Value: SettingsValue>: SettingsKeys, @unchecked Sendable {
     /// The key in the domain's file; dots and slashes are plain characters.
     public let name: String
