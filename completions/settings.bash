@@ -3,7 +3,7 @@
 # `settings complete domains|keys D|paths D`, so they follow the store), type flags after a key,
 # boolean words after -bool, and file paths for import, export and path domains.
 
-_settings_verbs="read read-type write rename delete remove import export watch paths domains find help complete"
+_settings_verbs="read read-type write rename delete remove import export watch paths list-keys describe range reset validate schema domains find help complete"
 _settings_type_flags="-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add"
 _settings_scalar_flags="-bool -boolean -int -integer -float -double -string -data -date"
 
@@ -42,7 +42,12 @@ _settings() {
     fi
     local verb=${COMP_WORDS[i],,} arg=$((COMP_CWORD - i)) domain=${COMP_WORDS[i+1]}
     case $verb in
-    read | read-type | write | rename | delete | remove | import | export | watch | paths)
+    schema)
+        ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "path" -- "$cur")
+        ((arg == 2)) && _settings_reply_lines "$("$cmd" "${host[@]}" complete domains 2>/dev/null)"
+        return
+        ;;
+    read | read-type | write | rename | delete | remove | import | export | watch | paths | list-keys | describe | range | reset | validate)
         if ((arg == 1)); then
             if [[ $cur == /* || $cur == "~"* ]]; then
                 compopt -o filenames 2>/dev/null
@@ -54,7 +59,7 @@ _settings() {
         fi
         ;;
     complete)
-        ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "domains keys paths" -- "$cur")
+        ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "domains keys paths values" -- "$cur")
         return
         ;;
     *) return ;;
@@ -73,6 +78,12 @@ _settings() {
         fi
     fi
     case $verb in
+    describe | range)
+        ((arg == 2)) && _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
+        ;;
+    reset)
+        _settings_reply_lines "$(printf -- '--all\n'; "$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
+        ;;
     read | read-type | rename | delete | remove)
         if ((arg == 2)) && [[ $cur == -* && $verb != rename ]]; then
             mapfile -t COMPREPLY < <(compgen -W "-p --path-json" -- "$cur")
@@ -87,8 +98,12 @@ _settings() {
             mapfile -t COMPREPLY < <(compgen -W "-p --path-json" -- "$cur")
         elif ((arg == 2)); then
             _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
-        elif ((arg == 3)); then
+        elif ((arg == 3)) && [[ $cur == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "$_settings_type_flags --json" -- "$cur")
+        elif ((arg == 3)); then
+            # The schema's choices for the key (or true and false), else the type flags.
+            _settings_reply_lines "$("$cmd" "${host[@]}" complete values "$domain" "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null)"
+            ((${#COMPREPLY[@]})) || mapfile -t COMPREPLY < <(compgen -W "$_settings_type_flags --json" -- "$cur")
         elif [[ $prev == -bool || $prev == -boolean ]]; then
             mapfile -t COMPREPLY < <(compgen -W "true false yes no" -- "$cur")
         elif [[ $cur == -* ]]; then

@@ -29,7 +29,8 @@ function __settings_host
 end
 
 # What the word being completed is: verb, host, domain, key (pathkey where -p may stand
-# instead), flag, bool, file, pointer, an option of one verb, or nothing.
+# instead), value (a schema's choices or a type flag), bool, file, pointer, an option of
+# one verb, or nothing.
 function __settings_state
     set -l previous (commandline -opc)[-1]
     if test "$previous" = -host
@@ -71,8 +72,26 @@ function __settings_state
             else if test $n -eq 2
                 echo key
             end
-        case paths
+        case paths list-keys validate
             if test $n -eq 1
+                echo domain
+            end
+        case describe range
+            if test $n -eq 1
+                echo domain
+            else if test $n -eq 2
+                echo key
+            end
+        case reset
+            if test $n -eq 1
+                echo domain
+            else
+                echo resetkey
+            end
+        case schema
+            if test $n -eq 1
+                echo schema
+            else if test $n -eq 2
                 echo domain
             end
         case write
@@ -81,7 +100,7 @@ function __settings_state
             else if test $n -eq 2
                 echo pathkey
             else if test $n -eq 3
-                echo flag
+                echo value
             else if contains -- $previous -bool -boolean
                 echo bool
             else
@@ -126,6 +145,12 @@ function __settings_keys
     command $cmd (__settings_host) complete keys $args[2] 2>/dev/null
 end
 
+function __settings_values
+    set -l cmd (commandline -opc)[1]
+    set -l args (__settings_args)
+    command $cmd (__settings_host) complete values $args[2] $args[3] 2>/dev/null
+end
+
 function __settings_paths
     set -l cmd (commandline -opc)[1]
     set -l args (__settings_args)
@@ -144,6 +169,17 @@ for program in settings defaults
     complete -c $program -n '__settings_is verb' -a export -d 'save a domain as a plist file'
     complete -c $program -n '__settings_is verb' -a watch -d 'print each change to a domain'
     complete -c $program -n '__settings_is verb' -a paths -d 'list a JSON Pointer for every leaf value'
+    complete -c $program -n '__settings_is verb' -a list-keys -d "list the keys of the domain's schema"
+    complete -c $program -n '__settings_is verb' -a describe -d "print a key's description from the schema"
+    complete -c $program -n '__settings_is verb' -a range -d 'print the values the schema allows for a key'
+    complete -c $program -n '__settings_is verb' -a reset -d "remove keys, so reads give the schema's defaults"
+    complete -c $program -n '__settings_is verb' -a validate -d 'list every value the schema does not allow'
+    complete -c $program -n '__settings_is verb' -a schema -d 'print the schema file used for a domain'
+    complete -c $program -n '__settings_is schema' -a path -d 'the schema file'
+    complete -c $program -n '__settings_is resetkey' -a '(__settings_keys)' -d key
+    complete -c $program -n '__settings_is resetkey' -a --all -d 'every key of the schema'
+    complete -c $program -n '__settings_is value' -a '(__settings_values)' -d value
+    complete -c $program -n '__settings_is value' -a '-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add --json' -d 'type flag'
     complete -c $program -n '__settings_is verb' -a domains -d 'list all domains'
     complete -c $program -n '__settings_is verb' -a find -d 'list entries containing a word'
     complete -c $program -n '__settings_is verb' -a help -d 'print usage'
@@ -160,14 +196,11 @@ for program in settings defaults
     complete -c $program -n '__settings_is exportoption' -a --json -d 'write JSON'
     complete -c $program -n '__settings_is pathflag' -a '-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add' -d 'type flag'
     complete -c $program -n '__settings_is pathflag' -a '--json --insert --exact' -d 'write option'
-    complete -c $program -n '__settings_is flag' -a '-bool -boolean -int -integer -float -double -string -data -date' -d 'type flag'
-    complete -c $program -n '__settings_is flag' -a '-array -array-add -dict -dict-add' -d 'collection flag'
-    complete -c $program -n '__settings_is flag' -a --json -d 'the value as JSON'
     complete -c $program -n '__settings_is scalar' -a '-bool -boolean -int -integer -float -double -string -data -date' -d 'type flag'
     complete -c $program -n '__settings_is bool' -a 'true false yes no'
     complete -c $program -n '__settings_is watch' -a '(__settings_keys)' -d key
     complete -c $program -n '__settings_is watch' -a '-p --json --initial --count --timeout --debounce' -d 'watch option'
     complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
     complete -c $program -n '__settings_is file' -F -a -
-    complete -c $program -n '__settings_is complete' -a 'domains keys paths'
+    complete -c $program -n '__settings_is complete' -a 'domains keys paths values'
 end

@@ -23,16 +23,22 @@ public final class SettingsKey<Value: SettingsValue>: SettingsKeys, @unchecked S
     /// What a read returns when the key is absent or holds another type. Never written.
     public let defaultValue: Value
     let adjust: (@Sendable (Value) -> Value)?
+    /// The bounds of a clamped key, for its schema.
+    let bounds: (PlistValue, PlistValue)?
 
     /// `SettingsKey<Int>("count", default: 0)`
     public init(_ name: String, default defaultValue: Value) {
-        (self.name, self.defaultValue, adjust) = (name, defaultValue, nil)
+        (self.name, self.defaultValue, adjust, bounds) = (name, defaultValue, nil, nil)
     }
 
     /// `SettingsKey<Int>("level", default: 1) { max($0, 1) }`: every written value goes
     /// through `adjust` first.
     public init(_ name: String, default defaultValue: Value, adjust: @escaping @Sendable (Value) -> Value) {
-        (self.name, self.defaultValue, self.adjust) = (name, defaultValue, adjust)
+        (self.name, self.defaultValue, self.adjust, bounds) = (name, defaultValue, adjust, nil)
+    }
+
+    init(_ name: String, default defaultValue: Value, adjust: @escaping @Sendable (Value) -> Value, bounds: (PlistValue, PlistValue)?) {
+        (self.name, self.defaultValue, self.adjust, self.bounds) = (name, defaultValue, adjust, bounds)
     }
 }
 
@@ -46,6 +52,7 @@ extension SettingsKey where Value: Comparable {
     /// `SettingsKey<Double>("volume", default: 50, clampedTo: 0...100)`: a written value
     /// outside the range is stored as the nearest bound, as the seed's KVO example clamps.
     public convenience init(_ name: String, default defaultValue: Value, clampedTo range: ClosedRange<Value>) {
-        self.init(name, default: defaultValue) { min(max($0, range.lowerBound), range.upperBound) }
+        let bounds = range.lowerBound.propertyListValue.flatMap { low in range.upperBound.propertyListValue.map { (low, $0) } }
+        self.init(name, default: defaultValue, adjust: { min(max($0, range.lowerBound), range.upperBound) }, bounds: bounds)
     }
 }

@@ -119,4 +119,19 @@ final class SeedExampleTests: XCTestCase {
         scratch.run("settings", ["write", "com.example.seeds", "theme", "neon"])
         XCTAssertEqual(preferences.theme, .system)
     }
+
+    /// An app ships the schema of its keys; the shell then types, checks and completes.
+    func testKeysEmitTheirSchema() throws {
+        let text = Settings.schema(for: [SettingsKeys.musicVolume, SettingsKeys.music, SettingsKeys.aString])
+        let folder = scratch.directory + "/settings/schemas"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try text.write(toFile: folder + "/com.example.seeds.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(scratch.run("settings", ["list-keys", "com.example.seeds"]), "aString\nmusic\nmusicVolume\n")
+        XCTAssertEqual(scratch.run("settings", ["range", "com.example.seeds", "musicVolume"]), "range real 0 100\n")
+        XCTAssertEqual(scratch.run("settings", ["range", "com.example.seeds", "music"]), "type boolean\n")
+        XCTAssertEqual(scratch.run("settings", ["read", "com.example.seeds", "musicVolume"]), "50\n")
+        scratch.run("settings", ["write", "com.example.seeds", "musicVolume", "75.5"])
+        XCTAssertEqual(settings[.musicVolume], 75.5)
+        XCTAssertEqual(type("musicVolume"), "Type is float")
+    }
 }

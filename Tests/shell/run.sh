@@ -24,6 +24,11 @@ settings write com.apple.dock autohide -bool true
 settings write com.apple.dock "orientation" left
 settings write com.example.app volume -int 3
 settings write com.example.app window -dict frame '(0, 0, 800, 600)' title Main
+mkdir -p "$XDG_CONFIG_HOME/settings/schemas"
+cat >"$XDG_CONFIG_HOME/settings/schemas/com.example.player.json" <<'JSON'
+{"keys": {"volume": {"type": "integer", "default": 50, "minimum": 0, "maximum": 100},
+          "theme": {"type": "string", "default": "system", "enum": ["light", "dark", "system"]}}}
+JSON
 settings -currentHost write com.apple.dock screenCount -int 2
 
 # man page and the defaults link
@@ -68,6 +73,9 @@ check "bash: paths verb" contains "$(bash_complete 'settings pa')" "paths"
 check "bash: read -p pointers" contains "$(bash_complete 'settings read com.example.app -p /window/')" "/window/title"
 check "bash: write -p then type flags" contains "$(bash_complete 'settings write com.example.app -p /window/title -')" "--insert"
 check "bash: import --merge" contains "$(bash_complete 'settings import com.example.app - --m')" "--merge"
+check "bash: schema keys before any write" contains "$(bash_complete 'settings write com.example.player ')" "volume"
+check "bash: schema choices" contains "$(bash_complete 'settings write com.example.player theme ')" "dark"
+check "bash: schema verbs" contains "$(bash_complete 'settings describe com.example.player ')" "theme"
 check "bash: defaults link" contains "$(bash_complete 'defaults read com.apple.dock ')" "autohide"
 
 # zsh and fish: typed into a real terminal
@@ -94,6 +102,8 @@ check "zsh: keys" contains "$(term_complete zsh 'settings write com.apple.dock o
 check "zsh: watch keys" contains "$(term_complete zsh 'settings watch com.apple.dock ori')" "settings watch com.apple.dock orientation"
 check "zsh: watch -p pointers" contains "$(term_complete zsh 'settings watch com.example.app -p /window/ti')" "settings watch com.example.app -p /window/title"
 check "zsh: read -p pointers" contains "$(term_complete zsh 'settings read com.example.app -p /window/ti')" "settings read com.example.app -p /window/title"
+check "zsh: schema choices" contains "$(term_complete zsh 'settings write com.example.player theme da')" "settings write com.example.player theme dark"
+check "zsh: schema keys" contains "$(term_complete zsh 'settings range com.example.player vol')" "settings range com.example.player volume"
 check "zsh: flags" contains "$(term_complete zsh 'settings write com.apple.dock autohide -')" "-array-add"
 check "zsh: -currentHost keys" contains "$(term_complete zsh 'settings -currentHost read com.apple.dock scr')" "screenCount"
 check "zsh: defaults link" contains "$(term_complete zsh 'defaults read com.apple.dock auto')" "defaults read com.apple.dock autohide"
@@ -111,6 +121,8 @@ check "fish: watch options" contains "$(term_complete fish 'settings watch com.a
 check "fish: watch -p pointers" contains "$(term_complete fish 'settings watch com.example.app -p /window/ti')" "settings watch com.example.app -p /window/title"
 check "fish: delete -p pointers" contains "$(term_complete fish 'settings delete com.example.app -p /window/ti')" "settings delete com.example.app -p /window/title"
 check "fish: import --merge" contains "$(term_complete fish 'settings import com.example.app - --mer')" "settings import com.example.app - --merge"
+check "fish: schema choices" contains "$(term_complete fish 'settings write com.example.player theme da')" "settings write com.example.player theme dark"
+check "fish: schema keys" contains "$(term_complete fish 'settings reset com.example.player vol')" "settings reset com.example.player volume"
 check "fish: flags" contains "$(term_complete fish 'settings write com.apple.dock autohide -arr')" "-array-add"
 check "fish: -bool values" contains "$(term_complete fish 'settings write com.apple.dock autohide -bool y')" "-bool yes"
 check "fish: defaults link" contains "$(term_complete fish 'defaults write com.apple.dock ori')" "defaults write com.apple.dock orientation"

@@ -26,6 +26,12 @@ enum CLIError: Error, Equatable {
     case notAnArray(key: String)
     case notADictionary(key: String)
     case store(StoreError)
+    /// A value the domain's schema does not allow: the key and why.
+    case schemaViolation(key: String, String)
+    /// A key a strict schema does not name.
+    case notInSchema(key: String, domain: String)
+    /// A schema verb for a domain without a schema, or a key it does not name.
+    case noSchema(domain: String, key: String?)
     /// JSON that does not read in the mapping, and where it came from.
     case json(JSONError, source: String)
 }
@@ -83,6 +89,12 @@ struct Diagnostic {
             return ("Value for key \(key) is not an array; cannot append.  Leaving defaults unchanged.", 1)
         case .notADictionary(let key):
             return ("Value for key \(key) is not a dictionary; cannot append.  Leaving defaults unchanged.", 1)
+        case let .schemaViolation(key, reason):
+            return ("invalid value for \(key): \(reason); leaving defaults unchanged. (--force writes it anyway)", 2)
+        case let .notInSchema(key, domain):
+            return ("\(key) is not a key of \(domain)'s schema, which is strict; leaving defaults unchanged. (--force writes it anyway)", 2)
+        case let .noSchema(domain, key):
+            return (key.map { "\(domain)'s schema has no key \($0)" } ?? "no schema for \(domain)", 1)
         case let .json(error, source):
             return ("cannot read \(source) as JSON: \(error.message); leaving defaults unchanged.", 2)
         case .store(let error):

@@ -12,6 +12,10 @@ struct PathOptions {
     var insert = false
     var exact = false
     var merge = false
+    /// `read --source`: say where the value comes from, `user` or `default`.
+    var source = false
+    /// `read D --with-defaults`: the schema's defaults fill in absent keys.
+    var withDefaults = false
 
     /// Takes the options out of `words`, wherever they stand, and returns the rest.
     /// `allowed` names the ones the verb takes; others are left in the words.
@@ -31,6 +35,8 @@ struct PathOptions {
             case "--insert" where takesIt: options.insert = true
             case "--exact" where takesIt: options.exact = true
             case "--merge" where takesIt: options.merge = true
+            case "--source" where takesIt: options.source = true
+            case "--with-defaults" where takesIt: options.withDefaults = true
             default: rest.append(words[i])
             }
             i += 1

@@ -16,6 +16,8 @@ struct Verb: Sendable {
             ("read <domain> -p <pointer>", "the value at an RFC 6901 pointer: -p /window/frame/0"),
             ("read <domain> --path-json <path>", "the value at a jq path: --path-json '[\"window\",0]'"),
             ("read ... --json", "prints JSON (pretty at a terminal), in the man page's mapping"),
+            ("read <domain> <key> --source", "prints user or default (from the schema)"),
+            ("read <domain> --with-defaults", "the domain with the schema's defaults filled in"),
         ], run: ReadCommand.read),
         Verb(name: "read-type", aliases: [], usage: [
             ("read-type <domain> <key>", "shows the type for the given domain, key"),
@@ -23,7 +25,8 @@ struct Verb: Sendable {
         ], run: ReadCommand.readType),
         Verb(name: "write", aliases: [], usage: [
             ("write <domain> <domain_rep>", "writes domain (overwrites existing)"),
-            ("write <domain> <key> <value>", "writes key for domain"),
+            ("write <domain> <key> <value>", "writes key for domain (a schema types and checks it)"),
+            ("write <domain> --force ...", "writes what the domain's schema would refuse"),
             ("write <domain> <key> --json <json>", "writes key as a JSON value"),
             ("write <domain> -p <pointer> <value>", "sets the place (dictionaries on the way are made)"),
             ("  [--insert] [--exact]", "insert before an array index; keep JSON integers integers"),
@@ -56,6 +59,24 @@ struct Verb: Sendable {
             ("  [--initial] [--count N]", "first the current values; stop after N changes"),
             ("  [--timeout S] [--debounce MS]", "stop after S seconds (2 if nothing changed); quiet window"),
         ], run: WatchCommand.watch),
+        Verb(name: "list-keys", aliases: [], usage: [
+            ("list-keys <domain>", "lists the keys of the domain's schema"),
+        ], run: SchemaCommand.listKeys),
+        Verb(name: "describe", aliases: [], usage: [
+            ("describe <domain> <key>", "prints the key's description from the schema"),
+        ], run: SchemaCommand.describe),
+        Verb(name: "range", aliases: [], usage: [
+            ("range <domain> <key>", "prints the values the schema allows: type, range or enum"),
+        ], run: SchemaCommand.range),
+        Verb(name: "reset", aliases: [], usage: [
+            ("reset <domain> <key>... | --all", "removes keys, so reads give the schema's defaults"),
+        ], run: SchemaCommand.reset),
+        Verb(name: "validate", aliases: [], usage: [
+            ("validate <domain>", "lists every value the schema does not allow (status 1)"),
+        ], run: SchemaCommand.validate),
+        Verb(name: "schema", aliases: [], usage: [
+            ("schema path <domain>", "prints the schema file used for the domain"),
+        ], run: SchemaCommand.schema),
         Verb(name: "domains", aliases: [], usage: [
             ("domains", "lists all domains"),
         ], run: DomainsCommand.domains),
@@ -66,6 +87,7 @@ struct Verb: Sendable {
             ("complete domains", "lists domain names, one per line (for shells)"),
             ("complete keys <domain>", "lists the domain's keys, one per line"),
             ("complete paths <domain>", "lists a JSON Pointer for every value, one per line"),
+            ("complete values <domain> <key>", "lists the values the schema offers for key"),
         ], run: CompleteCommand.complete),
         Verb(name: "help", aliases: ["-h", "--help"], usage: [
             ("help", "print this help"),

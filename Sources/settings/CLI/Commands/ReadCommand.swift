@@ -3,7 +3,7 @@ import SettingsCore
 enum ReadCommand {
     /// `read`, `read D`, `read D K`, `read D -p POINTER`; `--json` for the JSON mapping.
     static func read(_ context: inout Context, _ arguments: [Token]) throws {
-        let (options, arguments) = try PathOptions.extract(arguments, allowed: ["-p", "--path-json", "--json"])
+        let (options, arguments) = try PathOptions.extract(arguments, allowed: ["-p", "--path-json", "--json", "--source", "--with-defaults"])
         let render = { (value: PlistValue, bare: Bool) -> [UInt8] in
             options.json ? jsonOutput(value) : bare ? DefaultsPrinter.renderBare(value) : DefaultsPrinter.render(value)
         }
@@ -15,13 +15,25 @@ enum ReadCommand {
         }
         let domain = try domainName(domainToken)
         if arguments.count == 1, options.path == nil {
-            guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
-                throw CLIError.domainMissing(domainToken.text)
+            var values = try context.store.load(domain, host: context.host)?.values ?? [:]
+            if options.withDefaults, let schema = context.schema(for: domain) {
+                for key in schema.keys where values[key.name] == nil { values[key.name] = key.defaultValue }
             }
+            guard !values.isEmpty else { throw CLIError.domainMissing(domainToken.text) }
             context.output.append(contentsOf: render(.dict(values), false))
             return
         }
-        let value = try lookUp(&context, domain, domainToken, arguments, options)
+        let value: PlistValue
+        var source = "user"
+        do {
+            value = try lookUp(&context, domain, domainToken, arguments, options)
+        } catch let error as CLIError {
+            // An absent key reads as its schema default, as gsettings reads it.
+            guard case .pairMissing = error, options.path == nil,
+                  let fallback = context.schema(for: domain)?.key(arguments[1].text)?.defaultValue else { throw error }
+            (value, source) = (fallback, "default")
+        }
+        if options.source { context.print(source); return }
         context.output.append(contentsOf: render(value, true))
     }
 

@@ -5,6 +5,10 @@ enum WriteCommand {
     /// `write D -p POINTER [--insert] VALUE…` sets a place inside a value; `--json TEXT`
     /// in place of the value words gives the value as JSON.
     static func write(_ context: inout Context, _ arguments: [Token]) throws {
+        // `--force` right after the domain writes what the schema would refuse.
+        var arguments = arguments
+        let force = arguments.count > 2 && arguments[1].text == "--force"
+        if force { arguments.remove(at: 1) }
         guard arguments.count >= 2 else { throw CLIError.usage("write needs a domain, a key and a value") }
         let domain = try domainName(arguments[0])
         var words = Array(arguments.dropFirst())
@@ -22,17 +26,39 @@ enum WriteCommand {
             return
         }
         let path = try options.placeInside() ?? KeyPath([words.removeFirst().text])
-        let change = try valueChange(&context, &words, &options)
         let key = path.segments[0]
+        // A schema types a flagless value and checks every value written to a top-level key.
+        let schema = context.schema(for: domain)
+        let keySchema = path.segments.count == 1 ? schema?.key(key) : nil
+        if let schema, schema.strict, schema.key(key) == nil, !force {
+            throw CLIError.notInSchema(key: key, domain: arguments[0].text)
+        }
+        let change = try typed(try valueChange(&context, &words, &options), words, keySchema, force: force, options)
         let below = KeyPath(Array(path.segments.dropFirst()))
         try context.store.update(domain, host: context.host, key: key) { value in
             let target = value.flatMap(below.value(inside:))
             var new = try apply(change, to: target, name: options.path?.pointer ?? key)
             if options.json, !options.exact { new = JSONReader.keepingReals(new, where: target) }
+            if let keySchema, !force, let problem = keySchema.violation(new) {
+                throw CLIError.schemaViolation(key: key, problem)
+            }
             if new == target, !options.insert { return false }
             try path.set(new, in: &value, insert: options.insert)
             return true
         }
+    }
+
+    /// A single untyped word takes the schema's type: `write D volume 70` stores an
+    /// integer, `write D ratio 2` a real. Text that does not read as that type is an error
+    /// that says what the schema expects (with `--force`, it is stored as typed).
+    private static func typed(_ change: ValueArguments.Change, _ words: [Token], _ keySchema: KeySchema?,
+                              force: Bool, _ options: PathOptions) throws -> ValueArguments.Change {
+        guard let keySchema, let type = keySchema.type, let row = type.row, type != .string, !options.json,
+              words.count == 1, TypeTable.row(forFlag: words[0].text) == nil, case .set(.string(let text)) = change,
+              let parse = row.parse else { return change }
+        if let value = parse(text) { return .set(value) }
+        if force { return change }
+        throw CLIError.schemaViolation(key: keySchema.name, "'\(text)' is not \(type == .integer ? "an" : "a") \(type.rawValue) (\(row.expected))")
     }
 
     /// The value words, or `[--exact] --json TEXT`.
