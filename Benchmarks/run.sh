@@ -56,6 +56,16 @@ bench small-write "$runs_small" "$(restore com.bench.small) && cp $work/git.orig
     "$settings write com.bench.small music -bool false" \
     "git config --file $work/gitconfig core.music false" \
     "/usr/bin/defaults write com.bench.small music NO"
+# A write checked against a schema (typed from it, range-checked) against the same
+# write to a domain without one.
+mkdir -p "$store/settings/schemas"
+printf '{"keys": {"volume": {"type": "integer", "default": 50, "minimum": 0, "maximum": 100}}}' \
+    >"$store/settings/schemas/com.bench.schemad.json"
+cp "$work/originals/com.bench.small.plist" "$work/originals/com.bench.schemad.plist"
+cp "$work/originals/com.bench.small.plist" "$store/com.bench.schemad.plist"
+bench schema-write "$runs_small" "$(restore com.bench.schemad) && $(restore com.bench.small)" \
+    "$settings write com.bench.schemad volume 70" \
+    "$settings write com.bench.small volume -int 70"
 bench big-read "$runs_big" "" \
     "$settings read com.bench.big $key" \
     "python3 -c \"import plistlib; print(plistlib.load(open('$big', 'rb'))['$key'])\"" \
@@ -126,6 +136,7 @@ def medians(name):
 rows = [
     ("small read", "small-read", ["git config --get", "GNUstep defaults read"], [1.5, 0.1]),
     ("small write", "small-write", ["git config (set)", "GNUstep defaults write"], [1.5, 0.1]),
+    ("small write with a schema", "schema-write", ["the same write, no schema"], [1.2]),
     ("100k-key XML read, one key", "big-read", ["python3 plistlib", "Foundation"], [0.1, None]),
     ("100k-key XML write, one key", "big-write", ["python3 plistlib", "Foundation"], [0.2, None]),
     ("100k-key binary write, one key", "binary-write", ["python3 plistlib (binary)"], [0.2]),
