@@ -34,42 +34,24 @@ enum RFC3339 {
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `t`/`z` in either case, as
     /// RFC 3339 allows. Nil for anything else, a field out of range included.
     static func parse(_ text: some Collection<UInt8>) -> PlistDate? {
-        let b = Array(text)
-        var i = 0
-        func number(_ width: Int) -> Int? {
-            guard i + width <= b.count else { return nil }
-            var v = 0
-            for _ in 0..<width {
-                guard let d = hexDigitValue(b[i]), d < 10 else { return nil }
-                v = v * 10 + Int(d)
-                i += 1
-            }
-            return v
-        }
-        func expect(_ options: String) -> Bool {
-            guard i < b.count, options.utf8.contains(b[i]) else { return false }
-            i += 1
-            return true
-        }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              expect("Tt"), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-              let second = number(2) else { return nil }
+        var scan = ByteScanner(Array(text))
+        guard let year = scan.digits(4), scan.skip(anyOf: "-"), let month = scan.digits(2), scan.skip(anyOf: "-"),
+              let day = scan.digits(2), scan.skip(anyOf: "Tt"), let hour = scan.digits(2), scan.skip(anyOf: ":"),
+              let minute = scan.digits(2), scan.skip(anyOf: ":"), let second = scan.digits(2) else { return nil }
         var fraction: [UInt8] = []
-        if expect(".") {
-            while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") { fraction.append(b[i]); i += 1 }
+        if scan.skip(anyOf: ".") {
+            while let d = scan.digits(1) { fraction.append(UInt8(ascii: "0") + UInt8(d)) }
             guard !fraction.isEmpty, fraction.count <= 1000 else { return nil }
             while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
         }
         var offset: Int64 = 0
-        if !expect("Zz") {
-            guard i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") else { return nil }
-            let sign: Int64 = b[i] == UInt8(ascii: "-") ? -1 : 1
-            i += 1
-            guard let h = number(2), h < 24, expect(":"), let m = number(2), m < 60 else { return nil }
+        if !scan.skip(anyOf: "Zz") {
+            let sign: Int64 = scan.skip(anyOf: "-") ? -1 : scan.skip(anyOf: "+") ? 1 : 0
+            guard sign != 0, let h = scan.digits(2), h < 24, scan.skip(anyOf: ":"), let m = scan.digits(2), m < 60 else { return nil }
             offset = sign * Int64(h * 3600 + m * 60)
         }
         let civil = CivilTime(year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second)
-        guard i == b.count, civil.isValid else { return nil }
+        guard scan.atEnd, civil.isValid else { return nil }
         let whole = civil.unixSeconds - offset - Int64(PlistDate.unixEpochOffset)
         if fraction.isEmpty { return PlistDate(secondsSince2001: Double(whole)) }
         // whole + 0.F, as one decimal number; below zero that is -((|whole| - 1) + (1 - 0.F)).

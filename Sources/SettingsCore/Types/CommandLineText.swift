@@ -48,34 +48,13 @@ enum CommandLineText {
     /// `YYYY-MM-DD HH:MM:SS ±HHMM` (`defaults read` output), the same without a zone
     /// (local time), ISO 8601 `YYYY-MM-DDTHH:MM:SSZ` or `±HH:MM`, or a bare date.
     static func date(_ text: String) -> PlistDate? {
-        var scanner = DateScanner(Array(text.utf8))
+        var scanner = ByteScanner(Array(text.utf8))
         return scanner.scan()
     }
 }
 
-/// Reads the fixed-width fields of a date; one pass over the bytes, no `String` work.
-private struct DateScanner {
-    let bytes: [UInt8]
-    var i = 0
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    mutating func digits(_ n: Int) -> Int? {
-        guard i + n <= bytes.count else { return nil }
-        var value = 0
-        for _ in 0..<n {
-            guard let d = hexDigitValue(bytes[i]), d < 10 else { return nil }
-            value = value * 10 + Int(d)
-            i += 1
-        }
-        return value
-    }
-
-    mutating func skip(_ byte: UInt8) -> Bool {
-        guard i < bytes.count, bytes[i] == byte else { return false }
-        i += 1
-        return true
-    }
-
+extension ByteScanner {
+    /// A command-line date: `YYYY-MM-DD[ HH:MM:SS][ ±ZZZZ|Z]`, local time without a zone.
     mutating func scan() -> PlistDate? {
         guard let year = digits(4), skip(UInt8(ascii: "-")), let month = digits(2),
               skip(UInt8(ascii: "-")), let day = digits(2) else { return nil }
