@@ -3,8 +3,8 @@
 //
 //   SettingsKitBenchmark warm            median ns of a warm get of a 10-key domain, both
 //   SettingsKitBenchmark set             median µs of a set (UserDefaults: set + synchronize)
-//   SettingsKitBenchmark first-kit D K   one get from a fresh Settings, in a fresh process
-//   SettingsKitBenchmark first-ud D K    the same with UserDefaults(suiteName:)
+//   SettingsKitBenchmark first D K       ms of the first get of K in D, SettingsKit then
+//                                       UserDefaults(suiteName:), in this fresh process
 import Foundation
 import SettingsKit
 
@@ -37,10 +37,11 @@ case "set":
     let kit = median((0..<30).map { _ in i += 1; return time(1) { settings[key] = i } }) / 1000
     let ud = median((0..<30).map { _ in i += 1; return time(1) { defaults.set(i, forKey: "n"); defaults.synchronize() } }) / 1000
     print("set \(kit) \(ud)")
-case "first-kit" where args.count == 4:
-    print(Settings(domain: args[2])[SettingsKey<Int>(args[3], default: -1)])
-case "first-ud" where args.count == 4:
-    print(UserDefaults(suiteName: args[2])!.integer(forKey: args[3]))
+case "first" where args.count == 4:
+    var ours = 0, theirs = 0
+    let kit = time(1) { ours = Settings(domain: args[2])[SettingsKey<Int>(args[3], default: -1)] } / 1e6
+    let ud = time(1) { theirs = UserDefaults(suiteName: args[2])!.integer(forKey: args[3]) } / 1e6
+    print("first-get \(kit) \(ud) \(ours == theirs ? "same" : "DIFFERENT")")
 default:
-    print("usage: SettingsKitBenchmark warm | set | first-kit D K | first-ud D K")
+    print("usage: SettingsKitBenchmark warm | set | first D K")
 }

@@ -120,6 +120,7 @@ extension Settings {
 
     /// Starts a thread that waits on the domain's folder and delivers what changes.
     private func startWatching() {
+        if let domainError { return errorHandler(.store(domainError)) }
         let watcher: DomainWatcher
         do { watcher = try DomainWatcher(store: store, domain: domain, host: host) } catch {
             errorHandler(.store(error))

@@ -21,6 +21,9 @@ public final class Settings: Sendable {
     let arguments: PlistDictionary
     let state = Mutex(State())
     let observers = Mutex(Observers())
+    /// Why the domain name was refused (`../x`, empty): then every read and write fails
+    /// with it, and no file is touched.
+    let domainError: StoreError?
 
     /// Reports what the non-throwing API cannot throw: a file that cannot be read or
     /// written, a value of the wrong type. Defaults to printing one line on stderr.
@@ -38,7 +41,11 @@ public final class Settings: Sendable {
     /// than `$XDG_CONFIG_HOME`.
     public init(domain: String, host: DomainHost = .any, arguments: [String] = [], directory: String? = nil,
                 errorHandler: @escaping @Sendable (SettingsError) -> Void = Settings.printError) {
-        self.domain = (try? DomainName(domain)) ?? .named(domain)
+        do throws(StoreError) {
+            (self.domain, domainError) = (try DomainName(domain), nil)
+        } catch {
+            (self.domain, domainError) = (.named(""), error)
+        }
         (self.host, self.errorHandler) = (host, errorHandler)
         store = DomainStore(directory: directory)
         self.arguments = Self.argumentDomain(arguments)
@@ -48,7 +55,7 @@ public final class Settings: Sendable {
     ///
     ///     Settings(path: "App/Info.plist")[SettingsKey<String>("CFBundleVersion", default: "")]   //=> "42"
     public init(path: String, errorHandler: @escaping @Sendable (SettingsError) -> Void = Settings.printError) {
-        (domain, host, self.errorHandler, store, arguments) = (.path(path), .any, errorHandler, DomainStore(), [:])
+        (domain, host, self.errorHandler, store, arguments, domainError) = (.path(path), .any, errorHandler, DomainStore(), [:], nil)
     }
 
     /// The default error handler: one line on standard error.
@@ -99,6 +106,7 @@ public final class Settings: Sendable {
 
     /// The stored value, in `UserDefaults`' order: arguments, domain, global domain.
     func storedValue(_ name: String) throws(SettingsError) -> PlistValue? {
+        if let domainError { throw .store(domainError) }
         if let value = arguments[name] { return value }
         if let value = try value(name, in: domain, host) { return value }
         if case .named = domain, let value = try value(name, in: .global, .any) { return value }
@@ -229,6 +237,7 @@ public final class Settings: Sendable {
     /// A locked one-key update; the store's errors become `SettingsError`s, the
     /// caller's own pass through. Observers hear of the change at once.
     func write(_ name: String, _ change: (inout PlistValue?) throws -> Bool) throws {
+        if let domainError { throw SettingsError.store(domainError) }
         var written: PlistValue??
         do {
             try store.update(domain, host: host, key: name) { value in
@@ -241,6 +250,7 @@ public final class Settings: Sendable {
     }
 
     func batchWrite(_ change: (inout PlistDictionary) throws -> Bool) throws {
+        if let domainError { throw SettingsError.store(domainError) }
         var before = PlistDictionary(), after = PlistDictionary(), changed = false
         do {
             try store.update(domain, host: host) { values in

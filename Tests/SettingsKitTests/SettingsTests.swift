@@ -228,4 +228,16 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(settings[.volume], 6)
         XCTAssertEqual(settings[SettingsKey<String>("key24999", default: "")], String(repeating: "x", count: 40) + "24999")
     }
+
+    /// A domain name that would leave the folder is refused on every use; no file is made.
+    func testAnInvalidDomainNameTouchesNoFile() {
+        let reports = Mutex<[SettingsError]>([])
+        let bad = Settings(domain: "../escape", directory: scratch.directory) { error in reports.withLock { $0.append(error) } }
+        bad[.volume] = 70
+        XCTAssertEqual(bad[.volume], 50)
+        XCTAssertThrowsError(try bad.set(1, for: .volume))
+        XCTAssertEqual(reports.withLock { $0.count }, 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.directory + "/../escape.plist"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.directory), [])
+    }
 }

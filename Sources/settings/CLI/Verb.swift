@@ -51,7 +51,7 @@ struct Verb: Sendable {
         ], run: TransferCommand.exportDomain),
         Verb(name: "paths", aliases: [], usage: [
             ("paths <domain>", "lists a JSON Pointer for every leaf value, one per line"),
-        ], run: CompleteCommand.paths),
+        ], run: PathsCommand.paths),
         Verb(name: "watch", aliases: [], usage: [
             ("watch <domain> [<key>...]", "prints each change: key, tab, value; until stopped"),
             ("  [-p <pointer>...]", "watches a place inside a value: -p /window/frame/0"),

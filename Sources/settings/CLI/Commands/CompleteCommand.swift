@@ -1,8 +1,8 @@
 import SettingsCore
 
 /// `complete domains`, `complete keys D`, `complete paths D` and `complete values D K`:
-/// candidates for shell completion, one per line. Always exits 0 and prints nothing it cannot read, so a broken domain never
-/// breaks the shell.
+/// candidates for shell completion, one per line. Always exits 0 and prints nothing it
+/// cannot read, so a broken domain never breaks the shell.
 enum CompleteCommand {
     static func complete(_ context: inout Context, _ arguments: [Token]) throws {
         guard let what = arguments.first?.text else { throw CLIError.usage("complete needs 'domains' or 'keys <domain>'") }
@@ -23,8 +23,8 @@ enum CompleteCommand {
             }
         case "keys", "paths":
             guard arguments.count == 2 else { throw CLIError.usage("complete \(what) needs a domain") }
-            guard let domain = try? DomainName(arguments[1].text),
-                  let values = (try? context.store.load(domain, host: context.host)?.values) ?? PlistDictionary?.some([:]) else { return }
+            guard let domain = try? DomainName(arguments[1].text) else { return }
+            let values = (try? context.store.load(domain, host: context.host))??.values ?? [:]
             if what == "keys" {
                 // The schema's keys too, so a key can be completed before it is ever written.
                 let schemaKeys = context.schema(for: domain)?.keys.map(\.name).filter { values[$0] == nil } ?? []
@@ -36,15 +36,5 @@ enum CompleteCommand {
         default:
             throw CLIError.usage("complete needs 'domains', 'keys <domain>', 'paths <domain>' or 'values <domain> <key>'")
         }
-    }
-
-    /// `paths D`: a JSON Pointer for every scalar and empty collection, one per line.
-    static func paths(_ context: inout Context, _ arguments: [Token]) throws {
-        guard let domainToken = arguments.first else { throw CLIError.usage("paths needs a domain") }
-        try expectAtMost(1, arguments)
-        guard let values = try context.store.load(try domainName(domainToken), host: context.host)?.values, !values.isEmpty else {
-            throw CLIError.domainMissing(domainToken.text)
-        }
-        for path in KeyPath.all(in: values, leavesOnly: true) { context.print(path.pointer) }
     }
 }

@@ -1,0 +1,13 @@
+import SettingsCore
+
+enum PathsCommand {
+    /// `paths D`: a JSON Pointer for every scalar and empty collection, one per line.
+    static func paths(_ context: inout Context, _ arguments: [Token]) throws {
+        guard let domainToken = arguments.first else { throw CLIError.usage("paths needs a domain") }
+        try expectAtMost(1, arguments)
+        guard let values = try context.store.load(try domainName(domainToken), host: context.host)?.values, !values.isEmpty else {
+            throw CLIError.domainMissing(domainToken.text)
+        }
+        for path in KeyPath.all(in: values, leavesOnly: true) { context.print(path.pointer) }
+    }
+}
