@@ -103,6 +103,7 @@ check "zsh: watch keys" contains "$(term_complete zsh 'settings watch com.apple.
 check "zsh: watch -p pointers" contains "$(term_complete zsh 'settings watch com.example.app -p /window/ti')" "settings watch com.example.app -p /window/title"
 check "zsh: read -p pointers" contains "$(term_complete zsh 'settings read com.example.app -p /window/ti')" "settings read com.example.app -p /window/title"
 check "zsh: schema choices" contains "$(term_complete zsh 'settings write com.example.player theme da')" "settings write com.example.player theme dark"
+check "zsh: schema range" contains "$(term_complete zsh 'settings write com.example.player volume ')" "value (integer 0 100)"
 check "zsh: schema keys" contains "$(term_complete zsh 'settings range com.example.player vol')" "settings range com.example.player volume"
 check "zsh: flags" contains "$(term_complete zsh 'settings write com.apple.dock autohide -')" "-array-add"
 check "zsh: -currentHost keys" contains "$(term_complete zsh 'settings -currentHost read com.apple.dock scr')" "screenCount"

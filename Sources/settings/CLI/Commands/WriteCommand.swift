@@ -29,21 +29,23 @@ enum WriteCommand {
         let key = path.segments[0]
         // A schema types a flagless value and checks every value written to a top-level key.
         let schema = context.schema(for: domain)
-        let keySchema = path.segments.count == 1 ? schema?.key(key) : nil
-        if let schema, schema.strict, schema.key(key) == nil, !force {
+        let keySchema = schema?.key(key)
+        if let schema, schema.strict, keySchema == nil, !force {
             throw CLIError.notInSchema(key: key, domain: arguments[0].text)
         }
-        let change = try typed(try valueChange(&context, &words, &options), words, keySchema, force: force, options)
+        var change = try valueChange(&context, &words, &options)
+        if path.segments.count == 1 { change = try typed(change, words, keySchema, force: force, options) }
         let below = KeyPath(Array(path.segments.dropFirst()))
         try context.store.update(domain, host: context.host, key: key) { value in
             let target = value.flatMap(below.value(inside:))
             var new = try apply(change, to: target, name: options.path?.pointer ?? key)
             if options.json, !options.exact { new = JSONReader.keepingReals(new, where: target) }
-            if let keySchema, !force, let problem = keySchema.violation(new) {
-                throw CLIError.schemaViolation(key: key, problem)
-            }
             if new == target, !options.insert { return false }
             try path.set(new, in: &value, insert: options.insert)
+            // The key's whole value is checked, so a write deep inside it is checked too.
+            if let keySchema, !force, let value, let problem = keySchema.violation(value) {
+                throw CLIError.schemaViolation(key: key, problem)
+            }
             return true
         }
     }
