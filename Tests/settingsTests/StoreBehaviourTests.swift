@@ -163,4 +163,23 @@ final class StoreBehaviourTests: XCTestCase {
             """, big])
         XCTAssertEqual(check.status, 0, check.stderr)
     }
+
+    /// XML cannot hold most control characters, even escaped: a file with one is refused
+    /// by plistlib and Foundation. Such a write is refused with nothing changed; a binary
+    /// domain takes it, and tab, line feed and carriage return are fine anywhere.
+    func testControlCharactersAreRefusedForXMLDomainsOnly() {
+        h.ok("write", "com.c", "ok", "tab\there\nline")
+        let before = h.snapshot()
+        let r = h.run(["write", "com.c", "bad", "a\u{1}b"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("control character U+0001") && r.stderr.contains("store it with -data"), r.stderr)
+        XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1)
+        XCTAssertEqual(h.snapshot(), before)
+        XCTAssertFalse(h.plistlibCanon(h.path("com.c")).isEmpty, "plistlib still reads the domain")
+        let made = h.exec("/usr/bin/env", ["python3", "-c", "import plistlib, sys; plistlib.dump({'k': 1}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)", h.path("com.bin")])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        h.ok("write", "com.bin", "bad", "a\u{1}b")
+        let check = h.exec("/usr/bin/env", ["python3", "-c", "import plistlib, sys; print(repr(plistlib.load(open(sys.argv[1], 'rb'))['bad']))", h.path("com.bin")])
+        XCTAssertEqual(check.stdout, "'a\\x01b'\n")
+    }
 }

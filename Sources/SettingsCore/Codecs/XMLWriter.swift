@@ -33,6 +33,22 @@ enum XMLWriter {
         try sink(out[...])
     }
 
+    /// A control character in a string or key of `value` that XML 1.0 cannot hold at all,
+    /// not even as a character reference (all of U+0000–U+001F but tab, line feed and
+    /// carriage return): a file with one is refused by every other reader.
+    static func unwritableCharacter(in value: PlistValue) -> UInt8? {
+        func check(_ text: String) -> UInt8? {
+            text.utf8.first { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        }
+        switch value {
+        case .string(let s): return check(s)
+        case .array(let items): return items.lazy.compactMap(unwritableCharacter).first
+        case .dict(let dict):
+            return dict.entries.lazy.compactMap { check($0.key) ?? unwritableCharacter(in: $0.value) }.first
+        default: return nil
+        }
+    }
+
     /// The `flush` of nested values and of whole-document encoding: the buffer grows.
     private static func keep(_: inout [UInt8]) {}
 

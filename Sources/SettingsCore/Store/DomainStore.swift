@@ -140,6 +140,9 @@ public struct DomainStore: Sendable {
             var values = existing?.domain.values ?? PlistDictionary()
             var value = values[key]
             guard try change(&value) else { return }
+            if existing?.domain.format != .binary, let value, let character = XMLWriter.unwritableCharacter(in: value) {
+                throw StoreError.notRepresentable(path: target.path, character: character)
+            }
             values[key] = value
             try save(values, over: existing, to: target)
         }

@@ -12,6 +12,8 @@ public enum StoreError: Error, Sendable, Equatable {
     case lockTimeout(path: String, seconds: Double)
     /// Writing, renaming or removing failed; the old file is intact.
     case writeFailed(path: String, Errno)
+    /// A value an XML file cannot hold (a control character): nothing was written.
+    case notRepresentable(path: String, character: UInt8)
 
     public var message: String {
         switch self {
@@ -22,6 +24,16 @@ public enum StoreError: Error, Sendable, Equatable {
             "cannot use \(path): its root is \(TypeTable.row(for: type).word == "dictionary" ? "a dictionary" : "of type " + TypeTable.row(for: type).word), not a dictionary"
         case let .lockTimeout(path, seconds): "timed out after \(RealText.shortest(seconds)) s waiting for another writer of \(path)"
         case let .writeFailed(path, errno): "cannot write \(path): \(errno.message)"
+        case let .notRepresentable(path, character):
+            "cannot store text with the control character U+\(String(format4: character)) in \(path): an XML property list cannot hold it (store it with -data, or keep the domain binary)"
         }
+    }
+}
+
+private extension String {
+    /// Four upper-case hex digits.
+    init(format4 byte: UInt8) {
+        let hex = String(byte, radix: 16, uppercase: true)
+        self = String(repeating: "0", count: 4 - hex.count) + hex
     }
 }

@@ -100,7 +100,7 @@ struct Diagnostic {
         case .store(let error):
             let status: Int32 =
                 switch error {
-                case .invalidDomain: 2
+                case .invalidDomain, .notRepresentable: 2
                 case .unreadable, .corrupt, .notADictionary: 3
                 case .lockTimeout, .writeFailed: 4
                 }
