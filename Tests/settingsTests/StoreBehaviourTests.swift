@@ -176,6 +176,10 @@ final class StoreBehaviourTests: XCTestCase {
         XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1)
         XCTAssertEqual(h.snapshot(), before)
         XCTAssertFalse(h.plistlibCanon(h.path("com.c")).isEmpty, "plistlib still reads the domain")
+        // Whole-domain writes too: a literal, and JSON through import.
+        XCTAssertEqual(h.run(["write", "com.c", "{ ok = \"a\u{2}b\"; }"]).status, 2)
+        XCTAssertEqual(h.run(["import", "com.c", "-", "--json"], stdin: Data(#"{"k": "a\u0003b"}"#.utf8)).status, 2)
+        XCTAssertEqual(h.snapshot(), before)
         let made = h.exec("/usr/bin/env", ["python3", "-c", "import plistlib, sys; plistlib.dump({'k': 1}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)", h.path("com.bin")])
         XCTAssertEqual(made.status, 0, made.stderr)
         h.ok("write", "com.bin", "bad", "a\u{1}b")

@@ -37,9 +37,7 @@ enum XMLWriter {
     /// not even as a character reference (all of U+0000–U+001F but tab, line feed and
     /// carriage return): a file with one is refused by every other reader.
     static func unwritableCharacter(in value: PlistValue) -> UInt8? {
-        func check(_ text: String) -> UInt8? {
-            text.utf8.first { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
-        }
+        let check = unwritableCharacter(inText:)
         switch value {
         case .string(let s): return check(s)
         case .array(let items): return items.lazy.compactMap(unwritableCharacter).first
@@ -47,6 +45,10 @@ enum XMLWriter {
             return dict.entries.lazy.compactMap { check($0.key) ?? unwritableCharacter(in: $0.value) }.first
         default: return nil
         }
+    }
+
+    static func unwritableCharacter(inText text: String) -> UInt8? {
+        text.utf8.first { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
     }
 
     /// The `flush` of nested values and of whole-document encoding: the buffer grows.

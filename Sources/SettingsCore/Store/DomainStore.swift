@@ -97,8 +97,18 @@ public struct DomainStore: Sendable {
                        _ change: (inout PlistDictionary) throws -> Bool) throws {
         try withTarget(domain, host: host) { target throws in
             let existing = try read(target.path)
-            var values = existing?.domain.values ?? PlistDictionary()
+            let before = existing?.domain.values ?? PlistDictionary()
+            var values = before
             guard try change(&values) else { return }
+            if existing?.domain.format != .binary {
+                // Only what changed: a file another writer left such text in stays writable.
+                for changed in DomainWatcher.difference(from: before, to: values) {
+                    guard let new = changed.new else { continue }
+                    if let character = XMLWriter.unwritableCharacter(inText: changed.key) ?? XMLWriter.unwritableCharacter(in: new) {
+                        throw StoreError.notRepresentable(path: target.path, character: character)
+                    }
+                }
+            }
             try save(values, over: existing, to: target)
         }
     }
