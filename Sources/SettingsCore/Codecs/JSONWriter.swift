@@ -21,14 +21,14 @@ public enum JSONWriter {
     /// held twice in memory, once as values and once as text.
     public static func encode(_ value: PlistValue, pretty: Bool, chunk: Int,
                               to sink: ([UInt8]) throws -> Void) rethrows {
-        guard case .dict(let dict) = value, !dict.isEmpty, !isTagShaped(dict) else {
+        guard case .dict(let dict) = value, case let entries = dict.uniqueEntries, !entries.isEmpty, !isTagShaped(entries) else {
             try sink(encode(value, pretty: pretty) + [UInt8(ascii: "\n")])
             return
         }
         let level: Int? = pretty ? 0 : nil
         var out: [UInt8] = [UInt8(ascii: "{")]
         out.reserveCapacity(min(chunk, 1 << 16) + 4096)
-        for (i, entry) in dict.uniqueEntries.enumerated() {
+        for (i, entry) in entries.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             if pretty { newline(1, &out) }
             appendString(entry.key, &out)
@@ -46,9 +46,8 @@ public enum JSONWriter {
     }
 
     /// A dictionary that would read back as a tag, so it is written inside `$dict`.
-    static func isTagShaped(_ dict: PlistDictionary) -> Bool {
-        let entries = dict.uniqueEntries
-        return entries.count == 1 && entries[0].key.utf8.first == UInt8(ascii: "$")
+    static func isTagShaped(_ entries: [PlistDictionary.Entry]) -> Bool {
+        entries.count == 1 && entries[0].key.utf8.first == UInt8(ascii: "$")
     }
 
     /// What a path that steps into `value`'s JSON tag finds there, as `jq` would: a
@@ -84,10 +83,11 @@ public enum JSONWriter {
         case .array(let items):
             appendCollection("[", "]", items.count, level, &out) { i, out in write(items[i], level.map { $0 + 1 }, into: &out) }
         case .dict(let dict):
-            if isTagShaped(dict) {
-                tagged("$dict", level, &out) { out in writeObject(dict.uniqueEntries, level.map { $0 + 1 }, &out) }
+            let entries = dict.uniqueEntries
+            if isTagShaped(entries) {
+                tagged("$dict", level, &out) { out in writeObject(entries, level.map { $0 + 1 }, &out) }
             } else {
-                writeObject(dict.uniqueEntries, level, &out)
+                writeObject(entries, level, &out)
             }
         }
     }
