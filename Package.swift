@@ -10,8 +10,9 @@ let package = Package(
     ],
     targets: [
         // The engine: value model, type table, codecs, the OS door and the domain store.
-        // It imports no Foundation, only the stdlib and Glibc.
-        .target(name: "SettingsCore"),
+        // It imports no Foundation, only the stdlib and Glibc. `Extern` declares the few
+        // libc calls Glibc's module leaves out (<sys/xattr.h>) in the System door.
+        .target(name: "SettingsCore", swiftSettings: [.enableExperimentalFeature("Extern")]),
         // Typed, observable settings for Swift programs, on the same files. It may use
         // FoundationEssentials (Date, Data, URL, UUID, Codable); the executable does not link it.
         .target(name: "SettingsKit", dependencies: ["SettingsCore"]),

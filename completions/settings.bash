@@ -85,8 +85,12 @@ _settings() {
         _settings_reply_lines "$(printf -- '--all\n'; "$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
         ;;
     read | read-type | rename | delete | remove)
-        if ((arg == 2)) && [[ $cur == -* && $verb != rename ]]; then
+        if ((arg == 2)) && [[ $cur == -* && $verb == rename ]]; then
+            mapfile -t COMPREPLY < <(compgen -W "--force" -- "$cur")
+        elif ((arg == 2)) && [[ $cur == -* && $verb == read* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "-p --path-json" -- "$cur")
+        elif ((arg == 2)) && [[ $cur == -* ]]; then
+            mapfile -t COMPREPLY < <(compgen -W "-p --path-json --force" -- "$cur")
         elif ((arg == 2)); then
             _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
         elif [[ $verb == read && $cur == -* ]]; then
@@ -95,7 +99,7 @@ _settings() {
         ;;
     write)
         if ((arg == 2)) && [[ $cur == -* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "-p --path-json" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "-p --path-json --force" -- "$cur")
         elif ((arg == 2)); then
             _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
         elif ((arg == 3)) && [[ $cur == -* ]]; then

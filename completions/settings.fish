@@ -61,6 +61,8 @@ function __settings_state
         case read read-type delete remove
             if test $n -eq 1
                 echo domain
+            else if test $n -eq 2; and contains -- $verb delete remove
+                echo forcepathkey
             else if test $n -eq 2
                 echo pathkey
             else if test $verb = read
@@ -70,7 +72,7 @@ function __settings_state
             if test $n -eq 1
                 echo domain
             else if test $n -eq 2
-                echo key
+                echo forcekey
             end
         case paths list-keys validate
             if test $n -eq 1
@@ -98,7 +100,7 @@ function __settings_state
             if test $n -eq 1
                 echo domain
             else if test $n -eq 2
-                echo pathkey
+                echo forcepathkey
             else if test $n -eq 3
                 echo value
             else if contains -- $previous -bool -boolean
@@ -188,9 +190,10 @@ for program in settings defaults
     complete -c $program -n '__settings_is verb' -a -host -d 'use the settings of the named host'
     complete -c $program -n '__settings_is domain; and not string match -qr "^[/~]" -- (commandline -ct)' -a '(__settings_domains)' -d domain
     complete -c $program -n '__settings_is domain; and string match -qr "^[/~]" -- (commandline -ct)' -F
-    complete -c $program -n '__settings_is key' -a '(__settings_keys)' -d key
-    complete -c $program -n '__settings_is pathkey' -a '(__settings_keys)' -d key
-    complete -c $program -n '__settings_is pathkey' -a '-p --path-json' -d 'a place inside a value'
+    complete -c $program -n '__settings_is key; or __settings_is forcekey' -a '(__settings_keys)' -d key
+    complete -c $program -n '__settings_is pathkey; or __settings_is forcepathkey' -a '(__settings_keys)' -d key
+    complete -c $program -n '__settings_is pathkey; or __settings_is forcepathkey' -a '-p --path-json' -d 'a place inside a value'
+    complete -c $program -n '__settings_is forcekey; or __settings_is forcepathkey' -a --force -d 'also over a read-only file'
     complete -c $program -n '__settings_is readoption' -a --json -d 'print JSON'
     complete -c $program -n '__settings_is importoption' -a '--json --merge --exact' -d 'import option'
     complete -c $program -n '__settings_is exportoption' -a --json -d 'write JSON'

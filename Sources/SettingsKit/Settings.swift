@@ -63,7 +63,7 @@ public final class Settings: Sendable {
     ///     Settings.printError(.wrongType(key: "volume", found: "a string"))
     ///     //=> settings: the value of 'volume' is a string, not the key's type; the default is used
     public static let printError: @Sendable (SettingsError) -> Void = { error in
-        StandardStreams.write("settings: \(error.message)\n", toError: true)
+        try? StandardStreams.write("settings: \(error.message)\n", toError: true)
     }
 
     // MARK: Reading

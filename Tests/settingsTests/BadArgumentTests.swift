@@ -61,7 +61,7 @@ final class BadArgumentTests: XCTestCase {
             add(["read", name], 2, "invalid domain")
         }
         add(["import", "com.t", "/nonexistent/file.plist"], 3, "cannot read /nonexistent/file.plist: No such file or directory")
-        add(["import", "com.t", "/"], 3, "cannot read /: Is a directory")
+        add(["import", "com.t", "/"], 3, "cannot use /: it is a directory, not a regular file")
         return rows
     }()
 

@@ -81,10 +81,10 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.stderr, "settings: The domain/default pair of (com.t, b) does not exist\n")
         r = h.run(["delete", "com.none"])
         XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.stderr, "settings: Domain (com.none) not found.\nDefaults have not been changed.\n")
+        XCTAssertEqual(r.stderr, "settings: Domain (com.none) not found. Defaults have not been changed.\n")
         r = h.run(["delete", "com.t", "b"])
         XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.stderr, "settings: Domain (com.t) not found.\nDefaults have not been changed.\n")
+        XCTAssertEqual(r.stderr, "settings: Domain (com.t) not found. Defaults have not been changed.\n")
     }
 
     func testDeleteDomainAndLastKey() {
@@ -187,6 +187,13 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: h.config + "/ByHost/com.t.box.plist"))
         XCTAssertEqual(h.ok("-currentHost", "read", "com.t", "c"), "3\n")
         XCTAssertEqual(h.run(["read", "com.t"]).status, 1, "ByHost values are not in the any-host file")
+        // A path domain's folder must exist: it is never made.
+        let missing = h.run(["write", h.config + "/files/thing", "e", "-int", "5"])
+        XCTAssertEqual(missing.status, 4)
+        XCTAssertEqual(missing.stderr, "settings: cannot write \(h.config)/files/thing.plist: No such file or directory\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.config + "/files"))
+        try? FileManager.default.createDirectory(atPath: h.config + "/files", withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: h.config + "/home", withIntermediateDirectories: true)
         h.ok("write", h.config + "/files/thing", "e", "-int", "5")
         XCTAssertTrue(FileManager.default.fileExists(atPath: h.config + "/files/thing.plist"))
         XCTAssertEqual(h.ok("read", h.config + "/files/thing.plist", "e"), "5\n")

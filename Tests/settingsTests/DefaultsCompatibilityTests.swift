@@ -107,7 +107,12 @@ final class DefaultsCompatibilityTests: XCTestCase {
         h.ok("write", "~/Library/Preferences/.GlobalPreferences.plist", "AppleLocale", "en_GB")
         XCTAssertEqual(h.ok("read", "-g", "AppleLocale"), "en_GB\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/Library"), "nothing is written under ~/Library")
-        // Deeper folders and other Library folders stay plain files.
+        // Deeper folders and other Library folders stay plain files (in folders that
+        // exist: a path domain never makes folders).
+        XCTAssertEqual(h.run(["write", "~/Library/Preferences/sub/com.deep", "k", "v"]).status, 4)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/Library"), "no folder is made for a path domain")
+        try? FileManager.default.createDirectory(atPath: home + "/Library/Preferences/sub", withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: home + "/Library/Prefs", withIntermediateDirectories: true)
         h.ok("write", "~/Library/Preferences/sub/com.deep", "k", "v")
         XCTAssertTrue(FileManager.default.fileExists(atPath: home + "/Library/Preferences/sub/com.deep.plist"))
         h.ok("write", "~/Library/Prefs/com.other", "k", "v")

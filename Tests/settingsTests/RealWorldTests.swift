@@ -93,6 +93,8 @@ final class RealWorldTests: XCTestCase {
     ]
 
     func testEveryFormWritesTheRightTypedValue() {
+        // A path domain's folder must exist (settings never makes folders outside the config folder).
+        try? FileManager.default.createDirectory(atPath: h.config + "/home/mdns", withIntermediateDirectories: true)
         for row in Self.rows {
             let r = h.run(row.arguments)
             XCTAssertEqual(r.status, 0, "\(row.arguments): \(r.stderr)", line: row.line)
@@ -132,6 +134,7 @@ final class RealWorldTests: XCTestCase {
 
     func testPathDomainsWithAndWithoutPlist() {
         let base = h.config + "/Library/Preferences/com.apple.loginwindow"
+        try? FileManager.default.createDirectory(atPath: h.config + "/Library/Preferences", withIntermediateDirectories: true)
         h.ok("write", base, "GuestEnabled", "-bool", "false")
         XCTAssertEqual(h.ok("read", base + ".plist", "GuestEnabled"), "0\n")
         // Under $HOME/Library/Preferences a path names the domain, as on macOS.

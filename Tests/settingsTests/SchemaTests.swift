@@ -179,4 +179,28 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(h.ok("complete", "values", "com.example.player", "theme"), "light\ndark\nsystem\n")
         XCTAssertEqual(h.ok("complete", "values", "com.example.player", "volume"), "")
     }
+
+    /// Ranges cannot be bypassed: NaN is in no range, and integers are compared as
+    /// integers (2^53+1 is above a maximum of 2^53, though both are the same double).
+    func testNaNAndBigIntegersAreOutOfRange() throws {
+        writeSchema("""
+            {"keys": {"ratio": {"type": "real", "minimum": 0, "maximum": 100},
+                      "big":   {"type": "integer", "maximum": 9007199254740992},
+                      "small": {"type": "integer", "minimum": -9007199254740992}}}
+            """, domain: "com.range")
+        var r = h.run(["write", "com.range", "big", "-int", "9007199254740993"])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("9007199254740993 is not in …9007199254740992"), r.stderr)
+        r = h.run(["write", "com.range", "small", "-int", "-9007199254740993"])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        h.ok("write", "com.range", "big", "-int", "9007199254740992")
+        // NaN cannot be typed; it arrives in a file another program wrote.
+        FileManager.default.createFile(atPath: h.path("com.range"), contents: Data("""
+            <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>
+            <key>ratio</key><real>nan</real><key>big</key><integer>9007199254740993</integer></dict></plist>
+            """.utf8))
+        r = h.run(["validate", "com.range"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertEqual(r.stdout, "big: 9007199254740993 is not in …9007199254740992\nratio: nan is not in 0…100\n")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import SettingsCore
 
@@ -108,8 +109,8 @@ final class WatchTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .exit)
         XCTAssertEqual(process.terminationStatus, 0)
-        for (arguments, message) in [(["watch", "com.w", "--count", "0"], "a whole number of 1 or more"),
-                                     (["watch", "com.w", "--timeout", "-1"], "a number of 0 or more"),
+        for (arguments, message) in [(["watch", "com.w", "--count", "0"], "a whole number from 1 to 9223372036854775807"),
+                                     (["watch", "com.w", "--timeout", "-1"], "a number from 0 to 31536000"),
                                      (["watch", "com.w", "--bogus"], "unknown watch option '--bogus'"),
                                      (["watch"], "watch needs a domain")] {
             let r = h.run(arguments)
@@ -227,6 +228,7 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(byHost().1, "screen\t2\n")
 
         let file = h.config + "/elsewhere/Info.plist"
+        try FileManager.default.createDirectory(atPath: h.config + "/elsewhere", withIntermediateDirectories: true)
         let path = try watch([file, "--count", "1"])
         h.ok("write", file, "CFBundleVersion", "42")
         XCTAssertEqual(path().1, "CFBundleVersion\t42\n")
@@ -248,5 +250,61 @@ final class WatchTests: XCTestCase {
         let lines = err.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, err)
         XCTAssertTrue(lines.first?.hasPrefix("settings: cannot parse \(h.path("com.w")): XML") ?? false, err)
+    }
+
+    // MARK: Attacks (issue 18)
+
+    /// Another domain in the folder rewritten every 20 ms does not hold back the
+    /// watched domain's change: the quiet window is the watched file's.
+    func testABusyNeighbourDoesNotStarveTheWatch() throws {
+        h.ok("write", "com.w", "k", "0")
+        let store = DomainStore(directory: h.config)
+        let stop = Atomic(false)
+        let noise = Thread {
+            var i: Int64 = 0
+            while !stop.load(ordering: .relaxed) {
+                i += 1
+                try? store.update(.named("com.noise"), host: .any, key: "n") { $0 = .int(i); return true }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        noise.start()
+        defer { stop.store(true, ordering: .relaxed) }
+        let finish = try watch(["com.w", "--count", "1", "--timeout", "5"])
+        let start = Date()
+        h.ok("write", "com.w", "k", "1")
+        let (status, out, err) = finish()
+        let latency = Date().timeIntervalSince(start)
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "k\t1\n")
+        XCTAssertLessThan(latency, 1.5, "the change waited for the neighbour to stop")
+    }
+
+    /// `watch com.app` sees `com.App.plist` being created, as `read com.app` finds it.
+    func testACaseVariantOfTheFileIsSeen() throws {
+        let finish = try watch(["com.app", "--count", "1", "--timeout", "5"])
+        h.ok("write", "com.App", "k", "1")
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "k\t1\n")
+    }
+
+    /// The config folder is a link, re-pointed while watching: the watch follows and
+    /// reports the new folder's values, then its changes.
+    func testARePointedConfigFolderIsFollowed() throws {
+        for name in ["A", "B"] {
+            try FileManager.default.createDirectory(atPath: h.config + "/" + name, withIntermediateDirectories: true)
+        }
+        try DomainStore(directory: h.config + "/A").update(.named("com.w"), host: .any, key: "k") { $0 = .int(1); return true }
+        try DomainStore(directory: h.config + "/B").update(.named("com.w"), host: .any, key: "k") { $0 = .int(2); return true }
+        try FileManager.default.createSymbolicLink(atPath: h.config + "/cfg", withDestinationPath: "A")
+        let finish = try watch(["com.w", "--count", "2", "--timeout", "5"], config: h.config + "/cfg")
+        try FileManager.default.createSymbolicLink(atPath: h.config + "/cfg.new", withDestinationPath: "B")
+        XCTAssertEqual(rename(h.config + "/cfg.new", h.config + "/cfg"), 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        try DomainStore(directory: h.config + "/cfg").update(.named("com.w"), host: .any, key: "k") { $0 = .int(3); return true }
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "k\t2\nk\t3\n")
     }
 }

@@ -33,20 +33,9 @@ enum XMLWriter {
         try sink(out[...])
     }
 
-    /// A control character in a string or key of `value` that XML 1.0 cannot hold at all,
-    /// not even as a character reference (all of U+0000–U+001F but tab, line feed and
-    /// carriage return): a file with one is refused by every other reader.
-    static func unwritableCharacter(in value: PlistValue) -> UInt8? {
-        let check = unwritableCharacter(inText:)
-        switch value {
-        case .string(let s): return check(s)
-        case .array(let items): return items.lazy.compactMap(unwritableCharacter).first
-        case .dict(let dict):
-            return dict.entries.lazy.compactMap { check($0.key) ?? unwritableCharacter(in: $0.value) }.first
-        default: return nil
-        }
-    }
-
+    /// A control character in `text` that XML 1.0 cannot hold at all, not even as a
+    /// character reference (all of U+0000–U+001F but tab, line feed and carriage
+    /// return): a file with one is refused by every other reader.
     static func unwritableCharacter(inText text: String) -> UInt8? {
         text.utf8.first { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
     }

@@ -145,9 +145,11 @@ extension KeySchema {
         if let choices, !choices.contains(value) {
             return "\(Self.show(value)) is not one of \(choices.map { Self.text($0) }.joined(separator: ", "))"
         }
-        if minimum != nil || maximum != nil, let n = Self.number(value) {
-            let low = minimum.flatMap(Self.number), high = maximum.flatMap(Self.number)
-            if (low.map { n < $0 } ?? false) || (high.map { n > $0 } ?? false) {
+        if minimum != nil || maximum != nil, Self.number(value) != nil {
+            // Exact comparisons: NaN is in no range, and 2^53+1 is above 2^53.
+            let belowLow = minimum.map { Self.compare(value, $0).map { $0 < 0 } ?? true } ?? false
+            let aboveHigh = maximum.map { Self.compare(value, $0).map { $0 > 0 } ?? true } ?? false
+            if belowLow || aboveHigh {
                 return "\(Self.show(value)) is not in \(minimum.map(Self.text) ?? "")…\(maximum.map(Self.text) ?? "")"
             }
         }
@@ -167,6 +169,41 @@ extension KeySchema {
             return "range \(word) \(minimum.map(Self.text) ?? "-inf") \(maximum.map(Self.text) ?? "inf")"
         }
         return "type \(word)"
+    }
+
+    /// -1, 0 or 1 as the number `a` is below, equal to or above the number `b`, exactly
+    /// (integers are not rounded to doubles); nil when either is NaN or not a number.
+    static func compare(_ a: PlistValue, _ b: PlistValue) -> Int? {
+        switch (a, b) {
+        case let (.int(x), .int(y)): return compare(x, y)
+        case let (.int(x), _): return number(b).flatMap { compare(x, $0) }
+        case let (_, .int(y)): return number(a).flatMap { compare(y, $0) }.map { -$0 }
+        default:
+            guard let x = number(a), let y = number(b), !x.isNaN, !y.isNaN else { return nil }
+            return x < y ? -1 : x > y ? 1 : 0
+        }
+    }
+
+    private static func compare(_ x: PlistInteger, _ y: PlistInteger) -> Int {
+        switch (x.int64, y.int64) {
+        case let (a?, b?): return a < b ? -1 : a > b ? 1 : 0
+        case (let a?, nil): return a < 0 ? -1 : compare(UInt64(a), y.bitPattern)
+        case (nil, let b?): return b < 0 ? 1 : compare(x.bitPattern, UInt64(b))
+        case (nil, nil): return compare(x.bitPattern, y.bitPattern)
+        }
+    }
+
+    private static func compare(_ a: UInt64, _ b: UInt64) -> Int { a < b ? -1 : a > b ? 1 : 0 }
+
+    /// An integer against a real, without rounding the integer: through the real's floor.
+    private static func compare(_ x: PlistInteger, _ real: Double) -> Int? {
+        guard !real.isNaN else { return nil }
+        let floor = real.rounded(.down)
+        if floor >= 18_446_744_073_709_551_616.0 { return -1 }
+        if floor < -9_223_372_036_854_775_808.0 { return 1 }
+        let whole = floor >= 0 ? PlistInteger(unsigned: UInt64(floor)) : PlistInteger(Int64(floor))
+        let order = compare(x, whole)
+        return order != 0 ? order : real > floor ? -1 : 0
     }
 
     static func number(_ value: PlistValue) -> Double? {

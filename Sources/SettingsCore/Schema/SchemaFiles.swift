@@ -1,11 +1,13 @@
 /// Where a domain's schema lives: `$XDG_CONFIG_HOME/settings/schemas/D.json`, then each
 /// `$XDG_DATA_DIRS/settings/schemas/D.json` (default `/usr/local/share:/usr/share`).
+/// Relative entries of `XDG_DATA_DIRS` are ignored, as the XDG spec says: they would
+/// name folders below whatever folder the command happens to run in.
 public enum SchemaFiles {
     /// The places looked in, first match wins.
     public static func candidates(for domain: String, configDirectory: String) -> [String] {
         let dataDirs = FileSystem.environment("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
         let folders = [Path.join(configDirectory, "settings/schemas")]
-            + dataDirs.split(separator: ":").map { Path.join(String($0), "settings/schemas") }
+            + dataDirs.split(separator: ":").filter { $0.hasPrefix("/") }.map { Path.join(String($0), "settings/schemas") }
         return folders.map { Path.join($0, domain + ".json") }
     }
 

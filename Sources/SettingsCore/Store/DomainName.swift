@@ -31,6 +31,9 @@ public enum DomainName: Sendable, Equatable {
         if let path {
             guard !path.hasSuffix("/") else { throw StoreError.invalidDomain(argument, "a folder is not a domain") }
             let file = path.hasSuffix(".plist") ? path : path + ".plist"
+            if file.utf8.split(separator: UInt8(ascii: "/")).contains(where: { $0.count > 255 }) || file.utf8.count >= 4096 {
+                throw StoreError.invalidDomain(argument, "the path is too long for a file (255 bytes a name, 4095 in all)")
+            }
             self = try Self.preferencesDomain(file, home: home ?? FileSystem.homeDirectory()) ?? .path(file)
             return
         }
@@ -66,6 +69,11 @@ public enum DomainName: Sendable, Equatable {
         }
     }
 
+    /// The longest domain name: its file name, with `.plist`, fits the 255 bytes a
+    /// Linux file name may have. Every name that can be read can be written: the
+    /// temporary file's name does not grow with it.
+    static let maximumNameLength = 255 - ".plist".utf8.count
+
     /// A domain or host name must stay one file name inside the config folder, and
     /// may not look like an option.
     static func validate(_ name: String, what: String) throws(StoreError) {
@@ -76,7 +84,9 @@ public enum DomainName: Sendable, Equatable {
             else if name.hasPrefix(".") { "\(what) may not start with '.'" }
             else if name.hasPrefix("-") { "\(what) may not start with '-'" }
             else if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { "\(what) may not contain control characters" }
-            else { nil }
+            else if name.utf8.count > maximumNameLength {
+                "\(what) is \(name.utf8.count) bytes long; at most \(maximumNameLength) fit in a file name with .plist"
+            } else { nil }
         if let reason { throw StoreError.invalidDomain(name, reason) }
     }
 

@@ -22,8 +22,12 @@ public struct DomainStore: Sendable {
     public let directory: String
     /// How long a writer waits for another writer's lock before giving up.
     public var lockTimeout: Double
+    /// Whether a domain file without its owner's write permission (mode 0444) may be
+    /// replaced or removed anyway (`--force`); by default that is refused.
+    public var overwriteReadOnly = false
 
-    /// `lockTimeout` defaults to `$SETTINGS_LOCK_TIMEOUT` seconds, or 10.
+    /// `lockTimeout` defaults to `$SETTINGS_LOCK_TIMEOUT` seconds (see
+    /// `lockTimeout(fromEnvironment:)`), or 10 when it is unset or not a number of seconds.
     public init(directory: String? = nil, lockTimeout: Double? = nil) {
         if let directory {
             self.directory = directory
@@ -32,26 +36,59 @@ public struct DomainStore: Sendable {
         } else {
             self.directory = Path.join(FileSystem.homeDirectory(), ".config")
         }
-        self.lockTimeout = lockTimeout
-            ?? FileSystem.environment("SETTINGS_LOCK_TIMEOUT").flatMap(Double.init).flatMap { $0 >= 0 ? $0 : nil } ?? 10
+        self.lockTimeout = lockTimeout ?? (try? Self.lockTimeoutFromEnvironment()) ?? 10
+    }
+
+    /// `$SETTINGS_LOCK_TIMEOUT`: nil when unset; the seconds when it is a non-negative
+    /// decimal (`5`, `0.5`); else an error naming the text, so `-1`, `abc` or `0x10` are
+    /// never taken for something the user did not mean.
+    public static func lockTimeoutFromEnvironment() throws(StoreError) -> Double? {
+        guard let text = FileSystem.environment("SETTINGS_LOCK_TIMEOUT") else { return nil }
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+        let digits = { (part: Substring.UTF8View.SubSequence) in
+            !part.isEmpty && part.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }
+        guard digits(parts[0]), parts.count == 1 || digits(parts[1]), let seconds = Double(text), seconds.isFinite else {
+            throw StoreError.badEnvironment(name: "SETTINGS_LOCK_TIMEOUT", value: text, expected: "a number of seconds, 0 or more (such as 10 or 0.5)")
+        }
+        return seconds
     }
 
     /// The file a domain lives in. In the config folder an existing file is found in
     /// any case (see `existingName`); a new one takes the name as typed.
     public func path(of domain: DomainName, host: DomainHost = .any) -> String {
+        if case .path(let path) = domain { return path }
+        let folder = folder(of: domain, host: host)
+        return Path.join(folder, Self.existingName(fileName(of: domain, host: host), in: folder))
+    }
+
+    /// The folder a domain's file is in, known without looking at any file.
+    func folder(of domain: DomainName, host: DomainHost) -> String {
+        switch domain {
+        case .path(let path): Path.directory(of: path)
+        case .byHostFile: Path.join(directory, "ByHost")
+        case .global, .named: host.identifier == nil ? directory : Path.join(directory, "ByHost")
+        }
+    }
+
+    /// Refuses a domain and host whose file name, each fitting alone, is too long
+    /// together (`DomainName` checks each name; this is the file's).
+    private func checkFileName(_ domain: DomainName, host: DomainHost) throws(StoreError) {
+        let name = fileName(of: domain, host: host)
+        if name.utf8.count > 255 { throw StoreError.invalidDomain(name, "the file name is longer than 255 bytes") }
+    }
+
+    /// The domain's file name as typed (before any lookup in another case).
+    private func fileName(of domain: DomainName, host: DomainHost) -> String {
         let stem: String
         switch domain {
-        case .path(let path): return path
-        case .byHostFile(let name): return resolve(name + ".plist", in: Path.join(directory, "ByHost"))
+        case .path(let path): return Path.lastComponent(of: path)
+        case .byHostFile(let name): return name + ".plist"
         case .global: stem = DomainName.globalFileStem
         case .named(let name): stem = name
         }
-        guard let id = host.identifier else { return resolve(stem + ".plist", in: directory) }
-        return resolve("\(stem).\(id).plist", in: Path.join(directory, "ByHost"))
-    }
-
-    private func resolve(_ name: String, in folder: String) -> String {
-        Path.join(folder, Self.existingName(name, in: folder))
+        guard let id = host.identifier else { return stem + ".plist" }
+        return "\(stem).\(id).plist"
     }
 
     /// macOS keeps preferences on a case-insensitive disk, so scripts say
@@ -75,12 +112,14 @@ public struct DomainStore: Sendable {
 
     /// The domain's values, or nil when it has no file.
     public func load(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> Domain? {
-        try read(path(of: domain, host: host))?.domain
+        try checkFileName(domain, host: host)
+        return try read(path(of: domain, host: host))?.domain
     }
 
     /// One value of a domain, without building the rest: nil when the domain or the key
     /// does not exist. The whole file is still checked, as `load` checks it.
     public func value(forKey key: String, in domain: DomainName, host: DomainHost = .any) throws(StoreError) -> PlistValue? {
+        try checkFileName(domain, host: host)
         let path = path(of: domain, host: host)
         let found = try readFile(path) { bytes throws(PlistError) in try PropertyList.lookup(bytes, key: key).0 }
         switch found?.parsed {
@@ -92,24 +131,24 @@ public struct DomainStore: Sendable {
 
     /// Reads, changes and writes a domain under its lock. `change` returns whether it
     /// changed anything; when it did not, the file is not touched. A domain left empty
-    /// loses its file, as Foundation does.
+    /// loses its file, as Foundation does. What changed must be storable (`Unstorable`):
+    /// else nothing is written. A warning comes back when the change is in place but its
+    /// durability is not confirmed.
+    @discardableResult
     public func update(_ domain: DomainName, host: DomainHost = .any,
-                       _ change: (inout PlistDictionary) throws -> Bool) throws {
+                       _ change: (inout PlistDictionary) throws -> Bool) throws -> StoreWarning? {
         try withTarget(domain, host: host) { target throws in
             let existing = try read(target.path)
             let before = existing?.domain.values ?? PlistDictionary()
             var values = before
-            guard try change(&values) else { return }
-            if existing?.domain.format != .binary {
-                // Only what changed: a file another writer left such text in stays writable.
-                for changed in DomainWatcher.difference(from: before, to: values) {
-                    guard let new = changed.new else { continue }
-                    if let character = XMLWriter.unwritableCharacter(inText: changed.key) ?? XMLWriter.unwritableCharacter(in: new) {
-                        throw StoreError.notRepresentable(path: target.path, character: character)
-                    }
-                }
+            guard try change(&values) else { return nil }
+            // Only what changed: a file another writer left such text in stays writable.
+            let format = existing?.domain.format ?? .xml
+            for changed in DomainWatcher.difference(from: before, to: values) {
+                guard let new = changed.new else { continue }
+                try checkStorable(changed.key, new, format: format, at: target.path)
             }
-            try save(values, over: existing, to: target)
+            return try save(values, over: existing, to: target)
         }
     }
 
@@ -121,8 +160,9 @@ public struct DomainStore: Sendable {
     /// whole file is checked, only this key's value is built, and every other object is
     /// copied as bytes, so a one-key write of a big binary domain costs little more
     /// memory than the file.
+    @discardableResult
     public func update(_ domain: DomainName, host: DomainHost = .any, key: String,
-                       _ change: (inout PlistValue?) throws -> Bool) throws {
+                       _ change: (inout PlistValue?) throws -> Bool) throws -> StoreWarning? {
         try withTarget(domain, host: host) { target throws in
             let file = try readFile(target.path) { bytes throws(PlistError) -> OneKey in
                 // Smaller than 2 GiB, a file cannot hold more objects than the editor numbers.
@@ -140,8 +180,7 @@ public struct DomainStore: Sendable {
             if let file {
                 switch file.parsed {
                 case .binary(let editor, let found)?:
-                    try edit(editor, found, status: file.status, change, at: target)
-                    return
+                    return try edit(editor, found, key: key, status: file.status, change, at: target)
                 case .notADictionary(let type)?: throw StoreError.notADictionary(path: target.path, type)
                 case .tree(let tree)?: existing = try fileRead(tree, status: file.status, at: target.path)
                 case nil: existing = try fileRead(nil, status: file.status, at: target.path)
@@ -149,28 +188,35 @@ public struct DomainStore: Sendable {
             }
             var values = existing?.domain.values ?? PlistDictionary()
             var value = values[key]
-            guard try change(&value) else { return }
-            if existing?.domain.format != .binary, let value, let character = XMLWriter.unwritableCharacter(in: value) {
-                throw StoreError.notRepresentable(path: target.path, character: character)
-            }
+            guard try change(&value) else { return nil }
+            if let value { try checkStorable(key, value, format: existing?.domain.format ?? .xml, at: target.path) }
             values[key] = value
-            try save(values, over: existing, to: target)
+            return try save(values, over: existing, to: target)
+        }
+    }
+
+    /// Throws when `key` = `value` could not be read back from a `format` file.
+    private func checkStorable(_ key: String, _ value: PlistValue, format: PlistFormat, at path: String) throws(StoreError) {
+        if let problem = PropertyList.unstorable(key: key, value: value, format: format) {
+            throw StoreError.unstorable(path: path, problem)
         }
     }
 
     /// The binary branch of the one-key update.
-    private func edit(_ editor: BinaryEditor, _ found: PlistValue?, status: FileSystem.Status,
-                      _ change: (inout PlistValue?) throws -> Bool, at target: Target) throws {
+    private func edit(_ editor: BinaryEditor, _ found: PlistValue?, key: String, status: FileSystem.Status,
+                      _ change: (inout PlistValue?) throws -> Bool, at target: Target) throws -> StoreWarning? {
         var value = found
-        guard try change(&value) else { return }
+        guard try change(&value) else { return nil }
+        if let value { try checkStorable(key, value, format: .binary, at: target.path) }
         if value == nil, editor.otherEntryCount == 0 {
-            try save(PlistDictionary(), over: FileRead(domain: Domain(values: [:], format: .binary), status: status), to: target)
-            return
+            return try save(PlistDictionary(), over: FileRead(domain: Domain(values: [:], format: .binary), status: status), to: target)
         }
+        try checkWritable(status, at: target.path)
         do throws(Errno) {
-            try AtomicFile.replace(target.path, directoryFD: target.directoryFD, keeping: status) { write in
+            let durability = try AtomicFile.replace(target.path, directoryFD: target.directoryFD, keeping: status) { write in
                 try editor.write(value, chunk: 1 << 20, to: write)
             }
+            return StoreWarning(durability, path: target.path)
         } catch {
             throw StoreError.writeFailed(path: target.path, error)
         }
@@ -192,53 +238,94 @@ public struct DomainStore: Sendable {
         let directoryFD: CInt
     }
 
-    /// Runs `body` on the domain's file holding its folder's lock, after removing any
-    /// temporary file a killed writer left there.
-    private func withTarget(_ domain: DomainName, host: DomainHost, _ body: (Target) throws -> Void) throws {
-        let named = path(of: domain, host: host)
-        let path = try writeTarget(named)
-        try withLock(on: path) { directoryFD throws in
-            removeAbandonedTemporaryFiles(of: path)
+    /// Runs `body` on the domain's file holding its folder's lock. Everything that looks
+    /// at the folder happens under the lock, so two first writes of one domain in two
+    /// cases cannot both decide to make a file: the name's lookup in any case, the
+    /// links' resolution and the read. A link into another folder locks that one too.
+    ///
+    /// Only the config folder (and its ByHost folder) is ever created; a path domain or
+    /// a link's target must be in a folder that exists.
+    private func withTarget(_ domain: DomainName, host: DomainHost,
+                            _ body: (Target) throws -> StoreWarning?) throws -> StoreWarning? {
+        try checkFileName(domain, host: host)
+        let folder = folder(of: domain, host: host)
+        let typed = Path.join(folder, fileName(of: domain, host: host))
+        if case .path = domain {} else {
+            do { try FileSystem.makeDirectories(folder) } catch { throw StoreError.writeFailed(path: typed, error) }
+        }
+        return try FolderLock.holding(folder, for: typed, timeout: lockTimeout) { folderFD throws in
+            let named = path(of: domain, host: host)
+            let path = try writeTarget(named)
             // Emptying a linked domain writes an empty dictionary through the link instead
             // of deleting its target, which would leave the link dangling.
-            try body(Target(path: path, linked: path != named, directoryFD: directoryFD))
+            let linked = path != named
+            let targetFolder = Path.directory(of: path)
+            if !linked || Self.sameFile(folderFD, targetFolder) {
+                return try body(Target(path: path, linked: linked, directoryFD: folderFD))
+            }
+            return try FolderLock.holding(targetFolder, for: path, timeout: lockTimeout) { targetFD throws in
+                try body(Target(path: path, linked: true, directoryFD: targetFD))
+            }
         }
+    }
+
+    /// Whether `path` is the folder open as `fd` (a second `flock` of it would wait on ourselves).
+    private static func sameFile(_ fd: CInt, _ path: String) -> Bool {
+        guard let open = try? FileSystem.status(fd: fd), let other = try? FileSystem.status(path) else { return false }
+        return open.device == other.device && open.inode == other.inode
+    }
+
+    /// Refuses to replace or remove a file its owner may not write (mode 0444), unless
+    /// `overwriteReadOnly`: a read-only file is how a user says "leave this alone".
+    private func checkWritable(_ status: FileSystem.Status?, at path: String) throws(StoreError) {
+        guard let status, status.isRegular, status.permissions & S_IWUSR == 0, !overwriteReadOnly else { return }
+        throw StoreError.readOnly(path: path)
     }
 
     /// Writes `values` over what was read, in its format: a domain left empty loses its
     /// file (unless it was named through a link), and an empty new domain makes none.
-    private func save(_ values: PlistDictionary, over existing: FileRead?, to target: Target) throws(StoreError) {
+    private func save(_ values: PlistDictionary, over existing: FileRead?, to target: Target) throws(StoreError) -> StoreWarning? {
         let path = target.path
+        if values.isEmpty && existing == nil { return nil }
+        try checkWritable(existing?.status, at: path)
         if values.isEmpty, existing != nil, !target.linked {
             do throws(Errno) { _ = try FileSystem.unlink(path) } catch { throw StoreError.writeFailed(path: path, error) }
-            return
+            return nil
         }
-        if values.isEmpty && existing == nil { return }
         let binary = existing?.domain.format == .binary
         do throws(Errno) {
-            try AtomicFile.replace(path, directoryFD: target.directoryFD, keeping: existing?.status) { write in
+            let durability = try AtomicFile.replace(path, directoryFD: target.directoryFD, keeping: existing?.status) { write in
                 if binary {
                     try write(BinaryWriter.encode(.dict(values), capacity: (existing?.status.size ?? 0) + 4096)[...])
                 } else {
                     try XMLWriter.encode(.dict(values), chunk: 1 << 20, to: write)
                 }
             }
+            return StoreWarning(durability, path: path)
         } catch {
             throw StoreError.writeFailed(path: path, error)
         }
     }
 
-    /// Removes a domain's file; false when there was none.
+    /// Removes a domain's file; false when there was none. The name is looked up under
+    /// the folder's lock; a read-only file is refused unless `overwriteReadOnly`.
     public func remove(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> Bool {
-        let path = path(of: domain, host: host)
-        guard (try? FileSystem.linkStatus(path)) ?? nil != nil else { return false }
+        try checkFileName(domain, host: host)
+        let folder = folder(of: domain, host: host)
+        let typed = Path.join(folder, fileName(of: domain, host: host))
+        guard (try? FileSystem.status(folder))??.isDirectory == true else { return false }
         do {
-            return try withLock(on: path) { _ throws(StoreError) in
+            return try FolderLock.holding(folder, for: typed, timeout: lockTimeout) { _ throws(StoreError) in
+                let path = path(of: domain, host: host)
+                let status: FileSystem.Status?
+                do throws(Errno) { status = try FileSystem.linkStatus(path) } catch { throw StoreError.unreadable(path: path, error) }
+                guard let status else { return false }
+                try checkWritable(status, at: path)
                 do throws(Errno) { return try FileSystem.unlink(path) } catch { throw StoreError.writeFailed(path: path, error) }
             }
         } catch {
-            // withLock and its body throw only StoreError.
-            throw error as? StoreError ?? .writeFailed(path: path, Errno(EIO))
+            // FolderLock and the body throw only StoreError.
+            throw error as? StoreError ?? .writeFailed(path: typed, Errno(EIO))
         }
     }
 
@@ -278,6 +365,7 @@ public struct DomainStore: Sendable {
     }
 
     /// Reads a domain file and parses it with `parse`; `parsed` is nil for an empty file.
+    /// Only a regular file is read (a FIFO, a device or a folder is refused at once).
     /// A parse failure of a file changed in the last two seconds is retried for half a
     /// second: Foundation rewrites its files in place, so a reader can catch one
     /// half-written (or just truncated, hence empty).
@@ -286,7 +374,7 @@ public struct DomainStore: Sendable {
         let deadline = FileSystem.monotonicSeconds() + 0.5
         while true {
             let file: (bytes: [UInt8], status: FileSystem.Status)?
-            do { file = try FileSystem.readFile(path) } catch { throw StoreError.unreadable(path: path, error) }
+            do { file = try FileSystem.readFile(path) } catch { throw StoreError(reading: path, error) }
             guard let file else { return nil }
             let age = FileSystem.wallClockNanoseconds() - file.status.modifiedNanoseconds
             let fresh = age < 2_000_000_000 && FileSystem.monotonicSeconds() < deadline
@@ -306,49 +394,19 @@ public struct DomainStore: Sendable {
         }
     }
 
-    /// A writer killed between creating its temporary file and renaming it leaves the
-    /// file behind. Holding the lock, no other writer of this folder is mid-write, so
-    /// any `.<name>.XXXXXX` there is abandoned.
-    private func removeAbandonedTemporaryFiles(of path: String) {
-        let prefix = "." + Path.lastComponent(of: path) + "."
-        let directory = Path.directory(of: path)
-        guard let names = try? FileSystem.directoryEntries(directory) else { return }
-        for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
-            _ = try? FileSystem.unlink(Path.join(directory, name))
-        }
-    }
-
     /// The file a write must replace: the end of a chain of links, so the link stays.
     func writeTarget(_ path: String) throws(StoreError) -> String {
         let status: FileSystem.Status?
         do { status = try FileSystem.linkStatus(path) } catch { throw StoreError.unreadable(path: path, error) }
         guard let status, status.isSymlink else { return path }
         if let resolved = FileSystem.resolvedPath(path) { return resolved }
-        // A dangling link: write the file it points at.
+        // A dangling link: write the file it points at (its folder must exist).
         do {
             let target = try FileSystem.linkTarget(path)
             return target.hasPrefix("/") ? target : Path.join(Path.directory(of: path), target)
         } catch {
             throw StoreError.unreadable(path: path, error)
         }
-    }
-
-    /// Runs `body` holding an exclusive `flock` on the file's folder (created if
-    /// missing, mode 0700). The kernel drops the lock when the process dies.
-    private func withLock<T, E: Error>(on path: String, _ body: (CInt) throws(E) -> T) throws -> T {
-        let directory = Path.directory(of: path)
-        do { try FileSystem.makeDirectories(directory) } catch { throw StoreError.writeFailed(path: path, error) }
-        let fd: CInt
-        do { fd = try FileSystem.open(directory, O_RDONLY | O_DIRECTORY) } catch {
-            throw StoreError.writeFailed(path: path, error)
-        }
-        defer { FileSystem.close(fd) }
-        do {
-            guard try FileSystem.lockExclusive(fd, timeoutSeconds: lockTimeout) else {
-                throw StoreError.lockTimeout(path: path, seconds: lockTimeout)
-            }
-        } catch let error as Errno { throw StoreError.writeFailed(path: path, error) }
-        return try body(fd)
     }
 }
 

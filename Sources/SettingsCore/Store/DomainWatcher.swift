@@ -2,10 +2,11 @@
 ///
 /// It watches the domain's **folder**, not the file: an atomic save renames a new file
 /// over the old one, which ends any watch on the file itself, and Foundation rewrites
-/// in place. When the folder does not exist yet, the nearest existing ancestor is
-/// watched and the watch moves down as folders appear. After an event for the file, it
-/// waits for a quiet window, re-reads the file with the store's retrying reader, and
-/// reports only the net difference from the last reading: a change and its revert
+/// in place. Every folder above it is watched for the next folder's name, so a folder
+/// that appears later, or is swapped for another (a config folder that is a re-pointed
+/// link), moves the watch. After an event for the file (a name in any case), it waits
+/// for the file to be quiet for a window, re-reads it with the store's retrying reader,
+/// and reports only the net difference from the last reading: a change and its revert
 /// inside one window report nothing. It blocks in `poll(2)`; it never polls the file.
 /// A domain that is a symbolic link is also watched where the link points, and the
 /// watch follows the link when it is pointed elsewhere (one level of link).
@@ -28,9 +29,14 @@ public final class DomainWatcher {
     public let debounce: Double
     private let inotify: Inotify
     private let path: String
-    /// Per watch descriptor: the names in its folder that are the domain's file (or the
-    /// link's target), and whether it stands in for a folder that does not exist yet.
-    private var watched: [CInt: (names: Set<String>, standsIn: Bool)] = [:]
+    /// What one watch descriptor is for: the names in its folder that are the domain's
+    /// file or the link's target (lower-cased), and the names of folders on the way
+    /// down to the domain's folder.
+    private struct Watch {
+        var names: Set<String> = []
+        var chain: Set<String> = []
+    }
+    private var watched: [CInt: Watch] = [:]
     /// Where the domain's link pointed when the watches were set (nil: no link).
     private var linkTarget: String?
     private var snapshot: PlistDictionary
@@ -42,7 +48,7 @@ public final class DomainWatcher {
     public init(store: DomainStore, domain: DomainName, host: DomainHost = .any, debounce: Double = 0.05) throws(StoreError) {
         (self.store, self.domain, self.host, self.debounce) = (store, domain, host, max(0, debounce))
         path = store.path(of: domain, host: host)
-        do { (inotify, canceller) = (try Inotify(), try CancelSignal()) } catch { throw StoreError.unreadable(path: path, error) }
+        do { (inotify, canceller) = (try Inotify(), try CancelSignal()) } catch { throw StoreError.cannotWatch(path: path, error) }
         snapshot = PlistDictionary()
         try arm()
         snapshot = try store.load(domain, host: host)?.values ?? PlistDictionary()
@@ -114,29 +120,42 @@ public final class DomainWatcher {
         return wake == .events
     }
 
-    /// Drains events until the folder has been quiet for `debounce`; true when any of
-    /// them may have changed the domain's file.
+    /// Drains events until the domain's file has been quiet for `debounce`; true when
+    /// any of them may have changed it. Only events for the domain count toward the
+    /// quiet window: a neighbour rewritten every 20 ms cannot hold a change back, and
+    /// events only for neighbours return false at once.
     private func settle() throws(StoreError) -> Bool {
         var relevant = false
         var rearm = false
-        repeat {
+        var quietAt = 0.0
+        while true {
             let events: [Inotify.Event]
             do { events = try inotify.events() } catch { throw StoreError.unreadable(path: path, error) }
             for event in events {
-                if event.isOverflow { relevant = true; continue }
-                guard let folder = watched[event.watch] else { continue }
-                if event.endsWatch || folder.standsIn {
-                    // The folder went away, or an ancestor changed while we wait for the folder.
-                    rearm = true
+                var mine = event.isOverflow
+                if !mine, let watch = watched[event.watch] {
+                    if event.endsWatch || watch.chain.contains(event.name) {
+                        // A folder on the way went away, appeared or was swapped (a
+                        // re-pointed link is a rename over its name): watch again.
+                        rearm = true
+                        mine = true
+                    } else if watch.names.contains(event.name.lowercased()) {
+                        mine = true
+                    }
+                }
+                if mine {
                     relevant = true
-                } else if folder.names.contains(event.name) {
-                    relevant = true
+                    quietAt = FileSystem.monotonicSeconds() + debounce
                 }
             }
-        } while try wait(debounce)
+            guard relevant else { return false }
+            let left = quietAt - FileSystem.monotonicSeconds()
+            if left <= 0 { break }
+            if try !wait(left), cancelled { break }
+        }
         // The link may now point elsewhere; then the watches follow it.
-        if rearm || (relevant && currentLinkTarget() != linkTarget) { try arm() }
-        return relevant
+        if rearm || currentLinkTarget() != linkTarget { try arm() }
+        return true
     }
 
     /// Where the domain's file, if it is a link, points (one level, dangling or not).
@@ -145,8 +164,8 @@ public final class DomainWatcher {
         return target
     }
 
-    /// Watches the domain's folder, or the nearest ancestor that exists, and the folder
-    /// of the link's target when the domain is a link.
+    /// Watches the domain's folder and the folders on the way to it, and the folder of
+    /// the link's target when the domain is a link.
     private func arm() throws(StoreError) {
         for watch in watched.keys { inotify.remove(watch) }
         watched = [:]
@@ -155,24 +174,38 @@ public final class DomainWatcher {
         if let linkTarget { try watchFolder(of: linkTarget) }
     }
 
+    /// Watches the file's folder for its name (in any case: the store finds a file in
+    /// any case), and every folder above it, both as named and as its links resolve,
+    /// for the name of the next folder down: so a folder that appears, goes, or is
+    /// swapped for another (a re-pointed link, a renamed parent) re-arms the watch and
+    /// re-reads the domain. A missing folder is waited for from its nearest ancestor.
     private func watchFolder(of file: String) throws(StoreError) {
-        let name = Path.lastComponent(of: file)
-        var folder = Path.directory(of: file)
-        var standsIn = false
-        while true {
-            do {
-                // Two names in one folder share its watch descriptor.
-                let watch = try inotify.watch(folder, Inotify.folderEvents)
-                if standsIn { watched[watch, default: ([], false)].standsIn = true } else {
-                    watched[watch, default: ([], false)].names.insert(name)
-                }
-                return
-            } catch where (error == .noSuchFile || error == .notADirectory) && folder != "/" {
-                folder = Path.directory(of: folder)
-                standsIn = true
-            } catch {
-                throw StoreError.unreadable(path: folder, error)
+        let folder = Path.directory(of: file)
+        if try add(folder, Inotify.folderEvents) { watched[lastWatch, default: Watch()].names.insert(Path.lastComponent(of: file).lowercased()) }
+        var chains = [folder]
+        if let resolved = FileSystem.resolvedPath(folder), resolved != folder { chains.append(resolved) }
+        for chain in chains {
+            var child = chain
+            while child != "/" {
+                let parent = Path.directory(of: child)
+                if try add(parent, Inotify.entryEvents) { watched[lastWatch, default: Watch()].chain.insert(Path.lastComponent(of: child)) }
+                child = parent
             }
+        }
+    }
+
+    /// The descriptor `add` gave last.
+    private var lastWatch: CInt = -1
+
+    /// Adds a watch (to any already on the folder); false when the folder is not there.
+    private func add(_ folder: String, _ events: UInt32) throws(StoreError) -> Bool {
+        do {
+            lastWatch = try inotify.watch(folder, events)
+            return true
+        } catch where error == .noSuchFile || error == .notADirectory || error == .accessDenied {
+            return false
+        } catch {
+            throw StoreError.cannotWatch(path: folder, error)
         }
     }
 }

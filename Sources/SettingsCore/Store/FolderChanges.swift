@@ -12,6 +12,10 @@ public final class FolderChanges {
     private let inotify: Inotify
     /// Watched folders by watch descriptor.
     private var folders: [CInt: String] = [:]
+    /// Per folder above a watched one: the names of the folders on the way down. When
+    /// one of them appears, goes or is renamed over (a config folder that is a link,
+    /// re-pointed; a parent swapped), the watched folders may be other folders now.
+    private var chains: [CInt: Set<String>] = [:]
     /// Per file asked about: whether its folder is watched and it is no link (a link's
     /// target may change elsewhere). Forgotten when anything happens to the file.
     private var trusted: [String: Bool] = [:]
@@ -46,11 +50,28 @@ public final class FolderChanges {
                 ok = true
             } else if let watch = try? inotify.watch(folder, Inotify.folderEvents) {
                 folders[watch] = folder
-                ok = true
+                ok = watchChain(above: folder)
             }
         }
         trusted[path] = ok
         return ok
+    }
+
+    /// Watches every folder above `folder`, as named and as its links resolve, for the
+    /// next name down; false when one cannot be watched (then callers `stat`).
+    private func watchChain(above folder: String) -> Bool {
+        var starts = [folder]
+        if let resolved = FileSystem.resolvedPath(folder), resolved != folder { starts.append(resolved) }
+        for start in starts {
+            var child = start
+            while child != "/" {
+                let parent = Path.directory(of: child)
+                guard let watch = try? inotify.watch(parent, Inotify.entryEvents) else { return false }
+                chains[watch, default: []].insert(Path.lastComponent(of: child))
+                child = parent
+            }
+        }
+        return true
     }
 
     private func drain() {
@@ -60,7 +81,12 @@ public final class FolderChanges {
         }
         for event in events {
             tick += 1
-            if event.isOverflow || event.endsWatch {
+            if chains[event.watch]?.contains(event.name) == true {
+                // Folders were swapped: every watch may be on the wrong folder now.
+                for watch in Set(folders.keys).union(chains.keys) { inotify.remove(watch) }
+                (folders, chains) = ([:], [:])
+                forgetEverything()
+            } else if event.isOverflow || event.endsWatch {
                 if event.endsWatch { folders[event.watch] = nil }
                 forgetEverything()
             } else if let folder = folders[event.watch] {

@@ -15,6 +15,7 @@ public struct Errno: Error, Sendable, Equatable {
     static let exists = Errno(EEXIST)
     static let notPermitted = Errno(EPERM)
     static let notADirectory = Errno(ENOTDIR)
+    static let accessDenied = Errno(EACCES)
 
     /// `strerror(3)`'s text, lower-cased first letter as in git's messages.
     public var message: String {

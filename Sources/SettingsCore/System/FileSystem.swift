@@ -4,6 +4,11 @@ import Glibc
 import Musl
 #endif
 
+// <sys/xattr.h> is not in Glibc's module map; these are its C declarations.
+@_extern(c, "listxattr") private func listxattr(_ path: UnsafePointer<CChar>, _ list: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int
+@_extern(c, "getxattr") private func getxattr(_ path: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int
+@_extern(c, "fsetxattr") private func fsetxattr(_ fd: CInt, _ name: UnsafePointer<CChar>, _ value: UnsafeRawPointer, _ size: Int, _ flags: CInt) -> CInt
+
 /// Every libc call the engine makes goes through here: one small function a call,
 /// EINTR retried in one place, failures as `Errno`.
 enum FileSystem {
@@ -60,17 +65,62 @@ enum FileSystem {
 
     static func close(_ fd: CInt) { _ = Glibc.close(fd) }
 
+    /// The most bytes a whole-file read takes: a bigger domain, schema or import is
+    /// refused (EFBIG) instead of read until memory runs out, as `/dev/zero` would be.
+    static let maximumReadSize = 1 << 30
+
+    /// What a whole-file read accepts besides regular files.
+    enum Accepting {
+        /// Regular files only: domains and schemas. Anything else would hang (a FIFO),
+        /// never end (`/dev/zero`) or make no sense.
+        case regularFiles
+        /// Also pipes and FIFOs, read to their end: an import from `<(command)`.
+        case streams
+    }
+
     /// Reads a whole file with as few `read(2)` calls as its size allows; nil if missing.
-    /// The buffer is sized from `fstat` and filled in place (no zero-fill first); a file
-    /// that grows meanwhile, or a pipe, is read on in doubling steps.
-    static func readFile(_ path: String) throws(Errno) -> (bytes: [UInt8], status: Status)? {
+    ///
+    /// It opens without blocking (`O_NONBLOCK`, so a FIFO with no writer cannot hang
+    /// the open), then checks the descriptor's kind with `fstat`: what `accepting` does
+    /// not allow throws `.notAFile` before a byte is read. A regular file is read up to
+    /// the size `fstat` gave (a file growing meanwhile is read again by the caller's
+    /// retry); a stream to its end. Either way at most `maximumReadSize` bytes.
+    static func readFile(_ path: String, accepting: Accepting = .regularFiles) throws(FileError) -> (bytes: [UInt8], status: Status)? {
         let fd: CInt
-        do { fd = try open(path, O_RDONLY) } catch where error == .noSuchFile { return nil }
+        do { fd = try open(path, O_RDONLY | O_NONBLOCK) } catch where error == .noSuchFile { return nil } catch {
+            // A socket cannot be opened at all: say what it is.
+            if error.rawValue == ENXIO, let s = try? self.status(path), !s.isRegular { throw .notAFile(FileKind(mode: s.mode)) }
+            throw .system(error)
+        }
         defer { close(fd) }
-        let status = try status(fd: fd)
-        if status.isDirectory { throw Errno(EISDIR) }
+        let status: Status
+        do { status = try self.status(fd: fd) } catch { throw .system(error) }
+        let kind = FileKind(mode: status.mode)
+        switch (kind, accepting) {
+        case (.regular, _):
+            guard status.size <= maximumReadSize else { throw .system(Errno(EFBIG)) }
+            do { return (try readAll(fd, expected: status.size, isStream: false), status) } catch { throw .system(error) }
+        case (.fifo, .streams):
+            // Block from here on: the writer is there, or the read ends at once.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            do { return (try readAll(fd, expected: 0, isStream: true), status) } catch { throw .system(error) }
+        default:
+            throw .notAFile(kind)
+        }
+    }
+
+    /// Standard input to its end, whatever it is (a terminal, `/dev/null`, a pipe), at
+    /// most `maximumReadSize` bytes.
+    static func readStandardInput() throws(Errno) -> [UInt8] {
+        try readAll(0, expected: 0, isStream: true)
+    }
+
+    /// Reads `fd` to its end: a file of `expected` bytes in one buffer of that size
+    /// (filled in place, no zero-fill), stopping there; a stream in doubling steps.
+    /// More than `maximumReadSize` bytes throws EFBIG.
+    private static func readAll(_ fd: CInt, expected: Int, isStream: Bool) throws(Errno) -> [UInt8] {
         var bytes: [UInt8] = []
-        var capacity = max(status.size + 1, 4096)
+        var capacity = isStream ? 64 * 1024 : expected
         while true {
             var readError: Errno?
             var atEnd = false
@@ -85,8 +135,9 @@ enum FileSystem {
             }
             if let readError { throw readError }
             if bytes.isEmpty { bytes = chunk } else { bytes.append(contentsOf: chunk) }
-            if atEnd { return (bytes, status) }
-            capacity *= 2
+            if atEnd || !isStream { return bytes }
+            guard capacity < maximumReadSize else { throw Errno(EFBIG) }
+            capacity = min(capacity * 2, maximumReadSize + 1)
         }
     }
 
@@ -116,16 +167,22 @@ enum FileSystem {
         return true
     }
 
-    /// `mkstemp(3)` with the template `<directory>/.<name>.XXXXXX`; the file is mode 0600.
-    static func makeTemporaryFile(in directory: String, for name: String) throws(Errno) -> (fd: CInt, path: String) {
-        var template = Array("\(directory)/.\(name).XXXXXX".utf8CString)
+    /// `mkstemp(3)` with the template `<directory>/<prefix>XXXXXX`; the file is mode 0600.
+    static func makeTemporaryFile(in directory: String, prefix: String) throws(Errno) -> (fd: CInt, path: String) {
+        var template = Array(Path.join(directory, prefix + "XXXXXX").utf8CString)
         let fd = try template.withUnsafeMutableBufferPointer { buffer throws(Errno) in
             try retrying { mkstemp(buffer.baseAddress!) }
         }
         return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
-    /// `mkdir -p` with mode 0700 for each folder it creates.
+    /// True when this process runs as root, and what it creates must be given to the
+    /// owner of the folder it is created in (see `giveToFolderOwner`).
+    static var isRoot: Bool { geteuid() == 0 }
+
+    /// `mkdir -p` with mode 0700 for each folder it creates. Run as root (`sudo`), each
+    /// new folder takes the owner and group of the folder it is made in, so the user
+    /// whose config it is can still write there afterwards.
     static func makeDirectories(_ path: String) throws(Errno) {
         if let s = try status(path) {
             if s.isDirectory { return }
@@ -133,7 +190,40 @@ enum FileSystem {
         }
         let parent = Path.directory(of: path)
         if parent != path { try makeDirectories(parent) }
-        do { _ = try retrying { mkdir(path, 0o700) } } catch where error == .exists {}
+        do { _ = try retrying { mkdir(path, 0o700) } } catch where error == .exists { return }
+        if isRoot, let owner = try status(parent) {
+            _ = try retrying { chown(path, owner.uid, owner.gid) }
+        }
+    }
+
+    /// Copies to `fd` the extended attributes of `path` that a replacement must keep:
+    /// the user's own (`user.*`) and the access ACL, whose mask is what keeps a group's
+    /// access narrow. Other namespaces (`trusted.*`, `security.*`) are the system's.
+    static func copyMetadata(from path: String, to fd: CInt) throws(Errno) {
+        var names = [CChar](repeating: 0, count: 4096)
+        var length = listxattr(path, &names, names.count)
+        if length < 0, errno == ERANGE {
+            let needed = listxattr(path, nil, 0)
+            guard needed >= 0 else { throw Errno.current }
+            names = [CChar](repeating: 0, count: needed + 1)
+            length = listxattr(path, &names, names.count)
+        }
+        guard length >= 0 else {
+            if errno == ENOTSUP || errno == ENODATA { return }
+            throw Errno.current
+        }
+        var start = 0
+        for end in 0..<length where names[end] == 0 {
+            let name = String(decoding: names[start..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            start = end + 1
+            guard name.hasPrefix("user.") || name == "system.posix_acl_access" else { continue }
+            let size = getxattr(path, name, nil, 0)
+            guard size >= 0 else { if errno == ENODATA { continue }; throw Errno.current }
+            var value = [UInt8](repeating: 0, count: size)
+            let got = getxattr(path, name, &value, size)
+            guard got >= 0 else { throw Errno.current }
+            _ = try retrying { fsetxattr(fd, name, value, got, 0) }
+        }
     }
 
     /// The names in a folder, without `.` and `..`; empty when the folder is missing.
@@ -231,12 +321,19 @@ enum FileSystem {
 
 /// Text to standard output and error, one `write(2)` per call where the kernel allows.
 public enum StandardStreams {
-    public static func write(_ bytes: [UInt8], toError: Bool = false) {
-        bytes.withUnsafeBytes { try? FileSystem.writeAll(toError ? 2 : 1, $0) }
+    /// Throws what `write(2)` said: output to a full disk or a closed descriptor is a
+    /// failure the caller reports, never a silent success. (A closed pipe ends the
+    /// process with SIGPIPE first, as any Unix filter ends.)
+    public static func write(_ bytes: [UInt8], toError: Bool = false) throws(Errno) {
+        var failure: Errno?
+        bytes.withUnsafeBytes { buffer in
+            do throws(Errno) { try FileSystem.writeAll(toError ? 2 : 1, buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
-    public static func write(_ text: String, toError: Bool = false) {
-        write(Array(text.utf8), toError: toError)
+    public static func write(_ text: String, toError: Bool = false) throws(Errno) {
+        try write(Array(text.utf8), toError: toError)
     }
 
     /// Makes SIGINT, SIGTERM and SIGHUP end the process with status 0, for commands that
@@ -248,9 +345,6 @@ public enum StandardStreams {
     /// True when standard output is a terminal (JSON is then pretty-printed).
     public static var outputIsTerminal: Bool { isatty(1) == 1 }
 
-    /// Reads standard input to its end.
-    public static func readAll() throws(Errno) -> [UInt8] {
-        guard let (bytes, _) = try FileSystem.readFile("/dev/stdin") else { return [] }
-        return bytes
-    }
+    /// Reads standard input to its end (at most `FileSystem.maximumReadSize` bytes).
+    public static func readAll() throws(Errno) -> [UInt8] { try FileSystem.readStandardInput() }
 }

@@ -25,6 +25,10 @@ final class Inotify {
     static let folderEvents = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
         | IN_DELETE_SELF | IN_MOVE_SELF)
 
+    /// What a folder on the way to a watched one is watched for: names that appear or
+    /// go (a folder made, removed, renamed, or a link renamed over).
+    static let entryEvents = UInt32(IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
+
     private let fd: CInt
     /// Read into again and again: an empty queue then costs one `read(2)` and no allocation.
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -36,9 +40,11 @@ final class Inotify {
 
     deinit { FileSystem.close(fd) }
 
-    /// `inotify_add_watch(2)`: the watch descriptor.
+    /// `inotify_add_watch(2)`: the watch descriptor. The events are added to any the
+    /// folder is already watched for (`IN_MASK_ADD`), so two reasons to watch one folder
+    /// never narrow each other.
     func watch(_ path: String, _ mask: UInt32) throws(Errno) -> CInt {
-        try FileSystem.retrying { inotify_add_watch(fd, path, mask) }
+        try FileSystem.retrying { inotify_add_watch(fd, path, mask | UInt32(IN_MASK_ADD)) }
     }
 
     /// `inotify_rm_watch(2)`; a watch the kernel already dropped is no error.
@@ -54,10 +60,14 @@ final class Inotify {
                        pollfd(fd: cancel.fd, events: Int16(POLLIN), revents: 0)]
         let deadline = seconds.map { FileSystem.monotonicSeconds() + $0 }
         while true {
-            let timeout = deadline.map { CInt(max(0, ($0 - FileSystem.monotonicSeconds()) * 1000).rounded(.up)) } ?? -1
+            // Clamped: a wait of more than 24 days (CInt.max ms) is made of several polls.
+            let timeout = deadline.map { CInt(min(max(0, ($0 - FileSystem.monotonicSeconds()) * 1000).rounded(.up), Double(CInt.max))) } ?? -1
             let n = poll(&entries, 2, timeout)
             if n > 0 { return entries[1].revents != 0 ? .cancelled : .events }
-            if n == 0 { return .timeout }
+            if n == 0 {
+                if let deadline, FileSystem.monotonicSeconds() < deadline { continue }
+                return .timeout
+            }
             if errno != EINTR { throw Errno.current }
         }
     }

@@ -46,10 +46,11 @@ enum CommandLineText {
     }
 
     /// `YYYY-MM-DD HH:MM:SS ±HHMM` (`defaults read` output), the same without a zone
-    /// (local time), ISO 8601 `YYYY-MM-DDTHH:MM:SSZ` or `±HH:MM`, or a bare date.
+    /// (local time), ISO 8601 `YYYY-MM-DDTHH:MM:SSZ` or `±HH:MM`, or a bare date; in years
+    /// 1 to 9999 (after the zone is applied), the dates every reader can read back.
     static func date(_ text: String) -> PlistDate? {
         var scanner = ByteScanner(Array(text.utf8))
-        return scanner.scan()
+        return scanner.scan().flatMap { PlistDate.representable.contains($0.secondsSince2001) ? $0 : nil }
     }
 }
 

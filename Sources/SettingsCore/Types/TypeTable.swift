@@ -49,7 +49,7 @@ public enum TypeTable {
         TypeRow(type: .data, flags: ["-data"], addFlag: nil, word: "data", expected: "an even number of hex digits",
                 parse: { CommandLineText.hexData($0).map(PlistValue.data) },
                 text: { if case .data(let d) = $0 { DefaultsText.data(d) } else { "" } }, printsBare: true),
-        TypeRow(type: .date, flags: ["-date"], addFlag: nil, word: "date", expected: "'YYYY-MM-DD HH:MM:SS +ZZZZ' or 'YYYY-MM-DDTHH:MM:SSZ'",
+        TypeRow(type: .date, flags: ["-date"], addFlag: nil, word: "date", expected: "'YYYY-MM-DD HH:MM:SS +ZZZZ' or 'YYYY-MM-DDTHH:MM:SSZ', years 1 to 9999",
                 parse: { CommandLineText.date($0).map(PlistValue.date) },
                 text: { if case .date(let d) = $0 { DefaultsText.date(d) } else { "" } }),
         TypeRow(type: .array, flags: ["-array"], addFlag: "-array-add", word: "array", expected: "values",

@@ -114,6 +114,7 @@ extension KeyPath {
             default: throw .notAJSONPath(text)
             }
         }
+        try Self.checkDepth(segments.count, text)
         self.init(segments)
     }
 }

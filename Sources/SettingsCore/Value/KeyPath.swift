@@ -34,7 +34,16 @@ public struct KeyPath: Sendable, Equatable {
             }
         }
         segments.append(String(decoding: current, as: UTF8.self))
+        try Self.checkDepth(segments.count, pointer)
         self.segments = segments
+    }
+
+    /// The most segments a path may have: a deeper place would be nested past what
+    /// every reader opens, so no file holds it and none may be made to.
+    public static let maximumSegments = maximumNestingDepth
+
+    static func checkDepth(_ count: Int, _ text: String) throws(KeyPathError) {
+        if count > maximumSegments { throw .tooDeep(count: count) }
     }
 
     /// The pointer text, escaped: the inverse of `init(pointer:)`.
@@ -131,6 +140,8 @@ public enum KeyPathError: Error, Sendable, Equatable {
     case notAnIndex(String)
     /// An index past the end of an array of `count` elements.
     case outOfRange(String, count: Int)
+    /// More segments than any property list nests.
+    case tooDeep(count: Int)
 
     public var message: String {
         switch self {
@@ -142,6 +153,7 @@ public enum KeyPathError: Error, Sendable, Equatable {
         case let .notAContainer(pointer, type): "\(pointer) holds \(type), not a dictionary or an array"
         case .notAnIndex(let pointer): "\(pointer): an array takes an index (0, 1, ...) or - to append"
         case let .outOfRange(pointer, count): "\(pointer) is past the end of an array of \(count) element\(count == 1 ? "" : "s"); use - to append"
+        case let .tooDeep(count): "a path of \(count) segments is deeper than a property list may nest (\(KeyPath.maximumSegments) levels)"
         }
     }
 }

@@ -9,9 +9,10 @@ public struct PlistDate: Sendable, Hashable {
 
     public init(secondsSince2001: Double) { self.secondsSince2001 = secondsSince2001 }
 
-    /// Years 1 to 9999, the range every reader of dates can represent: what the binary
-    /// and JSON readers accept.
-    static let representable = -63_114_076_800.0..<252_423_993_600.0
+    /// Years 1 to 9999 (0001-01-01T00:00:00Z up to 10000-01-01T00:00:00Z), the range
+    /// every reader of dates can represent (plistlib's `datetime` and Foundation's
+    /// calendar): what the readers accept and what a write may store.
+    static let representable = -63_113_904_000.0..<252_424_080_000.0
 
     /// Seconds between 1970-01-01 and 2001-01-01.
     static let unixEpochOffset: Double = 978_307_200

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SettingsCore
 
 /// The command line: argv in, exit status out. Output is gathered and written with
@@ -5,23 +10,77 @@ import SettingsCore
 enum CLI {
     static let version = "0.1.0"
 
-    static func run(_ argv: [String]) -> Int32 {
-        let program = argv.first.map(programName) ?? "settings"
+    /// One command-line word: its text, or nil when its bytes are not UTF-8 (Swift's
+    /// `CommandLine.arguments` would put U+FFFD in their place, and a domain named
+    /// `bad\u{FFFD}.plist` would be made).
+    typealias Argument = Result<String, InvalidText>
+
+    struct InvalidText: Error { let bytes: [UInt8] }
+
+    /// argv as the kernel gave it.
+    static func arguments() -> [Argument] {
+        (0..<Int(CommandLine.argc)).map { i in
+            let raw = CommandLine.unsafeArgv[i]!
+            if let text = String(validatingCString: raw) { return .success(text) }
+            return .failure(InvalidText(bytes: Array(UnsafeBufferPointer(start: raw, count: strlen(raw)).map { UInt8(bitPattern: $0) })))
+        }
+    }
+
+    static func run(_ argv: [Argument]) -> Int32 {
+        let program = (try? argv.first?.get()).map(programName) ?? "settings"
         var context = Context(program: program)
-        let status: Int32
+        var status: Int32
         do {
-            let invocation = try Invocation(arguments: Array(argv.dropFirst()))
+            let words = try checkedWords(Array(argv.dropFirst()))
+            if let timeout = try DomainStore.lockTimeoutFromEnvironment() { context.store.lockTimeout = timeout }
+            let invocation = try Invocation(arguments: words)
             context.host = invocation.host
             try invocation.verb.run(&context, invocation.arguments)
             status = context.status
         } catch {
             let diagnostic = Diagnostic(error, program: program)
-            context.error.append(contentsOf: "\(program): \(diagnostic.message)\n".utf8)
+            context.error.append(contentsOf: diagnostic.lines(program: program).utf8)
             status = diagnostic.status
         }
-        if !context.output.isEmpty { StandardStreams.write(context.output) }
-        if !context.error.isEmpty { StandardStreams.write(context.error, toError: true) }
+        if !context.output.isEmpty {
+            do throws(Errno) { try StandardStreams.write(context.output) } catch {
+                // A backup to a full disk must not look like one that worked.
+                context.error.append(contentsOf: "\(program): cannot write standard output: \(error.message)\n".utf8)
+                if status == 0 || status == 1 { status = 4 }
+            }
+        }
+        if !context.error.isEmpty { try? StandardStreams.write(context.error, toError: true) }
         return status
+    }
+
+    /// The words after the program's name; a word that is not UTF-8 is refused, naming
+    /// its place and showing its bytes.
+    private static func checkedWords(_ argv: [Argument]) throws(CLIError) -> [String] {
+        var words: [String] = []
+        for (i, argument) in argv.enumerated() {
+            switch argument {
+            case .success(let text): words.append(text)
+            case .failure(let invalid): throw CLIError.invalidUTF8(position: i + 1, bytes: invalid.bytes)
+            }
+        }
+        return words
+    }
+
+    /// `text` with every control character escaped (`\n`, `\t`, `\u{1B}`), so an error
+    /// that echoes a name or key is one line and cannot move a terminal's cursor.
+    static func oneLine(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// The name the binary was invoked as: `defaults` when linked under that name.
@@ -54,6 +113,30 @@ struct Context {
 
     /// One line on stderr that does not change the exit status.
     mutating func warn(_ text: String) {
-        error.append(contentsOf: "\(program): warning: \(text)\n".utf8)
+        error.append(contentsOf: "\(program): warning: \(CLI.oneLine(text))\n".utf8)
+    }
+
+    /// One line on stderr for an error that does not end the verb (a bad file among
+    /// good ones); the exit status is `status` from then on.
+    mutating func report(_ failure: any Error) {
+        let diagnostic = Diagnostic(failure, program: program)
+        error.append(contentsOf: diagnostic.lines(program: program).utf8)
+        status = max(status, diagnostic.status)
+    }
+
+    /// A warning from a change that succeeded, as one line.
+    mutating func note(_ warning: StoreWarning?) {
+        if let warning { warn(warning.message) }
+    }
+
+    /// The store's one-key update; a change in place whose durability is unconfirmed is
+    /// a warning, and exit 0.
+    mutating func update(_ domain: DomainName, key: String, _ change: (inout PlistValue?) throws -> Bool) throws {
+        note(try store.update(domain, host: host, key: key, change))
+    }
+
+    /// The store's whole-domain update, as `update(_:key:_:)`.
+    mutating func update(_ domain: DomainName, _ change: (inout PlistDictionary) throws -> Bool) throws {
+        note(try store.update(domain, host: host, change))
     }
 }

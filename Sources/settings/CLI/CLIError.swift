@@ -34,15 +34,37 @@ enum CLIError: Error, Equatable {
     case noSchema(domain: String, key: String?)
     /// JSON that does not read in the mapping, and where it came from.
     case json(JSONError, source: String)
+    /// A command-line word whose bytes are not UTF-8: its place after the program's name.
+    case invalidUTF8(position: Int, bytes: [UInt8])
+    /// Output that could not be written (a full disk, a closed descriptor).
+    case outputFailed(Errno)
 }
 
 /// The one place an error becomes its message and exit status (SPEC §6).
 struct Diagnostic {
+    /// One line: every control character in it escaped (see `CLI.oneLine`), so a name or
+    /// key echoed back cannot break it.
     let message: String
     let status: Int32
+    /// Whether a second line points at `help` (usage errors).
+    let pointsAtHelp: Bool
 
     /// `program` is the name the binary was run as, for messages that show a command.
     init(_ error: any Error, program: String = "settings") {
+        let (message, status) = Self.messageAndStatus(error, program: program)
+        self.message = CLI.oneLine(message)
+        self.status = status
+        if case .usage(_?)? = error as? CLIError { pointsAtHelp = true } else { pointsAtHelp = false }
+    }
+
+    /// The message and the help line, as printed: `program: message` and, for usage
+    /// errors, `Run 'help' for usage.`
+    func lines(program: String) -> String {
+        "\(program): \(message)\n" + (pointsAtHelp ? "Run 'help' for usage.\n" : "")
+    }
+
+    private static func messageAndStatus(_ error: any Error, program: String) -> (String, Int32) {
+        let message: String, status: Int32
         switch error {
         case let error as CLIError: (message, status) = Self.describe(error, program: program)
         case let error as StoreError: (message, status) = Self.describe(.store(error), program: program)
@@ -51,12 +73,14 @@ struct Diagnostic {
         case let error as JSONError: (message, status) = Self.describe(.json(error, source: "the value"), program: program)
         default: (message, status) = ("\(error)", 1)
         }
+        return (message, status)
     }
 
     private static func describe(_ error: CLIError, program: String) -> (String, Int32) {
         switch error {
         case .usage(let detail):
-            return ((detail.map { $0 + "\n" } ?? "") + "Run 'help' for usage.", 2)
+            // The help line is added by `lines(program:)`.
+            return (detail ?? "Run 'help' for usage.", 2)
         case .unexpectedArgument(let word):
             return ("Unexpected argument \(word); leaving defaults unchanged.", 2)
         case let .badValue(flag, text, expected):
@@ -82,7 +106,8 @@ struct Diagnostic {
         case let .pairMissing(domain, key):
             return ("The domain/default pair of (\(domain), \(key)) does not exist", 1)
         case .deleteMissing(let domain):
-            return ("Domain (\(domain)) not found.\nDefaults have not been changed.", 1)
+            // defaults' two lines, on one.
+            return ("Domain (\(domain)) not found. Defaults have not been changed.", 1)
         case let .renameMissing(domain, key):
             return ("Key \(key) does not exist in domain \(domain); leaving defaults unchanged", 1)
         case .notAnArray(let key):
@@ -97,12 +122,17 @@ struct Diagnostic {
             return (key.map { "\(domain)'s schema has no key \($0)" } ?? "no schema for \(domain)", 1)
         case let .json(error, source):
             return ("cannot read \(source) as JSON: \(error.message); leaving defaults unchanged.", 2)
+        case let .invalidUTF8(position, bytes):
+            let shown = bytes.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined()
+            return ("argument \(position) ('\(shown)') is not valid UTF-8; leaving defaults unchanged.", 2)
+        case .outputFailed(let errno):
+            return ("cannot write standard output: \(errno.message)", 4)
         case .store(let error):
             let status: Int32 =
                 switch error {
-                case .invalidDomain, .notRepresentable: 2
-                case .unreadable, .corrupt, .notADictionary: 3
-                case .lockTimeout, .writeFailed: 4
+                case .invalidDomain, .unstorable, .badEnvironment: 2
+                case .unreadable, .notAFile, .corrupt, .notADictionary, .cannotWatch: 3
+                case .lockTimeout, .writeFailed, .readOnly: 4
                 }
             return (error.message, status)
         }

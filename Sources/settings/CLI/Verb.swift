@@ -26,23 +26,26 @@ struct Verb: Sendable {
         Verb(name: "write", aliases: [], usage: [
             ("write <domain> <domain_rep>", "writes domain (overwrites existing)"),
             ("write <domain> <key> <value>", "writes key for domain (a schema types and checks it)"),
-            ("write <domain> --force ...", "writes what the domain's schema would refuse"),
+            ("write <domain> --force ...", "writes what the schema would refuse, or over a read-only file"),
             ("write <domain> <key> --json <json>", "writes key as a JSON value"),
             ("write <domain> -p <pointer> <value>", "sets the place (dictionaries on the way are made)"),
             ("  [--insert] [--exact]", "insert before an array index; keep JSON integers integers"),
         ], run: WriteCommand.write),
         Verb(name: "rename", aliases: [], usage: [
             ("rename <domain> <old_key> <new_key>", "renames old_key to new_key"),
+            ("rename <domain> --force ...", "also in a read-only file"),
         ], run: RenameCommand.rename),
         Verb(name: "delete", aliases: ["remove"], usage: [
             ("delete <domain>", "deletes domain"),
             ("delete <domain> <key>", "deletes key in domain"),
             ("delete <domain> -p <pointer>", "deletes the value at pointer (arrays close the gap)"),
+            ("delete <domain> --force ...", "also a read-only file"),
         ], run: DeleteCommand.delete),
         Verb(name: "import", aliases: [], usage: [
             ("import <domain> <path to plist>", "writes the plist at path to domain"),
             ("import <domain> -", "writes a plist from stdin to domain"),
             ("  [--json] [--merge] [--exact]", "the file is JSON; merge dictionaries deeply"),
+            ("import <domain> --force ...", "also over a read-only file"),
         ], run: TransferCommand.importDomain),
         Verb(name: "export", aliases: [], usage: [
             ("export <domain> <path to plist>", "saves domain as a binary plist to path"),
@@ -112,6 +115,14 @@ struct Verb: Sendable {
 /// Fails with "Unexpected argument" when more words follow than a verb takes.
 func expectAtMost(_ n: Int, _ arguments: [Token]) throws(CLIError) {
     if arguments.count > n { throw CLIError.unexpectedArgument(arguments[n].text) }
+}
+
+/// `--force` right after the domain: write what a schema would refuse, and replace or
+/// remove a read-only file. Taken out of the words; whether it was there.
+func takeForce(_ arguments: inout [Token]) -> Bool {
+    guard arguments.count > 1, arguments[1].text == "--force" else { return false }
+    arguments.remove(at: 1)
+    return true
 }
 
 /// The domain argument, checked.

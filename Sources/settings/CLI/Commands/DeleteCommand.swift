@@ -4,7 +4,8 @@ enum DeleteCommand {
     /// `delete D` removes the domain's file; `delete D K` one key; `delete D -p POINTER`
     /// one place inside a value (an array closes the gap).
     static func delete(_ context: inout Context, _ arguments: [Token]) throws {
-        let (options, arguments) = try PathOptions.extract(arguments, allowed: ["-p", "--path-json"])
+        var (options, arguments) = try PathOptions.extract(arguments, allowed: ["-p", "--path-json"])
+        context.store.overwriteReadOnly = takeForce(&arguments)
         guard let domainToken = arguments.first else { throw CLIError.usage("delete needs a domain") }
         try expectAtMost(options.path == nil ? 2 : 1, arguments)
         let domain = try domainName(domainToken)
@@ -15,7 +16,7 @@ enum DeleteCommand {
             return
         }
         var removed = false
-        try context.store.update(domain, host: context.host, key: path.segments[0]) { value in
+        try context.update(domain, key: path.segments[0]) { value in
             removed = try path.remove(in: &value)
             return removed
         }

@@ -9,7 +9,7 @@ enum FindCommand {
         try expectAtMost(1, arguments)
         let needle = word.lowercased()
         var found = false
-        for entry in try ReadCommand.everyDomain(context).sortedEntries {
+        for entry in try ReadCommand.everyDomain(&context).sortedEntries {
             guard case .dict(let values) = entry.value else { continue }
             var matches = PlistDictionary()
             if entry.key.lowercased().contains(needle) {

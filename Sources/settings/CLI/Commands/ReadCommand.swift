@@ -10,7 +10,7 @@ enum ReadCommand {
         try expectAtMost(options.path == nil ? 2 : 1, arguments)
         guard let domainToken = arguments.first else {
             guard options.path == nil else { throw CLIError.usage("-p needs a domain") }
-            context.output.append(contentsOf: render(.dict(try everyDomain(context)), false))
+            context.output.append(contentsOf: render(.dict(try everyDomain(&context)), false))
             return
         }
         let domain = try domainName(domainToken)
@@ -65,13 +65,19 @@ enum ReadCommand {
         return value
     }
 
-    /// Every domain keyed by its name, the global one as NSGlobalDomain.
-    static func everyDomain(_ context: Context) throws -> PlistDictionary {
+    /// Every domain keyed by its name, the global one as NSGlobalDomain. A file that
+    /// cannot be read is one line on stderr and exit 3 at the end; the others are still
+    /// shown, so one bad file does not hide every setting.
+    static func everyDomain(_ context: inout Context) throws -> PlistDictionary {
         var all = PlistDictionary()
         let names = [DomainName.global] + (try context.store.domainNames()).map { DomainName.named($0) }
         for name in names {
-            if let values = try context.store.load(name, host: context.host)?.values, !values.isEmpty {
-                all[name.displayName] = .dict(values)
+            do {
+                if let values = try context.store.load(name, host: context.host)?.values, !values.isEmpty {
+                    all[name.displayName] = .dict(values)
+                }
+            } catch {
+                context.report(error)
             }
         }
         return all

@@ -23,6 +23,8 @@ enum SchemaCommand {
     /// `reset D KEY…` or `reset D --all`: removes the keys (every key the schema names,
     /// for `--all`), so reads give the defaults again. A key already absent is no error.
     static func reset(_ context: inout Context, _ arguments: [Token]) throws {
+        var arguments = arguments
+        context.store.overwriteReadOnly = takeForce(&arguments)
         guard arguments.count >= 2 else { throw CLIError.usage("reset needs a domain and keys, or --all") }
         let domain = try domainName(arguments[0])
         var names = arguments.dropFirst().map(\.text)
@@ -30,7 +32,7 @@ enum SchemaCommand {
             guard let schema = context.schema(for: domain) else { throw CLIError.noSchema(domain: arguments[0].text, key: nil) }
             names = schema.keys.map(\.name)
         }
-        try context.store.update(domain, host: context.host) { values in
+        try context.update(domain) { values in
             var changed = false
             for name in names where values.removeValue(forKey: name) != nil { changed = true }
             return changed

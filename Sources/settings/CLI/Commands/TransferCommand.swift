@@ -5,7 +5,8 @@ enum TransferCommand {
     /// `import D PATH|- [--json] [--merge] [--exact]`: the dictionary at PATH (any plist
     /// format, or JSON) becomes the domain, or with `--merge` is merged into it deeply.
     static func importDomain(_ context: inout Context, _ arguments: [Token]) throws {
-        let (options, arguments) = try PathOptions.extract(arguments, allowed: ["--json", "--merge", "--exact"])
+        var (options, arguments) = try PathOptions.extract(arguments, allowed: ["--json", "--merge", "--exact"])
+        let force = takeForce(&arguments)
         guard arguments.count >= 2 else { throw CLIError.usage("import needs a domain and a path (or - for standard input)") }
         try expectAtMost(2, arguments)
         let domain = try domainName(arguments[0])
@@ -23,7 +24,8 @@ enum TransferCommand {
         } else {
             imported = try PlistFiles.dictionary(from: bytes, name: name)
         }
-        try context.store.update(domain, host: context.host) { values in
+        context.store.overwriteReadOnly = force
+        try context.update(domain) { values in
             if options.json, !options.exact, case .dict(let kept) = JSONReader.keepingReals(.dict(imported), where: .dict(values)) {
                 imported = kept
             }
@@ -64,16 +66,20 @@ enum TransferCommand {
             // Streamed in pieces: a big domain is not held a second time as text.
             let pretty = StandardStreams.outputIsTerminal && path == "-"
             if path == "-" {
-                JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { StandardStreams.write($0) }
-            } else {
-                try PlistFiles.write(to: path) { write in
-                    try JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { try write($0[...]) }
+                do {
+                    try JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { piece throws(Errno) in try StandardStreams.write(piece) }
+                } catch let error as Errno {
+                    throw CLIError.outputFailed(error)
                 }
+            } else {
+                context.note(try PlistFiles.write(to: path, lockTimeout: context.store.lockTimeout) { write in
+                    try JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { try write($0[...]) }
+                })
             }
         } else if path == "-" {
             context.output.append(contentsOf: try PropertyList.encode(.dict(values), as: .xml))
         } else {
-            try PlistFiles.write(try PropertyList.encode(.dict(values), as: .binary), to: path)
+            context.note(try PlistFiles.write(try PropertyList.encode(.dict(values), as: .binary), to: path, lockTimeout: context.store.lockTimeout))
         }
     }
 }

@@ -40,11 +40,16 @@ enum WatchCommand {
         let watcher = try DomainWatcher(store: context.store, domain: domain, host: context.host, debounce: options.debounce)
         StandardStreams.exitQuietlyOnSignals()
         let program = context.program
-        let emit = { (event: Event) in StandardStreams.write(options.json ? json(event, domain: domain) : text(event)) }
+        // A line that cannot be written (a full disk) ends the watch with status 4.
+        let emit = { (event: Event) throws(CLIError) in
+            do throws(Errno) { try StandardStreams.write(options.json ? json(event, domain: domain) : text(event)) } catch {
+                throw CLIError.outputFailed(error)
+            }
+        }
         if options.initial {
             let current = watcher.values
             let initial = current.sortedEntries.map { DomainWatcher.Change(key: $0.key, old: nil, new: $0.value) }
-            events(initial, options.selectors).forEach { emit($0.initial) }
+            for event in events(initial, options.selectors) { try emit(event.initial) }
         }
         var printed = 0
         let deadline = options.timeout.map { DomainWatcher.clock() + $0 }
@@ -55,12 +60,13 @@ enum WatchCommand {
                 changes = try watcher.next(timeout: left)
             } catch {
                 // A file that stays broken is reported once per change of it, never as deletions.
-                StandardStreams.write("\(program): \(error.message)\n", toError: true)
+                if case .cannotWatch = error { throw error }
+                try? StandardStreams.write("\(program): \(CLI.oneLine(error.message))\n", toError: true)
                 continue
             }
             guard let changes else { break }
             for event in events(changes, options.selectors) {
-                emit(event)
+                try emit(event)
                 printed += 1
                 if let count = options.count, printed >= count { break }
             }
@@ -116,6 +122,11 @@ enum WatchCommand {
         return line
     }
 
+    /// The longest `--timeout`, in seconds: a year.
+    static let maximumTimeout = 31_536_000.0
+    /// The longest `--debounce`, in milliseconds: an hour.
+    static let maximumDebounce = 3_600_000.0
+
     static func parse(_ words: [Token]) throws(CLIError) -> Options {
         var options = Options()
         var i = 0
@@ -124,10 +135,18 @@ enum WatchCommand {
             guard i < words.count else { throw CLIError.missingValue(flag: flag) }
             return words[i].text
         }
-        func number(_ flag: String, whole: Bool = false) throws(CLIError) -> Double {
+        // Bounded, so no later arithmetic on them can trap.
+        func number(_ flag: String, upTo limit: Double) throws(CLIError) -> Double {
             let text = try argument(flag)
-            guard let n = Double(text), n.isFinite, whole ? n >= 1 && n == n.rounded() : n >= 0 else {
-                throw CLIError.badValue(flag: flag, text: text, expected: whole ? "a whole number of 1 or more" : "a number of 0 or more")
+            guard let n = Double(text), n >= 0, n <= limit else {
+                throw CLIError.badValue(flag: flag, text: text, expected: "a number from 0 to \(Int(limit))")
+            }
+            return n
+        }
+        func count() throws(CLIError) -> Int {
+            let text = try argument("--count")
+            guard let n = Int(text), n >= 1, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                throw CLIError.badValue(flag: "--count", text: text, expected: "a whole number from 1 to \(Int.max)")
             }
             return n
         }
@@ -138,9 +157,9 @@ enum WatchCommand {
             switch words[i].text {
             case "--json": options.json = true
             case "--initial": options.initial = true
-            case "--count": options.count = Int(try number("--count", whole: true))
-            case "--timeout": options.timeout = try number("--timeout")
-            case "--debounce": options.debounce = try number("--debounce") / 1000
+            case "--count": options.count = try count()
+            case "--timeout": options.timeout = try number("--timeout", upTo: maximumTimeout)
+            case "--debounce": options.debounce = try number("--debounce", upTo: maximumDebounce) / 1000
             case "-p":
                 let path = try PathOptions.parsePath("-p", try argument("-p"))
                 guard !path.segments.isEmpty else { throw CLIError.badPointer(.wholeDomain, flag: "-p") }

@@ -5,10 +5,11 @@ enum WriteCommand {
     /// `write D -p POINTER [--insert] VALUE…` sets a place inside a value; `--json TEXT`
     /// in place of the value words gives the value as JSON.
     static func write(_ context: inout Context, _ arguments: [Token]) throws {
-        // `--force` right after the domain writes what the schema would refuse.
+        // `--force` right after the domain writes what the schema would refuse, and over a
+        // read-only file. (`write D --force` alone stores the key --force, as defaults.)
         var arguments = arguments
-        let force = arguments.count > 2 && arguments[1].text == "--force"
-        if force { arguments.remove(at: 1) }
+        let force = arguments.count > 2 && takeForce(&arguments)
+        context.store.overwriteReadOnly = force
         guard arguments.count >= 2 else { throw CLIError.usage("write needs a domain, a key and a value") }
         let domain = try domainName(arguments[0])
         var words = Array(arguments.dropFirst())
@@ -36,7 +37,7 @@ enum WriteCommand {
         var change = try valueChange(&context, &words, &options)
         if path.segments.count == 1 { change = try typed(change, words, keySchema, force: force, options) }
         let below = KeyPath(Array(path.segments.dropFirst()))
-        try context.store.update(domain, host: context.host, key: key) { value in
+        try context.update(domain, key: key) { value in
             let target = value.flatMap(below.value(inside:))
             var new = try apply(change, to: target, name: options.path?.pointer ?? key)
             if options.json, !options.exact { new = JSONReader.keepingReals(new, where: target) }
@@ -116,7 +117,7 @@ enum WriteCommand {
         guard PropertyList.looksLikeLiteral(literal), case .dict(let replacement) = try ValueArguments.untyped(literal) else {
             throw CLIError.couldNotParse(literal)
         }
-        try context.store.update(domain, host: context.host) { values in
+        try context.update(domain) { values in
             if values == replacement { return false }
             values = replacement
             return true
