@@ -51,6 +51,23 @@ final class AttackTests: XCTestCase {
         return entries
     }
 
+    /// A character device like `/dev/NAME`. As root it is a node of its own, made beside
+    /// the config folder: a regression that replaces a device must not take the machine's
+    /// `/dev/null` with it (one did, before the fix). Others get the real one, which they
+    /// cannot replace.
+    static func device(_ name: String, _ h: Harness) -> String {
+        guard getuid() == 0 else { return "/dev/" + name }
+        let folder = h.config + "-dev"
+        let path = folder + "/" + name
+        if !FileManager.default.fileExists(atPath: path) {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let minor: UInt32 = ["null": 3, "zero": 5, "urandom": 9][name] ?? 3
+            // makedev(1, minor), which Glibc offers only as a macro: both numbers are small.
+            XCTAssertEqual(mknod(path, S_IFCHR | 0o666, dev_t(1 << 8 | minor)), 0, "mknod \(path)")
+        }
+        return path
+    }
+
     static func mkfifo(_ path: String) { XCTAssertEqual(Foundation.mkfifo(path, 0o644), 0, "mkfifo \(path)") }
 
     static func link(_ path: String, to target: String) {
@@ -82,9 +99,9 @@ final class AttackTests: XCTestCase {
         rows.append(row(["read", "com.t"], 3, "is a socket, not a regular file", setup: { h in
             XCTAssertEqual(h.exec("/usr/bin/env", ["python3", "-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", h.path("com.t")]).status, 0)
         }))
-        for device in ["/dev/zero", "/dev/urandom", "/dev/null"] {
-            rows.append(row(["read", "com.t", "k"], 3, "is a character device", setup: { h in link(h.path("com.t"), to: device) }))
-            rows.append(row(["write", "com.t", "k", "v"], 3, "is a character device", setup: { h in link(h.path("com.t"), to: device) }))
+        for device in ["zero", "urandom", "null"] {
+            rows.append(row(["read", "com.t", "k"], 3, "is a character device", setup: { h in link(h.path("com.t"), to: Self.device(device, h)) }))
+            rows.append(row(["write", "com.t", "k", "v"], 3, "is a character device", setup: { h in link(h.path("com.t"), to: Self.device(device, h)) }))
         }
         rows.append(row(["read", "com.t"], 3, "is a directory, not a regular file", setup: { h in
             try FileManager.default.createDirectory(atPath: h.path("com.t"), withIntermediateDirectories: false)
@@ -100,14 +117,18 @@ final class AttackTests: XCTestCase {
         rows.append(row(["write", "com.t", "k", "v"], 0, "warning: ignoring the schema", setup: { h in
             try FileManager.default.createDirectory(atPath: h.config + "/settings/schemas", withIntermediateDirectories: true)
             mkfifo(h.config + "/settings/schemas/com.t.json")
-        }, check: { h in XCTAssertEqual(h.ok("read", "com.t", "k"), "v\n") }))
+        }, check: { h in
+            // plistlib, not the binary: a binary that hangs on the FIFO would hang the check.
+            XCTAssertEqual(h.plistlibCanon(h.path("com.t")), "{6b=s:76}")
+        }))
         rows.append(row(["import", "com.t", "/dev/zero"], 3, "cannot use /dev/zero: it is a character device"))
         rows.append(row(["import", "com.t", "FIFO"], 3, "cannot parse", setup: { h in mkfifo(h.config + "/in.fifo") }))
         rows.append(row(["export", "com.good", "/"], 3, "cannot use /: it is a directory", setup: { h in write(h, "com.good", goodDomain) }))
         // Writing into what is not replaced: the device stays a device.
-        rows.append(row(["export", "com.good", "/dev/null"], 0, "", setup: { h in write(h, "com.good", goodDomain) }, check: { _ in
-            XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType), .typeCharacterSpecial)
+        rows.append(row(["export", "com.good", "NULL"], 0, "", setup: { h in write(h, "com.good", goodDomain) }, check: { h in
+            XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: Self.device("null", h))[.type] as? FileAttributeType), .typeCharacterSpecial)
         }))
+        rows.append(row(["export", "com.good", "/dev/stdout"], 0, "", setup: { h in write(h, "com.good", goodDomain) }))
 
         // 2. Read-only files are left alone (status 4) unless --force.
         let readOnly: (Harness) throws -> Void = { h in
@@ -201,6 +222,11 @@ final class AttackTests: XCTestCase {
             XCTAssertEqual(h.ok("read", String(repeating: "d", count: 249), "k"), "v\n")
         }))
 
+        // The environment: a config folder that is a file.
+        let configIsAFile: (Harness) throws -> Void = { h in XCTAssertTrue(FileManager.default.createFile(atPath: h.config + "/file", contents: Data())) }
+        rows.append(row(["read", "com.t", "k"], 3, "Not a directory", environment: ["XDG_CONFIG_HOME": "CONFIG/file"], setup: configIsAFile))
+        rows.append(row(["write", "com.t", "k", "v"], 4, "Not a directory", environment: ["XDG_CONFIG_HOME": "CONFIG/file"], setup: configIsAFile))
+
         // 8. One bad file does not take down the others.
         let neighbours: (Harness) throws -> Void = { h in
             write(h, "com.a", goodDomain)
@@ -220,11 +246,16 @@ final class AttackTests: XCTestCase {
     func testEveryAttackFailsCleanly() throws {
         for row in Self.rows {
             let h = Harness()
-            defer { h.cleanUp() }
+            defer {
+                h.cleanUp()
+                try? FileManager.default.removeItem(atPath: h.config + "-dev")
+            }
             try row.setup(h)
             let before = Self.snapshot(h.config)
-            var arguments = row.arguments.map { $0 == "FIFO" ? h.config + "/in.fifo" : $0 == "OUT" ? h.config + "/out.plist" : $0 }
-            var environment = row.environment
+            var arguments = row.arguments.map {
+                $0 == "FIFO" ? h.config + "/in.fifo" : $0 == "OUT" ? h.config + "/out.plist" : $0 == "NULL" ? Self.device("null", h) : $0
+            }
+            var environment = row.environment.mapValues { $0.replacingOccurrences(of: "CONFIG", with: h.config) }
             let stdin = environment.removeValue(forKey: "STDIN").map { Data($0.utf8) }
             let r: Harness.Result
             if arguments.first == "@sh" {
@@ -248,6 +279,22 @@ final class AttackTests: XCTestCase {
                 XCTAssertEqual(Self.snapshot(h.config), before, "\(shown) changed a file", line: row.line)
             }
         }
+    }
+
+    /// A file larger than any property list (sparse, so the test writes nothing) is
+    /// refused before anything is allocated for it.
+    func testAHugeFileIsRefusedNotRead() throws {
+        let folder = h.config + "-huge"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/big.plist", contents: nil))
+        XCTAssertEqual(truncate(folder + "/big.plist", 1_100 << 20), 0)
+        for arguments in [["read", folder + "/big.plist"], ["write", folder + "/big", "k", "v"], ["import", "com.t", folder + "/big.plist"]] {
+            let r = h.run(arguments)
+            XCTAssertEqual(r.status, 3, "\(arguments): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("it is larger than 1 GiB"), r.stderr)
+        }
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: folder + "/big.plist")[.size] as? Int, 1_100 << 20)
     }
 
     // MARK: Ownership, permissions and metadata

@@ -65,8 +65,12 @@ public enum PlistFiles {
         let target = FileSystem.resolvedPath(path) ?? path
         do {
             return try FolderLock.holding(Path.directory(of: target), for: path, timeout: lockTimeout) { directoryFD throws in
+                // Looked at again under the lock: only a regular file is ever replaced.
+                let old: FileSystem.Status?
+                do throws(Errno) { old = try FileSystem.status(target) } catch { throw StoreError.writeFailed(path: path, error) }
+                if let old, !old.isRegular { throw StoreError.notAFile(path: path, FileKind(mode: old.mode)) }
                 do throws(Errno) {
-                    let durability = try AtomicFile.replace(target, directoryFD: directoryFD, keeping: try FileSystem.status(target),
+                    let durability = try AtomicFile.replace(target, directoryFD: directoryFD, keeping: old,
                                                             newFileMode: 0o644, contents: contents)
                     return StoreWarning(durability, path: target)
                 } catch {
