@@ -61,13 +61,7 @@ enum AtomicFile {
             }
             try FileSystem.fchmod(fd, newFileMode)
         }
-        do {
-            try contents { piece in try piece.withUnsafeBytes { buffer in try FileSystem.writeAll(fd, buffer) } }
-        } catch let error as Errno {
-            throw error
-        } catch {
-            throw Errno(EIO)
-        }
+        try FileSystem.writeAll(fd, from: contents)
         try FileSystem.fsync(fd)
         try FileSystem.rename(temporary, path)
         renamed = true

@@ -182,15 +182,8 @@ public final class DomainWatcher {
     private func watchFolder(of file: String) throws(StoreError) {
         let folder = Path.directory(of: file)
         if try add(folder, Inotify.folderEvents) { watched[lastWatch, default: Watch()].names.insert(Path.lastComponent(of: file).lowercased()) }
-        var chains = [folder]
-        if let resolved = FileSystem.resolvedPath(folder), resolved != folder { chains.append(resolved) }
-        for chain in chains {
-            var child = chain
-            while child != "/" {
-                let parent = Path.directory(of: child)
-                if try add(parent, Inotify.entryEvents) { watched[lastWatch, default: Watch()].chain.insert(Path.lastComponent(of: child)) }
-                child = parent
-            }
+        for (parent, next) in FileSystem.foldersAbove(folder) where try add(parent, Inotify.entryEvents) {
+            watched[lastWatch, default: Watch()].chain.insert(next)
         }
     }
 

@@ -60,16 +60,9 @@ public final class FolderChanges {
     /// Watches every folder above `folder`, as named and as its links resolve, for the
     /// next name down; false when one cannot be watched (then callers `stat`).
     private func watchChain(above folder: String) -> Bool {
-        var starts = [folder]
-        if let resolved = FileSystem.resolvedPath(folder), resolved != folder { starts.append(resolved) }
-        for start in starts {
-            var child = start
-            while child != "/" {
-                let parent = Path.directory(of: child)
-                guard let watch = try? inotify.watch(parent, Inotify.entryEvents) else { return false }
-                chains[watch, default: []].insert(Path.lastComponent(of: child))
-                child = parent
-            }
+        for (parent, next) in FileSystem.foldersAbove(folder) {
+            guard let watch = try? inotify.watch(parent, Inotify.entryEvents) else { return false }
+            chains[watch, default: []].insert(next)
         }
         return true
     }

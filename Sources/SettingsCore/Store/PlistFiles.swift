@@ -89,13 +89,7 @@ public enum PlistFiles {
         do throws(Errno) {
             let fd = try FileSystem.open(path, O_WRONLY | (truncating ? O_TRUNC : 0))
             defer { FileSystem.close(fd) }
-            do {
-                try contents { piece in try piece.withUnsafeBytes { buffer in try FileSystem.writeAll(fd, buffer) } }
-            } catch let error as Errno {
-                throw error
-            } catch {
-                throw Errno(EIO)
-            }
+            try FileSystem.writeAll(fd, from: contents)
         } catch {
             throw StoreError.writeFailed(path: path, error)
         }

@@ -150,6 +150,36 @@ enum FileSystem {
         }
     }
 
+    /// Writes every piece `contents` hands over to `fd`. An encoder's own error (there are
+    /// none today) is reported as EIO.
+    static func writeAll(_ fd: CInt, from contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws(Errno) {
+        do {
+            try contents { piece in try piece.withUnsafeBytes { buffer in try writeAll(fd, buffer) } }
+        } catch let error as Errno {
+            throw error
+        } catch {
+            throw Errno(EIO)
+        }
+    }
+
+    /// The folders above `folder`, each with the name of the next one down, up to `/`:
+    /// along the path as named and, when links lead elsewhere, along where they resolve.
+    /// What a watch must follow to see `folder` appear, go, or be swapped for another.
+    static func foldersAbove(_ folder: String) -> [(folder: String, next: String)] {
+        var starts = [folder]
+        if let resolved = resolvedPath(folder), resolved != folder { starts.append(resolved) }
+        var chain: [(folder: String, next: String)] = []
+        for start in starts {
+            var child = start
+            while child != "/" {
+                let parent = Path.directory(of: child)
+                chain.append((parent, Path.lastComponent(of: child)))
+                child = parent
+            }
+        }
+        return chain
+    }
+
     static func fsync(_ fd: CInt) throws(Errno) { _ = try retrying { Glibc.fsync(fd) } }
 
     static func fchmod(_ fd: CInt, _ mode: mode_t) throws(Errno) { _ = try retrying { Glibc.fchmod(fd, mode) } }
