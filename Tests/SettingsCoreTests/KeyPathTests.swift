@@ -37,7 +37,11 @@ final class KeyPathTests: XCTestCase {
         XCTAssertEqual(try setting("/w/frame/title", .string("x"), in: nil), .dict(["frame": .dict(["title": .string("x")])]))
         XCTAssertEqual(try setting("/w/0", .int(1), in: .dict([:])), .dict(["0": .int(1)]), "in a dictionary 0 is a key")
         XCTAssertThrowsError(try setting("/list/0", .int(1), in: nil)) { XCTAssertEqual($0 as? KeyPathError, .missingArray("/list")) }
-        XCTAssertThrowsError(try setting("/w/list/-", .int(1), in: .dict([:]))) { XCTAssertEqual($0 as? KeyPathError, .missingArray("/w/list")) }
+        XCTAssertThrowsError(try setting("/w/list/0", .int(1), in: .dict([:]))) { XCTAssertEqual($0 as? KeyPathError, .missingArray("/w/list")) }
+        // Appending is unambiguous (issue 19): `-` under nothing makes the array.
+        XCTAssertEqual(try setting("/w/list/-", .int(1), in: .dict([:])), .dict(["list": .array([.int(1)])]))
+        XCTAssertEqual(try setting("/recent/-", .string("doc.txt"), in: nil), .array([.string("doc.txt")]))
+        XCTAssertEqual(try setting("/w/list/-/name", .string("x"), in: nil), .dict(["list": .array([.dict(["name": .string("x")])])]))
         XCTAssertThrowsError(try setting("/w/a/b", .int(1), in: .dict(["a": .string("s")]))) {
             XCTAssertEqual(($0 as? KeyPathError)?.message, "/w/a holds a string, not a dictionary or an array")
         }

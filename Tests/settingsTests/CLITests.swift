@@ -84,7 +84,14 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.stderr, "settings: Domain (com.none) not found. Defaults have not been changed.\n")
         r = h.run(["delete", "com.t", "b"])
         XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.stderr, "settings: Domain (com.t) not found. Defaults have not been changed.\n")
+        XCTAssertEqual(r.stderr, "settings: Key b does not exist in domain com.t; leaving defaults unchanged.\n")
+        // A path domain says which file it looked for (issue 19).
+        r = h.run(["read", "/etc/passwd"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "settings: Domain /etc/passwd does not exist (no file /etc/passwd.plist)\n")
+        // A verb that changes nothing never says "leaving defaults unchanged".
+        r = h.run(["read", "com.t", "a", "extra"])
+        XCTAssertEqual(r.stderr, "settings: Unexpected argument extra.\n")
     }
 
     func testDeleteDomainAndLastKey() {
@@ -132,7 +139,7 @@ final class CLITests: XCTestCase {
             (["write", "com.t", "k", "-array", "-array", "x"], "-array cannot be nested"),
             (["write", "com.t", "k", "-dict", "lonely"], "needs a value"),
             (["write", "com.t", "k", "<integer>x</integer>"], "Could not parse: <integer>x</integer>.  Try single-quoting it."),
-            (["write", "com.t", "k"], "Could not parse: k.  Try single-quoting it."),
+            (["write", "com.t", "k"], "no value after the key k: give one, as in write <domain> k <value>; leaving defaults unchanged."),
             (["write", "com.t"], "write needs a domain, a key and a value"),
             (["read", "com.t", "keep", "extra"], "Unexpected argument extra"),
         ]
@@ -148,7 +155,7 @@ final class CLITests: XCTestCase {
 
     func testBadDomainNames() {
         let before = h.snapshot()
-        for name in ["../x", "a/b", "", ".", "..", ".hidden", "bad\u{7}name"] {
+        for name in ["", ".", "..", ".hidden", "bad\u{7}name", "a/"] {
             let r = h.run(["write", name, "k", "v"])
             XCTAssertEqual(r.status, 2, name)
             XCTAssertTrue(r.stderr.hasPrefix("settings: invalid domain"), r.stderr)
@@ -156,7 +163,23 @@ final class CLITests: XCTestCase {
         }
         XCTAssertEqual(h.run(["-host", "../up", "read", "com.t"]).status, 2)
         XCTAssertEqual(h.snapshot(), before)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: h.config + "/../x.plist"))
+    }
+
+    /// Issue 19: a domain with a `/` in it is a file relative to the current folder, as
+    /// the README's CI example writes `./App/Info.plist`; a bare name stays a domain.
+    func testRelativePathsAreFilesInTheCurrentFolder() throws {
+        let work = h.config + "/work"
+        try FileManager.default.createDirectory(atPath: work + "/App", withIntermediateDirectories: true)
+        let inWork = { (arguments: [String]) in
+            self.h.exec("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", work, Harness.settings] + arguments)
+        }
+        XCTAssertEqual(inWork(["write", "./App/Info.plist", "-p", "/CFBundleVersion", "-string", "42"]).status, 0)
+        XCTAssertEqual(inWork(["read", "App/Info", "CFBundleVersion"]).stdout, "42\n")
+        XCTAssertEqual(inWork(["write", "../up.plist", "k", "v"]).status, 0)
+        XCTAssertEqual(h.ok("read", h.config + "/up.plist", "k"), "v\n")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: work + "/App/Info.plist"))
+        XCTAssertEqual(inWork(["write", "Info", "k", "v"]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: h.path("Info")), "a bare name is a domain in the config folder")
     }
 
     func testCorruptDomainFileIsReportedAndKept() throws {

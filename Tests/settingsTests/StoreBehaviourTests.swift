@@ -63,6 +63,20 @@ final class StoreBehaviourTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
     }
 
+    /// A writer that waits more than a second says so, once, and how long it may wait
+    /// (issue 19); then it writes.
+    func testAWriterWaitingASecondSaysSo() throws {
+        h.ok("write", "com.t", "a", "1")
+        let holder = try holdLock(seconds: 1.6)
+        let start = Date()
+        let r = h.run(["write", "com.t", "b", "2"])
+        holder.waitUntilExit()
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "settings: waiting for another writer of \(h.path("com.t")) (up to 10 s)\n")
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 1.0)
+        XCTAssertEqual(h.ok("read", "com.t", "b"), "2\n")
+    }
+
     /// A lock holder killed with SIGKILL leaves no lock behind.
     func testKilledLockHolderDoesNotBlock() throws {
         let holder = try holdLock(seconds: 60)

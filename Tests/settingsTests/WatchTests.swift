@@ -58,13 +58,15 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(out, (1...6).map { "n\t\($0)\n" }.joined())
     }
 
-    func testOtherDomainsOnlyTimeOutWithStatus2() throws {
+    /// Nothing changed before --timeout: status 124, as timeout(1), and one line (issue 19).
+    func testOtherDomainsOnlyTimeOutWithStatus124() throws {
         h.ok("write", "com.w", "volume", "-int", "3")
         let finish = try watch(["com.w", "--timeout", "1"])
         h.ok("write", "com.other", "music", "-bool", "true")
-        let (status, out, _) = finish()
-        XCTAssertEqual(status, 2)
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 124)
         XCTAssertEqual(out, "")
+        XCTAssertEqual(err, "settings: no change to com.w in 1 s\n")
     }
 
     func testAKeyFilterAndADeletedFile() throws {

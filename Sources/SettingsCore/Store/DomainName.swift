@@ -5,6 +5,7 @@
 ///     try DomainName("com.example.app")                         //=> .named("com.example.app")
 ///     try DomainName("~/Library/Preferences/com.apple.finder")  //=> .named("com.apple.finder")
 ///     try DomainName("~/x")                                     //=> .path("/home/me/x.plist")
+///     try DomainName("App/Info")                                //=> .path("/current/folder/App/Info.plist")
 public enum DomainName: Sendable, Equatable {
     case global
     case named(String)
@@ -27,6 +28,12 @@ public enum DomainName: Sendable, Equatable {
         if argument.hasPrefix("/") { path = argument }
         if argument == "~" || argument.hasPrefix("~/") {
             path = Path.join(home ?? FileSystem.homeDirectory(), String(argument.dropFirst(2)))
+        } else if path == nil, argument.utf8.contains(UInt8(ascii: "/")) {
+            // `./App/Info.plist`, `App/Info.plist`, `../x`: a file relative to the current
+            // folder, as every other command-line tool reads such a word.
+            var relative = Substring(argument)
+            while relative.hasPrefix("./") { relative = relative.dropFirst(2).drop { $0 == "/" } }
+            path = Path.join(FileSystem.currentDirectory(), String(relative))
         }
         if let path {
             guard !path.hasSuffix("/") else { throw StoreError.invalidDomain(argument, "a folder is not a domain") }
@@ -80,7 +87,7 @@ public enum DomainName: Sendable, Equatable {
         let reason: String? =
             if name.isEmpty { "empty \(what)" }
             else if name == "." || name == ".." { "\(what) '\(name)' names a folder" }
-            else if name.utf8.contains(UInt8(ascii: "/")) { "\(what) may not contain '/' (start it with / or ~/ for a file)" }
+            else if name.utf8.contains(UInt8(ascii: "/")) { "\(what) may not contain '/'" }
             else if name.hasPrefix(".") { "\(what) may not start with '.'" }
             else if name.hasPrefix("-") { "\(what) may not start with '-'" }
             else if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { "\(what) may not contain control characters" }

@@ -22,6 +22,9 @@ public struct DomainStore: Sendable {
     public let directory: String
     /// How long a writer waits for another writer's lock before giving up.
     public var lockTimeout: Double
+    /// Told once, with the file and the time-out, when a change has waited a second for
+    /// another writer's lock, so a person at a terminal knows why nothing happens.
+    public var waitingForLock: (@Sendable (_ path: String, _ timeout: Double) -> Void)?
     /// Whether a domain file without its owner's write permission (mode 0444) may be
     /// replaced or removed anyway (`--force`); by default that is refused.
     public var overwriteReadOnly = false
@@ -253,7 +256,7 @@ public struct DomainStore: Sendable {
         if case .path = domain {} else {
             do { try FileSystem.makeDirectories(folder) } catch { throw StoreError.writeFailed(path: typed, error) }
         }
-        return try FolderLock.holding(folder, for: typed, timeout: lockTimeout) { folderFD throws in
+        return try FolderLock.holding(folder, for: typed, timeout: lockTimeout, waiting: waitingForLock) { folderFD throws in
             let named = path(of: domain, host: host)
             let path = try writeTarget(named)
             // Emptying a linked domain writes an empty dictionary through the link instead
@@ -263,7 +266,7 @@ public struct DomainStore: Sendable {
             if !linked || Self.sameFile(folderFD, targetFolder) {
                 return try body(Target(path: path, linked: linked, directoryFD: folderFD))
             }
-            return try FolderLock.holding(targetFolder, for: path, timeout: lockTimeout) { targetFD throws in
+            return try FolderLock.holding(targetFolder, for: path, timeout: lockTimeout, waiting: waitingForLock) { targetFD throws in
                 try body(Target(path: path, linked: true, directoryFD: targetFD))
             }
         }
@@ -315,7 +318,7 @@ public struct DomainStore: Sendable {
         let typed = Path.join(folder, fileName(of: domain, host: host))
         guard (try? FileSystem.status(folder))??.isDirectory == true else { return false }
         do {
-            return try FolderLock.holding(folder, for: typed, timeout: lockTimeout) { _ throws(StoreError) in
+            return try FolderLock.holding(folder, for: typed, timeout: lockTimeout, waiting: waitingForLock) { _ throws(StoreError) in
                 let path = path(of: domain, host: host)
                 let status: FileSystem.Status?
                 do throws(Errno) { status = try FileSystem.linkStatus(path) } catch { throw StoreError.unreadable(path: path, error) }

@@ -11,7 +11,9 @@ enum FolderLock {
     /// Runs `body` with the folder's descriptor, holding its lock, after removing any
     /// temporary file a killed writer left there. The folder must exist: the lock never
     /// makes one. `path` is the file the caller means to change, for messages.
+    /// `waiting` is told, once, when the lock has been waited for a second.
     static func holding<T>(_ folder: String, for path: String, timeout: Double,
+                           waiting: (@Sendable (String, Double) -> Void)? = nil,
                            _ body: (CInt) throws -> T) throws -> T {
         let fd: CInt
         do { fd = try FileSystem.open(folder, O_RDONLY | O_DIRECTORY) } catch {
@@ -19,7 +21,9 @@ enum FolderLock {
         }
         defer { FileSystem.close(fd) }
         let locked: Bool
-        do { locked = try FileSystem.lockExclusive(fd, timeoutSeconds: timeout) } catch {
+        do {
+            locked = try FileSystem.lockExclusive(fd, timeoutSeconds: timeout) { waiting?(path, timeout) }
+        } catch {
             throw StoreError.writeFailed(path: path, error)
         }
         guard locked else { throw StoreError.lockTimeout(path: path, seconds: timeout) }

@@ -289,13 +289,22 @@ enum FileSystem {
 
     /// `flock(2)` exclusive, polled until `timeoutSeconds`: a process that dies
     /// holding it releases it with its file descriptor, so no lock can go stale.
-    static func lockExclusive(_ fd: CInt, timeoutSeconds: Double) throws(Errno) -> Bool {
-        let deadline = monotonicSeconds() + timeoutSeconds
+    /// `waiting` is called once, when the lock has been waited for `noticeAfter` seconds.
+    static func lockExclusive(_ fd: CInt, timeoutSeconds: Double, noticeAfter: Double = 1,
+                              waiting: () -> Void = {}) throws(Errno) -> Bool {
+        let start = monotonicSeconds()
+        let deadline = start + timeoutSeconds
         var pause = 0.001
+        var noticed = false
         while true {
             if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
             guard errno == EWOULDBLOCK || errno == EINTR else { throw Errno.current }
-            if monotonicSeconds() >= deadline { return false }
+            let now = monotonicSeconds()
+            if now >= deadline { return false }
+            if !noticed, now - start >= noticeAfter {
+                noticed = true
+                waiting()
+            }
             sleep(seconds: pause)
             pause = min(pause * 2, 0.05)
         }
@@ -322,6 +331,13 @@ enum FileSystem {
     static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         return String(cString: value)
+    }
+
+    /// `getcwd(3)`: the folder relative paths start from ("/" if it is gone).
+    static func currentDirectory() -> String {
+        guard let cwd = getcwd(nil, 0) else { return "/" }
+        defer { free(cwd) }
+        return String(cString: cwd)
     }
 
     /// `$HOME`, or the password database's home folder when it is unset.

@@ -10,8 +10,8 @@
 extension KeyPath {
     /// Puts `new` where the path points in `root`, the value of the top-level key
     /// `segments[0]` (nil when it has none). Missing dictionaries on the way are
-    /// created; a missing parent of an index is an error, since an array is never
-    /// guessed. At an array index the element is replaced, or with `insert` the new one
+    /// created, and a missing array before `-`; a missing parent of an index is an
+    /// error, since an array is never guessed. At an array index the element is replaced, or with `insert` the new one
     /// goes before it; `-` appends.
     public func set(_ new: PlistValue, in root: inout PlistValue?, insert: Bool = false) throws(KeyPathError) {
         try set(new, in: &root, depth: 1, insert: insert)
@@ -23,10 +23,12 @@ extension KeyPath {
         let last = depth + 1 == segments.count
         switch node {
         case nil:
-            if segment == "-" || Self.index(segment) != nil { throw .missingArray(prefix(depth)) }
+            // An index under nothing is never guessed into an array; `-` (append) is
+            // unambiguous, so it makes one.
+            if Self.index(segment) != nil { throw .missingArray(prefix(depth)) }
             var child: PlistValue?
             try set(new, in: &child, depth: depth + 1, insert: insert)
-            node = .dict(PlistDictionary(entries: [.init(key: segment, value: child!)]))
+            node = segment == "-" ? .array([child!]) : .dict(PlistDictionary(entries: [.init(key: segment, value: child!)]))
         case .dict(var dict)?:
             var child = dict[segment]
             node = nil  // let the dictionary be changed in place, not copied

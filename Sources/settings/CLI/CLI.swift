@@ -33,12 +33,17 @@ enum CLI {
         do {
             let words = try checkedWords(Array(argv.dropFirst()))
             if let timeout = try DomainStore.lockTimeoutFromEnvironment() { context.store.lockTimeout = timeout }
+            // Said at once, not gathered: the person is waiting now.
+            context.store.waitingForLock = { path, timeout in
+                try? StandardStreams.write("\(program): waiting for another writer of \(path) (up to \(CLI.seconds(timeout)) s)\n", toError: true)
+            }
             let invocation = try Invocation(arguments: words)
             context.host = invocation.host
+            context.verbWrites = invocation.verb.writes
             try invocation.verb.run(&context, invocation.arguments)
             status = context.status
         } catch {
-            let diagnostic = Diagnostic(error, program: program)
+            let diagnostic = Diagnostic(error, program: program, verbWrites: context.verbWrites)
             context.error.append(contentsOf: diagnostic.lines(program: program).utf8)
             status = diagnostic.status
         }
@@ -64,6 +69,11 @@ enum CLI {
             }
         }
         return words
+    }
+
+    /// Seconds as a person typed them: `10`, `0.5`.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// `text` with every control character escaped (`\n`, `\t`, `\u{1B}`), so an error
@@ -102,6 +112,8 @@ struct Context {
     var error: [UInt8] = []
     /// The exit status of a verb that succeeds in more than one way (`watch --timeout`).
     var status: Int32 = 0
+    /// Whether the verb may change a domain (see `Verb.writes`).
+    var verbWrites = true
 
     mutating func print(_ text: String) {
         output.append(contentsOf: text.utf8)
@@ -119,7 +131,7 @@ struct Context {
     /// One line on stderr for an error that does not end the verb (a bad file among
     /// good ones); the exit status is `status` from then on.
     mutating func report(_ failure: any Error) {
-        let diagnostic = Diagnostic(failure, program: program)
+        let diagnostic = Diagnostic(failure, program: program, verbWrites: verbWrites)
         error.append(contentsOf: diagnostic.lines(program: program).utf8)
         status = max(status, diagnostic.status)
     }

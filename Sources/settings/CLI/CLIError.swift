@@ -19,7 +19,13 @@ enum CLIError: Error, Equatable {
     case applicationDomain
     case nestedCollection(String)
     case couldNotParse(String)
-    case domainMissing(String)
+    /// A domain with no file, or an empty one; `file` for a path domain, to say which
+    /// file was looked for (`.plist` added).
+    case domainMissing(String, file: String? = nil)
+    /// `write D K` with no value after the key.
+    case valueMissing(key: String)
+    /// `delete D K` of a key the domain does not have.
+    case keyMissing(domain: String, key: String)
     case pairMissing(domain: String, key: String)
     case deleteMissing(domain: String)
     case renameMissing(domain: String, key: String)
@@ -50,8 +56,16 @@ struct Diagnostic {
     let pointsAtHelp: Bool
 
     /// `program` is the name the binary was run as, for messages that show a command.
-    init(_ error: any Error, program: String = "settings") {
-        let (message, status) = Self.messageAndStatus(error, program: program)
+    /// `verbWrites` is false for a verb that never changes a domain (`read`, `watch`):
+    /// its messages do not say "leaving defaults unchanged", which would suggest it might
+    /// have changed something.
+    init(_ error: any Error, program: String = "settings", verbWrites: Bool = true) {
+        var (message, status) = Self.messageAndStatus(error, program: program)
+        if !verbWrites {
+            for tail in ["; leaving defaults unchanged.", ".  Leaving defaults unchanged.", "; leaving defaults unchanged"] {
+                message = message.replacingTail(tail, with: ".")
+            }
+        }
         self.message = CLI.oneLine(message)
         self.status = status
         if case .usage(_?)? = error as? CLIError { pointsAtHelp = true } else { pointsAtHelp = false }
@@ -101,8 +115,14 @@ struct Diagnostic {
             return ("\(flag) cannot be nested; write the inner collection as a literal such as '(a, b)' or '{k = v;}'", 2)
         case .couldNotParse(let text):
             return ("Could not parse: \(text).  Try single-quoting it.", 2)
-        case .domainMissing(let domain):
+        case let .domainMissing(domain, file?):
+            return ("Domain \(domain) does not exist (no file \(file))", 1)
+        case let .domainMissing(domain, nil):
             return ("Domain \(domain) does not exist", 1)
+        case .valueMissing(let key):
+            return ("no value after the key \(key): give one, as in write <domain> \(key) <value>; leaving defaults unchanged.", 2)
+        case let .keyMissing(domain, key):
+            return ("Key \(key) does not exist in domain \(domain); leaving defaults unchanged.", 1)
         case let .pairMissing(domain, key):
             return ("The domain/default pair of (\(domain), \(key)) does not exist", 1)
         case .deleteMissing(let domain):
@@ -136,5 +156,14 @@ struct Diagnostic {
                 }
             return (error.message, status)
         }
+    }
+}
+
+private extension String {
+    /// The text with its first `tail` replaced (where it ends a sentence or comes before a
+    /// parenthesis), or unchanged.
+    func replacingTail(_ tail: String, with replacement: String) -> String {
+        guard let range = firstRange(of: tail) else { return self }
+        return String(self[..<range.lowerBound]) + replacement + String(self[range.upperBound...])
     }
 }

@@ -60,7 +60,7 @@ struct Verb: Sendable {
             ("  [-p <pointer>...]", "watches a place inside a value: -p /window/frame/0"),
             ("  [--json]", "one JSON object per change: domain, key, path, change, old, new"),
             ("  [--initial] [--count N]", "first the current values; stop after N changes"),
-            ("  [--timeout S] [--debounce MS]", "stop after S seconds (2 if nothing changed); quiet window"),
+            ("  [--timeout S] [--debounce MS]", "stop after S seconds (124 if nothing changed); quiet window"),
         ], run: WatchCommand.watch),
         Verb(name: "list-keys", aliases: [], usage: [
             ("list-keys <domain>", "lists the keys of the domain's schema"),
@@ -100,6 +100,10 @@ struct Verb: Sendable {
         ], run: HelpCommand.version),
     ]
 
+    /// Whether the verb may change a domain; messages of the others never say "leaving
+    /// defaults unchanged".
+    var writes: Bool { ["write", "rename", "delete", "import", "reset"].contains(name) }
+
     /// Whether the verb's first argument is a domain, read off its usage lines.
     var takesDomain: Bool {
         usage.contains { $0.0.split(separator: " ").dropFirst().first == "<domain>" }
@@ -123,6 +127,14 @@ func takeForce(_ arguments: inout [Token]) -> Bool {
     guard arguments.count > 1, arguments[1].text == "--force" else { return false }
     arguments.remove(at: 1)
     return true
+}
+
+extension DomainName {
+    /// The file a path domain names, for messages; nil for the config folder's domains.
+    var file: String? {
+        if case .path(let path) = self { return path }
+        return nil
+    }
 }
 
 /// The domain argument, checked.

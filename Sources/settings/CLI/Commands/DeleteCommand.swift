@@ -21,8 +21,8 @@ enum DeleteCommand {
             return removed
         }
         guard removed else {
-            // defaults' words for a missing key; a missing place names its pointer.
-            if options.path == nil { throw CLIError.deleteMissing(domain: domainToken.text) }
+            // A missing key or place is named.
+            if options.path == nil { throw CLIError.keyMissing(domain: domainToken.text, key: path.segments[0]) }
             throw CLIError.pairMissing(domain: domainToken.text, key: path.pointer)
         }
     }

@@ -26,7 +26,8 @@ enum HelpCommand {
         }
         lines += [
             "<domain> is ( <domain_name> | -g | -globalDomain | NSGlobalDomain )",
-            "         or a path to a file, starting with / or ~/, with or without '.plist';",
+            "         or a path to a file (any domain with a '/': /abs, ~/home or ./relative),",
+            "         with or without '.plist';",
             "         an existing domain is found in any case, and ~/Library/Preferences/<name>",
             "         is the domain <name>",
             "",

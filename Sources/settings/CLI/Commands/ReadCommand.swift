@@ -19,7 +19,7 @@ enum ReadCommand {
             if options.withDefaults, let schema = context.schema(for: domain) {
                 for key in schema.keys where values[key.name] == nil { values[key.name] = key.defaultValue }
             }
-            guard !values.isEmpty else { throw CLIError.domainMissing(domainToken.text) }
+            guard !values.isEmpty else { throw CLIError.domainMissing(domainToken.text, file: domain.file) }
             context.output.append(contentsOf: render(.dict(values), false))
             return
         }
@@ -54,7 +54,7 @@ enum ReadCommand {
         let name = options.path == nil ? arguments[1].text : path.pointer
         guard !path.segments.isEmpty else {
             guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
-                throw CLIError.domainMissing(domainToken.text)
+                throw CLIError.domainMissing(domainToken.text, file: domain.file)
             }
             return .dict(values)
         }

@@ -58,7 +58,7 @@ enum TransferCommand {
         try expectAtMost(2, arguments)
         let domain = try domainName(arguments[0])
         guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
-            throw CLIError.domainMissing(arguments[0].text)
+            throw CLIError.domainMissing(arguments[0].text, file: domain.file)
         }
         context.keepUntilExit(values)
         let path = arguments[1].text

@@ -4,7 +4,7 @@ import SettingsCore
 /// [--debounce MS]`: one line per change, written as it happens: `KEY<TAB>VALUE` or
 /// `KEY<TAB>(deleted)` (a pointer in place of the key for `-p`), or with `--json` one
 /// JSON object per line. Ends on a signal (status 0), after `--count` lines (0), or
-/// after `--timeout` seconds (0 if anything changed, 2 if nothing did).
+/// after `--timeout` seconds (0 if anything changed, 124 with one line if nothing did).
 enum WatchCommand {
     /// What to report: a top-level key, or a place inside one.
     enum Selector: Equatable {
@@ -71,7 +71,11 @@ enum WatchCommand {
                 if let count = options.count, printed >= count { break }
             }
         }
-        if options.timeout != nil, printed == 0 { context.status = 2 }
+        // As timeout(1): 124 when the time ran out with nothing to show, with one line.
+        if let timeout = options.timeout, printed == 0 {
+            context.error.append(contentsOf: "\(program): no change to \(domain.displayName) in \(CLI.seconds(timeout)) s\n".utf8)
+            context.status = 124
+        }
     }
 
     /// The lines one batch of key changes makes: every changed key when nothing was

@@ -114,9 +114,9 @@ enum WriteCommand {
 
     /// `write D '{…}'`: the literal must be a dictionary, and becomes the whole domain.
     private static func replaceDomain(_ context: inout Context, _ domain: DomainName, literal: String) throws {
-        guard PropertyList.looksLikeLiteral(literal), case .dict(let replacement) = try ValueArguments.untyped(literal) else {
-            throw CLIError.couldNotParse(literal)
-        }
+        // A plain word is a key whose value was forgotten, not a literal that failed.
+        guard PropertyList.looksLikeLiteral(literal) else { throw CLIError.valueMissing(key: literal) }
+        guard case .dict(let replacement) = try ValueArguments.untyped(literal) else { throw CLIError.couldNotParse(literal) }
         try context.update(domain) { values in
             if values == replacement { return false }
             values = replacement
