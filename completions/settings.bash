@@ -3,7 +3,7 @@
 # `settings complete domains|keys D|paths D`, so they follow the store), type flags after a key,
 # boolean words after -bool, and file paths for import, export and path domains.
 
-_settings_verbs="read read-type write rename delete remove import export watch paths list-keys describe range reset validate schema domains find help complete"
+_settings_verbs="read get read-type write set rename delete remove import export watch paths keys list-keys describe range reset validate schema domains find help complete"
 _settings_type_flags="-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add"
 _settings_scalar_flags="-bool -boolean -int -integer -float -double -string -data -date"
 
@@ -41,13 +41,15 @@ _settings() {
         return
     fi
     local verb=${COMP_WORDS[i],,} arg=$((COMP_CWORD - i)) domain=${COMP_WORDS[i+1]}
+    # get and set are read and write.
+    case $verb in get) verb=read ;; set) verb=write ;; esac
     case $verb in
     schema)
         ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "path" -- "$cur")
         ((arg == 2)) && _settings_reply_lines "$("$cmd" "${host[@]}" complete domains 2>/dev/null)"
         return
         ;;
-    read | read-type | write | rename | delete | remove | import | export | watch | paths | list-keys | describe | range | reset | validate)
+    read | read-type | write | rename | delete | remove | import | export | watch | paths | keys | list-keys | describe | range | reset | validate)
         if ((arg == 1)); then
             if [[ $cur == /* || $cur == "~"* ]]; then
                 compopt -o filenames 2>/dev/null

@@ -44,6 +44,9 @@ function __settings_state
         return
     end
     set -l verb (string lower -- $args[1])
+    # get and set are read and write.
+    test "$verb" = get; and set verb read
+    test "$verb" = set; and set verb write
     # A pointer into the domain follows -p, for every verb that takes one.
     if test $n -ge 2; and test "$previous" = -p; and contains -- $verb read read-type write delete remove watch
         echo pointer
@@ -74,7 +77,7 @@ function __settings_state
             else if test $n -eq 2
                 echo forcekey
             end
-        case paths list-keys validate
+        case paths keys list-keys validate
             if test $n -eq 1
                 echo domain
             end
@@ -171,6 +174,9 @@ for program in settings defaults
     complete -c $program -n '__settings_is verb' -a export -d 'save a domain as a plist file'
     complete -c $program -n '__settings_is verb' -a watch -d 'print each change to a domain'
     complete -c $program -n '__settings_is verb' -a paths -d 'list a JSON Pointer for every leaf value'
+    complete -c $program -n '__settings_is verb' -a get -d 'read (as git config users say it)'
+    complete -c $program -n '__settings_is verb' -a set -d 'write (as git config users say it)'
+    complete -c $program -n '__settings_is verb' -a keys -d 'list the keys of a domain'
     complete -c $program -n '__settings_is verb' -a list-keys -d "list the keys of the domain's schema"
     complete -c $program -n '__settings_is verb' -a describe -d "print a key's description from the schema"
     complete -c $program -n '__settings_is verb' -a range -d 'print the values the schema allows for a key'

@@ -4,6 +4,8 @@ import SettingsCore
 enum CLIError: Error, Equatable {
     /// Bad usage; nil prints the usage text alone.
     case usage(String?)
+    /// No words at all: the short usage, grouped by task.
+    case bareCommand
     case unexpectedArgument(String)
     /// A value flag's text that does not parse: flag, text, what was expected.
     case badValue(flag: String, text: String, expected: String)
@@ -27,6 +29,8 @@ enum CLIError: Error, Equatable {
     /// `delete D K` of a key the domain does not have.
     case keyMissing(domain: String, key: String)
     case pairMissing(domain: String, key: String)
+    /// A missing dotted key whose first part is a dictionary: the pointer to use instead.
+    case pairMissingInside(domain: String, key: String, pointer: String)
     case deleteMissing(domain: String)
     case renameMissing(domain: String, key: String)
     case notAnArray(key: String)
@@ -54,6 +58,8 @@ struct Diagnostic {
     let status: Int32
     /// Whether a second line points at `help` (usage errors).
     let pointsAtHelp: Bool
+    /// The short usage of a bare command: printed as it is, without the program's name.
+    let isUsageText: Bool
 
     /// `program` is the name the binary was run as, for messages that show a command.
     /// `verbWrites` is false for a verb that never changes a domain (`read`, `watch`):
@@ -66,7 +72,9 @@ struct Diagnostic {
                 message = message.replacingTail(tail, with: ".")
             }
         }
-        self.message = CLI.oneLine(message)
+        // The short usage is the one message of several lines: it is the whole answer.
+        if case .bareCommand? = error as? CLIError { isUsageText = true } else { isUsageText = false }
+        self.message = isUsageText ? message : CLI.oneLine(message)
         self.status = status
         if case .usage(_?)? = error as? CLIError { pointsAtHelp = true } else { pointsAtHelp = false }
     }
@@ -74,7 +82,8 @@ struct Diagnostic {
     /// The message and the help line, as printed: `program: message` and, for usage
     /// errors, `Run 'help' for usage.`
     func lines(program: String) -> String {
-        "\(program): \(message)\n" + (pointsAtHelp ? "Run 'help' for usage.\n" : "")
+        if isUsageText { return message }
+        return "\(program): \(message)\n" + (pointsAtHelp ? "Run 'help' for usage.\n" : "")
     }
 
     private static func messageAndStatus(_ error: any Error, program: String) -> (String, Int32) {
@@ -95,6 +104,8 @@ struct Diagnostic {
         case .usage(let detail):
             // The help line is added by `lines(program:)`.
             return (detail ?? "Run 'help' for usage.", 2)
+        case .bareCommand:
+            return (HelpCommand.shortUsage(program: program), 2)
         case .unexpectedArgument(let word):
             return ("Unexpected argument \(word); leaving defaults unchanged.", 2)
         case let .badValue(flag, text, expected):
@@ -123,6 +134,8 @@ struct Diagnostic {
             return ("no value after the key \(key): give one, as in write <domain> \(key) <value>; leaving defaults unchanged.", 2)
         case let .keyMissing(domain, key):
             return ("Key \(key) does not exist in domain \(domain); leaving defaults unchanged.", 1)
+        case let .pairMissingInside(domain, key, pointer):
+            return ("The domain/default pair of (\(domain), \(key)) does not exist; keys are literal: for a value inside a dictionary, use -p \(pointer)", 1)
         case let .pairMissing(domain, key):
             return ("The domain/default pair of (\(domain), \(key)) does not exist", 1)
         case .deleteMissing(let domain):

@@ -32,13 +32,24 @@ struct Invocation {
             }
             break
         }
-        guard i < tokens.count else { throw CLIError.usage(tokens.isEmpty ? nil : "no verb given") }
+        guard i < tokens.count else {
+            if tokens.isEmpty { throw CLIError.bareCommand }
+            throw CLIError.usage("no verb given")
+        }
         guard let verb = Verb.named(tokens[i].text) else {
-            throw CLIError.usage("unknown verb '\(tokens[i].text)'")
+            let guess = Verb.suggestion(for: tokens[i].text).map { "; did you mean \($0)?" } ?? ""
+            throw CLIError.usage("unknown verb '\(tokens[i].text)'\(guess)")
         }
         self.host = host
         self.verb = verb
         self.arguments = Array(tokens[(i + 1)...])
+        // `VERB --help` and `VERB -h` directly after the verb are its help; anywhere else
+        // they are words (`write D K --help` stores the string, as defaults does).
+        if verb.name != "help", let first = arguments.first?.text, first == "--help" || first == "-h" {
+            self.verb = Verb.named("help")!
+            self.arguments = [Token(text: verb.name, position: tokens[i].position)]
+            return
+        }
         // defaults reads these as a domain name and quietly does the wrong thing.
         if verb.takesDomain, let word = arguments.first?.text {
             switch word {

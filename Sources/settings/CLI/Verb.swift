@@ -9,7 +9,7 @@ struct Verb: Sendable {
     let run: @Sendable (inout Context, [Token]) throws -> Void
 
     static let all: [Verb] = [
-        Verb(name: "read", aliases: [], usage: [
+        Verb(name: "read", aliases: ["get"], usage: [
             ("read", "shows all defaults"),
             ("read <domain>", "shows defaults for given domain"),
             ("read <domain> <key>", "shows defaults for given domain, key"),
@@ -23,7 +23,7 @@ struct Verb: Sendable {
             ("read-type <domain> <key>", "shows the type for the given domain, key"),
             ("read-type <domain> -p <pointer>", "shows the type of the value at pointer"),
         ], run: ReadCommand.readType),
-        Verb(name: "write", aliases: [], usage: [
+        Verb(name: "write", aliases: ["set"], usage: [
             ("write <domain> <domain_rep>", "writes domain (overwrites existing)"),
             ("write <domain> <key> <value>", "writes key for domain (a schema types and checks it)"),
             ("write <domain> --force ...", "writes what the schema would refuse, or over a read-only file"),
@@ -62,8 +62,11 @@ struct Verb: Sendable {
             ("  [--initial] [--count N]", "first the current values; stop after N changes"),
             ("  [--timeout S] [--debounce MS]", "stop after S seconds (124 if nothing changed); quiet window"),
         ], run: WatchCommand.watch),
+        Verb(name: "keys", aliases: [], usage: [
+            ("keys <domain>", "lists the domain's keys, one per line"),
+        ], run: SchemaCommand.keys),
         Verb(name: "list-keys", aliases: [], usage: [
-            ("list-keys <domain>", "lists the keys of the domain's schema"),
+            ("list-keys <domain>", "lists the keys of the domain's schema (else its stored keys)"),
         ], run: SchemaCommand.listKeys),
         Verb(name: "describe", aliases: [], usage: [
             ("describe <domain> <key>", "prints the key's description from the schema"),
@@ -94,6 +97,7 @@ struct Verb: Sendable {
         ], run: CompleteCommand.complete),
         Verb(name: "help", aliases: ["-h", "--help"], usage: [
             ("help", "print this help"),
+            ("help <verb>", "print one verb's help (also: <verb> --help, <verb> -h)"),
         ], run: HelpCommand.help),
         Verb(name: "--version", aliases: ["version"], usage: [
             ("--version", "print the version"),
@@ -113,6 +117,35 @@ struct Verb: Sendable {
     static func named(_ word: String) -> Verb? {
         let lower = word.lowercased()
         return all.first { $0.name == lower || $0.aliases.contains(lower) }
+    }
+
+    /// The verb a mistyped word most likely meant: within two edits of a name or an alias.
+    static func suggestion(for word: String) -> String? {
+        let lower = Array(word.lowercased().utf8)
+        var best: (name: String, distance: Int)?
+        for verb in all {
+            for name in [verb.name] + verb.aliases where !name.hasPrefix("-") {
+                let d = editDistance(lower, Array(name.utf8))
+                if d <= 2, d < (best?.distance ?? .max) { best = (verb.name, d) }
+            }
+        }
+        return best?.name
+    }
+
+    /// Levenshtein distance, with a transposition counted as one edit (`wirte`).
+    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { rows[i][0] = i }
+        for j in 0...b.count { rows[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
+            }
+        }
+        return rows[a.count][b.count]
     }
 }
 

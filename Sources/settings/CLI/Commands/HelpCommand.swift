@@ -1,8 +1,78 @@
 import SettingsCore
 
 enum HelpCommand {
+    /// `help`: the whole usage; `help VERB` (also `VERB --help`, `VERB -h`): that verb's.
     static func help(_ context: inout Context, _ arguments: [Token]) throws {
-        context.output.append(contentsOf: usage(program: context.program).utf8)
+        try expectAtMost(1, arguments)
+        guard let word = arguments.first?.text else {
+            context.output.append(contentsOf: usage(program: context.program).utf8)
+            return
+        }
+        guard let verb = Verb.named(word) else {
+            let guess = Verb.suggestion(for: word).map { "; did you mean \($0)?" } ?? ""
+            throw CLIError.usage("unknown verb '\(word)'\(guess)")
+        }
+        context.output.append(contentsOf: verbHelp(verb, program: context.program).utf8)
+    }
+
+    /// One verb: its synopsis and options (the verb table's lines), its other names, and
+    /// two or three examples.
+    static func verbHelp(_ verb: Verb, program: String) -> String {
+        var lines = ["usage:"]
+        for (syntax, description) in verb.usage {
+            let shown = syntax.hasPrefix(" ") ? syntax : "\(program) " + syntax
+            lines.append("  " + shown.padding(44) + description)
+        }
+        let aliases = verb.aliases.filter { !$0.hasPrefix("-") }
+        if !aliases.isEmpty { lines += ["", "also: " + aliases.joined(separator: ", ")] }
+        if let examples = examples[verb.name], !examples.isEmpty {
+            lines += ["", "examples:"] + examples.map { "  \(program) " + $0 }
+        }
+        lines += ["", "See \(program)(1) for everything."]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Two or three examples a verb, as a person would type them.
+    static let examples: [String: [String]] = [
+        "read": ["read com.example.app", "read com.example.app volume", "read com.example.app -p /window/frame/0 --json"],
+        "read-type": ["read-type com.example.app volume"],
+        "write": ["write com.example.app music -bool true", "write com.example.app -p /recent/- -string doc.txt",
+                  "write com.example.app window --json '{\"w\": 800}'"],
+        "rename": ["rename com.example.app volume level"],
+        "delete": ["delete com.example.app volume", "delete com.example.app -p /recent/0", "delete com.example.app"],
+        "import": ["import com.example.app backup.plist", "import com.example.app app.json --json --merge"],
+        "export": ["export com.example.app backup.plist", "export com.example.app - --json"],
+        "paths": ["paths com.example.app"],
+        "watch": ["watch com.example.app", "watch com.example.app volume --count 1 --timeout 30", "watch com.example.app --json"],
+        "keys": ["keys com.example.app"],
+        "list-keys": ["list-keys com.example.player"],
+        "describe": ["describe com.example.player volume"],
+        "range": ["range com.example.player volume"],
+        "reset": ["reset com.example.player volume", "reset com.example.player --all"],
+        "validate": ["validate com.example.player"],
+        "schema": ["schema path com.example.player"],
+        "domains": ["domains"],
+        "find": ["find dock"],
+        "complete": ["complete keys com.example.app"],
+        "help": ["help write", "write --help"],
+    ]
+
+    /// What a bare command prints: the verbs grouped by what a person wants to do.
+    static func shortUsage(program: String) -> String {
+        let groups: [(String, [String])] = [
+            ("read", ["read", "read-type", "keys", "find", "domains"]),
+            ("write", ["write", "delete", "rename"]),
+            ("files and JSON", ["import", "export", "paths"]),
+            ("watch", ["watch"]),
+            ("schemas", ["list-keys", "describe", "range", "reset", "validate", "schema"]),
+            ("shell", ["complete", "help"]),
+        ]
+        var lines = ["usage: \(program) [-currentHost | -host <name>] <verb> <domain> ...", ""]
+        for (title, names) in groups {
+            lines.append(title.padding(16) + names.joined(separator: ", "))
+        }
+        lines += ["", "'\(program) help <verb>' shows one verb; '\(program) help' all of them; man \(program) the rest."]
+        return lines.joined(separator: "\n") + "\n"
     }
 
     static func version(_ context: inout Context, _ arguments: [Token]) throws {

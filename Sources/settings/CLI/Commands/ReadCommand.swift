@@ -29,12 +29,25 @@ enum ReadCommand {
             value = try lookUp(&context, domain, domainToken, arguments, options)
         } catch let error as CLIError {
             // An absent key reads as its schema default, as gsettings reads it.
-            guard case .pairMissing = error, options.path == nil,
-                  let fallback = context.schema(for: domain)?.key(arguments[1].text)?.defaultValue else { throw error }
+            guard case .pairMissing = error, options.path == nil else { throw error }
+            guard let fallback = context.schema(for: domain)?.key(arguments[1].text)?.defaultValue else {
+                throw try dottedHint(&context, domain, arguments) ?? error
+            }
             (value, source) = (fallback, "default")
         }
         if options.source { context.print(source); return }
         context.output.append(contentsOf: render(value, true))
+    }
+
+    /// `read D window.width` of a missing key, where `window` is a dictionary: the key
+    /// is literal (as in defaults), so say how to reach inside instead (git and gsettings
+    /// users write dotted names).
+    private static func dottedHint(_ context: inout Context, _ domain: DomainName, _ arguments: [Token]) throws -> CLIError? {
+        let key = arguments[1].text
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count > 1, parts.allSatisfy({ !$0.isEmpty }),
+              case .dict? = try context.store.value(forKey: parts[0], in: domain, host: context.host) else { return nil }
+        return CLIError.pairMissingInside(domain: arguments[0].text, key: key, pointer: KeyPath(parts).pointer)
     }
 
     /// `read-type D K`, `read-type D -p POINTER`: `Type is boolean`.

@@ -3,10 +3,24 @@ import SettingsCore
 /// The verbs that read a domain's schema, for gsettings parity: `list-keys`, `describe`,
 /// `range`, `reset`, `validate`, and `schema path`.
 enum SchemaCommand {
-    /// `list-keys D`: the schema's keys, sorted, one a line.
+    /// `list-keys D`: the schema's keys, sorted, one a line; a domain without a schema
+    /// lists its stored keys, as `keys` does.
     static func listKeys(_ context: inout Context, _ arguments: [Token]) throws {
+        guard let first = arguments.first else { throw CLIError.usage("list-keys needs a domain") }
+        if context.schema(for: try domainName(first)) == nil { return try keys(&context, arguments) }
         let (_, schema) = try domainAndSchema(&context, arguments, count: 1)
         for name in schema.sortedNames { context.print(name) }
+    }
+
+    /// `keys D`: the keys stored in a domain, sorted by their bytes, one a line.
+    static func keys(_ context: inout Context, _ arguments: [Token]) throws {
+        guard let domainToken = arguments.first else { throw CLIError.usage("keys needs a domain") }
+        try expectAtMost(1, arguments)
+        let domain = try domainName(domainToken)
+        guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
+            throw CLIError.domainMissing(domainToken.text, file: domain.file)
+        }
+        for entry in values.sortedEntries { context.print(entry.key) }
     }
 
     /// `describe D KEY`: the key's description, or its summary.
