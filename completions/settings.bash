@@ -3,7 +3,7 @@
 # `settings complete domains|keys D|paths D`, so they follow the store), type flags after a key,
 # boolean words after -bool, and file paths for import, export and path domains.
 
-_settings_verbs="read get read-type write set rename delete remove import export watch paths keys list-keys describe range reset validate schema domains find help complete"
+_settings_verbs="read get read-type write set rename delete remove import export watch paths keys list-keys describe range reset validate schema domains find help completion complete"
 _settings_type_flags="-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add"
 _settings_scalar_flags="-bool -boolean -int -integer -float -double -string -data -date"
 
@@ -62,6 +62,10 @@ _settings() {
         ;;
     complete)
         ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "domains keys paths values" -- "$cur")
+        return
+        ;;
+    completion)
+        ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "bash zsh fish" -- "$cur")
         return
         ;;
     *) return ;;

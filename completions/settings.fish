@@ -77,6 +77,10 @@ function __settings_state
             else if test $n -eq 2
                 echo forcekey
             end
+        case completion
+            if test $n -eq 1
+                echo shellname
+            end
         case paths keys list-keys validate
             if test $n -eq 1
                 echo domain
@@ -191,6 +195,8 @@ for program in settings defaults
     complete -c $program -n '__settings_is verb' -a domains -d 'list all domains'
     complete -c $program -n '__settings_is verb' -a find -d 'list entries containing a word'
     complete -c $program -n '__settings_is verb' -a help -d 'print usage'
+    complete -c $program -n '__settings_is verb' -a completion -d 'print the completion script for a shell'
+    complete -c $program -n '__settings_is shellname' -a 'bash zsh fish' -d shell
     complete -c $program -n '__settings_is verb' -a complete -d 'list domains or keys'
     complete -c $program -n '__settings_is verb' -a -currentHost -d 'use the settings of this host'
     complete -c $program -n '__settings_is verb' -a -host -d 'use the settings of the named host'

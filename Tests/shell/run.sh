@@ -157,6 +157,29 @@ check "bash completion of a domain within 50 ms" test "${domains_ms:-999}" -lt 5
 check "settings complete domains within 50 ms" test "$bare_ms" -lt 50
 check "settings complete keys within 50 ms" test "$keys_ms" -lt 50
 
+# `settings completion SHELL` loads with one line in an rc file.
+check "bash: eval \"\$(settings completion bash)\" registers completion" \
+    contains "$(bash --norc -c 'eval "$(settings completion bash)"; complete -p settings')" "_settings"
+check "zsh: eval \"\$(settings completion zsh)\" registers completion" \
+    contains "$(zsh -f -c 'autoload -Uz compinit && compinit -u -D && eval "$(settings completion zsh)" && print -r -- $_comps[settings]')" "_settings"
+check "fish: settings completion fish | source" \
+    contains "$(fish --no-config -c 'settings completion fish | source; complete -C "settings wri"')" "write"
+
+# The release archive installs and runs where there is no Swift toolchain.
+archive=$(make -s dist | tail -n 1)
+check "make dist writes an archive with its checksum" sh -c "sha256sum -c '$archive.sha256' >/dev/null"
+mkdir -p "$work/unpacked" "$work/nohome"
+tar -C "$work/unpacked" -xzf "$archive"
+rm -f "$archive" "$archive.sha256"
+check "the archive holds binary, man page, completions, README, LICENSE, install.sh" sh -c "cd '$work/unpacked'/settings-* &&
+    test -x settings -a -f settings.1 -a -f README.md -a -f LICENSE -a -x install.sh -a -f completions/_settings"
+env -i PATH=/usr/bin:/bin HOME="$work/nohome" sh "$work"/unpacked/settings-*/install.sh "$work/noswift" >/dev/null
+check "install.sh and the binary work with no swift on PATH" sh -c "
+    ! env -i PATH=/usr/bin:/bin sh -c 'command -v swift' >/dev/null &&
+    env -i PATH=/usr/bin:/bin XDG_CONFIG_HOME='$work/noswift-config' '$work/noswift/bin/settings' write com.t k -int 5 &&
+    test \"\$(env -i PATH=/usr/bin:/bin XDG_CONFIG_HOME='$work/noswift-config' '$work/noswift/bin/settings' read com.t k)\" = 5"
+check "the installed binary is stripped" sh -c "! file '$work/noswift/bin/settings' | grep -q 'not stripped'"
+
 make -s uninstall PREFIX="$prefix" >/dev/null
 check "uninstall removes everything it installed" test -d "$prefix" -a -z "$(find "$prefix" -mindepth 1)"
 

@@ -95,6 +95,9 @@ struct Verb: Sendable {
             ("complete paths <domain>", "lists a JSON Pointer for every value, one per line"),
             ("complete values <domain> <key>", "lists the values the schema offers for key"),
         ], run: CompleteCommand.complete),
+        Verb(name: "completion", aliases: [], usage: [
+            ("completion bash|zsh|fish", "prints the shell's completion script: eval \"$(settings completion bash)\""),
+        ], run: CompleteCommand.script),
         Verb(name: "help", aliases: ["-h", "--help"], usage: [
             ("help", "print this help"),
             ("help <verb>", "print one verb's help (also: <verb> --help, <verb> -h)"),

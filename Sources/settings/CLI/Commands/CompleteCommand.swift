@@ -4,6 +4,15 @@ import SettingsCore
 /// candidates for shell completion, one per line. Always exits 0 and prints nothing it
 /// cannot read, so a broken domain never breaks the shell.
 enum CompleteCommand {
+    /// `completion bash|zsh|fish`: the completion script, to load from a shell's rc file
+    /// (`eval "$(settings completion bash)"`, `settings completion fish | source`).
+    static func script(_ context: inout Context, _ arguments: [Token]) throws {
+        guard arguments.count == 1, let script = CompletionScripts.byShell[arguments[0].text] else {
+            throw CLIError.usage("completion needs a shell: bash, zsh or fish")
+        }
+        context.print(script)
+    }
+
     static func complete(_ context: inout Context, _ arguments: [Token]) throws {
         guard let what = arguments.first?.text else { throw CLIError.usage("complete needs 'domains' or 'keys <domain>'") }
         switch what {

@@ -55,6 +55,9 @@ enum HelpCommand {
         "find": ["find dock"],
         "complete": ["complete keys com.example.app"],
         "help": ["help write", "write --help"],
+        "completion": ["completion bash      # in ~/.bashrc: eval \"$(settings completion bash)\"",
+                       "completion zsh       # in ~/.zshrc: eval \"$(settings completion zsh)\"",
+                       "completion fish      # in config.fish: settings completion fish | source"],
     ]
 
     /// What a bare command prints: the verbs grouped by what a person wants to do.
@@ -65,7 +68,7 @@ enum HelpCommand {
             ("files and JSON", ["import", "export", "paths"]),
             ("watch", ["watch"]),
             ("schemas", ["list-keys", "describe", "range", "reset", "validate", "schema"]),
-            ("shell", ["complete", "help"]),
+            ("shell", ["completion", "complete", "help"]),
         ]
         var lines = ["usage: \(program) [-currentHost | -host <name>] <verb> <domain> ...", ""]
         for (title, names) in groups {
