@@ -30,7 +30,7 @@ public struct DomainStore: Sendable {
     public var overwriteReadOnly = false
 
     /// `lockTimeout` defaults to `$SETTINGS_LOCK_TIMEOUT` seconds (see
-    /// `lockTimeout(fromEnvironment:)`), or 10 when it is unset or not a number of seconds.
+    /// `lockTimeoutFromEnvironment()`), or 10 when it is unset or not a number of seconds.
     public init(directory: String? = nil, lockTimeout: Double? = nil) {
         if let directory {
             self.directory = directory
