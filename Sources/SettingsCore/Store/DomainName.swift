@@ -5,7 +5,6 @@
 ///     try DomainName("com.example.app")                         //=> .named("com.example.app")
 ///     try DomainName("~/Library/Preferences/com.apple.finder")  //=> .named("com.apple.finder")
 ///     try DomainName("~/x")                                     //=> .path("/home/me/x.plist")
-///     try DomainName("App/Info")                                //=> .path("/current/folder/App/Info.plist")
 public enum DomainName: Sendable, Equatable {
     case global
     case named(String)
@@ -28,12 +27,6 @@ public enum DomainName: Sendable, Equatable {
         if argument.hasPrefix("/") { path = argument }
         if argument == "~" || argument.hasPrefix("~/") {
             path = Path.join(home ?? FileSystem.homeDirectory(), String(argument.dropFirst(2)))
-        } else if path == nil, argument.utf8.contains(UInt8(ascii: "/")) {
-            // `./App/Info.plist`, `App/Info.plist`, `../x`: a file relative to the current
-            // folder, as every other command-line tool reads such a word.
-            var relative = Substring(argument)
-            while relative.hasPrefix("./") { relative = relative.dropFirst(2).drop { $0 == "/" } }
-            path = Path.join(FileSystem.currentDirectory(), String(relative))
         }
         if let path {
             guard !path.hasSuffix("/") else { throw StoreError.invalidDomain(argument, "a folder is not a domain") }
@@ -95,6 +88,22 @@ public enum DomainName: Sendable, Equatable {
                 "\(what) is \(name.utf8.count) bytes long; at most \(maximumNameLength) fit in a file name with .plist"
             } else { nil }
         if let reason { throw StoreError.invalidDomain(name, reason) }
+    }
+
+    /// A command-line domain word: as `init`, except that a word with a `/` that starts
+    /// with neither `/` nor `~` (`./App/Info.plist`, `App/Info`, `../x.plist`) is a file
+    /// relative to the current folder, as every other command-line tool reads such a
+    /// word. Only the command line reads words so: a name given to the library (a
+    /// SettingsKit domain) never leaves the config folder.
+    public init(commandLine argument: String) throws(StoreError) {
+        guard !argument.hasPrefix("/"), !argument.hasPrefix("~"), argument.utf8.contains(UInt8(ascii: "/")),
+              !Self.isGlobal(argument) else {
+            try self.init(argument)
+            return
+        }
+        var relative = Substring(argument)
+        while relative.hasPrefix("./") { relative = relative.dropFirst(2).drop { $0 == "/" } }
+        try self.init(Path.join(FileSystem.currentDirectory(), String(relative)))
     }
 
     /// How `read` with no domain and messages name it.

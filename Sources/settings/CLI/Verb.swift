@@ -173,7 +173,19 @@ extension DomainName {
     }
 }
 
+/// `VERB D`: the one domain argument's values, which must exist and not be empty
+/// (`paths`, `keys`).
+func onlyDomainValues(_ context: inout Context, _ arguments: [Token], verb: String) throws -> PlistDictionary {
+    guard let domainToken = arguments.first else { throw CLIError.usage("\(verb) needs a domain") }
+    try expectAtMost(1, arguments)
+    let domain = try domainName(domainToken)
+    guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
+        throw CLIError.domainMissing(domainToken.text, file: domain.file)
+    }
+    return values
+}
+
 /// The domain argument, checked.
 func domainName(_ token: Token) throws(CLIError) -> DomainName {
-    do throws(StoreError) { return try DomainName(token.text) } catch { throw CLIError.store(error) }
+    do throws(StoreError) { return try DomainName(commandLine: token.text) } catch { throw CLIError.store(error) }
 }

@@ -14,12 +14,7 @@ enum SchemaCommand {
 
     /// `keys D`: the keys stored in a domain, sorted by their bytes, one a line.
     static func keys(_ context: inout Context, _ arguments: [Token]) throws {
-        guard let domainToken = arguments.first else { throw CLIError.usage("keys needs a domain") }
-        try expectAtMost(1, arguments)
-        let domain = try domainName(domainToken)
-        guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
-            throw CLIError.domainMissing(domainToken.text, file: domain.file)
-        }
+        let values = try onlyDomainValues(&context, arguments, verb: "keys")
         for entry in values.sortedEntries { context.print(entry.key) }
     }
 
