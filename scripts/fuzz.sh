@@ -16,8 +16,16 @@ for target in "${targets[@]}"; do
     flag=$(tr '[:lower:]' '[:upper:]' <<<"FUZZ_$target")
     binary=fuzz-out/fuzz-$target
     # shellcheck disable=SC2046
+    # The same settings as the SettingsCore target in Package.swift (Extern: the xattr calls).
+    rm -f "$binary"
     swiftc -sanitize=fuzzer,address -parse-as-library -O -D "$flag" -module-name SettingsCore \
+        -enable-experimental-feature Extern \
         $(find Sources/SettingsCore -name '*.swift') Fuzz/FuzzTarget.swift -o "$binary" 2>&1 | grep -v warning
+    if [ ! -x "$binary" ]; then
+        echo "fuzz $target: the fuzzer did not build" >&2
+        found=1
+        continue
+    fi
     mkdir -p "fuzz-out/$target/corpus" "fuzz-out/$target/findings"
     echo "== fuzz $target for ${seconds}s"
     "$binary" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -max_len=65536 \

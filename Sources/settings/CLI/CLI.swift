@@ -10,7 +10,7 @@ import SettingsCore
 enum CLI {
     static let version = "0.1.0"
 
-    /// One command-line word: its text, or nil when its bytes are not UTF-8 (Swift's
+    /// One command-line word: its text, or its bytes when they are not UTF-8 (Swift's
     /// `CommandLine.arguments` would put U+FFFD in their place, and a domain named
     /// `bad\u{FFFD}.plist` would be made).
     typealias Argument = Result<String, InvalidText>
@@ -49,7 +49,8 @@ enum CLI {
         }
         if !context.output.isEmpty {
             do throws(Errno) { try StandardStreams.write(context.output) } catch {
-                // A backup to a full disk must not look like one that worked.
+                // A backup to a full disk must not look like one that worked: a verb that
+                // succeeded (0) or reported findings (1, `validate`) becomes a failure.
                 context.error.append(contentsOf: "\(program): cannot write standard output: \(error.message)\n".utf8)
                 if status == 0 || status == 1 { status = 4 }
             }
