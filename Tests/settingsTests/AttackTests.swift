@@ -350,6 +350,8 @@ final class AttackTests: XCTestCase {
     /// ACLs and user attributes survive a write, and the ACL's mask (which the mode's
     /// group bits show) is not widened.
     func testACLsAndAttributesSurviveEveryWrite() throws {
+        try Harness.require("setfacl", package: "acl")
+        try Harness.require("setfattr", package: "attr")
         let file = h.path("com.t")
         h.ok("write", "com.t", "k", "1")
         h.ok("export", "com.t", h.config + "/copy.plist")
@@ -414,7 +416,8 @@ final class AttackTests: XCTestCase {
 
     /// The folder's fsync fails after the rename: the change is in place, so exit 0 and
     /// one warning; an fsync failing before the rename changes nothing (status 4).
-    func testAFailedFolderSyncIsAWarningNotAFailure() {
+    func testAFailedFolderSyncIsAWarningNotAFailure() throws {
+        try Harness.require("strace", package: "strace")
         h.ok("write", "com.t", "k", "1")
         var r = injected("fsync", "EIO", when: 2, ["write", "com.t", "k", "2"])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -429,7 +432,8 @@ final class AttackTests: XCTestCase {
     }
 
     /// An exhausted inotify limit names the sysctl to raise, not "No space left on device".
-    func testInotifyLimitsAreNamed() {
+    func testInotifyLimitsAreNamed() throws {
+        try Harness.require("strace", package: "strace")
         h.ok("write", "com.t", "k", "1")
         var r = injected("inotify_init1", "EMFILE", when: 1, ["watch", "com.t", "--timeout", "1"])
         XCTAssertEqual(r.status, 3, r.stderr)

@@ -8,6 +8,9 @@ struct Harness {
     let config: String
 
     init() {
+        // A tool that exits before reading its input (a missing jq) must fail its test,
+        // not end the whole run with SIGPIPE.
+        _ = Self.ignoreBrokenPipes
         config = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
     }
@@ -27,6 +30,16 @@ struct Harness {
     }()
 
     static let settings = binDirectory + "/settings"
+
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+    /// Skips the test, naming the Debian package to install, when `tool` is not on PATH.
+    /// CI installs every one of them, so there it skips nothing (its count would show it).
+    static func require(_ tool: String, package: String) throws {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let found = path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+        if !found { throw XCTSkip("needs \(tool): apt-get install \(package)") }
+    }
     static let probe = binDirectory + "/InteropProbe"
     static let canonScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../Support/plist_canon.py").standardized.path
@@ -59,7 +72,7 @@ struct Harness {
         process.standardError = err
         process.standardInput = input
         do { try process.run() } catch { XCTFail("cannot run \(executable): \(error)"); return Result(status: -1, stdout: "", stderr: "") }
-        if let stdin { input.fileHandleForWriting.write(stdin) }
+        if let stdin { try? input.fileHandleForWriting.write(contentsOf: stdin) }
         try? input.fileHandleForWriting.close()
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()

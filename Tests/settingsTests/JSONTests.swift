@@ -29,7 +29,8 @@ final class JSONTests: XCTestCase {
         return r.stdout
     }
 
-    func testExportThenImportLeavesEveryValueAndTypeAsItWas() {
+    func testExportThenImportLeavesEveryValueAndTypeAsItWas() throws {
+        try Harness.require("jq", package: "jq")
         writeFixture()
         let before = h.plistlibCanon(h.path("com.fix"))
         let json = h.ok("export", "com.fix", "-", "--json")
@@ -59,7 +60,8 @@ final class JSONTests: XCTestCase {
     }
 
     /// For every path jq finds, reading it with --path-json gives what jq's getpath gives.
-    func testEveryJqPathReadsBackAsJqSeesIt() {
+    func testEveryJqPathReadsBackAsJqSeesIt() throws {
+        try Harness.require("jq", package: "jq")
         writeFixture()
         let json = h.ok("export", "com.fix", "-", "--json")
         let paths = jq("paths(scalars)", json).split(separator: "\n").map(String.init)

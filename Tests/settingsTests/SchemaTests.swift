@@ -140,6 +140,7 @@ final class SchemaTests: XCTestCase {
     /// Must-show 6: list-keys, describe and range say what gsettings says for the same
     /// keys in a gschema (type codes and GVariant quoting mapped to our words).
     func testListKeysDescribeAndRangeMatchGsettings() throws {
+        try Harness.require("gsettings", package: "libglib2.0-bin")
         let gschema = """
             <schemalist>
               <schema id="com.example.player" path="/com/example/player/">
