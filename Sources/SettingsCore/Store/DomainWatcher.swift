@@ -181,22 +181,21 @@ public final class DomainWatcher {
     /// re-reads the domain. A missing folder is waited for from its nearest ancestor.
     private func watchFolder(of file: String) throws(StoreError) {
         let folder = Path.directory(of: file)
-        if try add(folder, Inotify.folderEvents) { watched[lastWatch, default: Watch()].names.insert(Path.lastComponent(of: file).lowercased()) }
-        for (parent, next) in FileSystem.foldersAbove(folder) where try add(parent, Inotify.entryEvents) {
-            watched[lastWatch, default: Watch()].chain.insert(next)
+        if let watch = try add(folder, Inotify.folderEvents) {
+            watched[watch, default: Watch()].names.insert(Path.lastComponent(of: file).lowercased())
+        }
+        for (parent, next) in FileSystem.foldersAbove(folder) {
+            if let watch = try add(parent, Inotify.entryEvents) { watched[watch, default: Watch()].chain.insert(next) }
         }
     }
 
-    /// The descriptor `add` gave last.
-    private var lastWatch: CInt = -1
-
-    /// Adds a watch (to any already on the folder); false when the folder is not there.
-    private func add(_ folder: String, _ events: UInt32) throws(StoreError) -> Bool {
+    /// Adds a watch (to any already on the folder): its descriptor, or nil when the
+    /// folder is not there (or not ours to watch).
+    private func add(_ folder: String, _ events: UInt32) throws(StoreError) -> CInt? {
         do {
-            lastWatch = try inotify.watch(folder, events)
-            return true
+            return try inotify.watch(folder, events)
         } catch where error == .noSuchFile || error == .notADirectory || error == .accessDenied {
-            return false
+            return nil
         } catch {
             throw StoreError.cannotWatch(path: folder, error)
         }
