@@ -96,8 +96,7 @@ public enum DomainName: Sendable, Equatable {
     /// word. Only the command line reads words so: a name given to the library (a
     /// SettingsKit domain) never leaves the config folder.
     public init(commandLine argument: String) throws(StoreError) {
-        guard !argument.hasPrefix("/"), !argument.hasPrefix("~"), argument.utf8.contains(UInt8(ascii: "/")),
-              !Self.isGlobal(argument) else {
+        guard !argument.hasPrefix("/"), !argument.hasPrefix("~"), argument.utf8.contains(UInt8(ascii: "/")) else {
             try self.init(argument)
             return
         }

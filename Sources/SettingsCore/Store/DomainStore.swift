@@ -74,11 +74,19 @@ public struct DomainStore: Sendable {
         }
     }
 
-    /// Refuses a domain and host whose file name, each fitting alone, is too long
+    /// The domain's folder, and its file as typed (for messages before the lookup in any
+    /// case). Refuses a domain and host whose file name, each fitting alone, is too long
     /// together (`DomainName` checks each name; this is the file's).
-    private func checkFileName(_ domain: DomainName, host: DomainHost) throws(StoreError) {
+    private func located(_ domain: DomainName, host: DomainHost) throws(StoreError) -> (folder: String, typed: String) {
         let name = fileName(of: domain, host: host)
         if name.utf8.count > 255 { throw StoreError.invalidDomain(name, "the file name is longer than 255 bytes") }
+        let folder = folder(of: domain, host: host)
+        return (folder, Path.join(folder, name))
+    }
+
+    /// `FolderLock.holding` with this store's time-out and waiting notice.
+    private func holdingLock<T>(_ folder: String, for path: String, _ body: (CInt) throws -> T) throws -> T {
+        try FolderLock.holding(folder, for: path, timeout: lockTimeout, waiting: waitingForLock, body)
     }
 
     /// The domain's file name as typed (before any lookup in another case).
@@ -115,14 +123,14 @@ public struct DomainStore: Sendable {
 
     /// The domain's values, or nil when it has no file.
     public func load(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> Domain? {
-        try checkFileName(domain, host: host)
+        _ = try located(domain, host: host)
         return try read(path(of: domain, host: host))?.domain
     }
 
     /// One value of a domain, without building the rest: nil when the domain or the key
     /// does not exist. The whole file is still checked, as `load` checks it.
     public func value(forKey key: String, in domain: DomainName, host: DomainHost = .any) throws(StoreError) -> PlistValue? {
-        try checkFileName(domain, host: host)
+        _ = try located(domain, host: host)
         let path = path(of: domain, host: host)
         let found = try readFile(path) { bytes throws(PlistError) in try PropertyList.lookup(bytes, key: key).0 }
         switch found?.parsed {
@@ -250,13 +258,11 @@ public struct DomainStore: Sendable {
     /// a link's target must be in a folder that exists.
     private func withTarget(_ domain: DomainName, host: DomainHost,
                             _ body: (Target) throws -> StoreWarning?) throws -> StoreWarning? {
-        try checkFileName(domain, host: host)
-        let folder = folder(of: domain, host: host)
-        let typed = Path.join(folder, fileName(of: domain, host: host))
+        let (folder, typed) = try located(domain, host: host)
         if case .path = domain {} else {
             do { try FileSystem.makeDirectories(folder) } catch { throw StoreError.writeFailed(path: typed, error) }
         }
-        return try FolderLock.holding(folder, for: typed, timeout: lockTimeout, waiting: waitingForLock) { folderFD throws in
+        return try holdingLock(folder, for: typed) { folderFD throws in
             let named = path(of: domain, host: host)
             let path = try writeTarget(named)
             // Emptying a linked domain writes an empty dictionary through the link instead
@@ -266,7 +272,7 @@ public struct DomainStore: Sendable {
             if !linked || Self.sameFile(folderFD, targetFolder) {
                 return try body(Target(path: path, linked: linked, directoryFD: folderFD))
             }
-            return try FolderLock.holding(targetFolder, for: path, timeout: lockTimeout, waiting: waitingForLock) { targetFD throws in
+            return try holdingLock(targetFolder, for: path) { targetFD throws in
                 try body(Target(path: path, linked: true, directoryFD: targetFD))
             }
         }
@@ -313,12 +319,10 @@ public struct DomainStore: Sendable {
     /// Removes a domain's file; false when there was none. The name is looked up under
     /// the folder's lock; a read-only file is refused unless `overwriteReadOnly`.
     public func remove(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> Bool {
-        try checkFileName(domain, host: host)
-        let folder = folder(of: domain, host: host)
-        let typed = Path.join(folder, fileName(of: domain, host: host))
+        let (folder, typed) = try located(domain, host: host)
         guard (try? FileSystem.status(folder))??.isDirectory == true else { return false }
         do {
-            return try FolderLock.holding(folder, for: typed, timeout: lockTimeout, waiting: waitingForLock) { _ throws(StoreError) in
+            return try holdingLock(folder, for: typed) { _ throws in
                 let path = path(of: domain, host: host)
                 let status: FileSystem.Status?
                 do throws(Errno) { status = try FileSystem.linkStatus(path) } catch { throw StoreError.unreadable(path: path, error) }

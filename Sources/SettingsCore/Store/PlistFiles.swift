@@ -53,7 +53,7 @@ public enum PlistFiles {
         let status: FileSystem.Status?
         do throws(Errno) { status = try FileSystem.status(path) } catch { throw StoreError.writeFailed(path: path, error) }
         if let status, stream || !status.isRegular {
-            switch FileKind(mode: status.mode) {
+            switch status.kind {
             case .regular, .fifo, .characterDevice:
                 try writeInto(path, truncating: status.isRegular, contents)
                 return nil
@@ -68,7 +68,7 @@ public enum PlistFiles {
                 // Looked at again under the lock: only a regular file is ever replaced.
                 let old: FileSystem.Status?
                 do throws(Errno) { old = try FileSystem.status(target) } catch { throw StoreError.writeFailed(path: path, error) }
-                if let old, !old.isRegular { throw StoreError.notAFile(path: path, FileKind(mode: old.mode)) }
+                if let old, !old.isRegular { throw StoreError.notAFile(path: path, old.kind) }
                 do throws(Errno) {
                     let durability = try AtomicFile.replace(target, directoryFD: directoryFD, keeping: old,
                                                             newFileMode: 0o644, contents: contents)

@@ -29,6 +29,7 @@ enum FileSystem {
         var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
         var isRegular: Bool { mode & S_IFMT == S_IFREG }
         var isSymlink: Bool { mode & S_IFMT == S_IFLNK }
+        var kind: FileKind { FileKind(mode: mode) }
         var permissions: mode_t { mode & 0o7777 }
 
         init(_ s: stat) {
@@ -89,14 +90,13 @@ enum FileSystem {
         let fd: CInt
         do { fd = try open(path, O_RDONLY | O_NONBLOCK) } catch where error == .noSuchFile { return nil } catch {
             // A socket cannot be opened at all: say what it is.
-            if error.rawValue == ENXIO, let s = try? self.status(path), !s.isRegular { throw .notAFile(FileKind(mode: s.mode)) }
+            if error.rawValue == ENXIO, let s = try? self.status(path), !s.isRegular { throw .notAFile(s.kind) }
             throw .system(error)
         }
         defer { close(fd) }
         let status: Status
         do { status = try self.status(fd: fd) } catch { throw .system(error) }
-        let kind = FileKind(mode: status.mode)
-        switch (kind, accepting) {
+        switch (status.kind, accepting) {
         case (.regular, _):
             guard status.size <= maximumReadSize else { throw .system(Errno(EFBIG)) }
             do { return (try readAll(fd, expected: status.size, isStream: false), status) } catch { throw .system(error) }
@@ -104,7 +104,7 @@ enum FileSystem {
             // Block from here on: the writer is there, or the read ends at once.
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
             do { return (try readAll(fd, expected: 0, isStream: true), status) } catch { throw .system(error) }
-        default:
+        case (let kind, _):
             throw .notAFile(kind)
         }
     }
@@ -206,8 +206,8 @@ enum FileSystem {
         return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
-    /// True when this process runs as root, and what it creates must be given to the
-    /// owner of the folder it is created in (see `giveToFolderOwner`).
+    /// True when this process runs as root: then what it creates is given to the owner
+    /// of the folder it is created in (`makeDirectories`, `AtomicFile`).
     static var isRoot: Bool { geteuid() == 0 }
 
     /// `mkdir -p` with mode 0700 for each folder it creates. Run as root (`sudo`), each

@@ -11,8 +11,8 @@ extension KeyPath {
     /// Puts `new` where the path points in `root`, the value of the top-level key
     /// `segments[0]` (nil when it has none). Missing dictionaries on the way are
     /// created, and a missing array before `-`; a missing parent of an index is an
-    /// error, since an array is never guessed. At an array index the element is replaced, or with `insert` the new one
-    /// goes before it; `-` appends.
+    /// error, since an array is never guessed. At an array index the element is
+    /// replaced, or with `insert` the new one goes before it; `-` appends.
     public func set(_ new: PlistValue, in root: inout PlistValue?, insert: Bool = false) throws(KeyPathError) {
         try set(new, in: &root, depth: 1, insert: insert)
     }
@@ -116,7 +116,7 @@ extension KeyPath {
             default: throw .notAJSONPath(text)
             }
         }
-        try Self.checkDepth(segments.count, text)
+        try Self.checkDepth(segments.count)
         self.init(segments)
     }
 }

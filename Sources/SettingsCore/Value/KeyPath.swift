@@ -34,7 +34,7 @@ public struct KeyPath: Sendable, Equatable {
             }
         }
         segments.append(String(decoding: current, as: UTF8.self))
-        try Self.checkDepth(segments.count, pointer)
+        try Self.checkDepth(segments.count)
         self.segments = segments
     }
 
@@ -42,7 +42,7 @@ public struct KeyPath: Sendable, Equatable {
     /// every reader opens, so no file holds it and none may be made to.
     public static let maximumSegments = maximumNestingDepth
 
-    static func checkDepth(_ count: Int, _ text: String) throws(KeyPathError) {
+    static func checkDepth(_ count: Int) throws(KeyPathError) {
         if count > maximumSegments { throw .tooDeep(count: count) }
     }
 
