@@ -66,12 +66,8 @@ struct Diagnostic {
     /// its messages do not say "leaving defaults unchanged", which would suggest it might
     /// have changed something.
     init(_ error: any Error, program: String = "settings", verbWrites: Bool = true) {
-        var (message, status) = Self.messageAndStatus(error, program: program)
-        if !verbWrites {
-            for tail in ["; leaving defaults unchanged.", ".  Leaving defaults unchanged.", "; leaving defaults unchanged"] {
-                message = message.replacingTail(tail, with: ".")
-            }
-        }
+        let (message, status) = Self.messageAndStatus(error, program: program,
+                                                      unchanged: verbWrites ? "; leaving defaults unchanged." : ".")
         // The short usage is the one message of several lines: it is the whole answer.
         if case .bareCommand? = error as? CLIError { isUsageText = true } else { isUsageText = false }
         self.message = isUsageText ? message : CLI.oneLine(message)
@@ -86,20 +82,22 @@ struct Diagnostic {
         return "\(program): \(message)\n" + (pointsAtHelp ? "Run 'help' for usage.\n" : "")
     }
 
-    private static func messageAndStatus(_ error: any Error, program: String) -> (String, Int32) {
+    /// `unchanged` ends a message that says nothing was changed: defaults' words after a
+    /// verb that changes domains, a plain full stop after one that only reads.
+    private static func messageAndStatus(_ error: any Error, program: String, unchanged: String) -> (String, Int32) {
         let message: String, status: Int32
         switch error {
-        case let error as CLIError: (message, status) = Self.describe(error, program: program)
-        case let error as StoreError: (message, status) = Self.describe(.store(error), program: program)
+        case let error as CLIError: (message, status) = Self.describe(error, program: program, unchanged: unchanged)
+        case let error as StoreError: (message, status) = Self.describe(.store(error), program: program, unchanged: unchanged)
         // A path that does not fit the domain: nothing was changed.
-        case let error as KeyPathError: (message, status) = ("\(error.message); leaving defaults unchanged.", 1)
-        case let error as JSONError: (message, status) = Self.describe(.json(error, source: "the value"), program: program)
+        case let error as KeyPathError: (message, status) = ("\(error.message)\(unchanged)", 1)
+        case let error as JSONError: (message, status) = Self.describe(.json(error, source: "the value"), program: program, unchanged: unchanged)
         default: (message, status) = ("\(error)", 1)
         }
         return (message, status)
     }
 
-    private static func describe(_ error: CLIError, program: String) -> (String, Int32) {
+    private static func describe(_ error: CLIError, program: String, unchanged: String) -> (String, Int32) {
         switch error {
         case .usage(let detail):
             // The help line is added by `lines(program:)`.
@@ -107,15 +105,15 @@ struct Diagnostic {
         case .bareCommand:
             return (HelpCommand.shortUsage(program: program), 2)
         case .unexpectedArgument(let word):
-            return ("Unexpected argument \(word); leaving defaults unchanged.", 2)
+            return ("Unexpected argument \(word)\(unchanged)", 2)
         case let .badValue(flag, text, expected):
-            return ("invalid value '\(text)' for \(flag): expected \(expected); leaving defaults unchanged.", 2)
+            return ("invalid value '\(text)' for \(flag): expected \(expected)\(unchanged)", 2)
         case .missingValue(let flag):
-            return ("\(flag) needs a value; leaving defaults unchanged.", 2)
+            return ("\(flag) needs a value\(unchanged)", 2)
         case let .badPointer(error, flag):
             return ("invalid \(flag): \(error.message)", 2)
         case let .lookalike(inner, lookalike):
-            let (message, status) = describe(inner, program: program)
+            let (message, status) = describe(inner, program: program, unchanged: unchanged)
             return ("\(message) ('\(lookalike.word)' is not a type flag; did you mean \(lookalike.flag)?)", status)
         case let .optionAfterVerb(option, verb):
             let example = option == "-host" ? "-host NAME" : option
@@ -131,9 +129,9 @@ struct Diagnostic {
         case let .domainMissing(domain, nil):
             return ("Domain \(domain) does not exist", 1)
         case .valueMissing(let key):
-            return ("no value after the key \(key): give one, as in write <domain> \(key) <value>; leaving defaults unchanged.", 2)
+            return ("no value after the key \(key): give one, as in write <domain> \(key) <value>\(unchanged)", 2)
         case let .keyMissing(domain, key):
-            return ("Key \(key) does not exist in domain \(domain); leaving defaults unchanged.", 1)
+            return ("Key \(key) does not exist in domain \(domain)\(unchanged)", 1)
         case let .pairMissingInside(domain, key, pointer):
             return ("The domain/default pair of (\(domain), \(key)) does not exist; keys are literal: for a value inside a dictionary, use -p \(pointer)", 1)
         case let .pairMissing(domain, key):
@@ -154,10 +152,10 @@ struct Diagnostic {
         case let .noSchema(domain, key):
             return (key.map { "\(domain)'s schema has no key \($0)" } ?? "no schema for \(domain)", 1)
         case let .json(error, source):
-            return ("cannot read \(source) as JSON: \(error.message); leaving defaults unchanged.", 2)
+            return ("cannot read \(source) as JSON: \(error.message)\(unchanged)", 2)
         case let .invalidUTF8(position, bytes):
             let shown = bytes.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined()
-            return ("argument \(position) ('\(shown)') is not valid UTF-8; leaving defaults unchanged.", 2)
+            return ("argument \(position) ('\(shown)') is not valid UTF-8\(unchanged)", 2)
         case .outputFailed(let errno):
             return ("cannot write standard output: \(errno.message)", 4)
         case .store(let error):
@@ -169,14 +167,5 @@ struct Diagnostic {
                 }
             return (error.message, status)
         }
-    }
-}
-
-private extension String {
-    /// The text with its first `tail` replaced (where it ends a sentence or comes before a
-    /// parenthesis), or unchanged.
-    func replacingTail(_ tail: String, with replacement: String) -> String {
-        guard let range = firstRange(of: tail) else { return self }
-        return String(self[..<range.lowerBound]) + replacement + String(self[range.upperBound...])
     }
 }

@@ -157,12 +157,17 @@ func expectAtMost(_ n: Int, _ arguments: [Token]) throws(CLIError) {
     if arguments.count > n { throw CLIError.unexpectedArgument(arguments[n].text) }
 }
 
-/// `--force` right after the domain: write what a schema would refuse, and replace or
-/// remove a read-only file. Taken out of the words; whether it was there.
-func takeForce(_ arguments: inout [Token]) -> Bool {
-    guard arguments.count > 1, arguments[1].text == "--force" else { return false }
-    arguments.remove(at: 1)
-    return true
+extension Context {
+    /// `--force` right after the domain: write what a schema would refuse, and replace
+    /// or remove a read-only file (the store is told). Taken out of the words; whether
+    /// it was there.
+    @discardableResult
+    mutating func takeForce(_ arguments: inout [Token]) -> Bool {
+        let force = arguments.count > 1 && arguments[1].text == "--force"
+        if force { arguments.remove(at: 1) }
+        store.overwriteReadOnly = force
+        return force
+    }
 }
 
 extension DomainName {

@@ -5,7 +5,7 @@ enum DeleteCommand {
     /// one place inside a value (an array closes the gap).
     static func delete(_ context: inout Context, _ arguments: [Token]) throws {
         var (options, arguments) = try PathOptions.extract(arguments, allowed: ["-p", "--path-json"])
-        context.store.overwriteReadOnly = takeForce(&arguments)
+        context.takeForce(&arguments)
         guard let domainToken = arguments.first else { throw CLIError.usage("delete needs a domain") }
         try expectAtMost(options.path == nil ? 2 : 1, arguments)
         let domain = try domainName(domainToken)

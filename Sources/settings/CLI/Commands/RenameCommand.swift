@@ -4,7 +4,7 @@ enum RenameCommand {
     /// `rename D OLD NEW`: moves a value to a new key, in one locked change.
     static func rename(_ context: inout Context, _ arguments: [Token]) throws {
         var arguments = arguments
-        context.store.overwriteReadOnly = takeForce(&arguments)
+        context.takeForce(&arguments)
         guard arguments.count >= 3 else { throw CLIError.usage("rename needs a domain, an old key and a new key") }
         try expectAtMost(3, arguments)
         let domain = try domainName(arguments[0])

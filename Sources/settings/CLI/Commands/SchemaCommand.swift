@@ -33,7 +33,7 @@ enum SchemaCommand {
     /// for `--all`), so reads give the defaults again. A key already absent is no error.
     static func reset(_ context: inout Context, _ arguments: [Token]) throws {
         var arguments = arguments
-        context.store.overwriteReadOnly = takeForce(&arguments)
+        context.takeForce(&arguments)
         guard arguments.count >= 2 else { throw CLIError.usage("reset needs a domain and keys, or --all") }
         let domain = try domainName(arguments[0])
         var names = arguments.dropFirst().map(\.text)

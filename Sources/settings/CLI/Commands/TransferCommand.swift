@@ -6,7 +6,7 @@ enum TransferCommand {
     /// format, or JSON) becomes the domain, or with `--merge` is merged into it deeply.
     static func importDomain(_ context: inout Context, _ arguments: [Token]) throws {
         var (options, arguments) = try PathOptions.extract(arguments, allowed: ["--json", "--merge", "--exact"])
-        let force = takeForce(&arguments)
+        context.takeForce(&arguments)
         guard arguments.count >= 2 else { throw CLIError.usage("import needs a domain and a path (or - for standard input)") }
         try expectAtMost(2, arguments)
         let domain = try domainName(arguments[0])
@@ -24,7 +24,6 @@ enum TransferCommand {
         } else {
             imported = try PlistFiles.dictionary(from: bytes, name: name)
         }
-        context.store.overwriteReadOnly = force
         try context.update(domain) { values in
             if options.json, !options.exact, case .dict(let kept) = JSONReader.keepingReals(.dict(imported), where: .dict(values)) {
                 imported = kept

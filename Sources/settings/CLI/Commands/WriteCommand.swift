@@ -8,8 +8,7 @@ enum WriteCommand {
         // `--force` right after the domain writes what the schema would refuse, and over a
         // read-only file. (`write D --force` alone stores the key --force, as defaults.)
         var arguments = arguments
-        let force = arguments.count > 2 && takeForce(&arguments)
-        context.store.overwriteReadOnly = force
+        let force = arguments.count > 2 && context.takeForce(&arguments)
         guard arguments.count >= 2 else { throw CLIError.usage("write needs a domain, a key and a value") }
         let domain = try domainName(arguments[0])
         var words = Array(arguments.dropFirst())
