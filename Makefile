@@ -3,26 +3,18 @@
 #   make install [PREFIX=...] [DEFAULTS_LINK=1] [DESTDIR=...]
 #                                 installs what `make` built, stripped, without building
 #                                 (so `make && sudo make install` works when root has no swift)
-#   make uninstall [PREFIX=...]
+#   make uninstall [PREFIX=...]   removes it again
 #   make dist                     settings-VERSION-linux-ARCH.tar.gz and its .sha256: the
 #                                 binary, man page, completions, README, LICENSE, install.sh
 # DEFAULTS_LINK=1 also installs `defaults`, a link to settings, with its man page and
-# completions, so scripts written for macOS defaults run unchanged.
+# completions, so scripts written for macOS defaults run unchanged. Where an installed
+# shell does not look for completion under PREFIX, install says what to add (see
+# scripts/install.sh).
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 BUILD := .build/release
-
-root := $(DESTDIR)$(PREFIX)
-bindir := $(root)/bin
-man1dir := $(root)/share/man/man1
-bashdir := $(root)/share/bash-completion/completions
-zshdir := $(root)/share/zsh/site-functions
-fishdir := $(root)/share/fish/vendor_completions.d
-
-installed := $(bindir)/settings $(man1dir)/settings.1 $(bashdir)/settings $(zshdir)/_settings $(fishdir)/settings.fish
-links := $(bindir)/defaults $(man1dir)/defaults.1 $(bashdir)/defaults $(fishdir)/defaults.fish
 
 VERSION := $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/settings/CLI/CLI.swift)
 ARCH := $(shell uname -m)
@@ -40,22 +32,10 @@ test:
 $(BUILD)/settings:
 	@echo "no $(BUILD)/settings: run 'make' (swift build -c release) first" >&2; exit 1
 
+# scripts/install.sh installs (and uninstalls) both this tree and a release archive, and
+# says what a shell needs where it does not look under PREFIX.
 install: $(BUILD)/settings
-	install -d $(bindir) $(man1dir) $(bashdir) $(zshdir) $(fishdir)
-	install -m 755 -s $(BUILD)/settings $(bindir)/settings
-	install -m 644 man/settings.1 $(man1dir)/settings.1
-	install -m 644 completions/settings.bash $(bashdir)/settings
-	install -m 644 completions/_settings $(zshdir)/_settings
-	install -m 644 completions/settings.fish $(fishdir)/settings.fish
-ifeq ($(DEFAULTS_LINK),1)
-	ln -sf settings $(bindir)/defaults
-	ln -sf settings.1 $(man1dir)/defaults.1
-	ln -sf settings $(bashdir)/defaults
-	ln -sf settings.fish $(fishdir)/defaults.fish
-endif
-	@case "$(PREFIX)" in /usr|/usr/local) ;; *) \
-		echo "zsh: add $(PREFIX)/share/zsh/site-functions to fpath, or eval \"\$$(settings completion zsh)\" in ~/.zshrc"; \
-		echo "fish: add $(PREFIX)/share to XDG_DATA_DIRS, or settings completion fish | source in config.fish";; esac
+	DESTDIR="$(DESTDIR)" DEFAULTS_LINK="$(DEFAULTS_LINK)" sh scripts/install.sh "$(PREFIX)"
 
 dist: $(BUILD)/settings
 	rm -rf .build/$(DIST) .build/$(DIST).tar.gz
@@ -69,9 +49,4 @@ dist: $(BUILD)/settings
 	@echo "$(DIST).tar.gz"
 
 uninstall:
-	rm -f $(installed)
-	for f in $(links); do if [ -L "$$f" ]; then rm -f "$$f"; fi; done
-	# Remove the folders install created, once empty, up to but not including PREFIX.
-	for d in $(bindir) $(man1dir) $(bashdir) $(zshdir) $(fishdir); do \
-		while [ "$$d" != "$(root)" ] && rmdir "$$d" 2>/dev/null; do d=$$(dirname "$$d"); done; \
-	done
+	DESTDIR="$(DESTDIR)" sh scripts/install.sh --uninstall "$(PREFIX)"

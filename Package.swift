@@ -21,8 +21,8 @@ let package = Package(
             name: "settings", dependencies: ["SettingsCore"],
             // A fully static release binary: with no dynamic loader resolving symbols at
             // start-up (76% of a one-key `read` before), it starts faster than git config.
-            // The link warns that getpwuid, used only when $HOME is unset, needs the
-            // system's glibc at run time.
+            // STATIC_EXECUTABLE keeps glibc's dlopen out of it (StaticLinking.swift).
+            swiftSettings: [.define("STATIC_EXECUTABLE", .when(configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
         // A separate process that uses Foundation's UserDefaults, so the tests can show

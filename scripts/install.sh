@@ -1,25 +1,124 @@
 #!/bin/sh
-# Installs settings from this folder (a release archive) without a Swift toolchain.
-#   ./install.sh [PREFIX]       PREFIX defaults to /usr/local, or ~/.local when that is
-#                               not writable; also: PREFIX=... ./install.sh
-# Puts the binary in PREFIX/bin, the man page in PREFIX/share/man/man1 and the
-# completion scripts where bash, zsh and fish look under PREFIX, then says what a shell
-# needs to find them when PREFIX is not one it searches.
+# shellcheck disable=SC2016 # the $ in the single-quoted fish commands are fish's
+# Installs settings without a Swift toolchain, from a release archive (this folder) or from
+# a source tree that `make` has built (`make install` runs this script):
+#   ./install.sh [PREFIX]              PREFIX defaults to /usr/local, or ~/.local when that
+#                                      is not writable; also PREFIX=... ./install.sh
+#   ./install.sh --uninstall [PREFIX]  removes the files and links install put there
+# DEFAULTS_LINK=1 also installs `defaults`, a link to settings, with its man page and
+# completion. DESTDIR=/stage puts everything under /stage for a package and touches nothing
+# outside it.
+#
+# The binary goes in PREFIX/bin, the man page in PREFIX/share/man/man1 (man finds it from
+# PATH) and the completion scripts where bash, zsh and fish look under a prefix. Each shell
+# that is installed is then asked whether it searches there with no configuration, as a
+# console or SSH login starts it (no XDG_DATA_DIRS, no rc files). Where one does not, this
+# says the one line to add to its rc file, except for fish with the default /usr/local:
+# Debian's fish searches /usr/local only when XDG_DATA_DIRS names it, so the script is also
+# linked into fish's folder for administrators (/etc/fish/completions).
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
+
+uninstall=0
+if [ "${1:-}" = --uninstall ]; then uninstall=1; shift; fi
 prefix=${1:-${PREFIX:-}}
 if [ -z "$prefix" ]; then
     if [ -w /usr/local ] || [ "$(id -u)" -eq 0 ]; then prefix=/usr/local; else prefix=$HOME/.local; fi
 fi
-install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
-    "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
-install -m 755 "$here/settings" "$prefix/bin/settings"
-install -m 644 "$here/settings.1" "$prefix/share/man/man1/settings.1"
-install -m 644 "$here/completions/settings.bash" "$prefix/share/bash-completion/completions/settings"
-install -m 644 "$here/completions/_settings" "$prefix/share/zsh/site-functions/_settings"
-install -m 644 "$here/completions/settings.fish" "$prefix/share/fish/vendor_completions.d/settings.fish"
-echo "installed settings in $prefix/bin"
+case $prefix in /*) ;; *) echo "install.sh: PREFIX must be an absolute path, not $prefix" >&2; exit 2 ;; esac
+prefix=${prefix%/}
+destdir=${DESTDIR:-}
+root=$destdir$prefix
+bindir=$root/bin
+man1dir=$root/share/man/man1
+bashdir=$root/share/bash-completion/completions
+zshdir=$root/share/zsh/site-functions
+fishdir=$root/share/fish/vendor_completions.d
+
+# Runs fish with no rc files and a scratch config folder, so asking leaves nothing behind
+# (fish makes its config folder when it starts).
+ask_fish() {
+    scratch=$(mktemp -d)
+    env -u XDG_DATA_DIRS XDG_CONFIG_HOME="$scratch" fish --no-config -c "$1" 2>/dev/null
+    rc=$?
+    rm -rf "$scratch"
+    return $rc
+}
+
+# fish's folder for administrators (/etc/fish/completions), when fish is installed.
+fish_admin_dir() {
+    command -v fish >/dev/null 2>&1 || return 1
+    dir=$(ask_fish 'echo $__fish_sysconf_dir') && [ -n "$dir" ] && echo "$dir/completions"
+}
+
+if [ "$uninstall" -eq 1 ]; then
+    rm -f "$bindir/settings" "$man1dir/settings.1" "$bashdir/settings" "$zshdir/_settings" "$fishdir/settings.fish"
+    for f in "$bindir/defaults" "$man1dir/defaults.1" "$bashdir/defaults" "$fishdir/defaults.fish"; do
+        if [ -L "$f" ]; then rm -f "$f"; fi
+    done
+    # The links a system-wide install made for fish, if they still point at this PREFIX.
+    if [ -z "$destdir" ] && admin=$(fish_admin_dir); then
+        for name in settings defaults; do
+            if [ -L "$admin/$name.fish" ] && [ "$(readlink "$admin/$name.fish")" = "$fishdir/$name.fish" ]; then
+                rm -f "$admin/$name.fish"
+            fi
+        done
+    fi
+    # Folders stay, as GNU's `make uninstall` leaves them: an empty /usr/local/bin or
+    # share/zsh/site-functions may be the system's, made before settings came.
+    echo "removed settings from $prefix"
+    exit 0
+fi
+
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -f "$here/settings.1" ]; then
+    # A release archive: the binary is already stripped (and strip may not be installed).
+    binary=$here/settings page=$here/settings.1 completions=$here/completions strip=
+else
+    # scripts/ in a source tree, beside .build/, man/ and completions/.
+    tree=$(dirname "$here")
+    binary=$tree/.build/release/settings page=$tree/man/settings.1 completions=$tree/completions strip=-s
+    [ -x "$binary" ] || { echo "install.sh: no $binary: run 'make' (swift build -c release) first" >&2; exit 1; }
+fi
+
+install -d "$bindir" "$man1dir" "$bashdir" "$zshdir" "$fishdir"
+install -m 755 $strip "$binary" "$bindir/settings"
+install -m 644 "$page" "$man1dir/settings.1"
+install -m 644 "$completions/settings.bash" "$bashdir/settings"
+install -m 644 "$completions/_settings" "$zshdir/_settings"
+install -m 644 "$completions/settings.fish" "$fishdir/settings.fish"
+names=settings
+if [ "${DEFAULTS_LINK:-0}" = 1 ]; then
+    # _settings declares `#compdef settings defaults`; the others are found by name.
+    ln -sf settings "$bindir/defaults"
+    ln -sf settings.1 "$man1dir/defaults.1"
+    ln -sf settings "$bashdir/defaults"
+    ln -sf settings.fish "$fishdir/defaults.fish"
+    names="settings defaults"
+fi
+echo "installed settings in $bindir"
+[ -z "$destdir" ] || exit 0
+
 case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "add $prefix/bin to PATH" ;; esac
-if [ "$prefix" != /usr/local ] && [ "$prefix" != /usr ]; then
-    echo "completion: or add to ~/.bashrc: eval \"\$(settings completion bash)\" (zsh and fish likewise, see settings(1))"
+
+# bash-completion loads from $XDG_DATA_HOME and $XDG_DATA_DIRS, by default ~/.local/share,
+# /usr/local/share and /usr/share.
+case $prefix/share in
+    /usr/local/share | /usr/share | "${XDG_DATA_HOME:-$HOME/.local/share}") ;;
+    *) echo "bash does not look in $bashdir; add to ~/.bashrc: source $bashdir/settings" ;;
+esac
+
+if command -v zsh >/dev/null 2>&1 && ! zsh -f -c 'print -rl -- $fpath' 2>/dev/null | grep -qxF "$zshdir"; then
+    echo "zsh does not look in $zshdir; add to ~/.zshrc, before compinit: fpath=($zshdir \$fpath)"
+fi
+
+if command -v fish >/dev/null 2>&1 &&
+    ! ask_fish 'source $__fish_data_dir/config.fish; printf "%s\n" $fish_complete_path' | grep -qxF "$fishdir"; then
+    admin=
+    [ "$prefix" != /usr/local ] || admin=$(fish_admin_dir) || admin=
+    if [ -n "$admin" ] && install -d "$admin" 2>/dev/null && [ -w "$admin" ]; then
+        for name in $names; do ln -sf "$fishdir/$name.fish" "$admin/$name.fish"; done
+        echo "fish does not look in $fishdir; linked $admin/settings.fish to it"
+    else
+        echo "fish does not look in $fishdir; add to ~/.config/fish/config.fish: set -p fish_complete_path $fishdir"
+    fi
 fi

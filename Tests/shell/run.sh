@@ -1,47 +1,41 @@
 #!/usr/bin/env bash
-# Installs settings into a temporary PREFIX and checks, with the real shells, what a user
-# of that PREFIX gets: the man page, the `defaults` link, bash completion through
-# bash-completion's loader, zsh and fish completion typed into a terminal (tmux), the
-# completion time on a store of 1,000 domains, and an uninstall that leaves nothing.
-# Needs bash-completion, zsh, fish, tmux and man. Prints "shell: N passed, M failed".
+# shellcheck disable=SC2016 # the single-quoted $ are for the shells this runs
+# Installs settings as a user would and checks, with the real shells started as a console or
+# SSH login starts them (a scratch HOME; no XDG_DATA_DIRS, fpath or MANPATH preset), what
+# that user gets:
+#   1. `make install PREFIX=~/.local`: the man page found from PATH, the `defaults` link,
+#      completion in bash (bash-completion's loader, as ~/.bashrc from /etc/skel loads it),
+#      zsh (~/.zshrc holds the one line install printed, then compinit) and fish, the last
+#      two typed into a terminal (tmux); the completion time on a store of 1,000 domains.
+#   2. As root, `make install` with the default PREFIX, /usr/local, in a private mount
+#      namespace whose /usr/local and /etc/fish/completions start empty: completion loads in
+#      all three shells with nothing added to any rc file.
+#   3. `settings completion SHELL`, `make dist` and the archive's install.sh on a PATH with
+#      no swift, and `make uninstall`.
+# Needs bash-completion, zsh, fish, tmux and man. Prints "shell: N passed, M failed, K skipped".
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
-prefix=$(mktemp -d)
+self=$PWD/Tests/shell/run.sh
 work=$(mktemp -d)
 socket="settings-test-$$"
-trap 'tmux -L "$socket" kill-server 2>/dev/null; rm -rf "$prefix" "$work"' EXIT
-passed=0 failed=0
+trap 'tmux -L "$socket" kill-server 2>/dev/null; rm -rf "$work"' EXIT
+passed=0 failed=0 skipped=0
 check() { # NAME CONDITION...
     local name=$1; shift
     if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
 }
 contains() { grep -qF -- "$2" <<<"$1"; }
+lacks() { ! grep -qE -- "$2" <<<"$1"; }
 
-make -s install PREFIX="$prefix" DEFAULTS_LINK=1 >/dev/null || { echo "install failed"; exit 1; }
-export PATH="$prefix/bin:$PATH" XDG_CONFIG_HOME="$work/config" HOME="$work/home" XDG_DATA_DIRS="$prefix/share:/usr/share"
+# A login's environment: what the shells see, and nothing the test chose for them.
+unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_DATA_DIRS ZDOTDIR MANPATH FPATH
+export HOME=$work/home LANG=C.UTF-8 TERM=xterm-256color
 mkdir -p "$HOME"
-settings write com.apple.dock autohide -bool true
-settings write com.apple.dock "orientation" left
-settings write com.example.app volume -int 3
-settings write com.example.app window -dict frame '(0, 0, 800, 600)' title Main
-mkdir -p "$XDG_CONFIG_HOME/settings/schemas"
-cat >"$XDG_CONFIG_HOME/settings/schemas/com.example.player.json" <<'JSON'
-{"keys": {"volume": {"type": "integer", "default": 50, "minimum": 0, "maximum": 100},
-          "theme": {"type": "string", "default": "system", "enum": ["light", "dark", "system"]}}}
-JSON
-settings -currentHost write com.apple.dock screenCount -int 2
+login() { env -i HOME="$HOME" PATH="$PATH" LANG="$LANG" TERM="$TERM" "$@"; }
 
-# man page and the defaults link
-export MANPAGER=cat
-check "man -l renders the page" contains "$(man -l "$prefix/share/man/man1/settings.1" 2>&1)" "read-type"
-check "man finds the page under PREFIX" contains "$(MANPATH="$prefix/share/man" man settings 2>&1)" "EXIT STATUS"
-check "man finds defaults(1)" contains "$(MANPATH="$prefix/share/man" man defaults 2>&1)" "SYNOPSIS"
-check "defaults link reads" test "$(defaults read com.apple.dock orientation)" = left
-check "defaults link names itself" test "$(defaults read com.none 2>&1)" = "defaults: Domain com.none does not exist"
-
-# bash, through bash-completion's loader, as bash calls a completion function
+# bash, through bash-completion's loader, as bash calls a completion function.
 bash_complete() { # LINE: prints the candidates for the last word of LINE
-    bash --norc -c '
+    login bash --norc -c '
         source /usr/share/bash-completion/bash_completion
         line=$1
         read -ra COMP_WORDS <<<"$line"
@@ -53,6 +47,85 @@ bash_complete() { # LINE: prints the candidates for the last word of LINE
         "$fn" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
         printf "%s\n" "${COMPREPLY[@]}"' _ "$1"
 }
+
+# zsh and fish: typed into a real terminal.
+terminal() { # SESSION SHELL: starts SHELL as a login would, in a tmux session
+    tmux -L "$socket" new-session -d -s "$1" -x 160 -y 40 \
+        "env -i HOME='$HOME' PATH='$PATH' LANG='$LANG' TERM='$TERM' $2"
+    sleep 2
+}
+term_complete() { # SESSION LINE: types LINE, presses Tab, prints the screen
+    tmux -L "$socket" send-keys -t "$1" C-u "$2" Tab
+    sleep 1.5
+    local screen
+    screen=$(tmux -L "$socket" capture-pane -p -t "$1")
+    tmux -L "$socket" send-keys -t "$1" C-c
+    sleep 0.3
+    tmux -L "$socket" send-keys -t "$1" C-l
+    sleep 0.3
+    echo "$screen"
+}
+# ~/.zshrc as zsh-newuser-install writes it (compinit), with LINE first; zstyle shows the
+# group descriptions the checks look for.
+zshrc() { # LINE
+    printf '%s\nautoload -Uz compinit && compinit -u\nzstyle ":completion:*" format "%%d"\n' "$1" >"$HOME/.zshrc"
+}
+mkdir -p "$HOME/.config/fish"
+echo 'set -g fish_greeting' >"$HOME/.config/fish/config.fish"
+
+# 2. Run again by part 1, as root inside its own mount namespace.
+if [ "${1:-}" = --system ]; then
+    socket="$socket-system"
+    export PATH=/usr/local/bin:/usr/bin:/bin # Debian's for a login; not the part 1 install
+    out=$(make -s install DEFAULTS_LINK=1 2>&1)
+    check "system: install asks nothing of bash or zsh at /usr/local" lacks "$out" '^(bash|zsh) '
+    check "system: install links fish's admin folder to the script" test -L /etc/fish/completions/settings.fish
+    settings write com.apple.dock orientation left
+    export MANPAGER=cat
+    check "system: man finds the page from PATH" test "$(login man -w settings)" = /usr/local/share/man/man1/settings.1
+    check "system: bash completes keys" contains "$(bash_complete 'settings read com.apple.dock ')" "orientation"
+    check "system: bash completes for defaults" contains "$(bash_complete 'defaults read com.apple.dock ')" "orientation"
+    zshrc ""
+    terminal zsh zsh
+    check "system: zsh completes keys" contains "$(term_complete zsh 'settings write com.apple.dock ori')" "settings write com.apple.dock orientation"
+    check "system: zsh completes for defaults" contains "$(term_complete zsh 'defaults read com.apple.dock ori')" "defaults read com.apple.dock orientation"
+    terminal fish fish
+    check "system: fish completes keys" contains "$(term_complete fish 'settings write com.apple.dock ori')" "settings write com.apple.dock orientation"
+    check "system: fish completes for defaults" contains "$(term_complete fish 'defaults write com.apple.dock ori')" "defaults write com.apple.dock orientation"
+    make -s uninstall >/dev/null
+    check "system: uninstall leaves no file in /usr/local" test -z "$(find /usr/local ! -type d)"
+    check "system: uninstall removes the fish links" test -z "$(ls -A /etc/fish/completions)"
+    exit 0
+fi
+
+# 1. A user's own install, in ~/.local.
+out=$(make -s install PREFIX="$HOME/.local" DEFAULTS_LINK=1 2>&1) || { echo "install failed: $out"; exit 1; }
+installed=$(find "$HOME/.local" ! -type d)
+check "install says to add ~/.local/bin to PATH" contains "$out" "add $HOME/.local/bin to PATH"
+check "install asks nothing of bash or fish at ~/.local" lacks "$out" '^(bash|fish) '
+zsh_line=$(sed -n 's/^zsh does not look in .*; add to ~\/.zshrc, before compinit: //p' <<<"$out")
+check "install gives zsh's line for ~/.local" test "$zsh_line" = "fpath=($HOME/.local/share/zsh/site-functions \$fpath)"
+export PATH="$HOME/.local/bin:$PATH"
+settings write com.apple.dock autohide -bool true
+settings write com.apple.dock "orientation" left
+settings write com.example.app volume -int 3
+settings write com.example.app window -dict frame '(0, 0, 800, 600)' title Main
+mkdir -p "$HOME/.config/settings/schemas"
+cat >"$HOME/.config/settings/schemas/com.example.player.json" <<'JSON'
+{"keys": {"volume": {"type": "integer", "default": 50, "minimum": 0, "maximum": 100},
+          "theme": {"type": "string", "default": "system", "enum": ["light", "dark", "system"]}}}
+JSON
+settings -currentHost write com.apple.dock screenCount -int 2
+
+# man page and the defaults link
+export MANPAGER=cat
+check "man -l renders the page" contains "$(man -l "$HOME/.local/share/man/man1/settings.1" 2>&1)" "read-type"
+check "man finds the page from PATH" contains "$(login man settings 2>&1)" "EXIT STATUS"
+check "man finds defaults(1)" contains "$(login man defaults 2>&1)" "SYNOPSIS"
+check "defaults link reads" test "$(defaults read com.apple.dock orientation)" = left
+check "defaults link names itself" test "$(defaults read com.none 2>&1)" = "defaults: Domain com.none does not exist"
+
+prefix=$HOME/.local
 check "bash: verbs" contains "$(bash_complete 'settings re')" "read-type"
 check "bash: options before the verb" contains "$(bash_complete 'settings -')" "-currentHost"
 check "bash: domains from the store" contains "$(bash_complete 'settings read com.')" "com.example.app"
@@ -78,23 +151,8 @@ check "bash: schema choices" contains "$(bash_complete 'settings write com.examp
 check "bash: schema verbs" contains "$(bash_complete 'settings describe com.example.player ')" "theme"
 check "bash: defaults link" contains "$(bash_complete 'defaults read com.apple.dock ')" "autohide"
 
-# zsh and fish: typed into a real terminal
-term_complete() { # SESSION LINE: types LINE, presses Tab, prints the screen
-    tmux -L "$socket" send-keys -t "$1" C-u "$2" Tab
-    sleep 1.5
-    local screen
-    screen=$(tmux -L "$socket" capture-pane -p -t "$1")
-    tmux -L "$socket" send-keys -t "$1" C-c
-    sleep 0.3
-    tmux -L "$socket" send-keys -t "$1" C-l
-    sleep 0.3
-    echo "$screen"
-}
-tmux -L "$socket" new-session -d -s zsh -x 160 -y 40 \
-    "env PATH='$PATH' HOME='$HOME' XDG_CONFIG_HOME='$XDG_CONFIG_HOME' zsh -f"
-sleep 0.5
-tmux -L "$socket" send-keys -t zsh "fpath=($prefix/share/zsh/site-functions \$fpath); autoload -Uz compinit; compinit -u -D; zstyle ':completion:*' format '%d'" Enter
-sleep 1
+zshrc "$zsh_line"
+terminal zsh zsh
 check "zsh: verbs with descriptions" contains "$(term_complete zsh 'settings re')" "read-type"
 check "zsh: descriptions" contains "$(term_complete zsh 'settings re')" "show the type of a key"
 check "zsh: domains" contains "$(term_complete zsh 'settings read com.ex')" "settings read com.example.app"
@@ -109,12 +167,7 @@ check "zsh: flags" contains "$(term_complete zsh 'settings write com.apple.dock 
 check "zsh: -currentHost keys" contains "$(term_complete zsh 'settings -currentHost read com.apple.dock scr')" "screenCount"
 check "zsh: defaults link" contains "$(term_complete zsh 'defaults read com.apple.dock auto')" "defaults read com.apple.dock autohide"
 
-tmux -L "$socket" new-session -d -s fish -x 160 -y 40 \
-    "env PATH='$PATH' HOME='$HOME' XDG_CONFIG_HOME='$work/fishconfig' XDG_DATA_DIRS='$XDG_DATA_DIRS' fish"
-sleep 1.5
-# fish keeps its own config in XDG_CONFIG_HOME: point settings at the store explicitly.
-tmux -L "$socket" send-keys -t fish "set -gx XDG_CONFIG_HOME $XDG_CONFIG_HOME; set -g fish_greeting" Enter
-sleep 0.5
+terminal fish fish
 check "fish: verbs" contains "$(term_complete fish 'settings re')" "read-type"
 check "fish: domains" contains "$(term_complete fish 'settings read com.ex')" "settings read com.example.app"
 check "fish: keys" contains "$(term_complete fish 'settings write com.apple.dock ori')" "settings write com.apple.dock orientation"
@@ -129,7 +182,7 @@ check "fish: -bool values" contains "$(term_complete fish 'settings write com.ap
 check "fish: defaults link" contains "$(term_complete fish 'defaults write com.apple.dock ori')" "defaults write com.apple.dock orientation"
 
 # A completion request on a store of 1,000 domains, best of 5, in milliseconds.
-for i in $(seq 1 1000); do printf '<plist><dict><key>k%s</key><true/></dict></plist>' "$i" >"$XDG_CONFIG_HOME/com.bulk.d$i.plist"; done
+for i in $(seq 1 1000); do printf '<plist><dict><key>k%s</key><true/></dict></plist>' "$i" >"$HOME/.config/com.bulk.d$i.plist"; done
 best() { # COMMAND...: the fastest of 5 runs, in ms
     local fastest=999999 start end
     for _ in 1 2 3 4 5; do
@@ -139,7 +192,7 @@ best() { # COMMAND...: the fastest of 5 runs, in ms
     echo "$fastest"
 }
 # The bash request itself, timed inside a shell that has bash-completion loaded.
-domains_ms=$(bash --norc -c '
+domains_ms=$(login bash --norc -c '
     source /usr/share/bash-completion/bash_completion
     _completion_loader settings
     best=999999
@@ -157,13 +210,26 @@ check "bash completion of a domain within 50 ms" test "${domains_ms:-999}" -lt 5
 check "settings complete domains within 50 ms" test "$bare_ms" -lt 50
 check "settings complete keys within 50 ms" test "$keys_ms" -lt 50
 
-# `settings completion SHELL` loads with one line in an rc file.
+# 2. The default PREFIX, /usr/local, as root in a private mount namespace.
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null && [ -d /etc/fish/completions ]; then
+    out=$(unshare -m bash -c 'mount -t tmpfs tmpfs /usr/local && mount -t tmpfs tmpfs /etc/fish/completions &&
+        exec bash "$0" --system' "$self" 2>&1)
+    echo "$out"
+    passed=$((passed + $(grep -c '^ok ' <<<"$out")))
+    failed=$((failed + $(grep -c '^FAIL ' <<<"$out")))
+    grep -q '^ok ' <<<"$out" || { failed=$((failed + 1)); echo "FAIL system: the install in /usr/local ran no check"; }
+else
+    skipped=$((skipped + 1))
+    echo "skip system: an install in /usr/local needs root, unshare and /etc/fish/completions"
+fi
+
+# 3. `settings completion SHELL` loads with one line in an rc file.
 check "bash: eval \"\$(settings completion bash)\" registers completion" \
-    contains "$(bash --norc -c 'eval "$(settings completion bash)"; complete -p settings')" "_settings"
+    contains "$(login bash --norc -c 'eval "$(settings completion bash)"; complete -p settings')" "_settings"
 check "zsh: eval \"\$(settings completion zsh)\" registers completion" \
-    contains "$(zsh -f -c 'autoload -Uz compinit && compinit -u -D && eval "$(settings completion zsh)" && print -r -- $_comps[settings]')" "_settings"
+    contains "$(login zsh -f -c 'autoload -Uz compinit && compinit -u -D && eval "$(settings completion zsh)" && print -r -- $_comps[settings]')" "_settings"
 check "fish: settings completion fish | source" \
-    contains "$(fish --no-config -c 'settings completion fish | source; complete -C "settings wri"')" "write"
+    contains "$(login fish --no-config -c 'settings completion fish | source; complete -C "settings wri"')" "write"
 
 # The release archive installs and runs where there is no Swift toolchain.
 archive=$(make -s dist | tail -n 1)
@@ -179,9 +245,13 @@ check "install.sh and the binary work with no swift on PATH" sh -c "
     env -i PATH=/usr/bin:/bin XDG_CONFIG_HOME='$work/noswift-config' '$work/noswift/bin/settings' write com.t k -int 5 &&
     test \"\$(env -i PATH=/usr/bin:/bin XDG_CONFIG_HOME='$work/noswift-config' '$work/noswift/bin/settings' read com.t k)\" = 5"
 check "the installed binary is stripped" sh -c "! file '$work/noswift/bin/settings' | grep -q 'not stripped'"
+check "the binary is static: no dynamic loader, no shared library" sh -c "file '$work/noswift/bin/settings' | grep -q 'statically linked'"
+env -i PATH=/usr/bin:/bin HOME="$work/nohome" sh "$work"/unpacked/settings-*/install.sh --uninstall "$work/noswift" >/dev/null
+check "install.sh --uninstall removes what it installed" test -z "$(find "$work/noswift" ! -type d)"
 
 make -s uninstall PREFIX="$prefix" >/dev/null
-check "uninstall removes everything it installed" test -d "$prefix" -a -z "$(find "$prefix" -mindepth 1)"
+# (~/.local also holds what fish wrote there since: its history, generated completions.)
+check "make uninstall removes every file and link it installed" sh -c 'for f in $1; do [ ! -e "$f" ] && [ ! -L "$f" ] || exit 1; done' _ "$installed"
 
-echo "shell: $passed passed, $failed failed"
+echo "shell: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -340,11 +340,26 @@ enum FileSystem {
         return String(cString: cwd)
     }
 
-    /// `$HOME`, or the password database's home folder when it is unset.
+    /// `$HOME`, or when it is unset the home folder `/etc/passwd` gives this user ("/" if
+    /// none). The file is read directly, as static Go programs do, rather than through
+    /// `getpwuid(3)`: in a fully static binary that call needs the shared libraries of the
+    /// very glibc it was linked against at run time (glibc warns so at link time).
     static func homeDirectory() -> String {
         if let home = environment("HOME"), !home.isEmpty { return home }
-        if let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir { return String(cString: dir) }
-        return "/"
+        guard let passwd = try? readFile("/etc/passwd")?.bytes else { return "/" }
+        return passwdHome(of: getuid(), in: passwd) ?? "/"
+    }
+
+    /// The home folder (sixth field) of the first `/etc/passwd` line whose user id (third
+    /// field) is `uid`, skipping `#` comments as glibc does.
+    static func passwdHome(of uid: uid_t, in passwd: [UInt8]) -> String? {
+        let id = Array(String(uid).utf8)
+        for line in passwd.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
+            let fields = line.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+            guard fields.count >= 6, fields[2].elementsEqual(id), !fields[5].isEmpty else { continue }
+            return String(decoding: fields[5], as: UTF8.self)
+        }
+        return nil
     }
 
     /// The UTC offset, in seconds, of local civil time `civil` (via `mktime(3)`, so TZ
