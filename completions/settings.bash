@@ -1,11 +1,27 @@
 # bash completion for settings, and for it installed or linked as `defaults`.
 # Verbs, options before the verb, domains and keys (asked of the binary itself with
-# `settings complete domains|keys D|paths D`, so they follow the store), type flags after a key,
-# boolean words after -bool, and file paths for import, export and path domains.
+# `settings complete domains|keys D|paths D`, so they follow the store), each verb's options and
+# the type flags where they may stand (`settings complete verbs` and `complete options VERB
+# PLACE`, read off the binary's verb table), boolean words after -bool, and file paths for
+# import, export and path domains.
 
-_settings_verbs="read get read-type write set rename delete remove import export watch paths keys list-keys describe range reset validate schema domains find help completion complete"
-_settings_type_flags="-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add"
-_settings_scalar_flags="-bool -boolean -int -integer -float -double -string -data -date"
+# Sets COMPREPLY to the names of `settings complete verbs|options` lines (NAME<TAB>SUMMARY)
+# that start with $cur.
+_settings_reply_names() {
+    local line
+    local -a lines
+    COMPREPLY=()
+    mapfile -t lines <<<"$1"
+    for line in "${lines[@]}"; do
+        line=${line%%$'\t'*}
+        [[ -n $line && $line == "$cur"* ]] && COMPREPLY+=("$line")
+    done
+}
+
+# The options of verb $1 at place $2 (key, value, pointer-value, element, after).
+_settings_options() {
+    _settings_reply_names "$("$cmd" complete options "$1" "$2" 2>/dev/null)"
+}
 
 # Sets COMPREPLY to the lines of $1 that start with $cur, quoted for the shell
 # (`printf -v`, not a subshell per candidate: a store may hold thousands of domains).
@@ -37,7 +53,7 @@ _settings() {
         return
     fi
     if ((i == COMP_CWORD)); then
-        mapfile -t COMPREPLY < <(compgen -W "$_settings_verbs -currentHost -host" -- "$cur")
+        _settings_reply_names "$("$cmd" complete verbs 2>/dev/null; printf -- '-currentHost\n-host\n')"
         return
     fi
     local verb=${COMP_WORDS[i],,} arg=$((COMP_CWORD - i)) domain=${COMP_WORDS[i+1]}
@@ -61,7 +77,7 @@ _settings() {
         fi
         ;;
     complete)
-        ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "domains keys paths values" -- "$cur")
+        ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "domains keys paths values verbs options" -- "$cur")
         return
         ;;
     completion)
@@ -79,7 +95,7 @@ _settings() {
     if [[ $verb == write && ${COMP_WORDS[i+2]} == -p ]] && ((arg >= 4)); then
         ((arg--))
         if ((arg == 3)); then
-            mapfile -t COMPREPLY < <(compgen -W "$_settings_type_flags --json --insert --exact" -- "$cur")
+            _settings_options write pointer-value
             return
         fi
     fi
@@ -88,36 +104,36 @@ _settings() {
         ((arg == 2)) && _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
         ;;
     reset)
-        _settings_reply_lines "$(printf -- '--all\n'; "$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
+        if [[ $cur == -* ]]; then
+            _settings_options reset key
+        else
+            _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
+        fi
         ;;
     read | read-type | rename | delete | remove)
-        if ((arg == 2)) && [[ $cur == -* && $verb == rename ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "--force" -- "$cur")
-        elif ((arg == 2)) && [[ $cur == -* && $verb == read* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "-p --path-json" -- "$cur")
-        elif ((arg == 2)) && [[ $cur == -* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "-p --path-json --force" -- "$cur")
+        if ((arg == 2)) && [[ $cur == -* ]]; then
+            _settings_options "$verb" key
         elif ((arg == 2)); then
             _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
-        elif [[ $verb == read && $cur == -* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "--json" -- "$cur")
+        elif [[ $cur == -* ]]; then
+            _settings_options "$verb" after
         fi
         ;;
     write)
         if ((arg == 2)) && [[ $cur == -* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "-p --path-json --force" -- "$cur")
+            _settings_options write key
         elif ((arg == 2)); then
             _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
         elif ((arg == 3)) && [[ $cur == -* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "$_settings_type_flags --json" -- "$cur")
+            _settings_options write value
         elif ((arg == 3)); then
             # The schema's choices for the key (or true and false), else the type flags.
             _settings_reply_lines "$("$cmd" "${host[@]}" complete values "$domain" "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null)"
-            ((${#COMPREPLY[@]})) || mapfile -t COMPREPLY < <(compgen -W "$_settings_type_flags --json" -- "$cur")
+            ((${#COMPREPLY[@]})) || _settings_options write value
         elif [[ $prev == -bool || $prev == -boolean ]]; then
             mapfile -t COMPREPLY < <(compgen -W "true false yes no" -- "$cur")
         elif [[ $cur == -* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "$_settings_scalar_flags" -- "$cur")
+            _settings_options write element
         fi
         ;;
     watch)
@@ -131,20 +147,20 @@ _settings() {
             ;;
         esac
         if [[ $cur == -* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "-p --json --initial --count --timeout --debounce" -- "$cur")
+            _settings_options watch after
         else
             _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
         fi
         ;;
     import | export)
-        if ((arg == 2)); then
+        if ((arg == 2)) && [[ $cur == --* ]]; then
+            _settings_options "$verb" key
+        elif ((arg == 2)); then
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             [[ -z $cur ]] && COMPREPLY+=(-)
-        elif [[ $verb == import ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "--json --merge --exact" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "--json" -- "$cur")
+            _settings_options "$verb" after
         fi
         ;;
     esac

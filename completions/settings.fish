@@ -1,5 +1,7 @@
 # fish completion for settings, and for it installed or linked as `defaults`.
-# Domains and keys come from the binary itself (`settings complete domains|keys D`).
+# Domains and keys come from the binary itself (`settings complete domains|keys D`), and so
+# do the verbs and each verb's options and type flags, with their summaries (`settings
+# complete verbs`, `complete options VERB PLACE`, read off its verb table).
 
 # The words after the program and its -currentHost/-host options: the verb and its arguments.
 function __settings_args
@@ -160,6 +162,19 @@ function __settings_values
     command $cmd (__settings_host) complete values $args[2] $args[3] 2>/dev/null
 end
 
+function __settings_verbs
+    set -l cmd (commandline -opc)[1]
+    command $cmd complete verbs 2>/dev/null
+end
+
+# The options of the verb being completed at place $argv[1] (key, value, pointer-value,
+# element, after), as NAME<TAB>SUMMARY.
+function __settings_options
+    set -l cmd (commandline -opc)[1]
+    set -l args (__settings_args)
+    command $cmd complete options (string lower -- $args[1]) $argv[1] 2>/dev/null
+end
+
 function __settings_paths
     set -l cmd (commandline -opc)[1]
     set -l args (__settings_args)
@@ -168,54 +183,27 @@ end
 
 for program in settings defaults
     complete -c $program -f
-    complete -c $program -n '__settings_is verb' -a read -d 'show all defaults, a domain, or one key'
-    complete -c $program -n '__settings_is verb' -a read-type -d 'show the type of a key'
-    complete -c $program -n '__settings_is verb' -a write -d 'write a key, or a whole domain'
-    complete -c $program -n '__settings_is verb' -a rename -d 'rename a key'
-    complete -c $program -n '__settings_is verb' -a delete -d 'delete a key or a whole domain'
-    complete -c $program -n '__settings_is verb' -a remove -d 'delete a key or a whole domain'
-    complete -c $program -n '__settings_is verb' -a import -d 'replace a domain with a plist file'
-    complete -c $program -n '__settings_is verb' -a export -d 'save a domain as a plist file'
-    complete -c $program -n '__settings_is verb' -a watch -d 'print each change to a domain'
-    complete -c $program -n '__settings_is verb' -a paths -d 'list a JSON Pointer for every leaf value'
-    complete -c $program -n '__settings_is verb' -a get -d 'read (as git config users say it)'
-    complete -c $program -n '__settings_is verb' -a set -d 'write (as git config users say it)'
-    complete -c $program -n '__settings_is verb' -a keys -d 'list the keys of a domain'
-    complete -c $program -n '__settings_is verb' -a list-keys -d "list the keys of the domain's schema"
-    complete -c $program -n '__settings_is verb' -a describe -d "print a key's description from the schema"
-    complete -c $program -n '__settings_is verb' -a range -d 'print the values the schema allows for a key'
-    complete -c $program -n '__settings_is verb' -a reset -d "remove keys, so reads give the schema's defaults"
-    complete -c $program -n '__settings_is verb' -a validate -d 'list every value the schema does not allow'
-    complete -c $program -n '__settings_is verb' -a schema -d 'print the schema file used for a domain'
+    complete -c $program -n '__settings_is verb' -a '(__settings_verbs)'
     complete -c $program -n '__settings_is schema' -a path -d 'the schema file'
     complete -c $program -n '__settings_is resetkey' -a '(__settings_keys)' -d key
-    complete -c $program -n '__settings_is resetkey' -a --all -d 'every key of the schema'
+    complete -c $program -n '__settings_is resetkey' -a '(__settings_options key)'
     complete -c $program -n '__settings_is value' -a '(__settings_values)' -d value
-    complete -c $program -n '__settings_is value' -a '-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add --json' -d 'type flag'
-    complete -c $program -n '__settings_is verb' -a domains -d 'list all domains'
-    complete -c $program -n '__settings_is verb' -a find -d 'list entries containing a word'
-    complete -c $program -n '__settings_is verb' -a help -d 'print usage'
-    complete -c $program -n '__settings_is verb' -a completion -d 'print the completion script for a shell'
+    complete -c $program -n '__settings_is value' -a '(__settings_options value)'
     complete -c $program -n '__settings_is shellname' -a 'bash zsh fish' -d shell
-    complete -c $program -n '__settings_is verb' -a complete -d 'list domains or keys'
     complete -c $program -n '__settings_is verb' -a -currentHost -d 'use the settings of this host'
     complete -c $program -n '__settings_is verb' -a -host -d 'use the settings of the named host'
     complete -c $program -n '__settings_is domain; and not string match -qr "^[/~]" -- (commandline -ct)' -a '(__settings_domains)' -d domain
     complete -c $program -n '__settings_is domain; and string match -qr "^[/~]" -- (commandline -ct)' -F
     complete -c $program -n '__settings_is key; or __settings_is forcekey' -a '(__settings_keys)' -d key
     complete -c $program -n '__settings_is pathkey; or __settings_is forcepathkey' -a '(__settings_keys)' -d key
-    complete -c $program -n '__settings_is pathkey; or __settings_is forcepathkey' -a '-p --path-json' -d 'a place inside a value'
-    complete -c $program -n '__settings_is forcekey; or __settings_is forcepathkey' -a --force -d 'also over a read-only file'
-    complete -c $program -n '__settings_is readoption' -a --json -d 'print JSON'
-    complete -c $program -n '__settings_is importoption' -a '--json --merge --exact' -d 'import option'
-    complete -c $program -n '__settings_is exportoption' -a --json -d 'write JSON'
-    complete -c $program -n '__settings_is pathflag' -a '-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add' -d 'type flag'
-    complete -c $program -n '__settings_is pathflag' -a '--json --insert --exact' -d 'write option'
-    complete -c $program -n '__settings_is scalar' -a '-bool -boolean -int -integer -float -double -string -data -date' -d 'type flag'
+    complete -c $program -n '__settings_is pathkey; or __settings_is forcepathkey; or __settings_is forcekey' -a '(__settings_options key)'
+    complete -c $program -n '__settings_is readoption; or __settings_is importoption; or __settings_is exportoption' -a '(__settings_options after)'
+    complete -c $program -n '__settings_is pathflag' -a '(__settings_options pointer-value)'
+    complete -c $program -n '__settings_is scalar' -a '(__settings_options element)'
     complete -c $program -n '__settings_is bool' -a 'true false yes no'
     complete -c $program -n '__settings_is watch' -a '(__settings_keys)' -d key
-    complete -c $program -n '__settings_is watch' -a '-p --json --initial --count --timeout --debounce' -d 'watch option'
+    complete -c $program -n '__settings_is watch' -a '(__settings_options after)'
     complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
     complete -c $program -n '__settings_is file' -F -a -
-    complete -c $program -n '__settings_is complete' -a 'domains keys paths values'
+    complete -c $program -n '__settings_is complete' -a 'domains keys paths values verbs options'
 end

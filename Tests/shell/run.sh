@@ -149,6 +149,8 @@ check "bash: import --merge" contains "$(bash_complete 'settings import com.exam
 check "bash: schema keys before any write" contains "$(bash_complete 'settings write com.example.player ')" "volume"
 check "bash: schema choices" contains "$(bash_complete 'settings write com.example.player theme ')" "dark"
 check "bash: schema verbs" contains "$(bash_complete 'settings describe com.example.player ')" "theme"
+check "bash: read options after the key, from the verb table" contains "$(bash_complete 'settings read com.example.app volume --')" "--with-defaults"
+check "bash: options of an alias" contains "$(bash_complete 'settings remove com.example.app --')" "--force"
 check "bash: defaults link" contains "$(bash_complete 'defaults read com.apple.dock ')" "autohide"
 
 zshrc "$zsh_line"
@@ -165,6 +167,7 @@ check "zsh: schema range" contains "$(term_complete zsh 'settings write com.exam
 check "zsh: schema keys" contains "$(term_complete zsh 'settings range com.example.player vol')" "settings range com.example.player volume"
 check "zsh: flags" contains "$(term_complete zsh 'settings write com.apple.dock autohide -')" "-array-add"
 check "zsh: -currentHost keys" contains "$(term_complete zsh 'settings -currentHost read com.apple.dock scr')" "screenCount"
+check "zsh: option summaries from the verb table" contains "$(term_complete zsh 'settings watch com.apple.dock --')" "stop after N changes"
 check "zsh: defaults link" contains "$(term_complete zsh 'defaults read com.apple.dock auto')" "defaults read com.apple.dock autohide"
 
 terminal fish fish
@@ -179,6 +182,7 @@ check "fish: schema choices" contains "$(term_complete fish 'settings write com.
 check "fish: schema keys" contains "$(term_complete fish 'settings reset com.example.player vol')" "settings reset com.example.player volume"
 check "fish: flags" contains "$(term_complete fish 'settings write com.apple.dock autohide -arr')" "-array-add"
 check "fish: -bool values" contains "$(term_complete fish 'settings write com.apple.dock autohide -bool y')" "-bool yes"
+check "fish: option summaries from the verb table" contains "$(term_complete fish 'settings import com.example.app - --')" "merge dictionaries deeply"
 check "fish: defaults link" contains "$(term_complete fish 'defaults write com.apple.dock ori')" "defaults write com.apple.dock orientation"
 
 # A completion request on a store of 1,000 domains, best of 5, in milliseconds.

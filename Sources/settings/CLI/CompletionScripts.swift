@@ -6,12 +6,28 @@ enum CompletionScripts {
         "bash": #"""
         # bash completion for settings, and for it installed or linked as `defaults`.
         # Verbs, options before the verb, domains and keys (asked of the binary itself with
-        # `settings complete domains|keys D|paths D`, so they follow the store), type flags after a key,
-        # boolean words after -bool, and file paths for import, export and path domains.
+        # `settings complete domains|keys D|paths D`, so they follow the store), each verb's options and
+        # the type flags where they may stand (`settings complete verbs` and `complete options VERB
+        # PLACE`, read off the binary's verb table), boolean words after -bool, and file paths for
+        # import, export and path domains.
 
-        _settings_verbs="read get read-type write set rename delete remove import export watch paths keys list-keys describe range reset validate schema domains find help completion complete"
-        _settings_type_flags="-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add"
-        _settings_scalar_flags="-bool -boolean -int -integer -float -double -string -data -date"
+        # Sets COMPREPLY to the names of `settings complete verbs|options` lines (NAME<TAB>SUMMARY)
+        # that start with $cur.
+        _settings_reply_names() {
+            local line
+            local -a lines
+            COMPREPLY=()
+            mapfile -t lines <<<"$1"
+            for line in "${lines[@]}"; do
+                line=${line%%$'\t'*}
+                [[ -n $line && $line == "$cur"* ]] && COMPREPLY+=("$line")
+            done
+        }
+
+        # The options of verb $1 at place $2 (key, value, pointer-value, element, after).
+        _settings_options() {
+            _settings_reply_names "$("$cmd" complete options "$1" "$2" 2>/dev/null)"
+        }
 
         # Sets COMPREPLY to the lines of $1 that start with $cur, quoted for the shell
         # (`printf -v`, not a subshell per candidate: a store may hold thousands of domains).
@@ -43,7 +59,7 @@ enum CompletionScripts {
                 return
             fi
             if ((i == COMP_CWORD)); then
-                mapfile -t COMPREPLY < <(compgen -W "$_settings_verbs -currentHost -host" -- "$cur")
+                _settings_reply_names "$("$cmd" complete verbs 2>/dev/null; printf -- '-currentHost\n-host\n')"
                 return
             fi
             local verb=${COMP_WORDS[i],,} arg=$((COMP_CWORD - i)) domain=${COMP_WORDS[i+1]}
@@ -67,7 +83,7 @@ enum CompletionScripts {
                 fi
                 ;;
             complete)
-                ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "domains keys paths values" -- "$cur")
+                ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "domains keys paths values verbs options" -- "$cur")
                 return
                 ;;
             completion)
@@ -85,7 +101,7 @@ enum CompletionScripts {
             if [[ $verb == write && ${COMP_WORDS[i+2]} == -p ]] && ((arg >= 4)); then
                 ((arg--))
                 if ((arg == 3)); then
-                    mapfile -t COMPREPLY < <(compgen -W "$_settings_type_flags --json --insert --exact" -- "$cur")
+                    _settings_options write pointer-value
                     return
                 fi
             fi
@@ -94,36 +110,36 @@ enum CompletionScripts {
                 ((arg == 2)) && _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
                 ;;
             reset)
-                _settings_reply_lines "$(printf -- '--all\n'; "$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
+                if [[ $cur == -* ]]; then
+                    _settings_options reset key
+                else
+                    _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
+                fi
                 ;;
             read | read-type | rename | delete | remove)
-                if ((arg == 2)) && [[ $cur == -* && $verb == rename ]]; then
-                    mapfile -t COMPREPLY < <(compgen -W "--force" -- "$cur")
-                elif ((arg == 2)) && [[ $cur == -* && $verb == read* ]]; then
-                    mapfile -t COMPREPLY < <(compgen -W "-p --path-json" -- "$cur")
-                elif ((arg == 2)) && [[ $cur == -* ]]; then
-                    mapfile -t COMPREPLY < <(compgen -W "-p --path-json --force" -- "$cur")
+                if ((arg == 2)) && [[ $cur == -* ]]; then
+                    _settings_options "$verb" key
                 elif ((arg == 2)); then
                     _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
-                elif [[ $verb == read && $cur == -* ]]; then
-                    mapfile -t COMPREPLY < <(compgen -W "--json" -- "$cur")
+                elif [[ $cur == -* ]]; then
+                    _settings_options "$verb" after
                 fi
                 ;;
             write)
                 if ((arg == 2)) && [[ $cur == -* ]]; then
-                    mapfile -t COMPREPLY < <(compgen -W "-p --path-json --force" -- "$cur")
+                    _settings_options write key
                 elif ((arg == 2)); then
                     _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
                 elif ((arg == 3)) && [[ $cur == -* ]]; then
-                    mapfile -t COMPREPLY < <(compgen -W "$_settings_type_flags --json" -- "$cur")
+                    _settings_options write value
                 elif ((arg == 3)); then
                     # The schema's choices for the key (or true and false), else the type flags.
                     _settings_reply_lines "$("$cmd" "${host[@]}" complete values "$domain" "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null)"
-                    ((${#COMPREPLY[@]})) || mapfile -t COMPREPLY < <(compgen -W "$_settings_type_flags --json" -- "$cur")
+                    ((${#COMPREPLY[@]})) || _settings_options write value
                 elif [[ $prev == -bool || $prev == -boolean ]]; then
                     mapfile -t COMPREPLY < <(compgen -W "true false yes no" -- "$cur")
                 elif [[ $cur == -* ]]; then
-                    mapfile -t COMPREPLY < <(compgen -W "$_settings_scalar_flags" -- "$cur")
+                    _settings_options write element
                 fi
                 ;;
             watch)
@@ -137,20 +153,20 @@ enum CompletionScripts {
                     ;;
                 esac
                 if [[ $cur == -* ]]; then
-                    mapfile -t COMPREPLY < <(compgen -W "-p --json --initial --count --timeout --debounce" -- "$cur")
+                    _settings_options watch after
                 else
                     _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
                 fi
                 ;;
             import | export)
-                if ((arg == 2)); then
+                if ((arg == 2)) && [[ $cur == --* ]]; then
+                    _settings_options "$verb" key
+                elif ((arg == 2)); then
                     compopt -o filenames 2>/dev/null
                     mapfile -t COMPREPLY < <(compgen -f -- "$cur")
                     [[ -z $cur ]] && COMPREPLY+=(-)
-                elif [[ $verb == import ]]; then
-                    mapfile -t COMPREPLY < <(compgen -W "--json --merge --exact" -- "$cur")
                 else
-                    mapfile -t COMPREPLY < <(compgen -W "--json" -- "$cur")
+                    _settings_options "$verb" after
                 fi
                 ;;
             esac
@@ -161,7 +177,9 @@ enum CompletionScripts {
         "zsh": #"""
         #compdef settings defaults
         # zsh completion for settings, and for it installed or linked as `defaults`.
-        # Domains, keys and pointers come from the binary itself (`settings complete domains|keys D|paths D`).
+        # Domains, keys and pointers come from the binary itself (`settings complete domains|keys D|paths D`),
+        # and so do the verbs and each verb's options and type flags (`settings complete verbs`,
+        # `complete options VERB PLACE`, read off its verb table).
 
         _settings_domains() {
           if [[ $PREFIX == (/|\~)* ]]; then
@@ -180,6 +198,14 @@ enum CompletionScripts {
           _describe -t keys 'key' keys
         }
 
+        # The options of verb $1 at place $2 (key, value, pointer-value, element, after), described.
+        _settings_options() {
+          local -a opts
+          opts=(${(f)"$(_call_program options $cmd complete options $1 $2 2>/dev/null)"})
+          opts=(${opts//$'\t'/:})
+          _describe -t options "${3:-option}" opts
+        }
+
         # Pointers into the domain for -p; compadd, not _describe, since a key may hold ':'.
         _settings_paths() {
           local -a paths
@@ -189,45 +215,12 @@ enum CompletionScripts {
 
         _settings() {
           local cmd=$words[1]
-          local -a host verbs options type_flags scalar_flags
-          verbs=(
-            'read:show all defaults, a domain, or one key'
-            'get:read (as git config users say it)'
-            'read-type:show the type of a key'
-            'write:write a key, or a whole domain'
-            'set:write (as git config users say it)'
-            'rename:rename a key'
-            'delete:delete a key or a whole domain'
-            'remove:delete a key or a whole domain'
-            'import:replace a domain with a property-list file'
-            'export:save a domain as a property-list file'
-            'watch:print each change to a domain as it happens'
-            'paths:list a JSON Pointer for every leaf value'
-            'keys:list the keys of a domain'
-            'list-keys:list the keys of the domain'\''s schema'
-            'describe:print a key'\''s description from the schema'
-            'range:print the values the schema allows for a key'
-            'reset:remove keys, so reads give the schema'\''s defaults'
-            'validate:list every value the schema does not allow'
-            'schema:print the schema file used for a domain'
-            'domains:list all domains'
-            'find:list entries containing a word'
-            'help:print usage'
-            'completion:print the completion script for a shell'
-            'complete:list domains or keys for completion'
-          )
+          local -a host verbs options
+          verbs=(${(f)"$(_call_program verbs $cmd complete verbs 2>/dev/null)"})
+          verbs=(${verbs//$'\t'/:})
           options=(
             '-currentHost:use the settings of this host'
             '-host:use the settings of the named host'
-          )
-          scalar_flags=(
-            '-bool:true, false, yes, no, 1 or 0' '-boolean:true, false, yes, no, 1 or 0'
-            '-int:a whole number' '-integer:a whole number' '-float:a 32-bit real' '-double:a 64-bit real'
-            '-string:text' '-data:hex digits' '-date:YYYY-MM-DD HH:MM:SS +ZZZZ'
-          )
-          type_flags=($scalar_flags
-            '-array:the values that follow' '-array-add:append the values that follow'
-            '-dict:the key and value pairs that follow' '-dict-add:merge the pairs that follow'
           )
           local verb_at=2
           while (( verb_at < CURRENT )); do
@@ -258,7 +251,7 @@ enum CompletionScripts {
               (( arg == 2 )) && _settings_domains
               return ;;
             complete)
-              (( arg == 1 )) && compadd domains keys paths values
+              (( arg == 1 )) && compadd domains keys paths values verbs options
               return ;;
             completion)
               (( arg == 1 )) && compadd bash zsh fish
@@ -274,8 +267,7 @@ enum CompletionScripts {
           if [[ $verb == write && $words[verb_at+2] == -p ]] && (( arg >= 4 )); then
             (( arg-- ))
             if (( arg == 3 )); then
-              _describe -t flags 'type flag' type_flags
-              compadd -- --json --insert --exact
+              _settings_options write pointer-value 'type flag or option'
               return
             fi
           fi
@@ -284,22 +276,18 @@ enum CompletionScripts {
               (( arg == 2 )) && _settings_keys ;;
             reset)
               _settings_keys
-              compadd -- --all ;;
+              _settings_options reset key ;;
             read|read-type|rename|delete|remove)
-              if (( arg == 2 )) && [[ $PREFIX == -* && $verb == rename ]]; then
-                compadd -- --force
-              elif (( arg == 2 )) && [[ $PREFIX == -* && $verb == read* ]]; then
-                compadd -- -p --path-json
-              elif (( arg == 2 )) && [[ $PREFIX == -* ]]; then
-                compadd -- -p --path-json --force
+              if (( arg == 2 )) && [[ $PREFIX == -* ]]; then
+                _settings_options $verb key
               elif (( arg == 2 )); then
                 _settings_keys
-              elif [[ $verb == read && $PREFIX == -* ]]; then
-                compadd -- --json
+              elif [[ $PREFIX == -* ]]; then
+                _settings_options $verb after
               fi ;;
             write)
               if (( arg == 2 )) && [[ $PREFIX == -* ]]; then
-                compadd -- -p --path-json --force
+                _settings_options write key
               elif (( arg == 2 )); then
                 _settings_keys
               elif (( arg == 3 )); then
@@ -315,31 +303,30 @@ enum CompletionScripts {
                   [[ $allowed == range* ]] && _message "value (${allowed#range })" || allowed=""
                 fi
                 if [[ -z $allowed ]]; then
-                  _describe -t flags 'type flag' type_flags
-                  compadd -- --json
+                  _settings_options write value 'type flag or option'
                 fi
               elif [[ $words[CURRENT-1] == -bool || $words[CURRENT-1] == -boolean ]]; then
                 compadd true false yes no
               elif [[ $PREFIX == -* ]]; then
-                _describe -t flags 'type flag' scalar_flags
+                _settings_options write element 'type flag'
               fi ;;
             watch)
               case $words[CURRENT-1] in
                 --count|--timeout|--debounce) _message 'number'; return ;;
               esac
               if [[ $PREFIX == -* ]]; then
-                compadd -- -p --json --initial --count --timeout --debounce
+                _settings_options watch after
               else
                 _settings_keys
               fi ;;
             import|export)
-              if (( arg == 2 )); then
+              if (( arg == 2 )) && [[ $PREFIX == --* ]]; then
+                _settings_options $verb key
+              elif (( arg == 2 )); then
                 _files
                 compadd -- -
-              elif [[ $verb == import ]]; then
-                compadd -- --json --merge --exact
               else
-                compadd -- --json
+                _settings_options $verb after
               fi ;;
           esac
         }
@@ -349,7 +336,9 @@ enum CompletionScripts {
         """#,
         "fish": #"""
         # fish completion for settings, and for it installed or linked as `defaults`.
-        # Domains and keys come from the binary itself (`settings complete domains|keys D`).
+        # Domains and keys come from the binary itself (`settings complete domains|keys D`), and so
+        # do the verbs and each verb's options and type flags, with their summaries (`settings
+        # complete verbs`, `complete options VERB PLACE`, read off its verb table).
 
         # The words after the program and its -currentHost/-host options: the verb and its arguments.
         function __settings_args
@@ -510,6 +499,19 @@ enum CompletionScripts {
             command $cmd (__settings_host) complete values $args[2] $args[3] 2>/dev/null
         end
 
+        function __settings_verbs
+            set -l cmd (commandline -opc)[1]
+            command $cmd complete verbs 2>/dev/null
+        end
+
+        # The options of the verb being completed at place $argv[1] (key, value, pointer-value,
+        # element, after), as NAME<TAB>SUMMARY.
+        function __settings_options
+            set -l cmd (commandline -opc)[1]
+            set -l args (__settings_args)
+            command $cmd complete options (string lower -- $args[1]) $argv[1] 2>/dev/null
+        end
+
         function __settings_paths
             set -l cmd (commandline -opc)[1]
             set -l args (__settings_args)
@@ -518,56 +520,29 @@ enum CompletionScripts {
 
         for program in settings defaults
             complete -c $program -f
-            complete -c $program -n '__settings_is verb' -a read -d 'show all defaults, a domain, or one key'
-            complete -c $program -n '__settings_is verb' -a read-type -d 'show the type of a key'
-            complete -c $program -n '__settings_is verb' -a write -d 'write a key, or a whole domain'
-            complete -c $program -n '__settings_is verb' -a rename -d 'rename a key'
-            complete -c $program -n '__settings_is verb' -a delete -d 'delete a key or a whole domain'
-            complete -c $program -n '__settings_is verb' -a remove -d 'delete a key or a whole domain'
-            complete -c $program -n '__settings_is verb' -a import -d 'replace a domain with a plist file'
-            complete -c $program -n '__settings_is verb' -a export -d 'save a domain as a plist file'
-            complete -c $program -n '__settings_is verb' -a watch -d 'print each change to a domain'
-            complete -c $program -n '__settings_is verb' -a paths -d 'list a JSON Pointer for every leaf value'
-            complete -c $program -n '__settings_is verb' -a get -d 'read (as git config users say it)'
-            complete -c $program -n '__settings_is verb' -a set -d 'write (as git config users say it)'
-            complete -c $program -n '__settings_is verb' -a keys -d 'list the keys of a domain'
-            complete -c $program -n '__settings_is verb' -a list-keys -d "list the keys of the domain's schema"
-            complete -c $program -n '__settings_is verb' -a describe -d "print a key's description from the schema"
-            complete -c $program -n '__settings_is verb' -a range -d 'print the values the schema allows for a key'
-            complete -c $program -n '__settings_is verb' -a reset -d "remove keys, so reads give the schema's defaults"
-            complete -c $program -n '__settings_is verb' -a validate -d 'list every value the schema does not allow'
-            complete -c $program -n '__settings_is verb' -a schema -d 'print the schema file used for a domain'
+            complete -c $program -n '__settings_is verb' -a '(__settings_verbs)'
             complete -c $program -n '__settings_is schema' -a path -d 'the schema file'
             complete -c $program -n '__settings_is resetkey' -a '(__settings_keys)' -d key
-            complete -c $program -n '__settings_is resetkey' -a --all -d 'every key of the schema'
+            complete -c $program -n '__settings_is resetkey' -a '(__settings_options key)'
             complete -c $program -n '__settings_is value' -a '(__settings_values)' -d value
-            complete -c $program -n '__settings_is value' -a '-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add --json' -d 'type flag'
-            complete -c $program -n '__settings_is verb' -a domains -d 'list all domains'
-            complete -c $program -n '__settings_is verb' -a find -d 'list entries containing a word'
-            complete -c $program -n '__settings_is verb' -a help -d 'print usage'
-            complete -c $program -n '__settings_is verb' -a completion -d 'print the completion script for a shell'
+            complete -c $program -n '__settings_is value' -a '(__settings_options value)'
             complete -c $program -n '__settings_is shellname' -a 'bash zsh fish' -d shell
-            complete -c $program -n '__settings_is verb' -a complete -d 'list domains or keys'
             complete -c $program -n '__settings_is verb' -a -currentHost -d 'use the settings of this host'
             complete -c $program -n '__settings_is verb' -a -host -d 'use the settings of the named host'
             complete -c $program -n '__settings_is domain; and not string match -qr "^[/~]" -- (commandline -ct)' -a '(__settings_domains)' -d domain
             complete -c $program -n '__settings_is domain; and string match -qr "^[/~]" -- (commandline -ct)' -F
             complete -c $program -n '__settings_is key; or __settings_is forcekey' -a '(__settings_keys)' -d key
             complete -c $program -n '__settings_is pathkey; or __settings_is forcepathkey' -a '(__settings_keys)' -d key
-            complete -c $program -n '__settings_is pathkey; or __settings_is forcepathkey' -a '-p --path-json' -d 'a place inside a value'
-            complete -c $program -n '__settings_is forcekey; or __settings_is forcepathkey' -a --force -d 'also over a read-only file'
-            complete -c $program -n '__settings_is readoption' -a --json -d 'print JSON'
-            complete -c $program -n '__settings_is importoption' -a '--json --merge --exact' -d 'import option'
-            complete -c $program -n '__settings_is exportoption' -a --json -d 'write JSON'
-            complete -c $program -n '__settings_is pathflag' -a '-bool -boolean -int -integer -float -double -string -data -date -array -array-add -dict -dict-add' -d 'type flag'
-            complete -c $program -n '__settings_is pathflag' -a '--json --insert --exact' -d 'write option'
-            complete -c $program -n '__settings_is scalar' -a '-bool -boolean -int -integer -float -double -string -data -date' -d 'type flag'
+            complete -c $program -n '__settings_is pathkey; or __settings_is forcepathkey; or __settings_is forcekey' -a '(__settings_options key)'
+            complete -c $program -n '__settings_is readoption; or __settings_is importoption; or __settings_is exportoption' -a '(__settings_options after)'
+            complete -c $program -n '__settings_is pathflag' -a '(__settings_options pointer-value)'
+            complete -c $program -n '__settings_is scalar' -a '(__settings_options element)'
             complete -c $program -n '__settings_is bool' -a 'true false yes no'
             complete -c $program -n '__settings_is watch' -a '(__settings_keys)' -d key
-            complete -c $program -n '__settings_is watch' -a '-p --json --initial --count --timeout --debounce' -d 'watch option'
+            complete -c $program -n '__settings_is watch' -a '(__settings_options after)'
             complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
             complete -c $program -n '__settings_is file' -F -a -
-            complete -c $program -n '__settings_is complete' -a 'domains keys paths values'
+            complete -c $program -n '__settings_is complete' -a 'domains keys paths values verbs options'
         end
         """#,
     ]

@@ -1,7 +1,8 @@
 import SettingsCore
 
-/// `complete domains`, `complete keys D`, `complete paths D` and `complete values D K`:
-/// candidates for shell completion, one per line. Always exits 0 and prints nothing it
+/// `complete domains`, `complete keys D`, `complete paths D`, `complete values D K`,
+/// `complete verbs` and `complete options VERB PLACE`: candidates for shell completion, one
+/// per line (verbs and options as `NAME<TAB>SUMMARY`). Always exits 0 and prints nothing it
 /// cannot read, so a broken domain never breaks the shell.
 enum CompleteCommand {
     /// `completion bash|zsh|fish`: the completion script, to load from a shell's rc file
@@ -11,6 +12,21 @@ enum CompleteCommand {
             throw CLIError.usage("completion needs a shell: bash, zsh or fish")
         }
         context.print(script)
+    }
+
+    /// The type table's flags where a value stands: all of them in a value's place, the
+    /// scalar ones among a collection's elements.
+    static func typeFlags(at place: VerbOption.Place) -> [(String, String)] {
+        guard [.value, .pointerValue, .element].contains(place) else { return [] }
+        return TypeTable.rows.flatMap { row -> [(String, String)] in
+            switch row.type {
+            case .array, .dict:
+                guard place != .element else { return [] }
+                return row.flags.map { ($0, "the \(row.expected) that follow") } + (row.addFlag.map { [($0, "add the \(row.expected) that follow")] } ?? [])
+            default:
+                return row.flags.map { ($0, row.expected) }
+            }
+        }
     }
 
     static func complete(_ context: inout Context, _ arguments: [Token]) throws {
@@ -42,8 +58,19 @@ enum CompleteCommand {
             } else {
                 for path in KeyPath.all(in: values) where !path.pointer.utf8.contains(UInt8(ascii: "\n")) { context.print(path.pointer) }
             }
+        case "verbs":
+            try expectAtMost(1, arguments)
+            for verb in Verb.all where !verb.name.hasPrefix("-") {
+                context.print("\(verb.name)\t\(verb.summary)")
+                for alias in verb.aliases where !alias.hasPrefix("-") { context.print("\(alias)\t\(verb.summary) (as \(verb.name))") }
+            }
+        case "options":
+            guard arguments.count == 3 else { throw CLIError.usage("complete options needs a verb and a place") }
+            guard let verb = Verb.named(arguments[1].text), let place = VerbOption.Place(rawValue: arguments[2].text) else { return }
+            for (flag, summary) in typeFlags(at: place) { context.print("\(flag)\t\(summary)") }
+            for option in verb.options where option.places.contains(place) { context.print("\(option.name)\t\(option.summary)") }
         default:
-            throw CLIError.usage("complete needs 'domains', 'keys <domain>', 'paths <domain>' or 'values <domain> <key>'")
+            throw CLIError.usage("complete needs 'domains', 'keys <domain>', 'paths <domain>', 'values <domain> <key>', 'verbs' or 'options <verb> <place>'")
         }
     }
 }

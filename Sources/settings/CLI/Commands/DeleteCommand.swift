@@ -4,7 +4,7 @@ enum DeleteCommand {
     /// `delete D` removes the domain's file; `delete D K` one key; `delete D -p POINTER`
     /// one place inside a value (an array closes the gap).
     static func delete(_ context: inout Context, _ arguments: [Token]) throws {
-        var (options, arguments) = try PathOptions.extract(arguments, allowed: ["-p", "--path-json"])
+        var (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "delete"))
         context.takeForce(&arguments)
         guard let domainToken = arguments.first else { throw CLIError.usage("delete needs a domain") }
         try expectAtMost(options.path == nil ? 2 : 1, arguments)

@@ -15,13 +15,16 @@ enum HelpCommand {
         context.output.append(contentsOf: verbHelp(verb, program: context.program).utf8)
     }
 
-    /// One verb: its synopsis and options (the verb table's lines), its other names, and
-    /// two or three examples.
+    /// One verb: its synopsis and options (the verb table's), its other names, and two or
+    /// three examples.
     static func verbHelp(_ verb: Verb, program: String) -> String {
         var lines = ["usage:"]
         for (syntax, description) in verb.usage {
             let shown = syntax.hasPrefix(" ") ? syntax : "\(program) " + syntax
             lines.append("  " + shown.padding(44) + description)
+        }
+        if !verb.options.isEmpty {
+            lines += ["", "options:"] + verb.options.map { "  " + $0.synopsis.padding(22) + $0.summary }
         }
         let aliases = verb.aliases.filter { !$0.hasPrefix("-") }
         if !aliases.isEmpty { lines += ["", "also: " + aliases.joined(separator: ", ")] }
@@ -94,6 +97,9 @@ enum HelpCommand {
         for verb in Verb.all {
             for (syntax, description) in verb.usage {
                 lines.append("  " + syntax.padding(37) + description)
+            }
+            for option in verb.options {
+                lines.append("    " + option.synopsis.padding(35) + option.summary)
             }
             lines.append("")
         }

@@ -3,7 +3,7 @@ import SettingsCore
 enum ReadCommand {
     /// `read`, `read D`, `read D K`, `read D -p POINTER`; `--json` for the JSON mapping.
     static func read(_ context: inout Context, _ arguments: [Token]) throws {
-        let (options, arguments) = try PathOptions.extract(arguments, allowed: ["-p", "--path-json", "--json", "--source", "--with-defaults"])
+        let (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "read"))
         let render = { (value: PlistValue, bare: Bool) -> [UInt8] in
             options.json ? jsonOutput(value) : bare ? DefaultsPrinter.renderBare(value) : DefaultsPrinter.render(value)
         }
@@ -52,7 +52,7 @@ enum ReadCommand {
 
     /// `read-type D K`, `read-type D -p POINTER`: `Type is boolean`.
     static func readType(_ context: inout Context, _ arguments: [Token]) throws {
-        let (options, arguments) = try PathOptions.extract(arguments, allowed: ["-p", "--path-json"])
+        let (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "read-type"))
         guard arguments.count + (options.path == nil ? 0 : 1) >= 2 else { throw CLIError.usage("read-type needs a domain and a key") }
         try expectAtMost(options.path == nil ? 2 : 1, arguments)
         let value = try lookUp(&context, try domainName(arguments[0]), arguments[0], arguments, options)

@@ -5,7 +5,7 @@ enum TransferCommand {
     /// `import D PATH|- [--json] [--merge] [--exact]`: the dictionary at PATH (any plist
     /// format, or JSON) becomes the domain, or with `--merge` is merged into it deeply.
     static func importDomain(_ context: inout Context, _ arguments: [Token]) throws {
-        var (options, arguments) = try PathOptions.extract(arguments, allowed: ["--json", "--merge", "--exact"])
+        var (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "import"))
         context.takeForce(&arguments)
         guard arguments.count >= 2 else { throw CLIError.usage("import needs a domain and a path (or - for standard input)") }
         try expectAtMost(2, arguments)
@@ -52,7 +52,7 @@ enum TransferCommand {
     /// `export D PATH|- [--json]`: a binary plist at PATH, or XML on standard output; with
     /// `--json`, JSON in either place.
     static func exportDomain(_ context: inout Context, _ arguments: [Token]) throws {
-        let (options, arguments) = try PathOptions.extract(arguments, allowed: ["--json"])
+        let (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "export"))
         guard arguments.count >= 2 else { throw CLIError.usage("export needs a domain and a path (or - for standard output)") }
         try expectAtMost(2, arguments)
         let domain = try domainName(arguments[0])
