@@ -34,6 +34,15 @@ bashdir=$root/share/bash-completion/completions
 zshdir=$root/share/zsh/site-functions
 fishdir=$root/share/fish/vendor_completions.d
 
+# $1 as it must be typed in a shell's rc file: single-quoted when it holds anything but
+# the characters paths usually have.
+quoted() {
+    case $1 in
+        *[!A-Za-z0-9/._+@%,=-]*) printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")" ;;
+        *) printf '%s' "$1" ;;
+    esac
+}
+
 # Runs fish with no rc files and a scratch config folder, so asking leaves nothing behind
 # (fish makes its config folder when it starts).
 ask_fish() {
@@ -104,11 +113,11 @@ case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "add $prefix/bin to PATH" ;; esa
 # /usr/local/share and /usr/share.
 case $prefix/share in
     /usr/local/share | /usr/share | "${XDG_DATA_HOME:-$HOME/.local/share}") ;;
-    *) echo "bash does not look in $bashdir; add to ~/.bashrc: source $bashdir/settings" ;;
+    *) echo "bash does not look in $bashdir; add to ~/.bashrc: source $(quoted "$bashdir/settings")" ;;
 esac
 
 if command -v zsh >/dev/null 2>&1 && ! zsh -f -c 'print -rl -- $fpath' 2>/dev/null | grep -qxF "$zshdir"; then
-    echo "zsh does not look in $zshdir; add to ~/.zshrc, before compinit: fpath=($zshdir \$fpath)"
+    echo "zsh does not look in $zshdir; add to ~/.zshrc, before compinit: fpath=($(quoted "$zshdir") \$fpath)"
 fi
 
 if command -v fish >/dev/null 2>&1 &&
@@ -119,6 +128,6 @@ if command -v fish >/dev/null 2>&1 &&
         for name in $names; do ln -sf "$fishdir/$name.fish" "$admin/$name.fish"; done
         echo "fish does not look in $fishdir; linked $admin/settings.fish to it"
     else
-        echo "fish does not look in $fishdir; add to ~/.config/fish/config.fish: set -p fish_complete_path $fishdir"
+        echo "fish does not look in $fishdir; add to ~/.config/fish/config.fish: set -p fish_complete_path $(quoted "$fishdir")"
     fi
 fi

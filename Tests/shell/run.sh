@@ -106,6 +106,19 @@ check "install asks nothing of bash or fish at ~/.local" lacks "$out" '^(bash|fi
 zsh_line=$(sed -n 's/^zsh does not look in .*; add to ~\/.zshrc, before compinit: //p' <<<"$out")
 check "install gives zsh's line for ~/.local" test "$zsh_line" = "fpath=($HOME/.local/share/zsh/site-functions \$fpath)"
 export PATH="$HOME/.local/bin:$PATH"
+
+# A PREFIX no shell searches, with a space and a quote in it: each line install prints for a
+# shell works there as pasted.
+odd="$work/it's a prefix"
+odd_out=$(make -s install PREFIX="$odd" 2>&1)
+rc_line() { sed -n "s/^$1 does not look in .*; add to $2: //p" <<<"$odd_out"; }
+check "bash: the printed line loads completion from an odd PREFIX" \
+    contains "$(login bash --norc -c "$(rc_line bash '~\/.bashrc'); complete -p settings")" "_settings"
+check "zsh: the printed line loads completion from an odd PREFIX" \
+    contains "$(login zsh -f -c "$(rc_line zsh '~\/.zshrc, before compinit'); autoload -Uz compinit && compinit -u -D && print -r -- \$_comps[settings]")" "_settings"
+check "fish: the printed line loads completion from an odd PREFIX" \
+    contains "$(login fish --no-config -c "$(rc_line fish '~\/.config\/fish\/config.fish'); complete -C 'settings wri'")" "write"
+make -s uninstall PREFIX="$odd" >/dev/null
 settings write com.apple.dock autohide -bool true
 settings write com.apple.dock "orientation" left
 settings write com.example.app volume -int 3
