@@ -20,9 +20,37 @@ final class StoreBehaviourTests: XCTestCase {
             FileManager.default.createFile(atPath: path, contents: Data(full))
         }
         finisher.start()
-        let r = h.run(["read", "com.t", "k"])
+        let r = h.run(["read", "com.t", "k"], environment: ["SETTINGS_READ_RETRY": "0.5"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, "v\n")
+    }
+
+    /// The retry is a store setting, SETTINGS_READ_RETRY seconds (default 0.5): 0 reports a
+    /// half-written file at once, the default waits for it, and only a number of seconds
+    /// is taken.
+    func testTheRetryWindowIsASetting() throws {
+        let full = XMLWriter.encode(.dict(["k": .string("v")]))
+        let path = h.path("com.t")
+        FileManager.default.createFile(atPath: path, contents: Data(full.prefix(full.count / 2)))
+        let start = Date()
+        var r = h.run(["read", "com.t", "k"], environment: ["SETTINGS_READ_RETRY": "0"])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 0.4, "no retry with SETTINGS_READ_RETRY=0")
+        let unset = h.exec("/usr/bin/env", ["-u", "SETTINGS_READ_RETRY", Harness.settings, "read", "com.t", "k"])
+        XCTAssertEqual(unset.status, 3, unset.stderr)
+        FileManager.default.createFile(atPath: path, contents: Data(full.prefix(full.count / 2)))
+        let finisher = Thread {
+            Thread.sleep(forTimeInterval: 0.15)
+            FileManager.default.createFile(atPath: path, contents: Data(full))
+        }
+        finisher.start()
+        r = h.exec("/usr/bin/env", ["-u", "SETTINGS_READ_RETRY", Harness.settings, "read", "com.t", "k"])
+        XCTAssertEqual(r.stdout, "v\n", "the default waits for the rest: \(r.stderr)")
+        for bad in ["-1", "abc", "0x10", "1e3", ""] {
+            r = h.run(["read", "com.t", "k"], environment: ["SETTINGS_READ_RETRY": bad])
+            XCTAssertEqual(r.status, 2, bad)
+            XCTAssertEqual(r.stderr, "settings: invalid SETTINGS_READ_RETRY '\(bad)': expected a number of seconds, 0 or more (such as 10 or 0.5)\n")
+        }
     }
 
     /// 4 processes x 50 writes of distinct keys into one domain at once: writers are

@@ -28,10 +28,17 @@ public struct DomainStore: Sendable {
     /// Whether a domain file without its owner's write permission (mode 0444) may be
     /// replaced or removed anyway (`--force`); by default that is refused.
     public var overwriteReadOnly = false
+    /// How long, in seconds, a read of a file changed in the last two seconds that does not
+    /// parse (or is empty) is tried again before it counts: Foundation rewrites its files in
+    /// place, so a reader can catch one half-written. A hostile file costs a reader this
+    /// long at most (2 s at most, the age below which a file counts as just changed); 0
+    /// turns the retry off.
+    public var readRetry: Double
 
-    /// `lockTimeout` defaults to `$SETTINGS_LOCK_TIMEOUT` seconds (see
-    /// `lockTimeoutFromEnvironment()`), or 10 when it is unset or not a number of seconds.
-    public init(directory: String? = nil, lockTimeout: Double? = nil) {
+    /// `lockTimeout` defaults to `$SETTINGS_LOCK_TIMEOUT` seconds, or 10; `readRetry` to
+    /// `$SETTINGS_READ_RETRY`, or 0.5 (see `secondsFromEnvironment(_:)`); either default
+    /// holds when its variable is unset or not a number of seconds.
+    public init(directory: String? = nil, lockTimeout: Double? = nil, readRetry: Double? = nil) {
         if let directory {
             self.directory = directory
         } else if let xdg = FileSystem.environment("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
@@ -39,20 +46,24 @@ public struct DomainStore: Sendable {
         } else {
             self.directory = Path.join(FileSystem.homeDirectory(), ".config")
         }
-        self.lockTimeout = lockTimeout ?? (try? Self.lockTimeoutFromEnvironment()) ?? 10
+        self.lockTimeout = lockTimeout ?? (try? Self.secondsFromEnvironment(Self.lockTimeoutVariable)) ?? 10
+        self.readRetry = readRetry ?? (try? Self.secondsFromEnvironment(Self.readRetryVariable)) ?? 0.5
     }
 
-    /// `$SETTINGS_LOCK_TIMEOUT`: nil when unset; the seconds when it is a non-negative
-    /// decimal (`5`, `0.5`); else an error naming the text, so `-1`, `abc` or `0x10` are
-    /// never taken for something the user did not mean.
-    public static func lockTimeoutFromEnvironment() throws(StoreError) -> Double? {
-        guard let text = FileSystem.environment("SETTINGS_LOCK_TIMEOUT") else { return nil }
+    /// The environment variables of `lockTimeout` and `readRetry`.
+    public static let lockTimeoutVariable = "SETTINGS_LOCK_TIMEOUT", readRetryVariable = "SETTINGS_READ_RETRY"
+
+    /// A number of seconds from the environment variable `name`: nil when unset; the
+    /// seconds when it is a non-negative decimal (`5`, `0.5`); else an error naming the
+    /// text, so `-1`, `abc` or `0x10` are never taken for something the user did not mean.
+    public static func secondsFromEnvironment(_ name: String) throws(StoreError) -> Double? {
+        guard let text = FileSystem.environment(name) else { return nil }
         let parts = text.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
         let digits = { (part: Substring.UTF8View.SubSequence) in
             !part.isEmpty && part.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         }
         guard digits(parts[0]), parts.count == 1 || digits(parts[1]), let seconds = Double(text), seconds.isFinite else {
-            throw StoreError.badEnvironment(name: "SETTINGS_LOCK_TIMEOUT", value: text, expected: "a number of seconds, 0 or more (such as 10 or 0.5)")
+            throw StoreError.badEnvironment(name: name, value: text, expected: "a number of seconds, 0 or more (such as 10 or 0.5)")
         }
         return seconds
     }
@@ -373,12 +384,12 @@ public struct DomainStore: Sendable {
 
     /// Reads a domain file and parses it with `parse`; `parsed` is nil for an empty file.
     /// Only a regular file is read (a FIFO, a device or a folder is refused at once).
-    /// A parse failure of a file changed in the last two seconds is retried for half a
-    /// second: Foundation rewrites its files in place, so a reader can catch one
+    /// A parse failure of a file changed in the last two seconds is retried for `readRetry`
+    /// seconds: Foundation rewrites its files in place, so a reader can catch one
     /// half-written (or just truncated, hence empty).
     private func readFile<T>(_ path: String, parse: ([UInt8]) throws(PlistError) -> T)
         throws(StoreError) -> (parsed: T?, status: FileSystem.Status)? {
-        let deadline = FileSystem.monotonicSeconds() + 0.5
+        let deadline = FileSystem.monotonicSeconds() + min(max(readRetry, 0), 2)
         while true {
             let file: (bytes: [UInt8], status: FileSystem.Status)?
             do { file = try FileSystem.readFile(path) } catch { throw StoreError(reading: path, error) }

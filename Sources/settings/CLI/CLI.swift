@@ -32,7 +32,8 @@ enum CLI {
         var status: Int32
         do {
             let words = try checkedWords(Array(argv.dropFirst()))
-            if let timeout = try DomainStore.lockTimeoutFromEnvironment() { context.store.lockTimeout = timeout }
+            if let timeout = try DomainStore.secondsFromEnvironment(DomainStore.lockTimeoutVariable) { context.store.lockTimeout = timeout }
+            if let retry = try DomainStore.secondsFromEnvironment(DomainStore.readRetryVariable) { context.store.readRetry = retry }
             // Said at once, not gathered: the person is waiting now.
             context.store.waitingForLock = { path, timeout in
                 try? StandardStreams.write("\(program): waiting for another writer of \(path) (up to \(CLI.seconds(timeout)) s)\n", toError: true)
