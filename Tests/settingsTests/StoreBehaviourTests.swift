@@ -84,11 +84,17 @@ final class StoreBehaviourTests: XCTestCase {
     }
 
     /// A writer that waits gets the lock as soon as the holder lets go.
+    /// The holder, another writer, writes the key a just before it lets go: a writer that
+    /// waited reads that file and adds b to it; one that did not wait would have read the
+    /// file before and lost a, or had its b overwritten.
     func testWriterWaitsForTheLock() throws {
-        let holder = try holdLock(seconds: 0.4)
+        let holder = try holdLock(seconds: 0.4, thenWrite: XMLWriter.encode(.dict(["a": .int(1)])))
+        let start = Date()
         let r = h.run(["write", "com.t", "b", "2"])
         holder.waitUntilExit()
         XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.3, "the write did not wait")
+        XCTAssertEqual(h.ok("read", "com.t"), "{\n    a = 1;\n    b = 2;\n}\n")
     }
 
     /// A writer that waits more than a second says so, once, and how long it may wait
@@ -150,7 +156,9 @@ final class StoreBehaviourTests: XCTestCase {
     }
 
     /// A process that holds the config folder's lock for `seconds`, as a writer does.
-    private func holdLock(seconds: Double) throws -> Process {
+    /// Another process holding the config folder's lock for `seconds`, which writes
+    /// `thenWrite` into com.t's file just before it lets go.
+    private func holdLock(seconds: Double, thenWrite: [UInt8]? = nil) throws -> Process {
         try FileManager.default.createDirectory(atPath: h.config, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -160,7 +168,10 @@ final class StoreBehaviourTests: XCTestCase {
             fcntl.flock(fd, fcntl.LOCK_EX)
             print("locked", flush=True)
             time.sleep(float(sys.argv[2]))
-            """, h.config, "\(seconds)"]
+            if sys.argv[3]:
+                with open(sys.argv[4], "wb") as f:
+                    f.write(bytes.fromhex(sys.argv[3]))
+            """, h.config, "\(seconds)", (thenWrite ?? []).map { String(format: "%02x", $0) }.joined(), h.path("com.t")]
         let out = Pipe()
         process.standardOutput = out
         try process.run()
