@@ -133,7 +133,7 @@ extension Settings {
         let box = WatcherBox(watcher)
         let thread = BackgroundThread { [weak self] in
             while true {
-                let changes: [DomainWatcher.Change]?
+                let changes: [KeyChange]?
                 do throws(StoreError) { changes = try box.watcher.next() } catch {
                     self?.errorHandler(.store(error))
                     continue

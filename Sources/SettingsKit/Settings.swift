@@ -262,7 +262,7 @@ public final class Settings: Sendable {
         } catch let error as StoreError { throw SettingsError.store(error) }
         guard changed else { return }
         var changes: [String: PlistValue?] = [:]
-        for change in DomainWatcher.difference(from: before, to: after) { changes[change.key] = change.new }
+        for change in after.changes(from: before) { changes[change.key] = change.new }
         delivered(changes)
     }
 

@@ -30,7 +30,7 @@ final class DomainWatcherTests: XCTestCase {
         let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
         let store = self.store!
         later { try? store.update(.named("com.w"), host: .any, key: "music") { $0 = .bool(true); return true } }
-        XCTAssertEqual(try watcher.next(timeout: 5), [DomainWatcher.Change(key: "music", old: nil, new: .bool(true))])
+        XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "music", old: nil, new: .bool(true))])
     }
 
     /// Foundation truncates and rewrites the file in place; no empty moment is reported
@@ -47,7 +47,7 @@ final class DomainWatcherTests: XCTestCase {
                 handle.write(Data(XMLWriter.encode(.dict(["n": .int(Int64(i))]))))
                 handle.closeFile()
             }
-            XCTAssertEqual(try watcher.next(timeout: 5), [DomainWatcher.Change(key: "n", old: .int(Int64(i - 1)), new: .int(Int64(i)))])
+            XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "n", old: .int(Int64(i - 1)), new: .int(Int64(i)))])
         }
     }
 
@@ -56,7 +56,7 @@ final class DomainWatcherTests: XCTestCase {
         let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any, debounce: 0.2)
         let store = self.store!
         later(0.05) { for i in 1...20 { try? store.update(.named("com.w"), host: .any, key: "n") { $0 = .int(Int64(i)); return true } } }
-        XCTAssertEqual(try watcher.next(timeout: 5), [DomainWatcher.Change(key: "n", old: .int(0), new: .int(20))])
+        XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "n", old: .int(0), new: .int(20))])
         later(0.05) {
             try? store.update(.named("com.w"), host: .any, key: "n") { $0 = .int(99); return true }
             try? store.update(.named("com.w"), host: .any, key: "n") { $0 = .int(20); return true }
@@ -72,18 +72,18 @@ final class DomainWatcherTests: XCTestCase {
         XCTAssertNil(try watcher.next(timeout: 0.6))
         let path = store.path(of: .named("com.w"), host: .any)
         later { try? FileManager.default.removeItem(atPath: path) }
-        XCTAssertEqual(try watcher.next(timeout: 5), [DomainWatcher.Change(key: "volume", old: .int(3), new: nil)])
+        XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "volume", old: .int(3), new: nil)])
     }
 
     func testAFolderThatDoesNotExistYet() throws {
         let deep = DomainStore(directory: directory + "/not/yet")
         let watcher = try DomainWatcher(store: deep, domain: .named("com.w"), host: .current)
         later { try? deep.update(.named("com.w"), host: .current, key: "k") { $0 = .string("v"); return true } }
-        XCTAssertEqual(try watcher.next(timeout: 5), [DomainWatcher.Change(key: "k", old: nil, new: .string("v"))])
+        XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "k", old: nil, new: .string("v"))])
     }
 
     func testDifferenceIsPerKeyAndSorted() {
-        let changes = DomainWatcher.difference(from: ["a": .int(1), "b": .int(2), "c": .int(3)], to: ["b": .int(2), "c": .int(4), "d": .int(5)])
+        let changes = (["b": .int(2), "c": .int(4), "d": .int(5)] as PlistDictionary).changes(from: ["a": .int(1), "b": .int(2), "c": .int(3)])
         XCTAssertEqual(changes.map(\.key), ["a", "c", "d"])
         XCTAssertEqual(changes.map(\.new), [nil, .int(4), .int(5)])
     }
@@ -126,7 +126,7 @@ final class DomainWatcherTests: XCTestCase {
         let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
         XCTAssertEqual(watcher.values, ["n": .int(1)])
         later { try? target.update(.named("com.w"), host: .any, key: "n") { $0 = .int(2); return true } }
-        XCTAssertEqual(try watcher.next(timeout: 5), [DomainWatcher.Change(key: "n", old: .int(1), new: .int(2))])
+        XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "n", old: .int(1), new: .int(2))])
         // Pointing the link elsewhere is a change too, and the new target is watched.
         let third = DomainStore(directory: directory + "/other")
         XCTAssertNoThrow(try third.update(.named("com.w"), host: .any, key: "n") { $0 = .int(3); return true })
@@ -135,8 +135,8 @@ final class DomainWatcherTests: XCTestCase {
             try? FileManager.default.removeItem(atPath: link)
             try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "other/com.w.plist")
         }
-        XCTAssertEqual(try watcher.next(timeout: 5), [DomainWatcher.Change(key: "n", old: .int(2), new: .int(3))])
+        XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "n", old: .int(2), new: .int(3))])
         later { try? third.update(.named("com.w"), host: .any, key: "n") { $0 = .int(4); return true } }
-        XCTAssertEqual(try watcher.next(timeout: 5), [DomainWatcher.Change(key: "n", old: .int(3), new: .int(4))])
+        XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "n", old: .int(3), new: .int(4))])
     }
 }

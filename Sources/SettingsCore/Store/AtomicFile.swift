@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Replaces a file so that any reader, and any crash, sees the old bytes or the new,
 /// never a mix.
 ///
@@ -34,12 +28,12 @@ enum AtomicFile {
 
     @discardableResult
     static func replace(_ path: String, directoryFD: CInt, with bytes: [UInt8],
-                        keeping old: FileSystem.Status?, newFileMode: mode_t = 0o600) throws(Errno) -> Durability {
+                        keeping old: FileSystem.Status?, newFileMode: FileSystem.Mode = 0o600) throws(Errno) -> Durability {
         try replace(path, directoryFD: directoryFD, keeping: old, newFileMode: newFileMode) { write in try write(bytes[...]) }
     }
 
     @discardableResult
-    static func replace(_ path: String, directoryFD: CInt, keeping old: FileSystem.Status?, newFileMode: mode_t = 0o600,
+    static func replace(_ path: String, directoryFD: CInt, keeping old: FileSystem.Status?, newFileMode: FileSystem.Mode = 0o600,
                         contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws(Errno) -> Durability {
         let (fd, temporary) = try FileSystem.makeTemporaryFile(in: Path.directory(of: path), prefix: temporaryPrefix)
         var renamed = false
@@ -48,7 +42,7 @@ enum AtomicFile {
             if !renamed { _ = try? FileSystem.unlink(temporary) }
         }
         if let old {
-            if old.uid != geteuid() || old.gid != getegid() {
+            if !old.isOwnedByThisProcess {
                 do throws(Errno) { try FileSystem.fchown(fd, old.uid, old.gid) } catch where error == .notPermitted {}
             }
             try FileSystem.fchmod(fd, old.permissions)

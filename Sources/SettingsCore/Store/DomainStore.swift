@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// A domain as read from disk: its values and the format to write it back in.
 public struct Domain: Sendable, Equatable {
     public var values: PlistDictionary
@@ -166,7 +160,7 @@ public struct DomainStore: Sendable {
             guard try change(&values) else { return nil }
             // Only what changed: a file another writer left such text in stays writable.
             let format = existing?.domain.format ?? .xml
-            for changed in DomainWatcher.difference(from: before, to: values) {
+            for changed in values.changes(from: before) {
                 guard let new = changed.new else { continue }
                 try checkStorable(changed.key, new, format: format, at: target.path)
             }
@@ -298,7 +292,7 @@ public struct DomainStore: Sendable {
     /// Refuses to replace or remove a file its owner may not write (mode 0444), unless
     /// `overwriteReadOnly`: a read-only file is how a user says "leave this alone".
     private func checkWritable(_ status: FileSystem.Status?, at path: String) throws(StoreError) {
-        guard let status, status.isRegular, status.permissions & S_IWUSR == 0, !overwriteReadOnly else { return }
+        guard let status, status.isRegular, !status.isOwnerWritable, !overwriteReadOnly else { return }
         throw StoreError.readOnly(path: path)
     }
 
@@ -343,7 +337,7 @@ public struct DomainStore: Sendable {
             }
         } catch {
             // FolderLock and the body throw only StoreError.
-            throw error as? StoreError ?? .writeFailed(path: typed, Errno(EIO))
+            throw error as? StoreError ?? .writeFailed(path: typed, .ioError)
         }
     }
 

@@ -14,14 +14,6 @@
 ///     let watcher = try DomainWatcher(store: DomainStore(), domain: .named("com.app"), host: .any)
 ///     while let changes = try watcher.next() { for c in changes { print(c.key, c.new ?? "(deleted)") } }
 public final class DomainWatcher {
-    /// One key's net change; `old` is nil for a new key, `new` nil for a removed one.
-    public struct Change: Sendable, Equatable {
-        public let key: String
-        public let old: PlistValue?
-        public let new: PlistValue?
-        public init(key: String, old: PlistValue?, new: PlistValue?) { (self.key, self.old, self.new) = (key, old, new) }
-    }
-
     private let store: DomainStore
     private let domain: DomainName
     private let host: DomainHost
@@ -69,7 +61,7 @@ public final class DomainWatcher {
     /// nil when `timeout` seconds pass first. A file that does not parse even after the
     /// store's retries throws, and the snapshot is kept, so it is never taken for a
     /// domain with every key deleted. Nil at once after `cancel()`.
-    public func next(timeout: Double? = nil) throws(StoreError) -> [Change]? {
+    public func next(timeout: Double? = nil) throws(StoreError) -> [KeyChange]? {
         let deadline = timeout.map { FileSystem.monotonicSeconds() + $0 }
         while true {
             let left = deadline.map { max(0, $0 - FileSystem.monotonicSeconds()) }
@@ -79,34 +71,11 @@ public final class DomainWatcher {
                 continue
             }
             let current = try store.load(domain, host: host)?.values ?? PlistDictionary()
-            let changes = Self.difference(from: snapshot, to: current)
+            let changes = current.changes(from: snapshot)
             snapshot = current
             if !changes.isEmpty { return changes }
             if let deadline, FileSystem.monotonicSeconds() >= deadline { return nil }
         }
-    }
-
-    /// Per key, what differs between two readings.
-    public static func difference(from old: PlistDictionary, to new: PlistDictionary) -> [Change] {
-        let before = old.sortedEntries, after = new.sortedEntries
-        var changes: [Change] = []
-        var i = 0, j = 0
-        while i < before.count || j < after.count {
-            if j == after.count || (i < before.count && byteOrderPrecedes(before[i].key, after[j].key)) {
-                changes.append(Change(key: before[i].key, old: before[i].value, new: nil))
-                i += 1
-            } else if i == before.count || byteOrderPrecedes(after[j].key, before[i].key) {
-                changes.append(Change(key: after[j].key, old: nil, new: after[j].value))
-                j += 1
-            } else {
-                if before[i].value != after[j].value {
-                    changes.append(Change(key: after[j].key, old: before[i].value, new: after[j].value))
-                }
-                i += 1
-                j += 1
-            }
-        }
-        return changes
     }
 
     // MARK: Events

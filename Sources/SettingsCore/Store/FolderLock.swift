@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// The one lock every writer of a folder takes: an exclusive `flock` on the folder
 /// itself, polled up to a time-out. The kernel drops it when the process dies, so it
 /// can never go stale, and it needs no lock file beside the domains.
@@ -16,7 +10,7 @@ enum FolderLock {
                            waiting: (@Sendable (String, Double) -> Void)? = nil,
                            _ body: (CInt) throws -> T) throws -> T {
         let fd: CInt
-        do { fd = try FileSystem.open(folder, O_RDONLY | O_DIRECTORY) } catch {
+        do { fd = try FileSystem.openFolder(folder) } catch {
             throw StoreError.writeFailed(path: path, error)
         }
         defer { FileSystem.close(fd) }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Property-list files outside the store: what `import` reads and `export` writes.
 public enum PlistFiles {
     /// The bytes at `path`, or standard input for `-`: a regular file, or a pipe or FIFO
@@ -78,7 +72,7 @@ public enum PlistFiles {
                 }
             }
         } catch {
-            throw error as? StoreError ?? .writeFailed(path: path, Errno(EIO))
+            throw error as? StoreError ?? .writeFailed(path: path, .ioError)
         }
     }
 
@@ -87,7 +81,7 @@ public enum PlistFiles {
     private static func writeInto(_ path: String, truncating: Bool,
                                   _ contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws(StoreError) {
         do throws(Errno) {
-            let fd = try FileSystem.open(path, O_WRONLY | (truncating ? O_TRUNC : 0))
+            let fd = try FileSystem.openForWriting(path, truncating: truncating)
             defer { FileSystem.close(fd) }
             try FileSystem.writeAll(fd, from: contents)
         } catch {

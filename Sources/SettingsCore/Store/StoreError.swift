@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Why the store could not do what was asked. Each case names the file or domain.
 public enum StoreError: Error, Sendable, Equatable {
     /// A domain or host name that would leave the config folder, or is empty.
@@ -41,7 +35,7 @@ public enum StoreError: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case let .invalidDomain(name, reason): "invalid domain '\(name)': \(reason)"
-        case let .unreadable(path, errno) where errno.rawValue == EFBIG:
+        case let .unreadable(path, errno) where errno == .fileTooLarge:
             "cannot read \(path): it is larger than \(FileSystem.maximumReadSize >> 30) GiB, the most a property list may be"
         case let .unreadable(path, errno): "cannot read \(path): \(errno.message)"
         case let .notAFile(path, kind): "cannot use \(path): it is \(kind.phrase), not a regular file"
@@ -57,9 +51,9 @@ public enum StoreError: Error, Sendable, Equatable {
             "cannot store a value nested deeper than \(limit) levels in \(path): no reader could open the file again"
         case let .unstorable(path, .dateOutOfRange(date)):
             "cannot store the date \(RealText.shortest(date.secondsSince2001)) s from 2001 in \(path): only years 1 to 9999 can be read back"
-        case let .cannotWatch(path, errno) where errno.rawValue == EMFILE:
+        case let .cannotWatch(path, errno) where errno == .tooManyOpenFiles:
             "cannot watch \(path): too many inotify instances (the limit is the sysctl fs.inotify.max_user_instances; raise it, e.g. sysctl fs.inotify.max_user_instances=1024)"
-        case let .cannotWatch(path, errno) where errno.rawValue == ENOSPC:
+        case let .cannotWatch(path, errno) where errno == .noSpace:
             "cannot watch \(path): the inotify watch limit is reached (the sysctl fs.inotify.max_user_watches; raise it, e.g. sysctl fs.inotify.max_user_watches=524288)"
         case let .cannotWatch(path, errno): "cannot watch \(path): \(errno.message)"
         case let .badEnvironment(name, value, expected): "invalid \(name) '\(value)': expected \(expected)"

@@ -16,6 +16,10 @@ public struct Errno: Error, Sendable, Equatable {
     static let notPermitted = Errno(EPERM)
     static let notADirectory = Errno(ENOTDIR)
     static let accessDenied = Errno(EACCES)
+    static let fileTooLarge = Errno(EFBIG)
+    static let tooManyOpenFiles = Errno(EMFILE)
+    static let noSpace = Errno(ENOSPC)
+    static let ioError = Errno(EIO)
 
     /// `strerror(3)`'s text, lower-cased first letter as in git's messages.
     public var message: String {

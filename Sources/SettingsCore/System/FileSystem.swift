@@ -22,6 +22,9 @@ enum FileSystem {
         }
     }
 
+    /// A file's permission bits.
+    typealias Mode = mode_t
+
     struct Status: Equatable {
         var mode: mode_t, uid: uid_t, gid: gid_t, size: Int, inode: UInt64, device: UInt64
         var modifiedNanoseconds: Int64
@@ -30,7 +33,11 @@ enum FileSystem {
         var isRegular: Bool { mode & S_IFMT == S_IFREG }
         var isSymlink: Bool { mode & S_IFMT == S_IFLNK }
         var kind: FileKind { FileKind(mode: mode) }
-        var permissions: mode_t { mode & 0o7777 }
+        var permissions: Mode { mode & 0o7777 }
+        /// Whether the owner may write it (mode 0444 may not).
+        var isOwnerWritable: Bool { mode & S_IWUSR != 0 }
+        /// Whether this process's effective user and group own it.
+        var isOwnedByThisProcess: Bool { uid == geteuid() && gid == getegid() }
 
         init(_ s: stat) {
             (mode, uid, gid, size) = (s.st_mode, s.st_uid, s.st_gid, Int(s.st_size))
@@ -62,6 +69,16 @@ enum FileSystem {
 
     static func open(_ path: String, _ flags: CInt, _ mode: mode_t = 0) throws(Errno) -> CInt {
         try retrying { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    }
+
+    /// A folder, for `fsync(2)` and `flock(2)`.
+    static func openFolder(_ path: String) throws(Errno) -> CInt {
+        try open(path, O_RDONLY | O_DIRECTORY)
+    }
+
+    /// An existing file to write into (a FIFO or a device, which is not replaced).
+    static func openForWriting(_ path: String, truncating: Bool) throws(Errno) -> CInt {
+        try open(path, O_WRONLY | (truncating ? O_TRUNC : 0))
     }
 
     static func close(_ fd: CInt) { _ = Glibc.close(fd) }
@@ -360,23 +377,6 @@ enum FileSystem {
             return String(decoding: fields[5], as: UTF8.self)
         }
         return nil
-    }
-
-    /// The UTC offset, in seconds, of local civil time `civil` (via `mktime(3)`, so TZ
-    /// and daylight saving apply); nil when the C library cannot represent it.
-    static func localUTCOffset(of civil: CivilTime) -> Int64? {
-        guard let year = Int32(exactly: civil.year - 1900) else { return nil }
-        var t = tm()
-        t.tm_year = year
-        t.tm_mon = Int32(civil.month - 1)
-        t.tm_mday = Int32(civil.day)
-        t.tm_hour = Int32(civil.hour)
-        t.tm_min = Int32(civil.minute)
-        t.tm_sec = Int32(civil.second)
-        t.tm_isdst = -1
-        let local = mktime(&t)
-        if local == -1 && !(t.tm_year == 69 && t.tm_mday == 31) { return nil }
-        return civil.unixSeconds - Int64(local)
     }
 }
 

@@ -69,7 +69,7 @@ extension ByteScanner {
         guard civil.isValid else { return nil }
         _ = skip(UInt8(ascii: " "))
         if i == bytes.count {
-            guard let offset = FileSystem.localUTCOffset(of: civil) else { return nil }
+            guard let offset = civil.localUTCOffset else { return nil }
             return PlistDate(civil, offsetSeconds: offset)
         }
         if skip(UInt8(ascii: "Z")) { return i == bytes.count ? PlistDate(civil) : nil }

@@ -47,7 +47,7 @@ extension KeyPath {
                 items[i] = child!
             }
         case let scalar?:
-            throw .notAContainer(prefix(depth), TypeTable.row(for: scalar).phrase)
+            throw .notAContainer(prefix(depth), scalar.type)
         }
     }
 
@@ -83,7 +83,7 @@ extension KeyPath {
             if let child { items[i] = child } else { items.remove(at: i) }
             return removed
         case let scalar?:
-            throw .notAContainer(prefix(depth), TypeTable.row(for: scalar).phrase)
+            throw .notAContainer(prefix(depth), scalar.type)
         }
     }
 
@@ -101,22 +101,4 @@ extension KeyPath {
 
     /// The pointer of the first `count` segments.
     private func prefix(_ count: Int) -> String { KeyPath(Array(segments.prefix(count))).pointer }
-
-    /// A path as `jq`'s `path(…)` prints it: a JSON array of keys (strings) and indexes
-    /// (integers), such as `["window","frame",0]`.
-    public init(json text: String) throws(KeyPathError) {
-        let value: PlistValue
-        do { value = try JSONReader.read(Array(text.utf8)) } catch { throw .notAJSONPath(text) }
-        guard case .array(let items) = value else { throw .notAJSONPath(text) }
-        var segments: [String] = []
-        for item in items {
-            switch item {
-            case .string(let key): segments.append(key)
-            case .int(let i) where !i.isNegative && !i.isUnsigned: segments.append(i.description)
-            default: throw .notAJSONPath(text)
-            }
-        }
-        try Self.checkDepth(segments.count)
-        self.init(segments)
-    }
 }

@@ -77,17 +77,6 @@ public struct KeyPath: Sendable, Equatable {
         return value
     }
 
-    /// Like `value(inside:)`, but a segment may also step into a value's JSON tag, as
-    /// a path taken from the exported JSON does: `/when/$date` is the date's text.
-    public func jsonValue(inside root: PlistValue) -> PlistValue? {
-        var value = root
-        for segment in segments {
-            guard let next = Self.step(value, segment) ?? JSONWriter.tagContents(value, segment) else { return nil }
-            value = next
-        }
-        return value
-    }
-
     /// The path of every value in `domain`, parents before children, keys in code-point
     /// order; with `leavesOnly`, just scalars and empty collections.
     public static func all(in domain: PlistDictionary, leavesOnly: Bool = false) -> [KeyPath] {
@@ -134,26 +123,12 @@ public enum KeyPathError: Error, Sendable, Equatable {
     case notAJSONPath(String)
     /// Nothing at this pointer, and the next segment is an index: no array is guessed.
     case missingArray(String)
-    /// The value at this pointer is a scalar ("a string"): nothing is below it.
-    case notAContainer(String, String)
+    /// The value at this pointer is a scalar of this type: nothing is below it.
+    case notAContainer(String, ValueType)
     /// A segment in an array that is neither a canonical index nor `-` where one fits.
     case notAnIndex(String)
     /// An index past the end of an array of `count` elements.
     case outOfRange(String, count: Int)
     /// More segments than any property list nests.
     case tooDeep(count: Int)
-
-    public var message: String {
-        switch self {
-        case .noLeadingSlash(let text): "'\(text)' is not a JSON Pointer: it must be empty or start with '/'"
-        case .badEscape(let text): "'\(text)' is not a JSON Pointer: '~' must be followed by 0 (for '~') or 1 (for '/')"
-        case .wholeDomain: "the empty pointer names the whole domain; name a key, such as /key"
-        case .notAJSONPath(let text): "'\(text)' is not a JSON path: give a JSON array of keys and indexes, such as [\"window\",\"frame\",0]"
-        case .missingArray(let pointer): "nothing at \(pointer) to hold an element; create \(pointer) with -array first"
-        case let .notAContainer(pointer, type): "\(pointer) holds \(type), not a dictionary or an array"
-        case .notAnIndex(let pointer): "\(pointer): an array takes an index (0, 1, ...) or - to append"
-        case let .outOfRange(pointer, count): "\(pointer) is past the end of an array of \(count) element\(count == 1 ? "" : "s"); use - to append"
-        case let .tooDeep(count): "a path of \(count) segments is deeper than a property list may nest (\(KeyPath.maximumSegments) levels)"
-        }
-    }
 }

@@ -48,14 +48,14 @@ enum WatchCommand {
         }
         if options.initial {
             let current = watcher.values
-            let initial = current.sortedEntries.map { DomainWatcher.Change(key: $0.key, old: nil, new: $0.value) }
+            let initial = current.sortedEntries.map { KeyChange(key: $0.key, old: nil, new: $0.value) }
             for event in events(initial, options.selectors) { try emit(event.initial) }
         }
         var printed = 0
         let deadline = options.timeout.map { DomainWatcher.clock() + $0 }
         while options.count.map({ printed < $0 }) ?? true {
             let left = deadline.map { max(0, $0 - DomainWatcher.clock()) }
-            let changes: [DomainWatcher.Change]?
+            let changes: [KeyChange]?
             do throws(StoreError) {
                 changes = try watcher.next(timeout: left)
             } catch {
@@ -80,8 +80,8 @@ enum WatchCommand {
 
     /// The lines one batch of key changes makes: every changed key when nothing was
     /// selected, else each selector that saw a change, in the order they were given.
-    static func events(_ changes: [DomainWatcher.Change], _ selectors: [Selector]) -> [Event] {
-        func event(_ change: DomainWatcher.Change, _ label: String, _ path: KeyPath,
+    static func events(_ changes: [KeyChange], _ selectors: [Selector]) -> [Event] {
+        func event(_ change: KeyChange, _ label: String, _ path: KeyPath,
                    _ old: PlistValue?, _ new: PlistValue?) -> Event {
             Event(key: change.key, path: path, label: label, kind: new == nil ? .delete : .set, old: old, new: new)
         }

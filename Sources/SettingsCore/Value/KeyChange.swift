@@ -1,0 +1,37 @@
+/// One key's net change between two readings of a domain; `old` is nil for a new key,
+/// `new` nil for a removed one.
+public struct KeyChange: Sendable, Equatable {
+    public let key: String
+    public let old: PlistValue?
+    public let new: PlistValue?
+    public init(key: String, old: PlistValue?, new: PlistValue?) { (self.key, self.old, self.new) = (key, old, new) }
+}
+
+extension PlistDictionary {
+    /// Per key, what differs from `old` to this dictionary, in key order: what a watcher
+    /// reports and what a write tells observers.
+    ///
+    ///     (["a": .int(2), "c": .int(3)] as PlistDictionary).changes(from: ["a": .int(1), "b": .int(1)]).map(\.key)
+    ///     //=> ["a", "b", "c"]
+    public func changes(from old: PlistDictionary) -> [KeyChange] {
+        let before = old.sortedEntries, after = sortedEntries
+        var changes: [KeyChange] = []
+        var i = 0, j = 0
+        while i < before.count || j < after.count {
+            if j == after.count || (i < before.count && byteOrderPrecedes(before[i].key, after[j].key)) {
+                changes.append(KeyChange(key: before[i].key, old: before[i].value, new: nil))
+                i += 1
+            } else if i == before.count || byteOrderPrecedes(after[j].key, before[i].key) {
+                changes.append(KeyChange(key: after[j].key, old: nil, new: after[j].value))
+                j += 1
+            } else {
+                if before[i].value != after[j].value {
+                    changes.append(KeyChange(key: after[j].key, old: before[i].value, new: after[j].value))
+                }
+                i += 1
+                j += 1
+            }
+        }
+        return changes
+    }
+}
