@@ -290,7 +290,7 @@ public final class Settings: Sendable {
         while i + 1 < arguments.count {
             let word = arguments[i]
             if word.count > 1, word.hasPrefix("-"), !arguments[i + 1].hasPrefix("-") || Double(arguments[i + 1]) != nil {
-                dict[String(word.dropFirst())] = (try? PropertyList.untypedValue(arguments[i + 1])) ?? .string(arguments[i + 1])
+                dict[String(word.dropFirst())] = (try? CommandLineValue.untyped(arguments[i + 1])) ?? .string(arguments[i + 1])
                 i += 2
             } else {
                 i += 1

@@ -45,11 +45,11 @@ final class OpenStepTests: XCTestCase {
     }
 
     func testLiteralsOnTheCommandLine() throws {
-        XCTAssertEqual(try PropertyList.readLiteral("<0a0b>"), .data([10, 11]))
-        XCTAssertEqual(try PropertyList.readLiteral("<true/>"), .bool(true))
-        XCTAssertEqual(try PropertyList.readLiteral("<integer>5</integer>"), .int(5))
-        XCTAssertEqual(try PropertyList.readLiteral("<dict><key>a</key><real>1.5</real></dict>"), .dict(["a": .double(1.5)]))
-        XCTAssertEqual(try PropertyList.readLiteral(#"{"enabled" = 1;"name" = "APPLICATIONS";}"#),
+        XCTAssertEqual(try CommandLineValue.literal("<0a0b>"), .data([10, 11]))
+        XCTAssertEqual(try CommandLineValue.literal("<true/>"), .bool(true))
+        XCTAssertEqual(try CommandLineValue.literal("<integer>5</integer>"), .int(5))
+        XCTAssertEqual(try CommandLineValue.literal("<dict><key>a</key><real>1.5</real></dict>"), .dict(["a": .double(1.5)]))
+        XCTAssertEqual(try CommandLineValue.literal(#"{"enabled" = 1;"name" = "APPLICATIONS";}"#),
                        .dict(["enabled": .string("1"), "name": .string("APPLICATIONS")]))
         XCTAssertEqual(PropertyList.sniff(Array("<dead beef>".utf8)), .openStep)
         XCTAssertEqual(PropertyList.sniff(Array("<array/>".utf8)), .xml)

@@ -7,18 +7,6 @@ final class TypeTableTests: XCTestCase {
         return row.parse?(text)
     }
 
-    func testLookalikesOfTypeFlags() {
-        let rows: [(String, String?, UInt)] = [
-            ("-interger", "-integer", #line), ("-boool", "-bool", #line), ("-BOOL", "-bool", #line), ("-in", "-int", #line),
-            ("-dat", "-data", #line), ("-arrayadd", "-array-add", #line), ("-dict-ad", "-dict-add", #line),
-            ("-bool", nil, #line), ("-launchd", nil, #line), ("-v", nil, #line), ("-5", nil, #line), ("-", nil, #line),
-            ("-bogus", nil, #line), ("int", nil, #line), ("-NoMulticastAdvertisements", nil, #line),
-        ]
-        for (word, flag, line) in rows {
-            XCTAssertEqual(TypeTable.flag(resembling: word), flag, word, line: line)
-        }
-    }
-
     func testUnicodeEscapesInUntypedText() {
         let rows: [(String, String, UInt)] = [
             (#"@\U21a9"#, "@\u{21A9}", #line), (#"\U232B"#, "\u{232B}", #line), (#"\Ud83d\Ude00!"#, "\u{1F600}!", #line),

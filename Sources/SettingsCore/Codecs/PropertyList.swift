@@ -67,34 +67,3 @@ public enum PropertyList {
         return i < text.count && text[i] == UInt8(ascii: ">") ? .openStep : .xml
     }
 }
-
-extension PropertyList {
-    /// Parses a value typed on the command line: an OpenStep literal (`(a, b)`,
-    /// `{k = v;}`, `<0a0b>`, `"text"`), an XML fragment (`<integer>5</integer>`) or a
-    /// whole XML document with any root.
-    public static func readLiteral(_ text: String) throws(PlistError) -> PlistValue {
-        let bytes = Array(text.utf8)
-        return try read(bytes, as: sniff(bytes))
-    }
-
-    /// An untyped command-line value, as `defaults` reads one: a literal when the text
-    /// holds literal punctuation, otherwise a string with `\Uxxxx` escapes decoded.
-    ///
-    ///     try PropertyList.untypedValue("(a, b)")       //=> .array([.string("a"), .string("b")])
-    ///     try PropertyList.untypedValue(#"@\U21a9"#)    //=> .string("@↩")
-    ///     try PropertyList.untypedValue("-launchd")     //=> .string("-launchd")
-    public static func untypedValue(_ text: String) throws(PlistError) -> PlistValue {
-        guard looksLikeLiteral(text) else { return .string(CommandLineText.unicodeEscapesDecoded(text)) }
-        return try readLiteral(text)
-    }
-
-    /// Whether untyped command-line text is a literal to parse rather than a plain
-    /// string: defaults stores text with none of `"(){}[]<>` as typed.
-    public static func looksLikeLiteral(_ text: String) -> Bool {
-        text.utf8.contains { b in
-            b == UInt8(ascii: "\"") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")") || b == UInt8(ascii: "{")
-                || b == UInt8(ascii: "}") || b == UInt8(ascii: "[") || b == UInt8(ascii: "]")
-                || b == UInt8(ascii: "<") || b == UInt8(ascii: ">")
-        }
-    }
-}

@@ -161,16 +161,6 @@ extension KeySchema {
         return nil
     }
 
-    /// What `range` prints: `type T`, `range T MIN MAX`, or `enum` and one choice a line.
-    public var rangeText: String {
-        let word = type?.rawValue ?? "any"
-        if let choices { return (["enum"] + choices.map { Self.text($0) }).joined(separator: "\n") }
-        if minimum != nil || maximum != nil {
-            return "range \(word) \(minimum.map(Self.text) ?? "-inf") \(maximum.map(Self.text) ?? "inf")"
-        }
-        return "type \(word)"
-    }
-
     /// -1, 0 or 1 as the number `a` is below, equal to or above the number `b`, exactly
     /// (integers are not rounded to doubles); nil when either is NaN or not a number.
     static func compare(_ a: PlistValue, _ b: PlistValue) -> Int? {
@@ -216,7 +206,7 @@ extension KeySchema {
     }
 
     /// A value as `read` prints it, on one line.
-    static func text(_ value: PlistValue) -> String { String(decoding: DefaultsPrinter.renderLine(value), as: UTF8.self) }
+    package static func text(_ value: PlistValue) -> String { String(decoding: DefaultsPrinter.renderLine(value), as: UTF8.self) }
 
     /// A value in a message: text quoted, numbers bare.
     static func show(_ value: PlistValue) -> String {

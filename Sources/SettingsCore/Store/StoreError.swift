@@ -32,6 +32,10 @@ public enum StoreError: Error, Sendable, Equatable {
         }
     }
 
+    /// How a text with a control character can be stored, in words any caller can use; the
+    /// command line names its flag instead.
+    package static let dataAdvice = " (store it as data, or keep the domain binary)"
+
     public var message: String {
         switch self {
         case let .invalidDomain(name, reason): "invalid domain '\(name)': \(reason)"
@@ -44,9 +48,9 @@ public enum StoreError: Error, Sendable, Equatable {
             "cannot use \(path): its root is \(TypeTable.row(for: type).word == "dictionary" ? "a dictionary" : "of type " + TypeTable.row(for: type).word), not a dictionary"
         case let .lockTimeout(path, seconds): "timed out after \(RealText.shortest(seconds)) s waiting for another writer of \(path)"
         case let .writeFailed(path, errno): "cannot write \(path): \(errno.message)"
-        case let .readOnly(path): "cannot write \(path): the file is read-only (--force writes it anyway)"
+        case let .readOnly(path): "cannot write \(path): the file is read-only"
         case let .unstorable(path, .controlCharacter(character)):
-            "cannot store text with the control character U+\(String(format4: character)) in \(path): an XML property list cannot hold it (store it with -data, or keep the domain binary)"
+            "cannot store text with the control character U+\(String(format4: character)) in \(path): an XML property list cannot hold it" + Self.dataAdvice
         case let .unstorable(path, .tooDeep(limit)):
             "cannot store a value nested deeper than \(limit) levels in \(path): no reader could open the file again"
         case let .unstorable(path, .dateOutOfRange(date)):

@@ -11,7 +11,7 @@ import Musl
 
 /// Every libc call the engine makes goes through here: one small function a call,
 /// EINTR retried in one place, failures as `Errno`.
-enum FileSystem {
+package enum FileSystem {
     /// Retries `body` while it fails with EINTR; returns its result or throws errno.
     @inline(__always)
     static func retrying<T: FixedWidthInteger>(_ body: () -> T) throws(Errno) -> T {
@@ -25,13 +25,13 @@ enum FileSystem {
     /// A file's permission bits.
     typealias Mode = mode_t
 
-    struct Status: Equatable {
+    package struct Status: Equatable {
         var mode: mode_t, uid: uid_t, gid: gid_t, size: Int, inode: UInt64, device: UInt64
         var modifiedNanoseconds: Int64
         var changedNanoseconds: Int64
         var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
         var isRegular: Bool { mode & S_IFMT == S_IFREG }
-        var isSymlink: Bool { mode & S_IFMT == S_IFLNK }
+        package var isSymlink: Bool { mode & S_IFMT == S_IFLNK }
         var kind: FileKind { FileKind(mode: mode) }
         var permissions: Mode { mode & 0o7777 }
         /// Whether the owner may write it (mode 0444 may not).
@@ -48,7 +48,7 @@ enum FileSystem {
     }
 
     /// `lstat(2)`; nil when nothing is there.
-    static func linkStatus(_ path: String) throws(Errno) -> Status? {
+    package static func linkStatus(_ path: String) throws(Errno) -> Status? {
         var s = stat()
         do { _ = try retrying { lstat(path, &s) } } catch where error == .noSuchFile { return nil }
         return Status(s)
@@ -182,7 +182,7 @@ enum FileSystem {
     /// The folders above `folder`, each with the name of the next one down, up to `/`:
     /// along the path as named and, when links lead elsewhere, along where they resolve.
     /// What a watch must follow to see `folder` appear, go, or be swapped for another.
-    static func foldersAbove(_ folder: String) -> [(folder: String, next: String)] {
+    package static func foldersAbove(_ folder: String) -> [(folder: String, next: String)] {
         var starts = [folder]
         if let resolved = resolvedPath(folder), resolved != folder { starts.append(resolved) }
         var chain: [(folder: String, next: String)] = []

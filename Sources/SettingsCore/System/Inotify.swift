@@ -6,35 +6,35 @@ import Musl
 
 /// The kernel's change notifications for folders (`inotify(7)`): the one door to them,
 /// one small function a call. The descriptor is closed when the value goes away.
-final class Inotify {
+package final class Inotify {
     /// One event: the watch it came from, what happened, and the name in the folder
     /// (empty for an event on the folder itself).
-    struct Event {
-        let watch: CInt
-        let mask: UInt32
-        let name: String
+    package struct Event {
+        package let watch: CInt
+        package let mask: UInt32
+        package let name: String
 
         /// The queue overflowed and events were lost: whatever is watched must be read again.
-        var isOverflow: Bool { mask & UInt32(IN_Q_OVERFLOW) != 0 }
+        package var isOverflow: Bool { mask & UInt32(IN_Q_OVERFLOW) != 0 }
         /// The watched folder itself was deleted or moved away, or its watch dropped.
-        var endsWatch: Bool { mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 }
+        package var endsWatch: Bool { mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 }
     }
 
     /// What a domain's folder is watched for: a file closed after writing, renamed in or
     /// out, created or deleted, and the folder itself deleted or moved.
-    static let folderEvents = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
+    package static let folderEvents = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
         | IN_DELETE_SELF | IN_MOVE_SELF)
 
     /// What a folder on the way to a watched one is watched for: names that appear or
     /// go (a folder made, removed, renamed, or a link renamed over).
-    static let entryEvents = UInt32(IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
+    package static let entryEvents = UInt32(IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
 
     private let fd: CInt
     /// Read into again and again: an empty queue then costs one `read(2)` and no allocation.
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`.
-    init() throws(Errno) {
+    package init() throws(Errno) {
         fd = try FileSystem.retrying { inotify_init1(CInt(IN_NONBLOCK | IN_CLOEXEC)) }
     }
 
@@ -43,12 +43,12 @@ final class Inotify {
     /// `inotify_add_watch(2)`: the watch descriptor. The events are added to any the
     /// folder is already watched for (`IN_MASK_ADD`), so two reasons to watch one folder
     /// never narrow each other.
-    func watch(_ path: String, _ mask: UInt32) throws(Errno) -> CInt {
+    package func watch(_ path: String, _ mask: UInt32) throws(Errno) -> CInt {
         try FileSystem.retrying { inotify_add_watch(fd, path, mask | UInt32(IN_MASK_ADD)) }
     }
 
     /// `inotify_rm_watch(2)`; a watch the kernel already dropped is no error.
-    func remove(_ watch: CInt) { _ = inotify_rm_watch(fd, watch) }
+    package func remove(_ watch: CInt) { _ = inotify_rm_watch(fd, watch) }
 
     /// What ended a wait.
     enum Wake { case events, timeout, cancelled }
@@ -73,7 +73,7 @@ final class Inotify {
     }
 
     /// Every event queued now (none when the queue is empty).
-    func events() throws(Errno) -> [Event] {
+    package func events() throws(Errno) -> [Event] {
         var events: [Event] = []
         while true {
             let n = buffer.withUnsafeMutableBytes { [fd] in read(fd, $0.baseAddress, $0.count) }

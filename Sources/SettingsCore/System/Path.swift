@@ -1,7 +1,7 @@
 /// String helpers for absolute paths; no file system access.
-enum Path {
+package enum Path {
     /// Everything before the last `/` ("/" for a file at the root).
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         if slash == path.utf8.startIndex { return "/" }
         return String(path[..<slash])
@@ -13,7 +13,7 @@ enum Path {
         return String(path[path.utf8.index(after: slash)...])
     }
 
-    static func join(_ directory: String, _ name: String) -> String {
+    package static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 }

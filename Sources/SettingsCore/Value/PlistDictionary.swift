@@ -99,7 +99,7 @@ public struct PlistDictionary: Sendable {
 
     /// True when keys are already in order with no duplicates, the common case for a
     /// file written by us or by Apple; then sorting is skipped.
-    var isStrictlySorted: Bool {
+    package var isStrictlySorted: Bool {
         guard entries.count > 1 else { return true }
         for i in 1..<entries.count where !byteOrderPrecedes(entries[i - 1].key, entries[i].key) {
             return false
@@ -117,14 +117,14 @@ extension PlistDictionary: Equatable {
 /// Keys are compared as bytes: Swift's `==` treats canonically equivalent strings as
 /// equal, but a plist keeps "é" and "e\u{301}" as two keys.
 @inline(__always)
-func sameKey(_ a: String, _ b: String) -> Bool {
+package func sameKey(_ a: String, _ b: String) -> Bool {
     var a = a, b = b
     return a.withUTF8 { pa in b.withUTF8 { pb in pa.elementsEqual(pb) } }
 }
 
 /// Code-point order, which for UTF-8 is byte order.
 @inline(__always)
-func byteOrderPrecedes(_ a: String, _ b: String) -> Bool {
+package func byteOrderPrecedes(_ a: String, _ b: String) -> Bool {
     var a = a, b = b
     return a.withUTF8 { pa in b.withUTF8 { pb in pa.lexicographicallyPrecedes(pb) } }
 }

@@ -165,7 +165,13 @@ struct Diagnostic {
                 case .unreadable, .notAFile, .corrupt, .notADictionary, .cannotWatch: 3
                 case .lockTimeout, .writeFailed, .readOnly: 4
                 }
-            return (error.message, status)
+            // The store's messages name no command-line flag; here is where they are known.
+            switch error {
+            case .readOnly: return (error.message + " (--force writes it anyway)", status)
+            case .unstorable(_, .controlCharacter):
+                return (error.message.dropLast(StoreError.dataAdvice.count) + " (store it with -data, or keep the domain binary)", status)
+            default: return (error.message, status)
+            }
         }
     }
 }

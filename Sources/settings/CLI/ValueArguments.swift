@@ -78,6 +78,6 @@ enum ValueArguments {
 
     /// Untyped text: a string as typed (with `\Uxxxx` decoded), unless it holds literal punctuation.
     static func untyped(_ text: String) throws(CLIError) -> PlistValue {
-        do { return try PropertyList.untypedValue(text) } catch { throw CLIError.couldNotParse(text) }
+        do { return try CommandLineValue.untyped(text) } catch { throw CLIError.couldNotParse(text) }
     }
 }

@@ -146,31 +146,9 @@ struct Verb: Sendable {
 
     /// The verb a mistyped word most likely meant: within two edits of a name or an alias.
     static func suggestion(for word: String) -> String? {
-        let lower = Array(word.lowercased().utf8)
-        var best: (name: String, distance: Int)?
-        for verb in all {
-            for name in [verb.name] + verb.aliases where !name.hasPrefix("-") {
-                let d = editDistance(lower, Array(name.utf8))
-                if d <= 2, d < (best?.distance ?? .max) { best = (verb.name, d) }
-            }
-        }
-        return best?.name
-    }
-
-    /// Levenshtein distance, with a transposition counted as one edit (`wirte`).
-    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { rows[i][0] = i }
-        for j in 0...b.count { rows[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
-            }
-        }
-        return rows[a.count][b.count]
+        let names = all.flatMap { verb in ([verb.name] + verb.aliases).filter { !$0.hasPrefix("-") }.map { ($0, verb.name) } }
+        guard let closest = Lookalike.closest(to: word, among: names.map(\.0)) else { return nil }
+        return names.first { $0.0 == closest }?.1
     }
 }
 

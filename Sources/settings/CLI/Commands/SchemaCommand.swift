@@ -89,3 +89,15 @@ enum SchemaCommand {
         return key
     }
 }
+
+extension KeySchema {
+    /// What `range` prints: `type T`, `range T MIN MAX`, or `enum` and one choice a line.
+    var rangeText: String {
+        let word = type?.rawValue ?? "any"
+        if let choices { return (["enum"] + choices.map { Self.text($0) }).joined(separator: "\n") }
+        if minimum != nil || maximum != nil {
+            return "range \(word) \(minimum.map(Self.text) ?? "-inf") \(maximum.map(Self.text) ?? "inf")"
+        }
+        return "type \(word)"
+    }
+}

@@ -25,7 +25,7 @@ enum TransferCommand {
             imported = try PlistFiles.dictionary(from: bytes, name: name)
         }
         try context.update(domain) { values in
-            if options.json, !options.exact, case .dict(let kept) = JSONReader.keepingReals(.dict(imported), where: .dict(values)) {
+            if options.json, !options.exact, case .dict(let kept) = JSONIntegers.keepingReals(.dict(imported), where: .dict(values)) {
                 imported = kept
             }
             let result = options.merge ? merged(values, imported) : imported

@@ -39,7 +39,7 @@ enum WriteCommand {
         try context.update(domain, key: key) { value in
             let target = value.flatMap(below.value(inside:))
             var new = try apply(change, to: target, name: options.path?.pointer ?? key)
-            if options.json, !options.exact { new = JSONReader.keepingReals(new, where: target) }
+            if options.json, !options.exact { new = JSONIntegers.keepingReals(new, where: target) }
             if new == target, !options.insert { return false }
             try path.set(new, in: &value, insert: options.insert)
             // The key's whole value is checked, so a write deep inside it is checked too.
@@ -114,7 +114,7 @@ enum WriteCommand {
     /// `write D '{…}'`: the literal must be a dictionary, and becomes the whole domain.
     private static func replaceDomain(_ context: inout Context, _ domain: DomainName, literal: String) throws {
         // A plain word is a key whose value was forgotten, not a literal that failed.
-        guard PropertyList.looksLikeLiteral(literal) else { throw CLIError.valueMissing(key: literal) }
+        guard CommandLineValue.looksLikeLiteral(literal) else { throw CLIError.valueMissing(key: literal) }
         guard case .dict(let replacement) = try ValueArguments.untyped(literal) else { throw CLIError.couldNotParse(literal) }
         try context.update(domain) { values in
             if values == replacement { return false }

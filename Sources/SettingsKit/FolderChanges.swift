@@ -1,3 +1,5 @@
+import SettingsCore
+
 /// Which files in some folders may have changed since the last look, told without a
 /// `stat` and without blocking: one `read(2)` of an inotify queue that is usually empty.
 /// A cache of a file's contents checks here first, and needs no `stat` while nothing
@@ -8,7 +10,7 @@
 ///     let changes = FolderChanges()!
 ///     let (_, readAt) = changes.check(path, since: nil)    // then read the file
 ///     changes.check(path, since: readAt).unchanged          //=> true until it changes
-public final class FolderChanges {
+final class FolderChanges {
     private let inotify: Inotify
     /// Watched folders by watch descriptor.
     private var folders: [CInt: String] = [:]
@@ -26,7 +28,7 @@ public final class FolderChanges {
     private var everything: UInt64 = 0
 
     /// Nil when the process can have no more inotify instances; then callers `stat`.
-    public init?() {
+    init?() {
         guard let inotify = try? Inotify() else { return nil }
         self.inotify = inotify
     }
@@ -34,7 +36,7 @@ public final class FolderChanges {
     /// Whether `path` is known not to have changed after `since` (a `now` from an earlier
     /// check), and the point in history to record for a reading made now: nil when the
     /// file cannot be watched this way (no folder yet, a link), and the caller must `stat`.
-    public func check(_ path: String, since: UInt64?) -> (unchanged: Bool, now: UInt64?) {
+    func check(_ path: String, since: UInt64?) -> (unchanged: Bool, now: UInt64?) {
         drain()
         guard trusted[path] ?? watch(path) else { return (false, nil) }
         let unchanged = since.map { everything <= $0 && (lastEvent[path] ?? 0) <= $0 } ?? false

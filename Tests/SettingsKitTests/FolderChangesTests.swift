@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import SettingsKit
 @testable import SettingsCore
 
 /// The check that lets a cache skip its `stat`: unchanged until something happens to

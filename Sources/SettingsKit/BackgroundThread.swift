@@ -6,12 +6,12 @@ import Musl
 
 /// A plain OS thread for work that blocks, such as a watcher waiting in `poll(2)`: a
 /// blocked Swift task would hold one of the few cooperative threads.
-public final class BackgroundThread: @unchecked Sendable {
+final class BackgroundThread: @unchecked Sendable {
     private var thread = pthread_t()
     private var joined = false
 
     /// Starts `body` on a new thread.
-    public init(_ body: @escaping @Sendable () -> Void) {
+    init(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         pthread_create(&thread, nil, { raw in
             let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
@@ -21,11 +21,11 @@ public final class BackgroundThread: @unchecked Sendable {
     }
 
     /// Whether the caller is running on this thread.
-    public var isCurrent: Bool { pthread_equal(pthread_self(), thread) != 0 }
+    var isCurrent: Bool { pthread_equal(pthread_self(), thread) != 0 }
 
     /// Waits for the body to return; a thread cannot wait for itself, and then this
     /// lets it finish on its own.
-    public func join() {
+    func join() {
         guard !joined else { return }
         joined = true
         if isCurrent { pthread_detach(thread) } else { pthread_join(thread, nil) }
