@@ -9,10 +9,16 @@ let package = Package(
         .library(name: "SettingsKit", targets: ["SettingsKit"]),
     ],
     targets: [
-        // The engine: value model, type table, codecs, the OS door and the domain store.
-        // It imports no Foundation, only the stdlib and Glibc. `Extern` declares the few
-        // libc calls Glibc's module leaves out (<sys/xattr.h>) in the System door.
-        .target(name: "SettingsCore", swiftSettings: [.enableExperimentalFeature("Extern")]),
+        // The engine, in three layers that import one way, so an upward use does not
+        // compile: the value model and its type table; the codecs; the OS door, schemas and
+        // the domain store. None imports Foundation, only the stdlib and Glibc. `Extern`
+        // declares the few libc calls Glibc's module leaves out (<sys/xattr.h>) in the
+        // System door. SettingsCore re-exports the three as one module.
+        .target(name: "PlistModel"),
+        .target(name: "PlistCodecs", dependencies: ["PlistModel"]),
+        .target(name: "SettingsStore", dependencies: ["PlistModel", "PlistCodecs"],
+                swiftSettings: [.enableExperimentalFeature("Extern")]),
+        .target(name: "SettingsCore", dependencies: ["PlistModel", "PlistCodecs", "SettingsStore"]),
         // Typed, observable settings for Swift programs, on the same files. It may use
         // FoundationEssentials (Date, Data, URL, UUID, Codable); the executable does not link it.
         .target(name: "SettingsKit", dependencies: ["SettingsCore"]),

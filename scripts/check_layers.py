@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Checks that SettingsCore's layers import one way: a file may use the names declared in
-its own layer and the layers below it, never one above.
+its own layer and the layers below it, never one above. Between targets the compiler
+checks it (PlistModel → PlistCodecs → SettingsStore); this checks the layers inside a
+target too: Value below Types in PlistModel, System beside Schema and Store.
 
     Value → Types → Codecs → Store (with Schema), and System beside them, used by Store only
 
@@ -10,8 +12,9 @@ And only System, the door to the OS, imports the C library (Glibc or Musl), with
 exception: the value layer's local-time offset, which is the C library's time-zone rules.
 Prints each upward use as FILE:LINE: LAYER uses NAME (LAYER) and exits 1 if there is one.
 
-usage: scripts/check_layers.py [Sources/SettingsCore]
+usage: scripts/check_layers.py [Sources]
 """
+import glob
 import os
 import re
 import sys
@@ -27,7 +30,7 @@ ALLOWED = {
 }
 C_LIBRARY_ALLOWED = {"System", "Value/LocalTime.swift"}
 DECLARATION = re.compile(r"^(?:public |package |internal |fileprivate |private |final |indirect )*"
-                         r"(?:struct|enum|class|protocol|typealias|actor|func)\s+([A-Za-z_][A-Za-z0-9_]*)")
+                         r"(?:struct|enum|class|protocol|typealias|actor|func|let|var)\s+([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def code_lines(path):
@@ -47,9 +50,11 @@ def code_lines(path):
 
 
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else "Sources/SettingsCore"
-    files = {layer: sorted(os.path.join(root, layer, f) for f in os.listdir(os.path.join(root, layer)) if f.endswith(".swift"))
-             for layer in ALLOWED}
+    root = sys.argv[1] if len(sys.argv) > 1 else "Sources"
+    files = {layer: sorted(glob.glob(os.path.join(root, "*", layer, "*.swift"))) for layer in ALLOWED}
+    if not all(files.values()):
+        print(f"layers: no files for {[layer for layer, paths in files.items() if not paths]} under {root}")
+        return 1
     owner = {}
     for layer, paths in files.items():
         for path in paths:
@@ -60,7 +65,7 @@ def main():
     problems = 0
     for layer, paths in files.items():
         for path in paths:
-            relative = os.path.relpath(path, root)
+            relative = f"{layer}/{os.path.basename(path)}"
             for number, line in code_lines(path):
                 if re.match(r"\s*import (Glibc|Musl)\b", line) and layer not in C_LIBRARY_ALLOWED and relative not in C_LIBRARY_ALLOWED:
                     print(f"{path}:{number}: {layer} imports the C library past the System door")

@@ -15,12 +15,17 @@ found=0
 for target in "${targets[@]}"; do
     flag=$(tr '[:lower:]' '[:upper:]' <<<"FUZZ_$target")
     binary=fuzz-out/fuzz-$target
-    # shellcheck disable=SC2046
-    # The same settings as the SettingsCore target in Package.swift (Extern: the xattr calls).
+    # The core's three targets built as one module, as the fuzzer calls their internals:
+    # their imports of each other dropped, Extern as for SettingsStore (the xattr calls).
     rm -f "$binary"
+    sources=$(mktemp -d)
+    for file in $(find Sources/PlistModel Sources/PlistCodecs Sources/SettingsStore -name '*.swift'); do
+        sed -E '/^import (PlistModel|PlistCodecs|SettingsStore)$/d' "$file" >"$sources/$(basename "$file")"
+    done
     swiftc -sanitize=fuzzer,address -parse-as-library -O -D "$flag" -module-name SettingsCore \
-        -enable-experimental-feature Extern \
-        $(find Sources/SettingsCore -name '*.swift') Fuzz/FuzzTarget.swift -o "$binary" 2>&1 | grep -v warning
+        -package-name settings -enable-experimental-feature Extern \
+        "$sources"/*.swift Fuzz/FuzzTarget.swift -o "$binary" 2>&1 | grep -v warning
+    rm -rf "$sources"
     if [ ! -x "$binary" ]; then
         echo "fuzz $target: the fuzzer did not build" >&2
         found=1

@@ -1,0 +1,80 @@
+import PlistModel
+/// Base64 as property lists use it: Apple's line layout when writing, strict on reading.
+enum Base64 {
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// 255 for bytes outside the alphabet.
+    static let decodeTable: [UInt8] = {
+        var table = [UInt8](repeating: 255, count: 256)
+        for (i, c) in alphabet.enumerated() { table[Int(c)] = UInt8(i) }
+        return table
+    }()
+
+    /// Appends `bytes` in lines of `lineLength` characters, each line led by `indent`
+    /// tabs and ended by a newline.
+    static func encodeLines(_ bytes: [UInt8], lineLength: Int, indent: Int, into out: inout [UInt8]) {
+        let groupsPerLine = max(lineLength / 4, 1)
+        var i = 0
+        var groupsOnLine = 0
+        while i < bytes.count {
+            if groupsOnLine == 0 { out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: indent)) }
+            let b0 = bytes[i]
+            let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
+            let b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
+            out.append(alphabet[Int(b0 >> 2)])
+            out.append(alphabet[Int((b0 & 3) << 4 | b1 >> 4)])
+            out.append(i + 1 < bytes.count ? alphabet[Int((b1 & 15) << 2 | b2 >> 6)] : UInt8(ascii: "="))
+            out.append(i + 2 < bytes.count ? alphabet[Int(b2 & 63)] : UInt8(ascii: "="))
+            i += 3
+            groupsOnLine += 1
+            if groupsOnLine == groupsPerLine || i >= bytes.count {
+                out.append(UInt8(ascii: "\n"))
+                groupsOnLine = 0
+            }
+        }
+    }
+
+    /// All of `bytes` on one line, no newline.
+    static func encode(_ bytes: [UInt8], into out: inout [UInt8]) {
+        encodeLines(bytes, lineLength: .max, indent: 0, into: &out)
+        if !bytes.isEmpty { out.removeLast() }
+    }
+
+    /// Decodes base64 with any whitespace between characters. Nil for a character
+    /// outside the alphabet, a bad length or padding anywhere but the end.
+    static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count / 4 * 3)
+        var quad: UInt32 = 0
+        var count = 0
+        var padding = 0
+        for c in text {
+            if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") {
+                continue
+            }
+            if c == UInt8(ascii: "=") {
+                guard count % 4 >= 2 || padding > 0 else { return nil }
+                padding += 1
+                count += 1
+                quad <<= 6
+                guard padding <= 2 else { return nil }
+                if count % 4 == 0 { flush(quad, padding, &out) }
+                continue
+            }
+            guard padding == 0 else { return nil }
+            let v = decodeTable[Int(c)]
+            guard v != 255 else { return nil }
+            quad = quad << 6 | UInt32(v)
+            count += 1
+            if count % 4 == 0 { flush(quad, 0, &out); quad = 0 }
+        }
+        guard count % 4 == 0 else { return nil }
+        return out
+    }
+
+    private static func flush(_ quad: UInt32, _ padding: Int, _ out: inout [UInt8]) {
+        out.append(UInt8(truncatingIfNeeded: quad >> 16))
+        if padding < 2 { out.append(UInt8(truncatingIfNeeded: quad >> 8)) }
+        if padding < 1 { out.append(UInt8(truncatingIfNeeded: quad)) }
+    }
+}

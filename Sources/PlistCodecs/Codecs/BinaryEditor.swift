@@ -1,0 +1,203 @@
+import PlistModel
+/// Rewrites a binary property list with one top-level key set or removed, copying every
+/// other object's bytes instead of building values from them.
+///
+/// A one-key write to a big binary domain so needs little more memory than the file: no
+/// value tree, no numbering tables, and the output goes out in pieces. Objects nothing
+/// reaches any more (the old value) are dropped; the others keep their order, their bytes
+/// and their sharing, with references renumbered in the smallest width that fits. The
+/// new value is numbered by `BinaryWriter` and written after them, then the new root.
+///
+/// Precondition: `input` passed `BinaryReader.lookup`, so every offset, reference and
+/// length in it is known to fit, there is no cycle, and the root is a dictionary.
+///
+///     let editor = BinaryEditor(bytes, key: "volume")!
+///     try editor.write(.int(70), chunk: 1 << 20) { piece in try file.write(piece) }
+package struct BinaryEditor {
+    private let input: [UInt8]
+    private let key: String
+    private let offsetSize: Int
+    private let refSize: Int
+    private let objectCount: Int
+    private let offsetTable: Int
+    /// The root dictionary: its entry count and where its key references start (the
+    /// value references follow them).
+    private let entryCount: Int
+    private let rootRefs: Int
+    /// Which root entries are `key` (a file may hold a key twice; all of them go).
+    private let matches: [Bool]
+
+    /// Nil when the root is no dictionary object: a UID root reads as `{CF$UID = n}`
+    /// but has no entries to edit.
+    package init?(_ input: [UInt8], key: String) {
+        self.input = input
+        self.key = key
+        let trailer = input.count - 32
+        offsetSize = Int(input[trailer + 6])
+        refSize = Int(input[trailer + 7])
+        objectCount = Self.bigEndian(input, trailer + 8, 8)
+        offsetTable = Self.bigEndian(input, trailer + 24, 8)
+        let root = Self.bigEndian(input, trailer + 16, 8)
+        let start = Self.bigEndian(input, offsetTable + root * offsetSize, offsetSize)
+        guard input[start] >> 4 == 0xD else { return nil }
+        (entryCount, rootRefs) = Self.countAndBody(input, start)
+        var matches = [Bool](repeating: false, count: entryCount)
+        for i in 0..<entryCount {
+            let keyObject = Self.bigEndian(input, rootRefs + i * refSize, refSize)
+            matches[i] = Self.isString(input, at: Self.bigEndian(input, offsetTable + keyObject * offsetSize, offsetSize), key)
+        }
+        self.matches = matches
+    }
+
+    /// Root entries for other keys: zero means setting `key` to nil empties the domain.
+    package var otherEntryCount: Int { matches.count { !$0 } }
+
+    /// The document with `key` set to `value`, or removed when `value` is nil, handed to
+    /// `write` in pieces of about `chunk` bytes.
+    package func write(_ value: PlistValue?, chunk: Int, to write: (ArraySlice<UInt8>) throws -> Void) throws {
+        let (newIndex, kept) = renumberReachable()
+        // The new key and value, numbered after the kept objects; the root comes last.
+        var writer = BinaryWriter()
+        let added = value.map { (key: writer.number(.string(key)), value: writer.number($0)) }
+        let total = kept + writer.objectCount + 1
+        let newRefSize = BinaryWriter.width(UInt64(total - 1))
+
+        var out: [UInt8] = []
+        out.reserveCapacity(chunk + 4096)
+        var flushed = 0
+        func flushIfFull(_ limit: Int = chunk) throws {
+            guard out.count >= limit, !out.isEmpty else { return }
+            try write(out[...])
+            flushed += out.count
+            out.removeAll(keepingCapacity: true)
+        }
+        // The file is under 2 GiB and the new value came from one command line, so every
+        // offset fits 32 bits: half the table an `Int` a piece would take.
+        var offsets: [UInt32] = []
+        offsets.reserveCapacity(total)
+        out.append(contentsOf: BinaryWriter.header)
+        for index in 0..<objectCount where newIndex[index] >= 0 {
+            offsets.append(UInt32(flushed + out.count))
+            let start = offset(of: index)
+            if let (refs, count) = references(ofObjectAt: start) {
+                out.append(contentsOf: input[start..<refs])
+                for r in 0..<count {
+                    BinaryWriter.appendBigEndian(UInt64(newIndex[reference(refs, r)]), width: newRefSize, to: &out)
+                }
+            } else {
+                out.append(contentsOf: input[start..<(start + Self.scalarLength(input, start))])
+            }
+            try flushIfFull()
+        }
+        for index in 0..<writer.objectCount {
+            offsets.append(UInt32(flushed + out.count))
+            writer.appendObject(index, refSize: newRefSize, base: kept, to: &out)
+            try flushIfFull()
+        }
+        // The root: the kept entries in their order, the new one where the old one stood
+        // (its last occurrence, the one readers use), else at the end. Keys, then values.
+        offsets.append(UInt32(flushed + out.count))
+        let slot = matches.lastIndex(of: true) ?? entryCount
+        BinaryWriter.appendHeader(0xD0, count: otherEntryCount + (added == nil ? 0 : 1), to: &out)
+        for half in 0..<2 {
+            for i in 0...entryCount {
+                if i == slot, let added {
+                    BinaryWriter.appendBigEndian(UInt64(kept + (half == 0 ? added.key : added.value)), width: newRefSize, to: &out)
+                }
+                guard i < entryCount, !matches[i] else { continue }
+                BinaryWriter.appendBigEndian(UInt64(newIndex[reference(rootRefs, half * entryCount + i)]), width: newRefSize, to: &out)
+            }
+            try flushIfFull()
+        }
+        try flushIfFull(0)  // the table goes into the emptied buffer instead of growing a full one
+        BinaryWriter.appendOffsetTable(offsets, refSize: newRefSize, root: total - 1, base: flushed, to: &out)
+        try write(out[...])
+    }
+
+    /// Each object the kept root entries reach, numbered in file order; -1 for the rest
+    /// (the old root, the old value, anything the file held unreferenced).
+    private func renumberReachable() -> (newIndex: [Int32], kept: Int) {
+        var newIndex = [Int32](repeating: -1, count: objectCount)
+        var stack: [Int] = []
+        for i in 0..<entryCount where !matches[i] {
+            stack.append(reference(rootRefs, i))
+            stack.append(reference(rootRefs, entryCount + i))
+            while let index = stack.popLast() {
+                guard newIndex[index] < 0 else { continue }
+                newIndex[index] = 0
+                guard let (refs, count) = references(ofObjectAt: offset(of: index)) else { continue }
+                for r in 0..<count { stack.append(reference(refs, r)) }
+            }
+        }
+        var kept = 0
+        for index in 0..<objectCount where newIndex[index] >= 0 {
+            newIndex[index] = Int32(kept)
+            kept += 1
+        }
+        return (newIndex, kept)
+    }
+
+    // MARK: Reading what the reader has already checked
+
+    private func offset(of index: Int) -> Int {
+        Self.bigEndian(input, offsetTable + index * offsetSize, offsetSize)
+    }
+
+    private func reference(_ base: Int, _ i: Int) -> Int {
+        Self.bigEndian(input, base + i * refSize, refSize)
+    }
+
+    private static func bigEndian(_ bytes: [UInt8], _ at: Int, _ width: Int) -> Int {
+        Int(BinaryReader.bigEndian(bytes, at, width))
+    }
+
+    /// For an array or dictionary object, where its references start and how many there
+    /// are (a dictionary's keys, then its values); nil for any other object.
+    private func references(ofObjectAt start: Int) -> (first: Int, count: Int)? {
+        let marker = input[start] >> 4
+        guard marker == 0xA || marker == 0xD else { return nil }
+        let (n, first) = Self.countAndBody(input, start)
+        return (first, marker == 0xD ? 2 * n : n)
+    }
+
+    /// The count in a marker (its low nibble, or the integer after it) and where the
+    /// body after the count starts.
+    private static func countAndBody(_ bytes: [UInt8], _ start: Int) -> (Int, Int) {
+        let low = Int(bytes[start] & 0x0F)
+        guard low == 0x0F else { return (low, start + 1) }
+        let width = 1 << Int(bytes[start + 1] & 0x0F)
+        return (bigEndian(bytes, start + 2, width), start + 2 + width)
+    }
+
+    /// The length of a scalar object: marker, any count, and its bytes.
+    private static func scalarLength(_ bytes: [UInt8], _ start: Int) -> Int {
+        let marker = bytes[start]
+        let low = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x1, 0x2: return 1 + (1 << low)  // integers, reals
+        case 0x3: return 9  // dates
+        case 0x4, 0x5:
+            let (n, body) = countAndBody(bytes, start)
+            return body - start + n
+        case 0x6:
+            let (n, body) = countAndBody(bytes, start)
+            return body - start + 2 * n
+        case 0x8: return 2 + low
+        default: return 1  // booleans
+        }
+    }
+
+    /// Whether the object at `start` is the string `key`, compared as UTF-8 bytes.
+    private static func isString(_ bytes: [UInt8], at start: Int, _ key: String) -> Bool {
+        let (n, body) = countAndBody(bytes, start)
+        switch bytes[start] >> 4 {
+        case 0x5: return bytes[body..<(body + n)].elementsEqual(key.utf8)
+        case 0x6:
+            var units = [UInt16]()
+            units.reserveCapacity(n)
+            for i in 0..<n { units.append(UInt16(bytes[body + 2 * i]) << 8 | UInt16(bytes[body + 2 * i + 1])) }
+            return sameKey(String(decoding: units, as: UTF16.self), key)
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,357 @@
+import PlistModel
+/// Reads a binary property list (`bplist00`).
+///
+/// Every size in the file is untrusted: the trailer, each offset, each count and each
+/// reference is checked against the input, with overflow-checked arithmetic, before it
+/// is used. Cycles are refused, and a shared object counts once per use toward a total,
+/// so a small file cannot expand into an enormous tree.
+package struct BinaryReader {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let offsetSize: Int
+    private let refSize: Int
+    private let objectCount: Int
+    private let offsetTable: Int
+    /// Per object: 0 not yet read, 1 on the path from the root (seeing it again is a
+    /// cycle), 2 read. A byte each, so the table costs far less than the file.
+    private var state: [UInt8]
+    /// Per object read: how many values it stands for, so a shared object counts in
+    /// full each time it is used and a small file cannot stand for a huge tree.
+    private var sizes: [UInt32]
+    /// Arrays and dictionaries already built, by object: a shared collection is built
+    /// once and counted per use (arrays are copy-on-write, so a reuse costs nothing).
+    /// Strings and scalars are cheaper to decode again than to keep.
+    private var builtCollections: [Int: PlistValue] = [:]
+    private var produced = 0
+    private var depth = 0
+    /// In lookup mode, the one top-level key wanted.
+    private let wanted: String?
+    /// False while a value nobody asked for is read: checked in full, built not at all.
+    private var materializing: Bool
+    private var found: PlistValue?
+
+    /// No document may stand for more values than this (shared objects counted per use).
+    static let maximumValues = 1 << 24
+
+    /// A UID has no case of its own: it is kept as `{CF$UID = n}`, the form Apple's XML
+    /// writer gives it, and the binary writer turns that form back into a UID.
+    package static let uidKey = "CF$UID"
+
+    package static func read(_ input: [UInt8]) throws(PlistError) -> PlistValue {
+        try run(input, wanted: nil).root
+    }
+
+    /// The value of one top-level key; the whole file is checked, only that value built.
+    /// `root` is built in full only when it is no dictionary.
+    package static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {
+        try run(input, wanted: key)
+    }
+
+    private static func run(_ input: [UInt8], wanted: String?) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {
+        let result: Result<(PlistValue, PlistValue?), PlistError> = input.withUnsafeBufferPointer { buffer in
+            do throws(PlistError) {
+                var reader = try BinaryReader(buffer, wanted: wanted)
+                let root = try reader.document()
+                return .success((root, reader.found))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: String?) throws(PlistError) {
+        self.bytes = bytes
+        self.wanted = wanted
+        materializing = wanted == nil
+        // Header, at least one object byte, and the 32-byte trailer.
+        guard bytes.count >= 8 + 1 + 32 else { throw PlistError.malformedBinary("file too short", offset: 0) }
+        guard bytes[0..<8].elementsEqual("bplist00".utf8) else {
+            throw PlistError.malformedBinary("not a bplist00 header", offset: 0)
+        }
+        let trailer = bytes.count - 32
+        offsetSize = Int(bytes[trailer + 6])
+        refSize = Int(bytes[trailer + 7])
+        // Widths outside 1...8 would make every later read meaningless.
+        guard (1...8).contains(offsetSize) else { throw PlistError.malformedBinary("offset size \(offsetSize)", offset: trailer + 6) }
+        guard (1...8).contains(refSize) else { throw PlistError.malformedBinary("reference size \(refSize)", offset: trailer + 7) }
+        let count = Self.bigEndian(bytes, trailer + 8, 8)
+        let top = Self.bigEndian(bytes, trailer + 16, 8)
+        let table = Self.bigEndian(bytes, trailer + 24, 8)
+        // The offset table must lie between the header and the trailer, whole.
+        let (tableBytes, o1) = count.multipliedReportingOverflow(by: UInt64(offsetSize))
+        let (tableEnd, o2) = table.addingReportingOverflow(tableBytes)
+        guard count >= 1, !o1, !o2, table >= 9, tableEnd <= UInt64(trailer) else {
+            throw PlistError.malformedBinary("object count \(count) or offset table at \(table) does not fit the file", offset: trailer + 8)
+        }
+        // The root must be one of the objects.
+        guard top < count else { throw PlistError.malformedBinary("top object \(top) of \(count)", offset: trailer + 16) }
+        objectCount = Int(count)
+        offsetTable = Int(table)
+        state = Array(repeating: 0, count: objectCount)
+        sizes = Array(repeating: 0, count: objectCount)
+        rootIndex = Int(top)
+    }
+
+    private let rootIndex: Int
+
+    private mutating func document() throws(PlistError) -> PlistValue {
+        // A root that is no dictionary is built, so the caller can name its type.
+        if wanted != nil, bytes[try offset(of: rootIndex)] >> 4 != 0xD { materializing = true }
+        return try object(rootIndex).value
+    }
+
+    /// `width` bytes from `at` as a big-endian number; the caller has checked they exist.
+    /// (`BinaryEditor` reads the file with this too.)
+    static func bigEndian<Bytes: RandomAccessCollection>(_ bytes: Bytes, _ at: Int, _ width: Int) -> UInt64
+        where Bytes.Element == UInt8, Bytes.Index == Int {
+        var v: UInt64 = 0
+        for i in 0..<width { v = v << 8 | UInt64(bytes[at + i]) }
+        return v
+    }
+
+    /// The start of object `index`, checked to lie among the objects.
+    private func offset(of index: Int) throws(PlistError) -> Int {
+        let at = offsetTable + index * offsetSize
+        let offset = Self.bigEndian(bytes, at, offsetSize)
+        guard offset >= 8, offset < UInt64(offsetTable) else {
+            throw PlistError.malformedBinary("object \(index) at offset \(offset) is outside the object area", offset: at)
+        }
+        return Int(offset)
+    }
+
+    private mutating func object(_ index: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
+        switch state[index] {
+        case 1:
+            throw PlistError.malformedBinary("object \(index) contains itself", offset: try offset(of: index))
+        case 2 where !materializing:
+            // Already checked: count what it stands for without walking it again.
+            let size = Int(sizes[index])
+            let at = try offset(of: index)
+            try count(size, at: at)
+            // A stand-in of the same kind: a dictionary still checks its keys are strings.
+            let marker = bytes[at] >> 4
+            return (marker == 0x5 || marker == 0x6 ? .string("") : .bool(false), size)
+        case 2:
+            if let built = builtCollections[index] {
+                let size = Int(sizes[index])
+                try count(size, at: try offset(of: index))
+                return (built, size)
+            }
+        default:
+            break
+        }
+        state[index] = 1
+        let result = try decode(at: try offset(of: index))
+        state[index] = 2
+        sizes[index] = UInt32(min(result.size, Self.maximumValues))
+        if materializing {
+            switch result.value {
+            case .array, .dict: builtCollections[index] = result.value
+            default: break
+            }
+        }
+        return result
+    }
+
+    private mutating func count(_ n: Int, at offset: Int) throws(PlistError) {
+        produced += n
+        guard produced <= Self.maximumValues else {
+            throw PlistError.malformedBinary("more than \(Self.maximumValues) values (shared objects expand too far)", offset: offset)
+        }
+    }
+
+    /// `need` bytes from `at` must lie before the offset table.
+    private func require(_ at: Int, _ need: Int) throws(PlistError) {
+        let (end, overflow) = at.addingReportingOverflow(need)
+        guard !overflow, need >= 0, end <= offsetTable else {
+            throw PlistError.malformedBinary("object runs past the end of the object area", offset: at)
+        }
+    }
+
+    private mutating func decode(at start: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
+        let marker = bytes[start]
+        let low = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: try count(1, at: start); return (.bool(false), 1)
+            case 0x09: try count(1, at: start); return (.bool(true), 1)
+            default: throw PlistError.malformedBinary("unsupported object marker 0x\(hexByte(marker))", offset: start)
+            }
+        case 0x1:
+            try count(1, at: start)
+            return (.int(try integer(at: start)), 1)
+        case 0x2:
+            try count(1, at: start)
+            switch low {
+            case 2:
+                try require(start + 1, 4)
+                return (.float(Float(bitPattern: UInt32(Self.bigEndian(bytes, start + 1, 4)))), 1)
+            case 3:
+                try require(start + 1, 8)
+                return (.double(Double(bitPattern: Self.bigEndian(bytes, start + 1, 8))), 1)
+            default: throw PlistError.malformedBinary("real of \(1 << low) bytes", offset: start)
+            }
+        case 0x3:
+            guard marker == 0x33 else { throw PlistError.malformedBinary("unsupported object marker 0x\(hexByte(marker))", offset: start) }
+            try require(start + 1, 8)
+            try count(1, at: start)
+            let seconds = Double(bitPattern: Self.bigEndian(bytes, start + 1, 8))
+            guard PlistDate.representable.contains(seconds) else {
+                throw PlistError.malformedBinary("date \(seconds) is out of range", offset: start)
+            }
+            return (.date(PlistDate(secondsSince2001: seconds)), 1)
+        case 0x4:
+            let (length, body) = try lengthAndBody(start, low)
+            try require(body, length)
+            try count(1, at: start)
+            return (.data(materializing ? Array(bytes[body..<(body + length)]) : []), 1)
+        case 0x5:
+            let (length, body) = try lengthAndBody(start, low)
+            try require(body, length)
+            try count(1, at: start)
+            let slice = UnsafeBufferPointer(rebasing: bytes[body..<(body + length)])
+            guard slice.allSatisfy({ $0 < 0x80 }) else { throw PlistError.malformedBinary("ASCII string with a non-ASCII byte", offset: start) }
+            return (.string(materializing ? String(decoding: slice, as: UTF8.self) : ""), 1)
+        case 0x6:
+            let (units, body) = try lengthAndBody(start, low)
+            let (length, overflow) = units.multipliedReportingOverflow(by: 2)
+            guard !overflow else { throw PlistError.malformedBinary("UTF-16 string length overflows", offset: start) }
+            try require(body, length)
+            try count(1, at: start)
+            guard let text = utf16(body, units, build: materializing) else {
+                throw PlistError.malformedBinary("invalid UTF-16 string", offset: start)
+            }
+            return (.string(text), 1)
+        case 0x8:
+            try require(start + 1, low + 1)
+            try count(1, at: start)
+            let uid = Self.bigEndian(bytes, start + 1, low + 1)
+            return (.dict([Self.uidKey: .int(PlistInteger(unsigned: uid))]), 1)
+        case 0xA:
+            let (n, body) = try lengthAndBody(start, low)
+            let refs = try references(body, n)
+            try enter(start)
+            defer { depth -= 1 }
+            var elements: [PlistValue] = []
+            elements.reserveCapacity(n)
+            var size = 1
+            try count(1, at: start)
+            for i in 0..<n {
+                let (value, s) = try object(try reference(refs, i))
+                if materializing { elements.append(value) }
+                size += s
+            }
+            return (.array(elements), size)
+        case 0xD:
+            let (n, body) = try lengthAndBody(start, low)
+            let (twice, overflow) = n.multipliedReportingOverflow(by: 2)
+            guard !overflow else { throw PlistError.malformedBinary("dictionary size overflows", offset: start) }
+            let refs = try references(body, twice)
+            try enter(start)
+            defer { depth -= 1 }
+            var dict = PlistDictionary()
+            dict.reserveCapacity(n)
+            var size = 1
+            try count(1, at: start)
+            let lookingUp = wanted != nil && depth == 1
+            for i in 0..<n {
+                if lookingUp { materializing = true }
+                guard case .string(let key) = try object(try reference(refs, i)).value else {
+                    throw PlistError.malformedBinary("dictionary key is not a string", offset: start)
+                }
+                let match = lookingUp && sameKey(key, wanted!)
+                if lookingUp { materializing = match }
+                let (value, s) = try object(try reference(refs, n + i))
+                if match { found = value }
+                if materializing && !lookingUp { dict.append(key: key, value: value) }
+                if lookingUp { materializing = false }
+                size += s + 1
+            }
+            return (.dict(dict), size)
+        default:
+            throw PlistError.malformedBinary("unsupported object marker 0x\(hexByte(marker))", offset: start)
+        }
+    }
+
+    private mutating func enter(_ offset: Int) throws(PlistError) {
+        depth += 1
+        guard depth <= maximumNestingDepth else {
+            throw PlistError.malformedBinary("nested deeper than \(maximumNestingDepth) levels", offset: offset)
+        }
+    }
+
+    /// The element count of a marker: its low nibble, or the integer object after it.
+    private func lengthAndBody(_ start: Int, _ low: Int) throws(PlistError) -> (Int, Int) {
+        if low != 0x0F { return (low, start + 1) }
+        try require(start + 1, 1)
+        let intMarker = bytes[start + 1]
+        guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
+            throw PlistError.malformedBinary("bad length marker", offset: start + 1)
+        }
+        let value = try integer(at: start + 1)
+        guard let n = value.int64, n >= 0, n <= Int64(offsetTable) else {
+            throw PlistError.malformedBinary("length \(value) does not fit the file", offset: start + 1)
+        }
+        return (Int(n), start + 2 + (1 << Int(intMarker & 0x0F)))
+    }
+
+    private func integer(at start: Int) throws(PlistError) -> PlistInteger {
+        let width = 1 << Int(bytes[start] & 0x0F)
+        guard width <= 16 else { throw PlistError.malformedBinary("integer of \(width) bytes", offset: start) }
+        try require(start + 1, width)
+        switch width {
+        case 1, 2, 4: return PlistInteger(Int64(Self.bigEndian(bytes, start + 1, width)))
+        case 8: return PlistInteger(Int64(bitPattern: Self.bigEndian(bytes, start + 1, 8)))
+        default:
+            // 16 bytes: Apple writes values above Int64.max with a zero high half.
+            let high = Self.bigEndian(bytes, start + 1, 8)
+            let low = Self.bigEndian(bytes, start + 9, 8)
+            if high == 0 { return PlistInteger(unsigned: low) }
+            if high == UInt64.max, low >= 1 << 63 { return PlistInteger(Int64(bitPattern: low)) }
+            throw PlistError.malformedBinary("integer does not fit 64 bits", offset: start)
+        }
+    }
+
+    /// `n` references starting at `at`, checked to lie in the file.
+    private func references(_ at: Int, _ n: Int) throws(PlistError) -> Int {
+        let (length, overflow) = n.multipliedReportingOverflow(by: refSize)
+        guard !overflow else { throw PlistError.malformedBinary("collection size overflows", offset: at) }
+        try require(at, length)
+        return at
+    }
+
+    private func reference(_ base: Int, _ i: Int) throws(PlistError) -> Int {
+        let at = base + i * refSize
+        let index = Self.bigEndian(bytes, at, refSize)
+        guard index < UInt64(objectCount) else {
+            throw PlistError.malformedBinary("reference \(index) to one of \(objectCount) objects", offset: at)
+        }
+        return Int(index)
+    }
+
+    /// The UTF-16BE string at `at`, or "" when `build` is false; nil when it is invalid.
+    private func utf16(_ at: Int, _ units: Int, build: Bool) -> String? {
+        var decoder = UTF16()
+        var scalars = String.UnicodeScalarView()
+        var i = 0
+        var iterator = AnyIterator<UInt16> {
+            guard i < units else { return nil }
+            defer { i += 1 }
+            return UInt16(bytes[at + 2 * i]) << 8 | UInt16(bytes[at + 2 * i + 1])
+        }
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let s): if build { scalars.append(s) }
+            case .emptyInput: return String(scalars)
+            case .error: return nil
+            }
+        }
+    }
+}
+
+/// Two lower-case hex digits.
+func hexByte(_ byte: UInt8) -> String {
+    let digits = Array("0123456789abcdef")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+}

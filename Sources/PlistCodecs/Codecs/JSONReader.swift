@@ -1,0 +1,317 @@
+import PlistModel
+/// Reads JSON (RFC 8259) in the project's JSON mapping, the inverse of `JSONWriter`:
+/// an integer literal is an integer (`Int64.min` to `UInt64.max`), a number with `.` or
+/// an exponent a real, and the one-key objects `{"$date":…}`, `{"$data":…}`,
+/// `{"$real":…}` and `{"$dict":{…}}` the values JSON cannot say. A string is only ever
+/// a string. `null`, an unknown `$` tag and a number out of range are errors that name
+/// the JSON Pointer of the value; syntax errors name the line.
+///
+///     try JSONReader.read(Array(#"{"n": 1.0, "when": {"$date": "2024-01-02T03:04:05Z"}}"#.utf8))
+///     //=> .dict(["n": .double(1), "when": .date(…)])
+public enum JSONReader {
+    public static func read(_ bytes: [UInt8]) throws(JSONError) -> PlistValue {
+        try read(bytes, tags: true)
+    }
+
+    /// `tags: false` reads the text as plain JSON: `{"$date": …}` stays a dictionary.
+    static func read(_ bytes: [UInt8], tags: Bool) throws(JSONError) -> PlistValue {
+        try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
+            var parser = Parser(bytes: buffer, tags: tags)
+            return try parser.document()
+        }
+    }
+
+    struct Parser {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var at = 0
+        /// The keys and indexes down to the value being read, for error messages.
+        var path: [String] = []
+        /// False to read every object as a plain dictionary.
+        let tags: Bool
+
+        init(bytes: UnsafeBufferPointer<UInt8>, tags: Bool = true) {
+            self.bytes = bytes
+            self.tags = tags
+            // A UTF-8 byte-order mark is allowed before the text, and ignored.
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
+        }
+
+        mutating func document() throws(JSONError) -> PlistValue {
+            let value = try self.value(tags: tags)
+            skipSpace()
+            guard at == bytes.count else { throw syntax("unexpected text after the value") }
+            return value
+        }
+
+        // MARK: Values
+
+        /// `tags`: whether a one-key `$` object is read as a tag (not for `$dict`'s body).
+        mutating func value(tags: Bool) throws(JSONError) -> PlistValue {
+            guard path.count <= maximumNestingDepth else { throw syntax("nested deeper than \(maximumNestingDepth) levels") }
+            skipSpace()
+            guard at < bytes.count else { throw syntax("unexpected end of input; expected a value") }
+            switch bytes[at] {
+            case UInt8(ascii: "{"): return try object(tags: tags)
+            case UInt8(ascii: "["): return try array()
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"):
+                try literal("null")
+                throw invalid("null has no property-list type; leave the key out instead")
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+            default: throw syntax("unexpected '\(Self.printable(bytes[at]))'; expected a value")
+            }
+        }
+
+        mutating func object(tags: Bool) throws(JSONError) -> PlistValue {
+            at += 1
+            var dict = PlistDictionary()
+            /// `$dict`'s body, kept apart until we know it is the object's only member.
+            var wrapped: PlistDictionary?
+            skipSpace()
+            if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
+                at += 1
+                return .dict(dict)
+            }
+            while true {
+                skipSpace()
+                guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw syntax("expected a key in quotes") }
+                let key = try string()
+                skipSpace()
+                guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw syntax("expected ':' after a key") }
+                at += 1
+                path.append(key)
+                let isWrapper = self.tags && tags && dict.isEmpty && wrapped == nil && key == "$dict"
+                let value = try self.value(tags: !isWrapper)
+                if isWrapper, case .dict(let body) = value { wrapped = body } else { dict.append(key: key, value: value) }
+                path.removeLast()
+                skipSpace()
+                guard at < bytes.count else { throw syntax("unexpected end of input; expected ',' or '}'") }
+                let separator = bytes[at]
+                at += 1
+                if separator == UInt8(ascii: "}") { break }
+                guard separator == UInt8(ascii: ",") else { throw syntax("expected ',' or '}' after a member") }
+                if let body = wrapped {
+                    // Another member follows: `$dict` was an ordinary key after all.
+                    path.append("$dict")
+                    dict.append(key: "$dict", value: try tagged(body))
+                    path.removeLast()
+                    wrapped = nil
+                }
+            }
+            if let body = wrapped { return .dict(body) }
+            return self.tags && tags ? try tagged(dict) : .dict(dict)
+        }
+
+        /// A one-key object whose key starts with `$` is a tag; any other object is a dictionary.
+        func tagged(_ dict: PlistDictionary) throws(JSONError) -> PlistValue {
+            guard dict.entries.count == 1, let entry = dict.entries.first, entry.key.utf8.first == UInt8(ascii: "$") else {
+                return .dict(dict)
+            }
+            switch (entry.key, entry.value) {
+            case ("$date", .string(let text)):
+                guard let date = RFC3339.parse(Array(text.utf8)) else {
+                    throw invalid("\"\(text)\" is not an RFC 3339 date such as 2024-01-02T03:04:05Z")
+                }
+                return try checked(date)
+            case ("$date", .double(let seconds)): return try checked(PlistDate(secondsSince2001: seconds))
+            case ("$date", .int(let seconds)): return try checked(PlistDate(secondsSince2001: seconds.doubleValue))
+            case ("$data", .string(let text)):
+                guard let data = Base64.decode(Array(text.utf8)) else { throw invalid("\"$data\" holds text that is not base64") }
+                return .data(data)
+            case ("$real", .string(let text)):
+                switch text {
+                case "nan": return .double(.nan)
+                case "inf", "+inf": return .double(.infinity)
+                case "-inf": return .double(-.infinity)
+                default: throw invalid("\"$real\" takes \"nan\", \"inf\" or \"-inf\", not \"\(text)\"")
+                }
+            case ("$date", _), ("$data", _), ("$real", _), ("$dict", _):
+                throw invalid("\"\(entry.key)\" holds \(TypeTable.row(for: entry.value).phrase), not what the tag takes")
+            default:
+                throw invalid("unknown tag \"\(entry.key)\" (the tags are $date, $data, $real and $dict; wrap a dictionary with one such key in {\"$dict\": …})")
+            }
+        }
+
+        /// A date in the years 1 to 9999, as every property-list reader takes it.
+        func checked(_ date: PlistDate) throws(JSONError) -> PlistValue {
+            guard PlistDate.representable.contains(date.secondsSince2001) else {
+                throw invalid("the date is outside the years 1 to 9999")
+            }
+            return .date(date)
+        }
+
+        mutating func array() throws(JSONError) -> PlistValue {
+            at += 1
+            var items: [PlistValue] = []
+            skipSpace()
+            if at < bytes.count, bytes[at] == UInt8(ascii: "]") {
+                at += 1
+                return .array(items)
+            }
+            while true {
+                path.append(String(items.count))
+                items.append(try value(tags: self.tags))
+                path.removeLast()
+                skipSpace()
+                guard at < bytes.count else { throw syntax("unexpected end of input; expected ',' or ']'") }
+                let separator = bytes[at]
+                at += 1
+                if separator == UInt8(ascii: "]") { return .array(items) }
+                guard separator == UInt8(ascii: ",") else { throw syntax("expected ',' or ']' after an element") }
+            }
+        }
+
+        /// `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`: an integer without `.` or
+        /// exponent, else a real.
+        mutating func number() throws(JSONError) -> PlistValue {
+            let start = at
+            func digits() -> Int {
+                let first = at
+                while at < bytes.count, bytes[at] >= UInt8(ascii: "0"), bytes[at] <= UInt8(ascii: "9") { at += 1 }
+                return at - first
+            }
+            if bytes[at] == UInt8(ascii: "-") { at += 1 }
+            let leadingZero = at < bytes.count && bytes[at] == UInt8(ascii: "0")
+            let whole = digits()
+            guard whole > 0, !(leadingZero && whole > 1) else { throw syntax("malformed number") }
+            var isReal = false
+            if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
+                at += 1
+                guard digits() > 0 else { throw syntax("malformed number: digits must follow '.'") }
+                isReal = true
+            }
+            if at < bytes.count, bytes[at] | 0x20 == UInt8(ascii: "e") {
+                at += 1
+                if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
+                guard digits() > 0 else { throw syntax("malformed number: digits must follow the exponent") }
+                isReal = true
+            }
+            let text = UnsafeBufferPointer(rebasing: bytes[start..<at])
+            if !isReal {
+                guard let integer = PlistInteger.parse(text, allowHex: false) else {
+                    throw invalid("\(String(decoding: text, as: UTF8.self)) is outside the 64-bit integer range; write it with .0 for a real")
+                }
+                return .int(integer)
+            }
+            guard text.count < 400, let real = Double(String(decoding: text, as: UTF8.self)), real.isFinite else {
+                throw invalid("\(String(decoding: text.prefix(40), as: UTF8.self)) is outside the range of a real; write {\"$real\": \"inf\"} for infinity")
+            }
+            return .double(real)
+        }
+
+        mutating func string() throws(JSONError) -> String {
+            at += 1
+            let start = at
+            // The common case: no escapes, one copy.
+            while at < bytes.count, bytes[at] != UInt8(ascii: "\""), bytes[at] != UInt8(ascii: "\\"), bytes[at] >= 0x20 { at += 1 }
+            if at < bytes.count, bytes[at] == UInt8(ascii: "\"") {
+                at += 1
+                return try text(UnsafeBufferPointer(rebasing: bytes[start..<(at - 1)]))
+            }
+            var out = Array(bytes[start..<at])
+            while true {
+                guard at < bytes.count else { throw syntax("unterminated string") }
+                let byte = bytes[at]
+                at += 1
+                switch byte {
+                case UInt8(ascii: "\""): return try out.withUnsafeBufferPointer { buffer throws(JSONError) in try text(buffer) }
+                case UInt8(ascii: "\\"):
+                    guard at < bytes.count else { throw syntax("unterminated string") }
+                    let escape = bytes[at]
+                    at += 1
+                    switch escape {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+                    case UInt8(ascii: "b"): out.append(8)
+                    case UInt8(ascii: "f"): out.append(12)
+                    case UInt8(ascii: "n"): out.append(10)
+                    case UInt8(ascii: "r"): out.append(13)
+                    case UInt8(ascii: "t"): out.append(9)
+                    case UInt8(ascii: "u"): out += Array(String(try unicodeEscape()).utf8)
+                    default: throw syntax("unknown escape '\\\(Self.printable(escape))' in a string")
+                    }
+                case 0..<0x20: throw syntax("a control character must be escaped in a string")
+                default: out.append(byte)
+                }
+            }
+        }
+
+        /// The four hex digits after `\u`, and a low surrogate's `\uXXXX` after a high one.
+        mutating func unicodeEscape() throws(JSONError) -> Unicode.Scalar {
+            func hex4() throws(JSONError) -> UInt32 {
+                guard at + 4 <= bytes.count else { throw syntax("\\u needs four hex digits") }
+                var v: UInt32 = 0
+                for _ in 0..<4 {
+                    guard let d = hexDigitValue(bytes[at]) else { throw syntax("\\u needs four hex digits") }
+                    v = v << 4 | UInt32(d)
+                    at += 1
+                }
+                return v
+            }
+            let first = try hex4()
+            if (0xD800..<0xDC00).contains(first) {
+                guard at + 2 <= bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") else {
+                    throw syntax("a lone surrogate \\u\(String(first, radix: 16)) is not a character")
+                }
+                at += 2
+                let second = try hex4()
+                guard (0xDC00..<0xE000).contains(second) else { throw syntax("a lone surrogate \\u\(String(first, radix: 16)) is not a character") }
+                return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
+            }
+            guard let scalar = Unicode.Scalar(first) else { throw syntax("a lone surrogate \\u\(String(first, radix: 16)) is not a character") }
+            return scalar
+        }
+
+        func text(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> String {
+            guard let text = TextDecoding.string(bytes) else { throw syntax("invalid UTF-8 in a string") }
+            return text
+        }
+
+        mutating func literal(_ word: StaticString) throws(JSONError) {
+            let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            guard at + expected.count <= bytes.count, bytes[at..<(at + expected.count)].elementsEqual(expected) else {
+                throw syntax("unexpected '\(Self.printable(bytes[at]))'; expected a value")
+            }
+            at += expected.count
+        }
+
+        mutating func skipSpace() {
+            while at < bytes.count {
+                switch bytes[at] {
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): at += 1
+                default: return
+                }
+            }
+        }
+
+        // MARK: Errors
+
+        func syntax(_ reason: String) -> JSONError {
+            .syntax(reason, line: lineNumber(in: bytes, at: at))
+        }
+
+        func invalid(_ reason: String) -> JSONError {
+            .value(reason, pointer: KeyPath(path).pointer)
+        }
+
+        static func printable(_ byte: UInt8) -> String {
+            byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
+        }
+    }
+}
+
+/// Why text is not JSON in the project's mapping.
+public enum JSONError: Error, Sendable, Equatable {
+    /// Not JSON at all: what is wrong, and the line.
+    case syntax(String, line: Int)
+    /// JSON with a value the mapping refuses, and the JSON Pointer of that value.
+    case value(String, pointer: String)
+
+    public var message: String {
+        switch self {
+        case let .syntax(reason, line): "JSON line \(line): \(reason)"
+        case let .value(reason, pointer): pointer.isEmpty ? "JSON value: \(reason)" : "JSON value at \(pointer): \(reason)"
+        }
+    }
+}

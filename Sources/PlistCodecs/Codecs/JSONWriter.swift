@@ -1,0 +1,163 @@
+import PlistModel
+/// Writes values in the project's JSON mapping (man page, JSON MAPPING): dictionaries,
+/// arrays, strings and booleans as plain JSON; an integer as its exact decimal literal;
+/// a real always with `.` or an exponent, in its shortest round-trip digits. What JSON
+/// cannot say is a one-key object with a reserved key: `{"$date":"…Z"}`,
+/// `{"$data":"<base64>"}`, `{"$real":"nan"}`, and `{"$dict":{…}}` around a dictionary
+/// that would otherwise read as one of those. Nothing is lost on the way back.
+///
+///     String(decoding: JSONWriter.encode(.dict(["n": .double(1)])), as: UTF8.self)   //=> "{\"n\":1.0}"
+public enum JSONWriter {
+    /// Compact (one line, no spaces) or pretty (two spaces a level, as `jq` prints).
+    /// Dictionary keys keep the domain's order.
+    public static func encode(_ value: PlistValue, pretty: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(value, pretty ? 0 : nil, into: &out)
+        return out
+    }
+
+    /// Encodes `value` and hands the bytes to `sink` in pieces of about `chunk` bytes,
+    /// cut between the root's entries, ending with a newline: a big domain is never
+    /// held twice in memory, once as values and once as text.
+    public static func encode(_ value: PlistValue, pretty: Bool, chunk: Int,
+                              to sink: ([UInt8]) throws -> Void) rethrows {
+        guard case .dict(let dict) = value, case let entries = dict.uniqueEntries, !entries.isEmpty, !isTagShaped(entries) else {
+            try sink(encode(value, pretty: pretty) + [UInt8(ascii: "\n")])
+            return
+        }
+        let level: Int? = pretty ? 0 : nil
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(min(chunk, 1 << 16) + 4096)
+        for (i, entry) in entries.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            if pretty { newline(1, &out) }
+            appendString(entry.key, &out)
+            out.append(UInt8(ascii: ":"))
+            if pretty { out.append(UInt8(ascii: " ")) }
+            write(entry.value, level.map { $0 + 1 }, into: &out)
+            if out.count >= chunk {
+                try sink(out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        if pretty { newline(0, &out) }
+        out += [UInt8(ascii: "}"), UInt8(ascii: "\n")]
+        try sink(out)
+    }
+
+    /// A dictionary that would read back as a tag, so it is written inside `$dict`.
+    static func isTagShaped(_ entries: [PlistDictionary.Entry]) -> Bool {
+        entries.count == 1 && entries[0].key.utf8.first == UInt8(ascii: "$")
+    }
+
+    /// What a path that steps into `value`'s JSON tag finds there, as `jq` would: a
+    /// date's `$date` text, data's `$data` base64, a NaN's `$real`, a wrapped
+    /// dictionary's `$dict`. Nil when `value` has no such tag.
+    public static func tagContents(_ value: PlistValue, _ tag: String) -> PlistValue? {
+        guard tag.utf8.first == UInt8(ascii: "$") else { return nil }
+        // The value's JSON read back as plain JSON, tags untouched: the one member is the tag.
+        guard case .dict(let raw)? = try? JSONReader.read(encode(value), tags: false), raw.entries.count == 1,
+              raw.entries[0].key == tag else { return nil }
+        return raw.entries[0].value
+    }
+
+    /// `level` is nil for compact output.
+    static func write(_ value: PlistValue, _ level: Int?, into out: inout [UInt8]) {
+        switch value {
+        case .bool(let b): out += b ? Array("true".utf8) : Array("false".utf8)
+        case .int(let i): out += Array(i.description.utf8)
+        case .double(let d): appendReal(d.description, d, level, &out)
+        case .float(let f): appendReal(f.description, Double(f), level, &out)
+        case .string(let s): appendString(s, &out)
+        case .data(let bytes):
+            var text: [UInt8] = []
+            Base64.encode(bytes, into: &text)
+            tagged("$data", level, &out) { out in out.append(UInt8(ascii: "\"")); out += text; out.append(UInt8(ascii: "\"")) }
+        case .date(let date):
+            tagged("$date", level, &out) { out in
+                // Outside what RFC 3339 can name, the seconds since 2001 keep the value.
+                if let text = RFC3339.text(date) { appendString(text, &out) } else {
+                    appendReal(date.secondsSince2001.description, date.secondsSince2001, level.map { $0 + 1 }, &out)
+                }
+            }
+        case .array(let items):
+            appendCollection("[", "]", items.count, level, &out) { i, out in write(items[i], level.map { $0 + 1 }, into: &out) }
+        case .dict(let dict):
+            let entries = dict.uniqueEntries
+            if isTagShaped(entries) {
+                tagged("$dict", level, &out) { out in writeObject(entries, level.map { $0 + 1 }, &out) }
+            } else {
+                writeObject(entries, level, &out)
+            }
+        }
+    }
+
+    private static func writeObject(_ entries: [PlistDictionary.Entry], _ level: Int?, _ out: inout [UInt8]) {
+        appendCollection("{", "}", entries.count, level, &out) { i, out in
+            appendString(entries[i].key, &out)
+            out.append(UInt8(ascii: ":"))
+            if level != nil { out.append(UInt8(ascii: " ")) }
+            write(entries[i].value, level.map { $0 + 1 }, into: &out)
+        }
+    }
+
+    /// A finite real as its shortest digits (Swift's `description` always has `.` or
+    /// `e`); NaN and the infinities as `{"$real":"nan"|"inf"|"-inf"}`.
+    private static func appendReal(_ text: String, _ value: Double, _ level: Int?, _ out: inout [UInt8]) {
+        if value.isFinite { out += Array(text.utf8); return }
+        tagged("$real", level, &out) { out in appendString(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf", &out) }
+    }
+
+    /// `{"$tag": body}`; the body is written one level deeper.
+    private static func tagged(_ tag: String, _ level: Int?, _ out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
+        appendCollection("{", "}", 1, level, &out) { _, out in
+            appendString(tag, &out)
+            out.append(UInt8(ascii: ":"))
+            if level != nil { out.append(UInt8(ascii: " ")) }
+            body(&out)
+        }
+    }
+
+    private static func appendCollection(_ open: Character, _ close: Character, _ count: Int, _ level: Int?,
+                                         _ out: inout [UInt8], _ element: (Int, inout [UInt8]) -> Void) {
+        out.append(open.asciiValue!)
+        for i in 0..<count {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            if let level { newline(level + 1, &out) }
+            element(i, &out)
+        }
+        if let level, count > 0 { newline(level, &out) }
+        out.append(close.asciiValue!)
+    }
+
+    private static func newline(_ level: Int, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+    }
+
+    /// UTF-8 as is; `"`, `\` and the C0 controls escaped, as RFC 8259 requires. Runs
+    /// without any are copied whole.
+    static func appendString(_ s: String, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { bytes in
+            var run = 0
+            for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                run = i + 1
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+                case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,246 @@
+import PlistModel
+/// Reads OpenStep ("old-style") property lists: `{ k = v; }`, `( a, b )`, `<0a0b>`,
+/// quoted and bare strings, `//` and `/* */` comments. The top level may also be the
+/// body of a dictionary without braces, as `.strings` files are.
+///
+/// OpenStep has only strings, data, arrays and dictionaries: `(1, true)` is two strings.
+package struct OpenStepReader {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var pos = 0
+    private var depth = 0
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    package static func read(_ input: [UInt8]) throws(PlistError) -> PlistValue {
+        let text = try TextDecoding.utf8(input, format: .openStep)
+        let result: Result<PlistValue, PlistError> = text.withUnsafeBufferPointer { buffer in
+            var reader = OpenStepReader(buffer)
+            do throws(PlistError) { return .success(try reader.document()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    private mutating func document() throws(PlistError) -> PlistValue {
+        try skipSpace()
+        guard pos < bytes.count else { throw fail("no value") }
+        let value = try self.value()
+        try skipSpace()
+        if pos == bytes.count { return value }
+        // `key = value;` at the top: a .strings file, a dictionary without braces.
+        if case .string = value, bytes[pos] == UInt8(ascii: "=") || bytes[pos] == UInt8(ascii: ";") {
+            pos = 0
+            return .dict(try dictionaryBody(closer: nil))
+        }
+        throw fail("unexpected text after the value")
+    }
+
+    private mutating func value() throws(PlistError) -> PlistValue {
+        guard pos < bytes.count else { throw fail("unexpected end of text") }
+        switch bytes[pos] {
+        case UInt8(ascii: "{"):
+            pos += 1
+            try enter()
+            defer { depth -= 1 }
+            return .dict(try dictionaryBody(closer: UInt8(ascii: "}")))
+        case UInt8(ascii: "("):
+            pos += 1
+            try enter()
+            defer { depth -= 1 }
+            return .array(try arrayBody())
+        case UInt8(ascii: "<"):
+            return .data(try data())
+        default:
+            return .string(try string())
+        }
+    }
+
+    private mutating func enter() throws(PlistError) {
+        depth += 1
+        guard depth <= maximumNestingDepth else {
+            throw PlistError.tooDeep(.openStep, limit: maximumNestingDepth, line: line)
+        }
+    }
+
+    /// Entries up to `closer` (or the end of text when nil). `key;` stands for `key = key;`.
+    private mutating func dictionaryBody(closer: UInt8?) throws(PlistError) -> PlistDictionary {
+        var dict = PlistDictionary()
+        while true {
+            try skipSpace()
+            if let closer {
+                guard pos < bytes.count else { throw fail("unterminated dictionary: expected '}'") }
+                if bytes[pos] == closer { pos += 1; return dict }
+            } else if pos == bytes.count {
+                return dict
+            }
+            let key = try string()
+            try skipSpace()
+            guard pos < bytes.count else { throw fail("expected '=' or ';' after key \"\(key.prefix(40))\"") }
+            if bytes[pos] == UInt8(ascii: ";") {
+                pos += 1
+                dict.append(key: key, value: .string(key))
+                continue
+            }
+            guard bytes[pos] == UInt8(ascii: "=") else { throw fail("expected '=' after key \"\(key.prefix(40))\"") }
+            pos += 1
+            try skipSpace()
+            let value = try self.value()
+            dict.append(key: key, value: value)
+            try skipSpace()
+            guard pos < bytes.count, bytes[pos] == UInt8(ascii: ";") else {
+                throw fail("expected ';' after the value of \"\(key.prefix(40))\"")
+            }
+            pos += 1
+        }
+    }
+
+    /// Elements up to `)`, separated by commas; a trailing comma is allowed.
+    private mutating func arrayBody() throws(PlistError) -> [PlistValue] {
+        var elements: [PlistValue] = []
+        while true {
+            try skipSpace()
+            guard pos < bytes.count else { throw fail("unterminated array: expected ')'") }
+            if bytes[pos] == UInt8(ascii: ")") { pos += 1; return elements }
+            elements.append(try value())
+            try skipSpace()
+            guard pos < bytes.count else { throw fail("unterminated array: expected ')'") }
+            if bytes[pos] == UInt8(ascii: ",") { pos += 1; continue }
+            guard bytes[pos] == UInt8(ascii: ")") else { throw fail("expected ',' or ')' in array") }
+        }
+    }
+
+    /// `<0a0b 0c>`: hex digit pairs, whitespace anywhere between them.
+    private mutating func data() throws(PlistError) -> [UInt8] {
+        pos += 1
+        var out: [UInt8] = []
+        var high: UInt8?
+        while pos < bytes.count {
+            let b = bytes[pos]
+            pos += 1
+            if b == UInt8(ascii: ">") {
+                guard high == nil else { throw fail("odd number of hex digits in data") }
+                return out
+            }
+            if isSpace(b) { continue }
+            guard let nibble = hexDigitValue(b) else { throw fail("invalid character in data") }
+            if let h = high { out.append(h << 4 | nibble); high = nil } else { high = nibble }
+        }
+        throw fail("unterminated data: expected '>'")
+    }
+
+    private mutating func string() throws(PlistError) -> String {
+        guard pos < bytes.count else { throw fail("expected a string") }
+        let b = bytes[pos]
+        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { return try quoted(b) }
+        let start = pos
+        while pos < bytes.count, isBareByte(bytes[pos]) { pos += 1 }
+        guard pos > start else {
+            let shown = b >= 0x21 && b < 0x7F ? "character '\(Character(Unicode.Scalar(b)))'" : "byte 0x\(hexByte(b))"
+            throw fail("unexpected \(shown)")
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
+    }
+
+    /// A quoted string with `\n \t \" \\ \Uxxxx \ooo` and the other C escapes.
+    private mutating func quoted(_ quote: UInt8) throws(PlistError) -> String {
+        let startLine = line
+        pos += 1
+        var out: [UInt8] = []
+        var pendingHighSurrogate: UInt16?
+        while pos < bytes.count {
+            let b = bytes[pos]
+            pos += 1
+            if b == quote {
+                guard pendingHighSurrogate == nil else { throw fail("unpaired UTF-16 surrogate in \\U escape") }
+                guard let s = String(validating: out, as: UTF8.self) else { throw PlistError.invalidEncoding(.openStep, line: startLine) }
+                return s
+            }
+            guard b == UInt8(ascii: "\\") else {
+                guard pendingHighSurrogate == nil else { throw fail("unpaired UTF-16 surrogate in \\U escape") }
+                out.append(b)
+                continue
+            }
+            guard pos < bytes.count else { break }
+            let e = bytes[pos]
+            pos += 1
+            if e == UInt8(ascii: "U") || e == UInt8(ascii: "u") {
+                var unit: UInt16 = 0
+                var digits = 0
+                while digits < 4, pos < bytes.count, let v = hexDigitValue(bytes[pos]) {
+                    unit = unit << 4 | UInt16(v)
+                    pos += 1
+                    digits += 1
+                }
+                guard digits > 0 else { throw fail("\\U needs hex digits") }
+                if let high = pendingHighSurrogate {
+                    guard UTF16.isTrailSurrogate(unit) else { throw fail("unpaired UTF-16 surrogate in \\U escape") }
+                    let scalar = 0x10000 + (UInt32(high - 0xD800) << 10) + UInt32(unit - 0xDC00)
+                    out.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar)!)!)
+                    pendingHighSurrogate = nil
+                } else if UTF16.isLeadSurrogate(unit) {
+                    pendingHighSurrogate = unit
+                } else if let scalar = Unicode.Scalar(unit) {
+                    out.append(contentsOf: UTF8.encode(scalar)!)
+                } else {
+                    throw fail("unpaired UTF-16 surrogate in \\U escape")
+                }
+                continue
+            }
+            guard pendingHighSurrogate == nil else { throw fail("unpaired UTF-16 surrogate in \\U escape") }
+            if e >= UInt8(ascii: "0") && e <= UInt8(ascii: "7") {
+                // Up to three octal digits name a byte of the NeXTSTEP character set.
+                var value = UInt32(e - UInt8(ascii: "0"))
+                var digits = 1
+                while digits < 3, pos < bytes.count, bytes[pos] >= UInt8(ascii: "0"), bytes[pos] <= UInt8(ascii: "7") {
+                    value = value * 8 + UInt32(bytes[pos] - UInt8(ascii: "0"))
+                    pos += 1
+                    digits += 1
+                }
+                out.append(contentsOf: UTF8.encode(NeXTSTEP.scalar(UInt8(truncatingIfNeeded: value)))!)
+                continue
+            }
+            switch e {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "a"): out.append(0x07)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "v"): out.append(0x0B)
+            default: out.append(e)
+            }
+        }
+        throw PlistError.malformed(.openStep, "unterminated string", line: startLine)
+    }
+
+    /// Whitespace and comments.
+    private mutating func skipSpace() throws(PlistError) {
+        while pos < bytes.count {
+            let b = bytes[pos]
+            if isSpace(b) {
+                pos += 1
+            } else if b == UInt8(ascii: "/"), pos + 1 < bytes.count, bytes[pos + 1] == UInt8(ascii: "/") {
+                while pos < bytes.count, bytes[pos] != UInt8(ascii: "\n") { pos += 1 }
+            } else if b == UInt8(ascii: "/"), pos + 1 < bytes.count, bytes[pos + 1] == UInt8(ascii: "*") {
+                let startLine = line
+                pos += 2
+                while pos + 1 < bytes.count, !(bytes[pos] == UInt8(ascii: "*") && bytes[pos + 1] == UInt8(ascii: "/")) { pos += 1 }
+                guard pos + 1 < bytes.count else { throw PlistError.malformed(.openStep, "unterminated comment", line: startLine) }
+                pos += 2
+            } else {
+                return
+            }
+        }
+    }
+
+    private var line: Int { lineNumber(in: bytes, at: pos) }
+
+    private func fail(_ reason: String) -> PlistError { .malformed(.openStep, reason, line: line) }
+}
+
+/// `[A-Za-z0-9_$/:.-]`, the characters of an unquoted OpenStep string.
+@inline(__always)
+private func isBareByte(_ b: UInt8) -> Bool {
+    (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+        || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_") || b == UInt8(ascii: "$")
+        || b == UInt8(ascii: "/") || b == UInt8(ascii: ":") || b == UInt8(ascii: ".") || b == UInt8(ascii: "-")
+}

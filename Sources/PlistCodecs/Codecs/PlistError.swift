@@ -1,0 +1,38 @@
+import PlistModel
+/// Why bytes are not a property list. Text formats say the line, binary the offset.
+public enum PlistError: Error, Sendable, Equatable {
+    /// A syntax or value error in XML or OpenStep text.
+    case malformed(PlistFormat, String, line: Int)
+    /// A structural error in a binary plist: a size, offset or reference that does not fit.
+    case malformedBinary(String, offset: Int)
+    /// Nested deeper than the reader allows.
+    case tooDeep(PlistFormat, limit: Int, line: Int)
+    /// A DTD with declarations: refused so no entity is ever expanded or fetched.
+    case entityDeclaration(line: Int)
+    /// Text that is not valid UTF-8 (or UTF-16).
+    case invalidEncoding(PlistFormat, line: Int)
+    /// The bytes start like none of the three formats.
+    case unknownFormat
+    /// A format this build cannot read or write.
+    case unsupported(PlistFormat)
+
+    /// One line for a user, without the file name (the caller adds it).
+    public var message: String {
+        switch self {
+        case let .malformed(format, reason, line): "\(format.name) line \(line): \(reason)"
+        case let .malformedBinary(reason, offset): "binary plist at byte \(offset): \(reason)"
+        case let .tooDeep(format, limit, line): "\(format.name) line \(line): nested deeper than \(limit) levels"
+        case let .entityDeclaration(line): "XML line \(line): DTD declarations are not allowed (no entities are expanded)"
+        case let .invalidEncoding(format, line): "\(format.name) line \(line): invalid UTF-8 text"
+        case .unknownFormat: "not a property list (neither XML, binary nor OpenStep)"
+        case let .unsupported(format): "\(format.name) property lists are not supported yet"
+        }
+    }
+}
+
+/// 1-based line of `offset` in `bytes`; counted only when an error is reported.
+func lineNumber(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
+    var line = 1
+    for i in 0..<min(offset, bytes.count) where bytes[i] == UInt8(ascii: "\n") { line += 1 }
+    return line
+}

@@ -1,0 +1,42 @@
+import PlistModel
+/// Why a value cannot go into a domain file: the file would be written, and then our
+/// readers, plistlib or Foundation would refuse all of it.
+public enum Unstorable: Sendable, Equatable {
+    /// Text with a C0 control character XML cannot hold (only XML files).
+    case controlCharacter(UInt8)
+    /// Collections nested deeper than every reader's limit.
+    case tooDeep(limit: Int)
+    /// A date outside years 1 to 9999, which no calendar-based reader can represent.
+    case dateOutOfRange(PlistDate)
+}
+
+extension PropertyList {
+    /// The first reason the entry `key` = `value`, at the root of a `format` file, could
+    /// not be read back; nil when it can. The walk keeps its own stack, so a value of any
+    /// depth (SettingsKit can build one) is checked without recursion.
+    package static func unstorable(key: String, value: PlistValue, format: PlistFormat) -> Unstorable? {
+        let xml = format != .binary
+        if xml, let c = XMLWriter.unwritableCharacter(inText: key) { return .controlCharacter(c) }
+        // The root dictionary is level 1, as the readers count.
+        var pending: [(PlistValue, Int)] = [(value, 2)]
+        while let (value, level) = pending.popLast() {
+            switch value {
+            case .string(let s):
+                if xml, let c = XMLWriter.unwritableCharacter(inText: s) { return .controlCharacter(c) }
+            case .date(let d):
+                if !PlistDate.representable.contains(d.secondsSince2001) { return .dateOutOfRange(d) }
+            case .array(let items):
+                guard level <= maximumNestingDepth else { return .tooDeep(limit: maximumNestingDepth) }
+                for item in items.reversed() { pending.append((item, level + 1)) }
+            case .dict(let dict):
+                guard level <= maximumNestingDepth else { return .tooDeep(limit: maximumNestingDepth) }
+                for entry in dict.entries.reversed() {
+                    if xml, let c = XMLWriter.unwritableCharacter(inText: entry.key) { return .controlCharacter(c) }
+                    pending.append((entry.value, level + 1))
+                }
+            default: break
+            }
+        }
+        return nil
+    }
+}

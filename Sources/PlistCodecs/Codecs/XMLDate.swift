@@ -1,0 +1,40 @@
+import PlistModel
+/// XML plist dates: `YYYY-MM-DDTHH:MM:SSZ`, UTC, whole seconds.
+enum XMLDate {
+    /// Also takes the shortened forms plistlib accepts (`2004Z`, `2004-10-26Z`, …).
+    static func parse(_ text: some Collection<UInt8>) -> PlistDate? {
+        let b = Array(text)
+        guard b.last == UInt8(ascii: "Z") else { return nil }
+        var fields: [Int] = []
+        var i = 0
+        let widths = [4, 2, 2, 2, 2, 2]
+        let separators: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":"), UInt8(ascii: ":")]
+        for (n, width) in widths.enumerated() {
+            if n > 0 {
+                guard i < b.count - 1 else { break }
+                guard b[i] == separators[n - 1] else { return nil }
+                i += 1
+            }
+            guard i + width <= b.count - 1 else { return nil }
+            var v = 0
+            for _ in 0..<width {
+                guard let d = hexDigitValue(b[i]), d < 10 else { return nil }
+                v = v * 10 + Int(d)
+                i += 1
+            }
+            fields.append(v)
+        }
+        guard i == b.count - 1 else { return nil }
+        while fields.count < 6 { fields.append(fields.count < 3 ? 1 : 0) }
+        let civil = CivilTime(year: Int64(fields[0]), month: fields[1], day: fields[2],
+                              hour: fields[3], minute: fields[4], second: fields[5])
+        guard civil.isValid else { return nil }
+        return PlistDate(civil)
+    }
+
+    static func append(_ date: PlistDate, to out: inout [UInt8]) {
+        let c = date.components ?? CivilTime(year: 2001, month: 1, day: 1)
+        DefaultsText.appendCivil(c, dateTimeSeparator: UInt8(ascii: "T"), to: &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+}

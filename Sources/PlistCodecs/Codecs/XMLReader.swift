@@ -1,0 +1,442 @@
+import PlistModel
+/// Reads an XML property list in one pass over its bytes.
+///
+/// It accepts what Apple's and other writers produce (any prolog, the DOCTYPE line,
+/// comments, CDATA, the five named and all numeric character references, UTF-16 with a
+/// BOM, a document without the `<plist>` wrapper) and refuses DTD declarations, so no
+/// entity is ever expanded or fetched.
+package struct XMLReader {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var pos = 0
+    private var depth = 0
+    /// In lookup mode, the UTF-8 bytes of the one top-level key wanted.
+    private let wanted: [UInt8]?
+    /// False while a value nobody asked for is read: it is checked as strictly as any
+    /// other, but no string, array or dictionary is built for it.
+    private var materializing: Bool
+    private var found: PlistValue?
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: [UInt8]?) {
+        self.bytes = bytes
+        self.wanted = wanted
+        materializing = wanted == nil
+    }
+
+    package static func read(_ input: [UInt8]) throws(PlistError) -> PlistValue {
+        let text = try TextDecoding.utf8(input, format: .xml)
+        return try run(text, wanted: nil).root
+    }
+
+    /// The value of one top-level key, reading the whole document as strictly as `read`
+    /// but building only that value. `root` is built in full only when it is no dictionary.
+    static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {
+        try run(try TextDecoding.utf8(input, format: .xml), wanted: Array(key.utf8))
+    }
+
+    private static func run(_ text: [UInt8], wanted: [UInt8]?) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {
+        let result: Result<(PlistValue, PlistValue?), PlistError> = text.withUnsafeBufferPointer { buffer in
+            var reader = XMLReader(buffer, wanted: wanted)
+            do throws(PlistError) {
+                let root = try reader.document()
+                return .success((root, reader.found))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    // MARK: Document
+
+    private mutating func document() throws(PlistError) -> PlistValue {
+        try skipProlog()
+        var tag = try openTag()
+        let wrapped = tag.kind == .plist
+        if wrapped {
+            guard !tag.selfClosing else { throw fail("empty <plist/> element") }
+            try skipMisc()
+            guard !at("</") else { throw fail("<plist> holds no value") }
+            tag = try openTag()
+        }
+        if wanted != nil && tag.kind != .dict { materializing = true }
+        let value = try value(tag)
+        try skipMisc()
+        if wrapped {
+            guard at("</") else { throw fail("more than one value inside <plist>") }
+            try closeTag("plist")
+            try skipMisc()
+        }
+        guard pos == bytes.count else { throw fail("unexpected content after the property list") }
+        return value
+    }
+
+    /// The XML declaration, comments, processing instructions and a DOCTYPE without
+    /// an internal subset.
+    private mutating func skipProlog() throws(PlistError) {
+        while true {
+            try skipMisc()
+            guard at("<!DOCTYPE") || at("<!doctype") else { return }
+            while pos < bytes.count, bytes[pos] != UInt8(ascii: ">") {
+                if bytes[pos] == UInt8(ascii: "[") { throw PlistError.entityDeclaration(line: line) }
+                skipQuoted()
+                pos += 1
+            }
+            guard pos < bytes.count else { throw fail("unterminated DOCTYPE") }
+            pos += 1
+        }
+    }
+
+    /// Whitespace, comments and processing instructions between elements.
+    private mutating func skipMisc() throws(PlistError) {
+        while pos < bytes.count {
+            let b = bytes[pos]
+            if b == UInt8(ascii: " ") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\r") {
+                pos += 1
+            } else if at("<!--") {
+                try skipComment()
+            } else if at("<?") {
+                guard let end = find("?>", from: pos + 2) else { throw fail("unterminated processing instruction") }
+                pos = end + 2
+            } else if at("<!") && !at("<![CDATA[") && !at("<!DOCTYPE") && !at("<!doctype") {
+                throw PlistError.entityDeclaration(line: line)
+            } else {
+                return
+            }
+        }
+    }
+
+    /// At a quote, moves to its closing quote (a `>` inside quotes ends nothing).
+    private mutating func skipQuoted() {
+        guard bytes[pos] == UInt8(ascii: "\"") || bytes[pos] == UInt8(ascii: "'") else { return }
+        let quote = bytes[pos]
+        pos += 1
+        while pos < bytes.count, bytes[pos] != quote { pos += 1 }
+    }
+
+    private mutating func skipComment() throws(PlistError) {
+        guard let end = find("-->", from: pos + 4) else { throw fail("unterminated comment") }
+        pos = end + 3
+    }
+
+    // MARK: Elements
+
+    enum Kind { case plist, dict, array, key, string, integer, real, `true`, `false`, date, data }
+
+    struct Tag { var kind: Kind; var selfClosing: Bool }
+
+    /// Reads `<name attr="…">` or `<name/>`.
+    private mutating func openTag() throws(PlistError) -> Tag {
+        guard pos < bytes.count else { throw fail("unexpected end of file") }
+        guard bytes[pos] == UInt8(ascii: "<"), pos + 1 < bytes.count, bytes[pos + 1] != UInt8(ascii: "/") else {
+            throw fail(pos < bytes.count && at("</") ? "unexpected closing tag" : "expected an element")
+        }
+        pos += 1
+        let start = pos
+        while pos < bytes.count, isNameByte(bytes[pos]) { pos += 1 }
+        guard let kind = kind(start, pos) else {
+            let name = String(decoding: bytes[start..<min(pos, start + 40)], as: UTF8.self)
+            throw fail("unknown tag <\(name)>")
+        }
+        // Attributes are skipped (only <plist version="…"> has any).
+        while pos < bytes.count, bytes[pos] != UInt8(ascii: ">") {
+            skipQuoted()
+            pos += 1
+        }
+        guard pos < bytes.count else { throw fail("unterminated tag") }
+        let selfClosing = bytes[pos - 1] == UInt8(ascii: "/")
+        pos += 1
+        return Tag(kind: kind, selfClosing: selfClosing)
+    }
+
+    private func kind(_ start: Int, _ end: Int) -> Kind? {
+        switch end - start {
+        case 3: if matches(start, "key") { return .key }
+        case 4:
+            if matches(start, "dict") { return .dict }
+            if matches(start, "real") { return .real }
+            if matches(start, "true") { return .true }
+            if matches(start, "date") { return .date }
+            if matches(start, "data") { return .data }
+        case 5:
+            if matches(start, "array") { return .array }
+            if matches(start, "plist") { return .plist }
+            if matches(start, "false") { return .false }
+        case 6: if matches(start, "string") { return .string }
+        case 7: if matches(start, "integer") { return .integer }
+        default: break
+        }
+        return nil
+    }
+
+    private static let names: [Kind: StaticString] = [
+        .plist: "plist", .dict: "dict", .array: "array", .key: "key", .string: "string",
+        .integer: "integer", .real: "real", .true: "true", .false: "false", .date: "date", .data: "data",
+    ]
+
+    /// Reads `</name>`.
+    private mutating func closeTag(_ name: StaticString) throws(PlistError) {
+        let n = name.utf8CodeUnitCount
+        guard at("</"), pos + 2 + n <= bytes.count, matches(pos + 2, name) else {
+            throw fail("expected </\(name)>")
+        }
+        pos += 2 + n
+        while pos < bytes.count, isSpace(bytes[pos]) { pos += 1 }
+        guard pos < bytes.count, bytes[pos] == UInt8(ascii: ">") else { throw fail("expected </\(name)>") }
+        pos += 1
+    }
+
+    private mutating func value(_ tag: Tag) throws(PlistError) -> PlistValue {
+        let name = Self.names[tag.kind]!
+        switch tag.kind {
+        case .dict:
+            return tag.selfClosing ? .dict(PlistDictionary()) : .dict(try dictionary())
+        case .array:
+            return tag.selfClosing ? .array([]) : .array(try array())
+        case .true, .false:
+            if !tag.selfClosing { try closeTag(name) }
+            return .bool(tag.kind == .true)
+        case .string:
+            if tag.selfClosing { return .string("") }
+            let text = try text()
+            try closeTag(name)
+            guard materializing else { try validate(text); return .string("") }
+            return .string(try string(text))
+        case .key:
+            throw fail("<key> outside a dictionary")
+        case .plist:
+            throw fail("nested <plist>")
+        case .integer, .real, .date, .data:
+            guard !tag.selfClosing else { throw fail("empty <\(name)>") }
+            let text = try text()
+            try closeTag(name)
+            return try scalar(tag.kind, text)
+        }
+    }
+
+    private mutating func scalar(_ kind: Kind, _ text: Text) throws(PlistError) -> PlistValue {
+        let parsed: PlistValue? = withBytes(text) { raw in
+            let trimmed = trimSpace(raw)
+            switch kind {
+            case .integer: return PlistInteger.parse(trimmed, allowHex: true).map(PlistValue.int)
+            case .real: return RealText.parse(trimmed).map(PlistValue.double)
+            case .date: return XMLDate.parse(trimmed).map(PlistValue.date)
+            default: return Base64.decode(raw).map(PlistValue.data)
+            }
+        }
+        guard let parsed else {
+            let what = Self.names[kind]!
+            throw fail("invalid <\(what)> value \"\(preview(text))\"")
+        }
+        return parsed
+    }
+
+    private mutating func dictionary() throws(PlistError) -> PlistDictionary {
+        try enter()
+        defer { depth -= 1 }
+        let lookingUp = wanted != nil && depth == 1
+        var dict = PlistDictionary()
+        while true {
+            try skipMisc()
+            if at("</") {
+                try closeTag("dict")
+                return dict
+            }
+            let keyTag = try openTag()
+            guard keyTag.kind == .key else { throw fail("expected <key> in dictionary") }
+            var keyText = Text.slice(pos..<pos)
+            if !keyTag.selfClosing {
+                keyText = try text()
+                try closeTag("key")
+            }
+            try skipMisc()
+            guard !at("</") else { throw fail("key \"\(preview(keyText))\" has no value") }
+            let valueTag = try openTag()
+            guard valueTag.kind != .key else { throw fail("key \"\(preview(keyText))\" has no value") }
+            if lookingUp {
+                let match = withBytes(keyText) { $0.elementsEqual(wanted!) }
+                if !match { try validate(keyText) }
+                materializing = match
+                let value = try value(valueTag)
+                if match { found = value }
+                materializing = false
+            } else if materializing {
+                let key = try string(keyText)
+                dict.append(key: key, value: try value(valueTag))
+            } else {
+                try validate(keyText)
+                _ = try value(valueTag)
+            }
+        }
+    }
+
+    private mutating func array() throws(PlistError) -> [PlistValue] {
+        try enter()
+        defer { depth -= 1 }
+        var elements: [PlistValue] = []
+        while true {
+            try skipMisc()
+            if at("</") {
+                try closeTag("array")
+                return elements
+            }
+            let element = try value(try openTag())
+            if materializing { elements.append(element) }
+        }
+    }
+
+    private mutating func enter() throws(PlistError) {
+        depth += 1
+        guard depth <= maximumNestingDepth else {
+            throw PlistError.tooDeep(.xml, limit: maximumNestingDepth, line: line)
+        }
+    }
+
+    // MARK: Text
+
+    /// Element text: a slice of the input when it holds no reference, CDATA or comment
+    /// (the common case, no copy), else the decoded bytes.
+    enum Text {
+        case slice(Range<Int>)
+        case decoded([UInt8])
+    }
+
+    /// Reads up to the next `</`, decoding references, CDATA and comments.
+    private mutating func text() throws(PlistError) -> Text {
+        let start = pos
+        while pos < bytes.count, bytes[pos] != UInt8(ascii: "<"), bytes[pos] != UInt8(ascii: "&") { pos += 1 }
+        if at("</") { return .slice(start..<pos) }
+        var out = Array(bytes[start..<pos])
+        while true {
+            guard pos < bytes.count else { throw fail("unexpected end of file in text") }
+            let b = bytes[pos]
+            if b == UInt8(ascii: "&") {
+                try reference(into: &out)
+            } else if b == UInt8(ascii: "<") {
+                if at("</") { return .decoded(out) }
+                if at("<![CDATA[") {
+                    guard let end = find("]]>", from: pos + 9) else { throw fail("unterminated CDATA section") }
+                    out.append(contentsOf: bytes[(pos + 9)..<end])
+                    pos = end + 3
+                } else if at("<!--") {
+                    try skipComment()
+                } else {
+                    throw fail("unexpected element inside text")
+                }
+            } else {
+                out.append(b)
+                pos += 1
+            }
+        }
+    }
+
+    /// `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` `&#NNN;` `&#xHHHH;`.
+    private mutating func reference(into out: inout [UInt8]) throws(PlistError) {
+        let start = pos + 1
+        var end = start
+        while end < bytes.count, end - start < 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else { throw fail("unterminated character reference") }
+        let name = bytes[start..<end]
+        switch end - start {
+        case 2 where matches(start, "lt"): out.append(UInt8(ascii: "<"))
+        case 2 where matches(start, "gt"): out.append(UInt8(ascii: ">"))
+        case 3 where matches(start, "amp"): out.append(UInt8(ascii: "&"))
+        case 4 where matches(start, "quot"): out.append(UInt8(ascii: "\""))
+        case 4 where matches(start, "apos"): out.append(UInt8(ascii: "'"))
+        default:
+            guard name.first == UInt8(ascii: "#") else {
+                throw fail("unknown entity &\(String(decoding: name, as: UTF8.self));")
+            }
+            var digits = name.dropFirst()
+            var radix: UInt32 = 10
+            if digits.first == UInt8(ascii: "x") || digits.first == UInt8(ascii: "X") {
+                radix = 16
+                digits = digits.dropFirst()
+            }
+            var scalar: UInt32 = 0
+            for d in digits {
+                guard let v = hexDigitValue(d), UInt32(v) < radix else { throw fail("bad character reference") }
+                scalar = scalar * radix + UInt32(v)
+                // Stop before the accumulator can overflow: nothing past U+10FFFF is a character.
+                guard scalar <= 0x10FFFF else { throw fail("character reference beyond Unicode") }
+            }
+            guard !digits.isEmpty, scalar != 0, let u = Unicode.Scalar(scalar) else {
+                throw fail("bad character reference")
+            }
+            out.append(contentsOf: UTF8.encode(u)!)
+        }
+        pos = end + 1
+    }
+
+    private func withBytes<T>(_ text: Text, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        switch text {
+        case .slice(let range): return body(UnsafeBufferPointer(rebasing: bytes[range]))
+        case .decoded(let owned): return owned.withUnsafeBufferPointer(body)
+        }
+    }
+
+    /// The start of some text, for an error message.
+    private func preview(_ text: Text) -> String {
+        withBytes(text) { String(decoding: $0.prefix(40), as: UTF8.self) }
+    }
+
+    /// Checks text is UTF-8 without making a `String` of it.
+    private func validate(_ text: Text) throws(PlistError) {
+        guard withBytes(text, isValidUTF8) else { throw PlistError.invalidEncoding(.xml, line: line) }
+    }
+
+    private func string(_ text: Text) throws(PlistError) -> String {
+        guard let s = withBytes(text, TextDecoding.string) else {
+            throw PlistError.invalidEncoding(.xml, line: line)
+        }
+        return s
+    }
+
+    // MARK: Bytes
+
+    private var line: Int { lineNumber(in: bytes, at: pos) }
+
+    private func fail(_ reason: String) -> PlistError { .malformed(.xml, reason, line: line) }
+
+    @inline(__always)
+    private func at(_ literal: StaticString) -> Bool {
+        pos + literal.utf8CodeUnitCount <= bytes.count && matches(pos, literal)
+    }
+
+    @inline(__always)
+    private func matches(_ offset: Int, _ literal: StaticString) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        guard offset + n <= bytes.count else { return false }
+        let p = literal.utf8Start
+        for i in 0..<n where bytes[offset + i] != p[i] { return false }
+        return true
+    }
+
+    private func find(_ literal: StaticString, from start: Int) -> Int? {
+        let first = literal.utf8Start[0]
+        var i = start
+        while i < bytes.count {
+            if bytes[i] == first, matches(i, literal) { return i }
+            i += 1
+        }
+        return nil
+    }
+}
+
+@inline(__always)
+private func isNameByte(_ b: UInt8) -> Bool {
+    (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+        || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+        || b == UInt8(ascii: ":") || b == UInt8(ascii: ".")
+}
+
+@inline(__always)
+func isSpace(_ b: UInt8) -> Bool {
+    b == UInt8(ascii: " ") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\r")
+}
+
+func trimSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>> {
+    var start = bytes.startIndex, end = bytes.endIndex
+    while start < end, isSpace(bytes[start]) { start += 1 }
+    while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+    return bytes[start..<end]
+}

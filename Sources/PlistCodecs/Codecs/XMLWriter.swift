@@ -1,0 +1,140 @@
+import PlistModel
+/// Writes an XML property list byte for byte as Apple's writer lays it out: the DTD
+/// header, a tab a level, sorted keys, `<array/>` and `<dict/>` for empty containers,
+/// base64 lines of `76 - 8·min(level, 8)` characters.
+package enum XMLWriter {
+    static let header = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">\n
+        """.utf8)
+
+    package static func encode(_ value: PlistValue, capacity: Int = 4096) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(capacity)
+        out.append(contentsOf: header)
+        write(value, level: 0, into: &out, flush: keep)
+        put("</plist>\n", &out)
+        return out
+    }
+
+    /// Encodes `value` and hands the bytes to `sink` in pieces of about `chunk` bytes, cut
+    /// between the root's entries: a big domain is never held twice in memory, once as
+    /// values and once as text. A document smaller than `chunk` reaches `sink` in one call.
+    package static func encode(_ value: PlistValue, chunk: Int, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
+        var out: [UInt8] = []
+        out.reserveCapacity(min(chunk, 1 << 16) + 4096)
+        out.append(contentsOf: header)
+        try write(value, level: 0, into: &out) { buffer in
+            guard buffer.count >= chunk else { return }
+            try sink(buffer[...])
+            buffer.removeAll(keepingCapacity: true)
+        }
+        put("</plist>\n", &out)
+        try sink(out[...])
+    }
+
+    /// A control character in `text` that XML 1.0 cannot hold at all, not even as a
+    /// character reference (all of U+0000–U+001F but tab, line feed and carriage
+    /// return): a file with one is refused by every other reader.
+    static func unwritableCharacter(inText text: String) -> UInt8? {
+        text.utf8.first { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+    }
+
+    /// The `flush` of nested values and of whole-document encoding: the buffer grows.
+    private static func keep(_: inout [UInt8]) {}
+
+    /// `flush` is offered the buffer after each entry of the root.
+    private static func write(_ value: PlistValue, level: Int, into out: inout [UInt8],
+                              flush: (inout [UInt8]) throws -> Void) rethrows {
+        tabs(level, &out)
+        switch value {
+        case .bool(let b):
+            put(b ? "<true/>\n" : "<false/>\n", &out)
+        case .int(let i):
+            element("integer", i.description, &out)
+        case .float(let f):
+            element("real", RealText.shortest(f), &out)
+        case .double(let d):
+            element("real", RealText.shortest(d), &out)
+        case .string(let s):
+            put("<string>", &out)
+            appendEscaped(s, &out)
+            put("</string>\n", &out)
+        case .date(let d):
+            put("<date>", &out)
+            XMLDate.append(d, to: &out)
+            put("</date>\n", &out)
+        case .data(let bytes):
+            put("<data>\n", &out)
+            let lineLevel = min(level, 8)
+            Base64.encodeLines(bytes, lineLength: 76 - 8 * lineLevel, indent: lineLevel, into: &out)
+            tabs(level, &out)
+            put("</data>\n", &out)
+        case .array(let elements):
+            if elements.isEmpty { put("<array/>\n", &out); return }
+            put("<array>\n", &out)
+            for e in elements { write(e, level: level + 1, into: &out, flush: keep) }
+            tabs(level, &out)
+            put("</array>\n", &out)
+        case .dict(let dict):
+            let entries = dict.sortedEntries
+            if entries.isEmpty { put("<dict/>\n", &out); return }
+            put("<dict>\n", &out)
+            for entry in entries {
+                tabs(level + 1, &out)
+                put("<key>", &out)
+                appendEscaped(entry.key, &out)
+                put("</key>\n", &out)
+                write(entry.value, level: level + 1, into: &out, flush: keep)
+                try flush(&out)
+            }
+            tabs(level, &out)
+            put("</dict>\n", &out)
+        }
+    }
+
+    /// Appends literal text; faster than a `String`'s UTF-8 view, which matters a
+    /// hundred thousand times over in a big domain.
+    @inline(__always)
+    private static func put(_ text: StaticString, _ out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    @inline(__always)
+    private static func tabs(_ n: Int, _ out: inout [UInt8]) {
+        out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: n))
+    }
+
+    private static func element(_ name: StaticString, _ text: String, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "<"))
+        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.append(UInt8(ascii: ">"))
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
+        put("</", &out)
+        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        put(">\n", &out)
+    }
+
+    /// Escapes only `&`, `<` and `>`, as Apple does.
+    private static func appendEscaped(_ text: String, _ out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for (i, b) in bytes.enumerated() {
+                let replacement: StaticString
+                switch b {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                default: continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                out.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+                runStart = i + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// The scalar texts of `defaults read` output (SPEC §4).
+package enum DefaultsText {
+    /// `YYYY-MM-DD HH:MM:SS +0000`, always UTC.
+    static func date(_ date: PlistDate) -> String {
+        guard let c = date.components else { return RealText.shortest(date.secondsSince2001) }
+        var out = [UInt8]()
+        out.reserveCapacity(25)
+        appendCivil(c, dateTimeSeparator: UInt8(ascii: " "), to: &out)
+        out.append(contentsOf: " +0000".utf8)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `{length = N, bytes = 0x0a0b0c}` with every byte (defaults cuts after 24).
+    static func data(_ bytes: [UInt8]) -> String {
+        var out = Array("{length = \(bytes.count), bytes = 0x".utf8)
+        out.reserveCapacity(out.count + bytes.count * 2 + 1)
+        let hex = Array("0123456789abcdef".utf8)
+        for b in bytes {
+            out.append(hex[Int(b >> 4)])
+            out.append(hex[Int(b & 15)])
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `YYYY-MM-DD<sep>HH:MM:SS`, the year at least four digits.
+    package static func appendCivil(_ c: CivilTime, dateTimeSeparator: UInt8, to out: inout [UInt8]) {
+        if c.year < 0 { out.append(UInt8(ascii: "-")) }
+        appendPadded(c.year.magnitude, width: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(UInt64(c.month), width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(UInt64(c.day), width: 2, to: &out)
+        out.append(dateTimeSeparator)
+        appendPadded(UInt64(c.hour), width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(UInt64(c.minute), width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(UInt64(c.second), width: 2, to: &out)
+    }
+
+    static func appendPadded(_ value: UInt64, width: Int, to out: inout [UInt8]) {
+        var digits: [UInt8] = []
+        var v = value
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(v % 10))
+            v /= 10
+        } while v > 0
+        if digits.count < width { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
+        out.append(contentsOf: digits.reversed())
+    }
+}

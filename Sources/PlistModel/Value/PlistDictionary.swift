@@ -1,0 +1,137 @@
+/// The keys and values of a dictionary, in the order they were read or set.
+///
+/// Stored as a flat list rather than a hash table: a domain is read, changed in one
+/// place and written once, so hashing every key of a big domain would be wasted work.
+/// A key read twice from a file keeps its last value, as Apple's readers do.
+///
+///     var d = PlistDictionary()
+///     d["b"] = .bool(true); d["a"] = .int(1)
+///     d.sortedEntries.map(\.key)   //=> ["a", "b"]
+public struct PlistDictionary: Sendable {
+    public struct Entry: Sendable, Equatable {
+        public var key: String
+        public var value: PlistValue
+        public init(key: String, value: PlistValue) { (self.key, self.value) = (key, value) }
+        public static func == (a: Entry, b: Entry) -> Bool {
+            a.key.utf8.elementsEqual(b.key.utf8) && a.value == b.value
+        }
+    }
+
+    /// In insertion order; may hold a key more than once (the last one counts).
+    public private(set) var entries: [Entry]
+
+    public init() { entries = [] }
+    public init(entries: [Entry]) { self.entries = entries }
+
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// The number of distinct keys.
+    public var count: Int { sortedEntries.count }
+
+    public var keys: [String] { sortedEntries.map(\.key) }
+
+    package mutating func reserveCapacity(_ n: Int) { entries.reserveCapacity(n) }
+
+    /// Appends without looking for an earlier entry of the same key (readers use this;
+    /// `sortedEntries` resolves duplicates).
+    package mutating func append(key: String, value: PlistValue) {
+        entries.append(Entry(key: key, value: value))
+    }
+
+    public subscript(key: String) -> PlistValue? {
+        get {
+            var i = entries.count
+            while i > 0 {
+                i -= 1
+                if sameKey(entries[i].key, key) { return entries[i].value }
+            }
+            return nil
+        }
+        set {
+            guard let newValue else { removeValue(forKey: key); return }
+            var found = false
+            var i = entries.count
+            while i > 0 {
+                i -= 1
+                guard sameKey(entries[i].key, key) else { continue }
+                if found { entries.remove(at: i) } else { entries[i].value = newValue; found = true }
+            }
+            if !found { entries.append(Entry(key: key, value: newValue)) }
+        }
+    }
+
+    /// Removes every entry of `key`; returns the value that counted, if any.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> PlistValue? {
+        let old = self[key]
+        if old != nil { entries.removeAll { sameKey($0.key, key) } }
+        return old
+    }
+
+    /// One entry per key, the last one read, sorted by the keys' code points: the
+    /// order Apple's writers and `defaults read` use.
+    public var sortedEntries: [Entry] {
+        if isStrictlySorted { return entries }
+        // A stable sort keeps duplicates in file order, so the last of a run wins.
+        let sorted = entries.sorted { byteOrderPrecedes($0.key, $1.key) }
+        var unique: [Entry] = []
+        unique.reserveCapacity(sorted.count)
+        for entry in sorted {
+            if let last = unique.last, sameKey(last.key, entry.key) {
+                unique[unique.count - 1] = entry
+            } else {
+                unique.append(entry)
+            }
+        }
+        return unique
+    }
+
+    /// One entry per key in the order the keys were read or set, each with the value
+    /// that counts: the domain's own order, as JSON output keeps it.
+    public var uniqueEntries: [Entry] {
+        if sortedEntries.count == entries.count { return entries }
+        // Rare (a file with a key twice): keep each key's last entry.
+        var seen = Set<[UInt8]>()
+        var unique: [Entry] = []
+        for entry in entries.reversed() where seen.insert(Array(entry.key.utf8)).inserted { unique.append(entry) }
+        return unique.reversed()
+    }
+
+    /// True when keys are already in order with no duplicates, the common case for a
+    /// file written by us or by Apple; then sorting is skipped.
+    package var isStrictlySorted: Bool {
+        guard entries.count > 1 else { return true }
+        for i in 1..<entries.count where !byteOrderPrecedes(entries[i - 1].key, entries[i].key) {
+            return false
+        }
+        return true
+    }
+}
+
+extension PlistDictionary: Equatable {
+    public static func == (a: PlistDictionary, b: PlistDictionary) -> Bool {
+        a.sortedEntries == b.sortedEntries
+    }
+}
+
+/// Keys are compared as bytes: Swift's `==` treats canonically equivalent strings as
+/// equal, but a plist keeps "é" and "e\u{301}" as two keys. (Inlinable, as the next: every
+/// layer above compares keys in its loops.)
+@inlinable @inline(__always)
+package func sameKey(_ a: String, _ b: String) -> Bool {
+    var a = a, b = b
+    return a.withUTF8 { pa in b.withUTF8 { pb in pa.elementsEqual(pb) } }
+}
+
+/// Code-point order, which for UTF-8 is byte order.
+@inlinable @inline(__always)
+package func byteOrderPrecedes(_ a: String, _ b: String) -> Bool {
+    var a = a, b = b
+    return a.withUTF8 { pa in b.withUTF8 { pb in pa.lexicographicallyPrecedes(pb) } }
+}
+
+extension PlistDictionary: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, PlistValue)...) {
+        entries = elements.map { Entry(key: $0.0, value: $0.1) }
+    }
+}

@@ -1,0 +1,55 @@
+/// One property-list value: the nine types a domain can hold.
+///
+/// Equality is exact: reals compare by bit pattern (so `-0.0 != 0.0` and a NaN equals
+/// itself) and strings by their UTF-8 bytes, which is what a round trip must preserve.
+///
+///     PlistValue.int(5) == .int(PlistInteger(5))   //=> true
+public enum PlistValue: Sendable {
+    case bool(Bool)
+    case int(PlistInteger)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case data([UInt8])
+    case date(PlistDate)
+    case array([PlistValue])
+    case dict(PlistDictionary)
+}
+
+extension PlistValue {
+    public static func int(_ value: Int64) -> PlistValue { .int(PlistInteger(value)) }
+}
+
+extension PlistValue: Equatable {
+    public static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
+        switch (lhs, rhs) {
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.int(a), .int(b)): return a == b
+        case let (.float(a), .float(b)): return a.bitPattern == b.bitPattern
+        case let (.double(a), .double(b)): return a.bitPattern == b.bitPattern
+        case let (.string(a), .string(b)): return a.utf8.elementsEqual(b.utf8)
+        case let (.data(a), .data(b)): return a == b
+        case let (.date(a), .date(b)): return a.secondsSince2001.bitPattern == b.secondsSince2001.bitPattern
+        case let (.array(a), .array(b)): return a == b
+        case let (.dict(a), .dict(b)): return a == b
+        default: return false
+        }
+    }
+}
+
+/// Literals for values, so tests and callers can write `["volume": 50, "name": "x"]`.
+extension PlistValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .int(PlistInteger(value)) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: PlistValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, PlistValue)...) {
+        self = .dict(PlistDictionary(entries: elements.map { .init(key: $0.0, value: $0.1) }))
+    }
+}
+
+/// The deepest nesting any reader accepts, and so the deepest a value may be stored or a
+/// path may reach; each level costs a reader a stack frame.
+package let maximumNestingDepth = 512

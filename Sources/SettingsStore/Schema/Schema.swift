@@ -1,0 +1,218 @@
+import PlistCodecs
+import PlistModel
+/// A domain's schema: its keys, each with a type, a default, and the values it allows.
+/// One JSON file per domain, read as it is (no compile step), in the project's JSON
+/// mapping for values:
+///
+///     {"domain": "com.example.player", "strict": false, "keys": {
+///       "volume": {"type": "integer", "default": 50, "minimum": 0, "maximum": 100},
+///       "theme":  {"type": "string", "default": "system", "enum": ["light", "dark", "system"]}}}
+///
+/// Type names are `read-type`'s words, with `real` for float; the other keywords are
+/// spelled as in JSON Schema.
+public struct Schema: Sendable {
+    /// Keys not in the schema are refused by `write` (unless forced) when true.
+    public let strict: Bool
+    /// In the order of the file.
+    public let keys: [KeySchema]
+
+    public func key(_ name: String) -> KeySchema? { keys.first { $0.name.utf8.elementsEqual(name.utf8) } }
+
+    /// The keys by name, sorted, as `list-keys` prints them.
+    public var sortedNames: [String] { keys.map(\.name).sorted(by: byteOrderPrecedes) }
+}
+
+/// One key of a schema.
+public struct KeySchema: Sendable {
+    public let name: String
+    public let type: SchemaType?
+    public let defaultValue: PlistValue?
+    /// Inclusive bounds of a number.
+    public let minimum: PlistValue?
+    public let maximum: PlistValue?
+    /// The only values allowed (`enum`).
+    public let choices: [PlistValue]?
+    /// What each element of an array must be; empty when anything goes.
+    let itemSchemas: [KeySchema]
+    public let summary: String?
+    public let description: String?
+
+    public var items: KeySchema? { itemSchemas.first }
+}
+
+/// The types a schema names: `read-type`'s words, `real` for both real widths.
+public enum SchemaType: String, Sendable, CaseIterable {
+    case boolean, integer, real, string, data, date, array, dictionary
+
+    init?(word: String) {
+        if word == "float" || word == "double" { self = .real } else { self.init(rawValue: word) }
+    }
+
+    public func matches(_ value: PlistValue) -> Bool {
+        switch (self, value) {
+        case (.boolean, .bool), (.integer, .int), (.real, .double), (.real, .float), (.string, .string),
+             (.data, .data), (.date, .date), (.array, .array), (.dictionary, .dict): true
+        default: false
+        }
+    }
+
+    /// The row that reads command-line text as this type; nil for collections.
+    public var row: TypeRow? {
+        switch self {
+        case .boolean: TypeTable.row(for: .bool)
+        case .integer: TypeTable.row(for: .int)
+        case .real: TypeTable.row(for: .double)
+        case .string: TypeTable.row(for: .string)
+        case .data: TypeTable.row(for: .data)
+        case .date: TypeTable.row(for: .date)
+        case .array, .dictionary: nil
+        }
+    }
+
+    var phrase: String { (self == .integer || self == .array ? "an " : "a ") + rawValue }
+}
+
+/// Why a schema file was not used; the caller warns and goes on without it.
+public struct SchemaError: Error, Sendable, Equatable {
+    public let path: String
+    public let reason: String
+    public var message: String { "ignoring the schema \(path): \(reason)" }
+}
+
+extension Schema {
+    /// Reads a schema file's JSON. Every fault names where it is.
+    public static func parse(_ bytes: [UInt8], path: String) throws(SchemaError) -> Schema {
+        let root: PlistValue
+        do { root = try JSONReader.read(bytes) } catch { throw SchemaError(path: path, reason: error.message) }
+        guard case .dict(let top) = root else { throw SchemaError(path: path, reason: "the top level is not an object") }
+        var strict = false
+        if let value = top["strict"] {
+            guard case .bool(let b) = value else { throw SchemaError(path: path, reason: "\"strict\" must be true or false") }
+            strict = b
+        }
+        guard case .dict(let keys)? = top["keys"] else { throw SchemaError(path: path, reason: "\"keys\" must be an object of keys") }
+        var parsed: [KeySchema] = []
+        for entry in keys.uniqueEntries {
+            parsed.append(try key(entry.key, entry.value, path: path, at: "/keys/" + KeyPath([entry.key]).pointer.dropFirst()))
+        }
+        return Schema(strict: strict, keys: parsed)
+    }
+
+    private static func key(_ name: String, _ value: PlistValue, path: String, at pointer: String) throws(SchemaError) -> KeySchema {
+        func fail(_ reason: String) -> SchemaError { SchemaError(path: path, reason: "\(pointer): \(reason)") }
+        guard case .dict(let spec) = value else { throw fail("a key's schema must be an object") }
+        var type: SchemaType?
+        if let word = spec["type"] {
+            guard case .string(let text) = word, let t = SchemaType(word: text) else {
+                throw fail("\"type\" must be one of \(SchemaType.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            type = t
+        }
+        func number(_ field: String) throws(SchemaError) -> PlistValue? {
+            guard let v = spec[field] else { return nil }
+            switch v {
+            case .int, .double: return v
+            default: throw fail("\"\(field)\" must be a number")
+            }
+        }
+        func text(_ field: String) throws(SchemaError) -> String? {
+            guard let v = spec[field] else { return nil }
+            guard case .string(let s) = v else { throw fail("\"\(field)\" must be text") }
+            return s
+        }
+        var choices: [PlistValue]?
+        if let v = spec["enum"] {
+            guard case .array(let items) = v, !items.isEmpty else { throw fail("\"enum\" must be a non-empty array") }
+            choices = items
+        }
+        var items: [KeySchema] = []
+        if let v = spec["items"] { items = [try key(name, v, path: path, at: pointer + "/items")] }
+        let schema = KeySchema(name: name, type: type, defaultValue: spec["default"], minimum: try number("minimum"),
+                               maximum: try number("maximum"), choices: choices, itemSchemas: items,
+                               summary: try text("summary"), description: try text("description"))
+        if let d = schema.defaultValue, let problem = schema.violation(d) { throw fail("the default is not allowed: \(problem)") }
+        return schema
+    }
+}
+
+extension KeySchema {
+    /// Why `value` is not allowed for this key, naming the constraint and what is
+    /// allowed; nil when it is.
+    ///
+    ///     volume.violation(.int(101))   //=> "101 is not in 0…100"
+    public func violation(_ value: PlistValue) -> String? {
+        if let type, !type.matches(value) {
+            return "\(Self.show(value)) is \(TypeTable.row(for: value).phrase), not \(type.phrase)"
+        }
+        if let choices, !choices.contains(value) {
+            return "\(Self.show(value)) is not one of \(choices.map { Self.text($0) }.joined(separator: ", "))"
+        }
+        if minimum != nil || maximum != nil, Self.number(value) != nil {
+            // Exact comparisons: NaN is in no range, and 2^53+1 is above 2^53.
+            let belowLow = minimum.map { Self.compare(value, $0).map { $0 < 0 } ?? true } ?? false
+            let aboveHigh = maximum.map { Self.compare(value, $0).map { $0 > 0 } ?? true } ?? false
+            if belowLow || aboveHigh {
+                return "\(Self.show(value)) is not in \(minimum.map(Self.text) ?? "")…\(maximum.map(Self.text) ?? "")"
+            }
+        }
+        if let items, case .array(let elements) = value {
+            for (i, element) in elements.enumerated() {
+                if let problem = items.violation(element) { return "element \(i): \(problem)" }
+            }
+        }
+        return nil
+    }
+
+    /// -1, 0 or 1 as the number `a` is below, equal to or above the number `b`, exactly
+    /// (integers are not rounded to doubles); nil when either is NaN or not a number.
+    static func compare(_ a: PlistValue, _ b: PlistValue) -> Int? {
+        switch (a, b) {
+        case let (.int(x), .int(y)): return compare(x, y)
+        case let (.int(x), _): return number(b).flatMap { compare(x, $0) }
+        case let (_, .int(y)): return number(a).flatMap { compare(y, $0) }.map { -$0 }
+        default:
+            guard let x = number(a), let y = number(b), !x.isNaN, !y.isNaN else { return nil }
+            return x < y ? -1 : x > y ? 1 : 0
+        }
+    }
+
+    private static func compare(_ x: PlistInteger, _ y: PlistInteger) -> Int {
+        switch (x.int64, y.int64) {
+        case let (a?, b?): return a < b ? -1 : a > b ? 1 : 0
+        case (let a?, nil): return a < 0 ? -1 : compare(UInt64(a), y.bitPattern)
+        case (nil, let b?): return b < 0 ? 1 : compare(x.bitPattern, UInt64(b))
+        case (nil, nil): return compare(x.bitPattern, y.bitPattern)
+        }
+    }
+
+    private static func compare(_ a: UInt64, _ b: UInt64) -> Int { a < b ? -1 : a > b ? 1 : 0 }
+
+    /// An integer against a real, without rounding the integer: through the real's floor.
+    private static func compare(_ x: PlistInteger, _ real: Double) -> Int? {
+        guard !real.isNaN else { return nil }
+        let floor = real.rounded(.down)
+        if floor >= 18_446_744_073_709_551_616.0 { return -1 }
+        if floor < -9_223_372_036_854_775_808.0 { return 1 }
+        let whole = floor >= 0 ? PlistInteger(unsigned: UInt64(floor)) : PlistInteger(Int64(floor))
+        let order = compare(x, whole)
+        return order != 0 ? order : real > floor ? -1 : 0
+    }
+
+    static func number(_ value: PlistValue) -> Double? {
+        switch value {
+        case .int(let i): i.doubleValue
+        case .double(let d): d
+        case .float(let f): Double(f)
+        default: nil
+        }
+    }
+
+    /// A value as `read` prints it, on one line.
+    package static func text(_ value: PlistValue) -> String { String(decoding: DefaultsPrinter.renderLine(value), as: UTF8.self) }
+
+    /// A value in a message: text quoted, numbers bare.
+    static func show(_ value: PlistValue) -> String {
+        if case .string(let s) = value { return "'\(s)'" }
+        return text(value)
+    }
+}

@@ -1,0 +1,432 @@
+import PlistCodecs
+import PlistModel
+/// A domain as read from disk: its values and the format to write it back in.
+public struct Domain: Sendable, Equatable {
+    public var values: PlistDictionary
+    public var format: PlistFormat
+}
+
+/// The domains of one config folder: where each file is, and the one way to read,
+/// change and remove them.
+///
+///     let store = DomainStore()
+///     try store.update(.named("com.app"), host: .any) { $0["music"] = .bool(true); return true }
+///     try store.load(.named("com.app"), host: .any)?.values["music"]   //=> .bool(true)
+public struct DomainStore: Sendable {
+    /// `$XDG_CONFIG_HOME`, or `~/.config` when it is unset, empty or relative
+    /// (Foundation's rule, so both use the same files).
+    public let directory: String
+    /// How long a writer waits for another writer's lock before giving up.
+    public var lockTimeout: Double
+    /// Told once, with the file and the time-out, when a change has waited a second for
+    /// another writer's lock, so a person at a terminal knows why nothing happens.
+    public var waitingForLock: (@Sendable (_ path: String, _ timeout: Double) -> Void)?
+    /// Whether a domain file without its owner's write permission (mode 0444) may be
+    /// replaced or removed anyway (`--force`); by default that is refused.
+    public var overwriteReadOnly = false
+    /// How long, in seconds, a read of a file changed in the last two seconds that does not
+    /// parse (or is empty) is tried again before it counts: Foundation rewrites its files in
+    /// place, so a reader can catch one half-written. A hostile file costs a reader this
+    /// long at most (2 s at most, the age below which a file counts as just changed); 0
+    /// turns the retry off.
+    public var readRetry: Double
+
+    /// `lockTimeout` defaults to `$SETTINGS_LOCK_TIMEOUT` seconds, or 10; `readRetry` to
+    /// `$SETTINGS_READ_RETRY`, or 0.5 (see `secondsFromEnvironment(_:)`); either default
+    /// holds when its variable is unset or not a number of seconds.
+    public init(directory: String? = nil, lockTimeout: Double? = nil, readRetry: Double? = nil) {
+        if let directory {
+            self.directory = directory
+        } else if let xdg = FileSystem.environment("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
+            self.directory = xdg
+        } else {
+            self.directory = Path.join(FileSystem.homeDirectory(), ".config")
+        }
+        self.lockTimeout = lockTimeout ?? (try? Self.secondsFromEnvironment(Self.lockTimeoutVariable)) ?? 10
+        self.readRetry = readRetry ?? (try? Self.secondsFromEnvironment(Self.readRetryVariable)) ?? 0.5
+    }
+
+    /// The environment variables of `lockTimeout` and `readRetry`.
+    public static let lockTimeoutVariable = "SETTINGS_LOCK_TIMEOUT", readRetryVariable = "SETTINGS_READ_RETRY"
+
+    /// A number of seconds from the environment variable `name`: nil when unset; the
+    /// seconds when it is a non-negative decimal (`5`, `0.5`); else an error naming the
+    /// text, so `-1`, `abc` or `0x10` are never taken for something the user did not mean.
+    public static func secondsFromEnvironment(_ name: String) throws(StoreError) -> Double? {
+        guard let text = FileSystem.environment(name) else { return nil }
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+        let digits = { (part: Substring.UTF8View.SubSequence) in
+            !part.isEmpty && part.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }
+        guard digits(parts[0]), parts.count == 1 || digits(parts[1]), let seconds = Double(text), seconds.isFinite else {
+            throw StoreError.badEnvironment(name: name, value: text, expected: "a number of seconds, 0 or more (such as 10 or 0.5)")
+        }
+        return seconds
+    }
+
+    /// The file a domain lives in. In the config folder an existing file is found in
+    /// any case (see `existingName`); a new one takes the name as typed.
+    public func path(of domain: DomainName, host: DomainHost = .any) -> String {
+        if case .path(let path) = domain { return path }
+        let folder = folder(of: domain, host: host)
+        return Path.join(folder, Self.existingName(fileName(of: domain, host: host), in: folder))
+    }
+
+    /// The folder a domain's file is in, known without looking at any file.
+    func folder(of domain: DomainName, host: DomainHost) -> String {
+        switch domain {
+        case .path(let path): Path.directory(of: path)
+        case .byHostFile: Path.join(directory, "ByHost")
+        case .global, .named: host.identifier == nil ? directory : Path.join(directory, "ByHost")
+        }
+    }
+
+    /// The domain's folder, and its file as typed (for messages before the lookup in any
+    /// case). Refuses a domain and host whose file name, each fitting alone, is too long
+    /// together (`DomainName` checks each name; this is the file's).
+    private func located(_ domain: DomainName, host: DomainHost) throws(StoreError) -> (folder: String, typed: String) {
+        let name = fileName(of: domain, host: host)
+        if name.utf8.count > 255 { throw StoreError.invalidDomain(name, "the file name is longer than 255 bytes") }
+        let folder = folder(of: domain, host: host)
+        return (folder, Path.join(folder, name))
+    }
+
+    /// `FolderLock.holding` with this store's time-out and waiting notice.
+    private func holdingLock<T>(_ folder: String, for path: String, _ body: (CInt) throws -> T) throws -> T {
+        try FolderLock.holding(folder, for: path, timeout: lockTimeout, waiting: waitingForLock, body)
+    }
+
+    /// The domain's file name as typed (before any lookup in another case).
+    private func fileName(of domain: DomainName, host: DomainHost) -> String {
+        let stem: String
+        switch domain {
+        case .path(let path): return Path.lastComponent(of: path)
+        case .byHostFile(let name): return name + ".plist"
+        case .global: stem = DomainName.globalFileStem
+        case .named(let name): stem = name
+        }
+        guard let id = host.identifier else { return stem + ".plist" }
+        return "\(stem).\(id).plist"
+    }
+
+    /// macOS keeps preferences on a case-insensitive disk, so scripts say
+    /// `com.apple.Dock` and `com.apple.dock` for one domain. The file named exactly
+    /// wins; else, among the names that differ only in case, the first in byte order;
+    /// else the name as typed.
+    static func existingName(_ name: String, in folder: String) -> String {
+        if (try? FileSystem.linkStatus(Path.join(folder, name))) ?? nil != nil { return name }
+        guard let entries = try? FileSystem.directoryEntries(folder) else { return name }
+        let lowered = name.lowercased()
+        return entries.filter { $0.lowercased() == lowered }.min(by: byteOrderPrecedes) ?? name
+    }
+
+    /// A cheap fingerprint of the file at `path` (one `stat`): it changes whenever the
+    /// file is replaced or rewritten. Nil when there is no file.
+    public static func stamp(at path: String) -> FileStamp? {
+        guard let status = try? FileSystem.status(path) else { return nil }
+        return FileStamp(size: status.size, inode: status.inode, device: status.device,
+                         modified: status.modifiedNanoseconds, changed: status.changedNanoseconds)
+    }
+
+    /// The domain's values, or nil when it has no file.
+    public func load(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> Domain? {
+        _ = try located(domain, host: host)
+        return try read(path(of: domain, host: host))?.domain
+    }
+
+    /// One value of a domain, without building the rest: nil when the domain or the key
+    /// does not exist. The whole file is still checked, as `load` checks it.
+    public func value(forKey key: String, in domain: DomainName, host: DomainHost = .any) throws(StoreError) -> PlistValue? {
+        _ = try located(domain, host: host)
+        let path = path(of: domain, host: host)
+        let found = try readFile(path) { bytes throws(PlistError) in try PropertyList.lookup(bytes, key: key).0 }
+        switch found?.parsed {
+        case nil, .dictionary(nil)?: return nil
+        case .dictionary(let value)?: return value
+        case .notADictionary(let type)?: throw StoreError.notADictionary(path: path, type)
+        }
+    }
+
+    /// Reads, changes and writes a domain under its lock. `change` returns whether it
+    /// changed anything; when it did not, the file is not touched. A domain left empty
+    /// loses its file, as Foundation does. What changed must be storable (`Unstorable`):
+    /// else nothing is written. A warning comes back when the change is in place but its
+    /// durability is not confirmed.
+    @discardableResult
+    public func update(_ domain: DomainName, host: DomainHost = .any,
+                       _ change: (inout PlistDictionary) throws -> Bool) throws -> StoreWarning? {
+        try withTarget(domain, host: host) { target throws in
+            let existing = try read(target.path)
+            let before = existing?.domain.values ?? PlistDictionary()
+            var values = before
+            guard try change(&values) else { return nil }
+            // Only what changed: a file another writer left such text in stays writable.
+            let format = existing?.domain.format ?? .xml
+            for changed in values.changes(from: before) {
+                guard let new = changed.new else { continue }
+                try checkStorable(changed.key, new, format: format, at: target.path)
+            }
+            return try save(values, over: existing, to: target)
+        }
+    }
+
+    /// Reads, changes and writes one top-level key under the domain's lock: `change` gets
+    /// the key's value (nil when it has none), may set it (nil removes it), and returns
+    /// whether it changed anything. Otherwise as `update`.
+    ///
+    /// A binary domain is edited without building its values (see `BinaryEditor`): the
+    /// whole file is checked, only this key's value is built, and every other object is
+    /// copied as bytes, so a one-key write of a big binary domain costs little more
+    /// memory than the file.
+    @discardableResult
+    public func update(_ domain: DomainName, host: DomainHost = .any, key: String,
+                       _ change: (inout PlistValue?) throws -> Bool) throws -> StoreWarning? {
+        try withTarget(domain, host: host) { target throws in
+            let file = try readFile(target.path) { bytes throws(PlistError) -> OneKey in
+                // Smaller than 2 GiB, a file cannot hold more objects than the editor numbers.
+                guard PropertyList.sniff(bytes) == .binary, bytes.count < Int(Int32.max) else {
+                    return .tree(try PropertyList.read(bytes))
+                }
+                switch try PropertyList.lookup(bytes, key: key).0 {
+                case .dictionary(let found):
+                    guard let editor = BinaryEditor(bytes, key: key) else { return .tree(try PropertyList.read(bytes)) }
+                    return .binary(editor, found)
+                case .notADictionary(let type): return .notADictionary(type)
+                }
+            }
+            var existing: FileRead?
+            if let file {
+                switch file.parsed {
+                case .binary(let editor, let found)?:
+                    return try edit(editor, found, key: key, status: file.status, change, at: target)
+                case .notADictionary(let type)?: throw StoreError.notADictionary(path: target.path, type)
+                case .tree(let tree)?: existing = try fileRead(tree, status: file.status, at: target.path)
+                case nil: existing = try fileRead(nil, status: file.status, at: target.path)
+                }
+            }
+            var values = existing?.domain.values ?? PlistDictionary()
+            var value = values[key]
+            guard try change(&value) else { return nil }
+            if let value { try checkStorable(key, value, format: existing?.domain.format ?? .xml, at: target.path) }
+            values[key] = value
+            return try save(values, over: existing, to: target)
+        }
+    }
+
+    /// Throws when `key` = `value` could not be read back from a `format` file.
+    private func checkStorable(_ key: String, _ value: PlistValue, format: PlistFormat, at path: String) throws(StoreError) {
+        if let problem = PropertyList.unstorable(key: key, value: value, format: format) {
+            throw StoreError.unstorable(path: path, problem)
+        }
+    }
+
+    /// The binary branch of the one-key update.
+    private func edit(_ editor: BinaryEditor, _ found: PlistValue?, key: String, status: FileSystem.Status,
+                      _ change: (inout PlistValue?) throws -> Bool, at target: Target) throws -> StoreWarning? {
+        var value = found
+        guard try change(&value) else { return nil }
+        if let value { try checkStorable(key, value, format: .binary, at: target.path) }
+        if value == nil, editor.otherEntryCount == 0 {
+            return try save(PlistDictionary(), over: FileRead(domain: Domain(values: [:], format: .binary), status: status), to: target)
+        }
+        try checkWritable(status, at: target.path)
+        do throws(Errno) {
+            let durability = try AtomicFile.replace(target.path, directoryFD: target.directoryFD, keeping: status) { write in
+                try editor.write(value, chunk: 1 << 20, to: write)
+            }
+            return StoreWarning(durability, path: target.path)
+        } catch {
+            throw StoreError.writeFailed(path: target.path, error)
+        }
+    }
+
+    /// What `update(_:host:key:_:)` read: a binary dictionary ready to edit with the
+    /// key's value, any other document whole, or a root of another type.
+    private enum OneKey {
+        case binary(BinaryEditor, PlistValue?)
+        case tree((PlistValue, PlistFormat))
+        case notADictionary(ValueType)
+    }
+
+    /// A domain file to change: where it is, whether it was named through a link, and
+    /// its folder, locked.
+    private struct Target {
+        let path: String
+        let linked: Bool
+        let directoryFD: CInt
+    }
+
+    /// Runs `body` on the domain's file holding its folder's lock. Everything that looks
+    /// at the folder happens under the lock, so two first writes of one domain in two
+    /// cases cannot both decide to make a file: the name's lookup in any case, the
+    /// links' resolution and the read. A link into another folder locks that one too.
+    ///
+    /// Only the config folder (and its ByHost folder) is ever created; a path domain or
+    /// a link's target must be in a folder that exists.
+    private func withTarget(_ domain: DomainName, host: DomainHost,
+                            _ body: (Target) throws -> StoreWarning?) throws -> StoreWarning? {
+        let (folder, typed) = try located(domain, host: host)
+        if case .path = domain {} else {
+            do { try FileSystem.makeDirectories(folder) } catch { throw StoreError.writeFailed(path: typed, error) }
+        }
+        return try holdingLock(folder, for: typed) { folderFD throws in
+            let named = path(of: domain, host: host)
+            let path = try writeTarget(named)
+            // Emptying a linked domain writes an empty dictionary through the link instead
+            // of deleting its target, which would leave the link dangling.
+            let linked = path != named
+            let targetFolder = Path.directory(of: path)
+            if !linked || Self.sameFile(folderFD, targetFolder) {
+                return try body(Target(path: path, linked: linked, directoryFD: folderFD))
+            }
+            return try holdingLock(targetFolder, for: path) { targetFD throws in
+                try body(Target(path: path, linked: true, directoryFD: targetFD))
+            }
+        }
+    }
+
+    /// Whether `path` is the folder open as `fd` (a second `flock` of it would wait on ourselves).
+    private static func sameFile(_ fd: CInt, _ path: String) -> Bool {
+        guard let open = try? FileSystem.status(fd: fd), let other = try? FileSystem.status(path) else { return false }
+        return open.device == other.device && open.inode == other.inode
+    }
+
+    /// Refuses to replace or remove a file its owner may not write (mode 0444), unless
+    /// `overwriteReadOnly`: a read-only file is how a user says "leave this alone".
+    private func checkWritable(_ status: FileSystem.Status?, at path: String) throws(StoreError) {
+        guard let status, status.isRegular, !status.isOwnerWritable, !overwriteReadOnly else { return }
+        throw StoreError.readOnly(path: path)
+    }
+
+    /// Writes `values` over what was read, in its format: a domain left empty loses its
+    /// file (unless it was named through a link), and an empty new domain makes none.
+    private func save(_ values: PlistDictionary, over existing: FileRead?, to target: Target) throws(StoreError) -> StoreWarning? {
+        let path = target.path
+        if values.isEmpty && existing == nil { return nil }
+        try checkWritable(existing?.status, at: path)
+        if values.isEmpty, existing != nil, !target.linked {
+            do throws(Errno) { _ = try FileSystem.unlink(path) } catch { throw StoreError.writeFailed(path: path, error) }
+            return nil
+        }
+        let binary = existing?.domain.format == .binary
+        do throws(Errno) {
+            let durability = try AtomicFile.replace(path, directoryFD: target.directoryFD, keeping: existing?.status) { write in
+                if binary {
+                    try write(BinaryWriter.encode(.dict(values), capacity: (existing?.status.size ?? 0) + 4096)[...])
+                } else {
+                    try XMLWriter.encode(.dict(values), chunk: 1 << 20, to: write)
+                }
+            }
+            return StoreWarning(durability, path: path)
+        } catch {
+            throw StoreError.writeFailed(path: path, error)
+        }
+    }
+
+    /// Removes a domain's file; false when there was none. The name is looked up under
+    /// the folder's lock; a read-only file is refused unless `overwriteReadOnly`.
+    public func remove(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> Bool {
+        let (folder, typed) = try located(domain, host: host)
+        guard (try? FileSystem.status(folder))??.isDirectory == true else { return false }
+        do {
+            return try holdingLock(folder, for: typed) { _ throws in
+                let path = path(of: domain, host: host)
+                let status: FileSystem.Status?
+                do throws(Errno) { status = try FileSystem.linkStatus(path) } catch { throw StoreError.unreadable(path: path, error) }
+                guard let status else { return false }
+                try checkWritable(status, at: path)
+                do throws(Errno) { return try FileSystem.unlink(path) } catch { throw StoreError.writeFailed(path: path, error) }
+            }
+        } catch {
+            // FolderLock and the body throw only StoreError.
+            throw error as? StoreError ?? .writeFailed(path: typed, .ioError)
+        }
+    }
+
+    /// The app domains in the config folder, sorted; the global domain and ByHost
+    /// files are left out, as `defaults domains` does.
+    public func domainNames() throws(StoreError) -> [String] {
+        let names: [String]
+        do { names = try FileSystem.directoryEntries(directory) } catch {
+            throw StoreError.unreadable(path: directory, error)
+        }
+        return names.compactMap { name -> String? in
+            guard !name.hasPrefix("."), name.hasSuffix(".plist"), name.utf8.count > 6 else { return nil }
+            return String(name.dropLast(6))
+        }.sorted(by: byteOrderPrecedes)
+    }
+
+    // MARK: Files
+
+    struct FileRead {
+        var domain: Domain
+        var status: FileSystem.Status
+    }
+
+    /// Reads and parses a domain file.
+    func read(_ path: String) throws(StoreError) -> FileRead? {
+        guard let file = try readFile(path, parse: { bytes throws(PlistError) in try PropertyList.read(bytes) }) else { return nil }
+        return try fileRead(file.parsed, status: file.status, at: path)
+    }
+
+    /// A parsed file as a domain; an empty file (nothing parsed) is an empty XML domain.
+    private func fileRead(_ parsed: (PlistValue, PlistFormat)?, status: FileSystem.Status, at path: String) throws(StoreError) -> FileRead {
+        guard let (value, format) = parsed else {
+            return FileRead(domain: Domain(values: PlistDictionary(), format: .xml), status: status)
+        }
+        guard case .dict(let values) = value else { throw StoreError.notADictionary(path: path, value.type) }
+        return FileRead(domain: Domain(values: values, format: format), status: status)
+    }
+
+    /// Reads a domain file and parses it with `parse`; `parsed` is nil for an empty file.
+    /// Only a regular file is read (a FIFO, a device or a folder is refused at once).
+    /// A parse failure of a file changed in the last two seconds is retried for `readRetry`
+    /// seconds: Foundation rewrites its files in place, so a reader can catch one
+    /// half-written (or just truncated, hence empty).
+    private func readFile<T>(_ path: String, parse: ([UInt8]) throws(PlistError) -> T)
+        throws(StoreError) -> (parsed: T?, status: FileSystem.Status)? {
+        let deadline = FileSystem.monotonicSeconds() + min(max(readRetry, 0), 2)
+        while true {
+            let file: (bytes: [UInt8], status: FileSystem.Status)?
+            do { file = try FileSystem.readFile(path) } catch { throw StoreError(reading: path, error) }
+            guard let file else { return nil }
+            let age = FileSystem.wallClockNanoseconds() - file.status.modifiedNanoseconds
+            let fresh = age < 2_000_000_000 && FileSystem.monotonicSeconds() < deadline
+            if file.bytes.isEmpty {
+                if fresh { FileSystem.sleep(seconds: 0.05); continue }
+                return (nil, file.status)
+            }
+            do throws(PlistError) {
+                return (try parse(file.bytes), file.status)
+            } catch {
+                if fresh {
+                    FileSystem.sleep(seconds: 0.05)
+                    continue
+                }
+                throw StoreError.corrupt(path: path, error)
+            }
+        }
+    }
+
+    /// The file a write must replace: the end of a chain of links, so the link stays.
+    func writeTarget(_ path: String) throws(StoreError) -> String {
+        let status: FileSystem.Status?
+        do { status = try FileSystem.linkStatus(path) } catch { throw StoreError.unreadable(path: path, error) }
+        guard let status, status.isSymlink else { return path }
+        if let resolved = FileSystem.resolvedPath(path) { return resolved }
+        // A dangling link: write the file it points at (its folder must exist).
+        do {
+            let target = try FileSystem.linkTarget(path)
+            return target.hasPrefix("/") ? target : Path.join(Path.directory(of: path), target)
+        } catch {
+            throw StoreError.unreadable(path: path, error)
+        }
+    }
+}
+
+/// What `DomainStore.stamp(at:)` compares: a new inode for an atomic save, new times and
+/// size for a rewrite in place.
+public struct FileStamp: Sendable, Equatable {
+    public let size: Int
+    let inode: UInt64, device: UInt64, modified: Int64, changed: Int64
+}

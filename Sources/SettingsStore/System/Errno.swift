@@ -1,0 +1,31 @@
+import PlistCodecs
+import PlistModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A C `errno` value with a name, so errors carry meaning rather than a bare `CInt`.
+public struct Errno: Error, Sendable, Equatable {
+    public let rawValue: CInt
+    public init(_ rawValue: CInt) { self.rawValue = rawValue }
+
+    static var current: Errno { Errno(errno) }
+
+    static let noSuchFile = Errno(ENOENT)
+    static let exists = Errno(EEXIST)
+    static let notPermitted = Errno(EPERM)
+    static let notADirectory = Errno(ENOTDIR)
+    static let accessDenied = Errno(EACCES)
+    static let fileTooLarge = Errno(EFBIG)
+    static let tooManyOpenFiles = Errno(EMFILE)
+    static let noSpace = Errno(ENOSPC)
+    static let ioError = Errno(EIO)
+
+    /// `strerror(3)`'s text, lower-cased first letter as in git's messages.
+    public var message: String {
+        guard let text = strerror(rawValue) else { return "error \(rawValue)" }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,413 @@
+import PlistCodecs
+import PlistModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// <sys/xattr.h> is not in Glibc's module map; these are its C declarations.
+@_extern(c, "listxattr") private func listxattr(_ path: UnsafePointer<CChar>, _ list: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int
+@_extern(c, "getxattr") private func getxattr(_ path: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int
+@_extern(c, "fsetxattr") private func fsetxattr(_ fd: CInt, _ name: UnsafePointer<CChar>, _ value: UnsafeRawPointer, _ size: Int, _ flags: CInt) -> CInt
+
+/// Every libc call the engine makes goes through here: one small function a call,
+/// EINTR retried in one place, failures as `Errno`.
+package enum FileSystem {
+    /// Retries `body` while it fails with EINTR; returns its result or throws errno.
+    @inline(__always)
+    static func retrying<T: FixedWidthInteger>(_ body: () -> T) throws(Errno) -> T {
+        while true {
+            let result = body()
+            if result != -1 { return result }
+            if errno != EINTR { throw Errno.current }
+        }
+    }
+
+    /// A file's permission bits.
+    typealias Mode = mode_t
+
+    package struct Status: Equatable {
+        var mode: mode_t, uid: uid_t, gid: gid_t, size: Int, inode: UInt64, device: UInt64
+        var modifiedNanoseconds: Int64
+        var changedNanoseconds: Int64
+        var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
+        var isRegular: Bool { mode & S_IFMT == S_IFREG }
+        package var isSymlink: Bool { mode & S_IFMT == S_IFLNK }
+        var kind: FileKind { FileKind(mode: mode) }
+        var permissions: Mode { mode & 0o7777 }
+        /// Whether the owner may write it (mode 0444 may not).
+        var isOwnerWritable: Bool { mode & S_IWUSR != 0 }
+        /// Whether this process's effective user and group own it.
+        var isOwnedByThisProcess: Bool { uid == geteuid() && gid == getegid() }
+
+        init(_ s: stat) {
+            (mode, uid, gid, size) = (s.st_mode, s.st_uid, s.st_gid, Int(s.st_size))
+            (inode, device) = (UInt64(s.st_ino), UInt64(s.st_dev))
+            modifiedNanoseconds = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
+            changedNanoseconds = Int64(s.st_ctim.tv_sec) * 1_000_000_000 + Int64(s.st_ctim.tv_nsec)
+        }
+    }
+
+    /// `lstat(2)`; nil when nothing is there.
+    package static func linkStatus(_ path: String) throws(Errno) -> Status? {
+        var s = stat()
+        do { _ = try retrying { lstat(path, &s) } } catch where error == .noSuchFile { return nil }
+        return Status(s)
+    }
+
+    /// `stat(2)`, following links; nil when nothing is there.
+    static func status(_ path: String) throws(Errno) -> Status? {
+        var s = stat()
+        do { _ = try retrying { stat(path, &s) } } catch where error == .noSuchFile { return nil }
+        return Status(s)
+    }
+
+    static func status(fd: CInt) throws(Errno) -> Status {
+        var s = stat()
+        _ = try retrying { fstat(fd, &s) }
+        return Status(s)
+    }
+
+    static func open(_ path: String, _ flags: CInt, _ mode: mode_t = 0) throws(Errno) -> CInt {
+        try retrying { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    }
+
+    /// A folder, for `fsync(2)` and `flock(2)`.
+    static func openFolder(_ path: String) throws(Errno) -> CInt {
+        try open(path, O_RDONLY | O_DIRECTORY)
+    }
+
+    /// An existing file to write into (a FIFO or a device, which is not replaced).
+    static func openForWriting(_ path: String, truncating: Bool) throws(Errno) -> CInt {
+        try open(path, O_WRONLY | (truncating ? O_TRUNC : 0))
+    }
+
+    static func close(_ fd: CInt) { _ = Glibc.close(fd) }
+
+    /// The most bytes a whole-file read takes: a bigger domain, schema or import is
+    /// refused (EFBIG) instead of read until memory runs out, as `/dev/zero` would be.
+    static let maximumReadSize = 1 << 30
+
+    /// What a whole-file read accepts besides regular files.
+    package enum Accepting {
+        /// Regular files only: domains and schemas. Anything else would hang (a FIFO),
+        /// never end (`/dev/zero`) or make no sense.
+        case regularFiles
+        /// Also pipes and FIFOs, read to their end: an import from `<(command)`.
+        case streams
+    }
+
+    /// Reads a whole file with as few `read(2)` calls as its size allows; nil if missing.
+    ///
+    /// It opens without blocking (`O_NONBLOCK`, so a FIFO with no writer cannot hang
+    /// the open), then checks the descriptor's kind with `fstat`: what `accepting` does
+    /// not allow throws `.notAFile` before a byte is read. A regular file is read up to
+    /// the size `fstat` gave (a file growing meanwhile is read again by the caller's
+    /// retry); a stream to its end. Either way at most `maximumReadSize` bytes.
+    package static func readFile(_ path: String, accepting: Accepting = .regularFiles) throws(FileError) -> (bytes: [UInt8], status: Status)? {
+        let fd: CInt
+        do { fd = try open(path, O_RDONLY | O_NONBLOCK) } catch where error == .noSuchFile { return nil } catch {
+            // A socket cannot be opened at all: say what it is.
+            if error.rawValue == ENXIO, let s = try? self.status(path), !s.isRegular { throw .notAFile(s.kind) }
+            throw .system(error)
+        }
+        defer { close(fd) }
+        let status: Status
+        do { status = try self.status(fd: fd) } catch { throw .system(error) }
+        switch (status.kind, accepting) {
+        case (.regular, _):
+            guard status.size <= maximumReadSize else { throw .system(Errno(EFBIG)) }
+            do { return (try readAll(fd, expected: status.size, isStream: false), status) } catch { throw .system(error) }
+        case (.fifo, .streams):
+            // Block from here on: the writer is there, or the read ends at once.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            do { return (try readAll(fd, expected: 0, isStream: true), status) } catch { throw .system(error) }
+        case (let kind, _):
+            throw .notAFile(kind)
+        }
+    }
+
+    /// Standard input to its end, whatever it is (a terminal, `/dev/null`, a pipe), at
+    /// most `maximumReadSize` bytes.
+    static func readStandardInput() throws(Errno) -> [UInt8] {
+        try readAll(0, expected: 0, isStream: true)
+    }
+
+    /// Reads `fd` to its end: a file of `expected` bytes in one buffer of that size
+    /// (filled in place, no zero-fill), stopping there; a stream in doubling steps.
+    /// More than `maximumReadSize` bytes throws EFBIG.
+    private static func readAll(_ fd: CInt, expected: Int, isStream: Bool) throws(Errno) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var capacity = isStream ? 64 * 1024 : expected
+        while true {
+            var readError: Errno?
+            var atEnd = false
+            let chunk = [UInt8](unsafeUninitializedCapacity: capacity - bytes.count) { buffer, count in
+                count = 0
+                while count < buffer.count {
+                    let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                    if n > 0 { count += n; continue }
+                    if n == 0 { atEnd = true; return }
+                    if errno != EINTR { readError = .current; return }
+                }
+            }
+            if let readError { throw readError }
+            if bytes.isEmpty { bytes = chunk } else { bytes.append(contentsOf: chunk) }
+            if atEnd || !isStream { return bytes }
+            guard capacity < maximumReadSize else { throw Errno(EFBIG) }
+            capacity = min(capacity * 2, maximumReadSize + 1)
+        }
+    }
+
+    /// Writes every byte of `bytes` to `fd`, however many calls that takes.
+    static func writeAll(_ fd: CInt, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = try retrying { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+            offset += n
+        }
+    }
+
+    /// Writes every piece `contents` hands over to `fd`. An encoder's own error (there are
+    /// none today) is reported as EIO.
+    static func writeAll(_ fd: CInt, from contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws(Errno) {
+        do {
+            try contents { piece in try piece.withUnsafeBytes { buffer in try writeAll(fd, buffer) } }
+        } catch let error as Errno {
+            throw error
+        } catch {
+            throw Errno(EIO)
+        }
+    }
+
+    /// The folders above `folder`, each with the name of the next one down, up to `/`:
+    /// along the path as named and, when links lead elsewhere, along where they resolve.
+    /// What a watch must follow to see `folder` appear, go, or be swapped for another.
+    package static func foldersAbove(_ folder: String) -> [(folder: String, next: String)] {
+        var starts = [folder]
+        if let resolved = resolvedPath(folder), resolved != folder { starts.append(resolved) }
+        var chain: [(folder: String, next: String)] = []
+        for start in starts {
+            var child = start
+            while child != "/" {
+                let parent = Path.directory(of: child)
+                chain.append((parent, Path.lastComponent(of: child)))
+                child = parent
+            }
+        }
+        return chain
+    }
+
+    static func fsync(_ fd: CInt) throws(Errno) { _ = try retrying { Glibc.fsync(fd) } }
+
+    static func fchmod(_ fd: CInt, _ mode: mode_t) throws(Errno) { _ = try retrying { Glibc.fchmod(fd, mode) } }
+
+    /// `fchown(2)`; only root may give a file away, so callers ignore EPERM.
+    static func fchown(_ fd: CInt, _ uid: uid_t, _ gid: gid_t) throws(Errno) {
+        _ = try retrying { Glibc.fchown(fd, uid, gid) }
+    }
+
+    static func rename(_ from: String, _ to: String) throws(Errno) { _ = try retrying { Glibc.rename(from, to) } }
+
+    /// `unlink(2)`; false when nothing was there.
+    static func unlink(_ path: String) throws(Errno) -> Bool {
+        do { _ = try retrying { Glibc.unlink(path) } } catch where error == .noSuchFile { return false }
+        return true
+    }
+
+    /// `mkstemp(3)` with the template `<directory>/<prefix>XXXXXX`; the file is mode 0600.
+    static func makeTemporaryFile(in directory: String, prefix: String) throws(Errno) -> (fd: CInt, path: String) {
+        var template = Array(Path.join(directory, prefix + "XXXXXX").utf8CString)
+        let fd = try template.withUnsafeMutableBufferPointer { buffer throws(Errno) in
+            try retrying { mkstemp(buffer.baseAddress!) }
+        }
+        return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    /// True when this process runs as root: then what it creates is given to the owner
+    /// of the folder it is created in (`makeDirectories`, `AtomicFile`).
+    static var isRoot: Bool { geteuid() == 0 }
+
+    /// `mkdir -p` with mode 0700 for each folder it creates. Run as root (`sudo`), each
+    /// new folder takes the owner and group of the folder it is made in, so the user
+    /// whose config it is can still write there afterwards.
+    static func makeDirectories(_ path: String) throws(Errno) {
+        if let s = try status(path) {
+            if s.isDirectory { return }
+            throw Errno(ENOTDIR)
+        }
+        let parent = Path.directory(of: path)
+        if parent != path { try makeDirectories(parent) }
+        do { _ = try retrying { mkdir(path, 0o700) } } catch where error == .exists { return }
+        if isRoot, let owner = try status(parent) {
+            _ = try retrying { chown(path, owner.uid, owner.gid) }
+        }
+    }
+
+    /// Copies to `fd` the extended attributes of `path` that a replacement must keep:
+    /// the user's own (`user.*`) and the access ACL, whose mask is what keeps a group's
+    /// access narrow. Other namespaces (`trusted.*`, `security.*`) are the system's.
+    static func copyMetadata(from path: String, to fd: CInt) throws(Errno) {
+        var names = [CChar](repeating: 0, count: 4096)
+        var length = listxattr(path, &names, names.count)
+        if length < 0, errno == ERANGE {
+            let needed = listxattr(path, nil, 0)
+            guard needed >= 0 else { throw Errno.current }
+            names = [CChar](repeating: 0, count: needed + 1)
+            length = listxattr(path, &names, names.count)
+        }
+        guard length >= 0 else {
+            if errno == ENOTSUP || errno == ENODATA { return }
+            throw Errno.current
+        }
+        var start = 0
+        for end in 0..<length where names[end] == 0 {
+            let name = String(decoding: names[start..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            start = end + 1
+            guard name.hasPrefix("user.") || name == "system.posix_acl_access" else { continue }
+            let size = getxattr(path, name, nil, 0)
+            guard size >= 0 else { if errno == ENODATA { continue }; throw Errno.current }
+            var value = [UInt8](repeating: 0, count: size)
+            let got = getxattr(path, name, &value, size)
+            guard got >= 0 else { throw Errno.current }
+            _ = try retrying { fsetxattr(fd, name, value, got, 0) }
+        }
+    }
+
+    /// The names in a folder, without `.` and `..`; empty when the folder is missing.
+    static func directoryEntries(_ path: String) throws(Errno) -> [String] {
+        guard let dir = opendir(path) else {
+            if errno == ENOENT || errno == ENOTDIR { return [] }
+            throw Errno.current
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// `realpath(3)`: the file a chain of links ends at.
+    static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `readlink(2)`.
+    static func linkTarget(_ path: String) throws(Errno) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = try retrying { readlink(path, &buffer, buffer.count - 1) }
+        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `flock(2)` exclusive, polled until `timeoutSeconds`: a process that dies
+    /// holding it releases it with its file descriptor, so no lock can go stale.
+    /// `waiting` is called once, when the lock has been waited for `noticeAfter` seconds.
+    static func lockExclusive(_ fd: CInt, timeoutSeconds: Double, noticeAfter: Double = 1,
+                              waiting: () -> Void = {}) throws(Errno) -> Bool {
+        let start = monotonicSeconds()
+        let deadline = start + timeoutSeconds
+        var pause = 0.001
+        var noticed = false
+        while true {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw Errno.current }
+            let now = monotonicSeconds()
+            if now >= deadline { return false }
+            if !noticed, now - start >= noticeAfter {
+                noticed = true
+                waiting()
+            }
+            sleep(seconds: pause)
+            pause = min(pause * 2, 0.05)
+        }
+    }
+
+    static func sleep(seconds: Double) {
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
+
+    static func monotonicSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    static func wallClockNanoseconds() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
+    }
+
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+
+    /// `getcwd(3)`: the folder relative paths start from ("/" if it is gone).
+    static func currentDirectory() -> String {
+        guard let cwd = getcwd(nil, 0) else { return "/" }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
+
+    /// `$HOME`, or when it is unset the home folder `/etc/passwd` gives this user ("/" if
+    /// none). The file is read directly, as static Go programs do, rather than through
+    /// `getpwuid(3)`: in a fully static binary that call needs the shared libraries of the
+    /// very glibc it was linked against at run time (glibc warns so at link time).
+    static func homeDirectory() -> String {
+        if let home = environment("HOME"), !home.isEmpty { return home }
+        guard let passwd = try? readFile("/etc/passwd")?.bytes else { return "/" }
+        return passwdHome(of: getuid(), in: passwd) ?? "/"
+    }
+
+    /// The home folder (sixth field) of the first `/etc/passwd` line whose user id (third
+    /// field) is `uid`, skipping `#` comments as glibc does.
+    package static func passwdHome(of uid: uid_t, in passwd: [UInt8]) -> String? {
+        let id = Array(String(uid).utf8)
+        for line in passwd.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
+            let fields = line.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+            guard fields.count >= 6, fields[2].elementsEqual(id), !fields[5].isEmpty else { continue }
+            return String(decoding: fields[5], as: UTF8.self)
+        }
+        return nil
+    }
+}
+
+/// Text to standard output and error, one `write(2)` per call where the kernel allows.
+public enum StandardStreams {
+    /// Throws what `write(2)` said: output to a full disk or a closed descriptor is a
+    /// failure the caller reports, never a silent success. (A closed pipe ends the
+    /// process with SIGPIPE first, as any Unix filter ends.)
+    public static func write(_ bytes: [UInt8], toError: Bool = false) throws(Errno) {
+        var failure: Errno?
+        bytes.withUnsafeBytes { buffer in
+            do throws(Errno) { try FileSystem.writeAll(toError ? 2 : 1, buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    public static func write(_ text: String, toError: Bool = false) throws(Errno) {
+        try write(Array(text.utf8), toError: toError)
+    }
+
+    /// Makes SIGINT, SIGTERM and SIGHUP end the process with status 0, for commands that
+    /// run until stopped (`watch`): stopping them is how they are meant to end.
+    public static func exitQuietlyOnSignals() {
+        for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig) { _ in _exit(0) } }
+    }
+
+    /// True when standard output is a terminal (JSON is then pretty-printed).
+    public static var outputIsTerminal: Bool { isatty(1) == 1 }
+
+    /// Reads standard input to its end (at most `FileSystem.maximumReadSize` bytes).
+    public static func readAll() throws(Errno) -> [UInt8] { try FileSystem.readStandardInput() }
+}
