@@ -6,6 +6,10 @@
 #   make uninstall [PREFIX=...]   removes it again
 #   make dist                     settings-VERSION-linux-ARCH.tar.gz and its .sha256: the
 #                                 binary, man page, completions, README, LICENSE, install.sh
+#   make test                     the README's test command (swift test)
+#   make check                    everything CI runs (.ci/run), ending in the test count
+#   make fuzz [FUZZ_SECONDS=30]   each reader under libFuzzer (scripts/fuzz.sh)
+#   make bench                    Benchmarks/run.sh, against git config, plistlib, Foundation
 # DEFAULTS_LINK=1 also installs `defaults`, a link to settings, with its man page and
 # completions, so scripts written for macOS defaults run unchanged. Where an installed
 # shell does not look for completion under PREFIX, install says what to add (see
@@ -20,7 +24,7 @@ VERSION := $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/set
 ARCH := $(shell uname -m)
 DIST := settings-$(VERSION)-linux-$(ARCH)
 
-.PHONY: all build test install uninstall dist
+.PHONY: all build test check fuzz bench install uninstall dist
 all: build
 
 build:
@@ -28,6 +32,16 @@ build:
 
 test:
 	$(SWIFT) test --disable-swift-testing
+
+check:
+	bash .ci/run
+
+FUZZ_SECONDS ?= 30
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+bench:
+	Benchmarks/run.sh
 
 $(BUILD)/settings:
 	@echo "no $(BUILD)/settings: run 'make' (swift build -c release) first" >&2; exit 1

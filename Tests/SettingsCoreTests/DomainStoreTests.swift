@@ -107,6 +107,17 @@ final class DomainStoreTests: XCTestCase {
         XCTAssertNil(try store.load(.named("com.test"), host: .any))
     }
 
+    /// A write's temporary file is opened close-on-exec, as every other descriptor, so a
+    /// program a SettingsKit host starts meanwhile inherits none (mkostemp, not mkstemp).
+    func testTheTemporaryFileIsCloseOnExec() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (fd, path) = try FileSystem.makeTemporaryFile(in: directory, prefix: AtomicFile.temporaryPrefix)
+        defer { FileSystem.close(fd); _ = try? FileSystem.unlink(path) }
+        XCTAssertNotEqual(fcntl(fd, F_GETFD) & FD_CLOEXEC, 0)
+        XCTAssertTrue(path.hasPrefix(directory + "/" + AtomicFile.temporaryPrefix), path)
+        XCTAssertEqual(try FileSystem.status(fd: fd).permissions, 0o600)
+    }
+
     func testUnchangedDomainIsNotRewritten() throws {
         try set("k", .int(1))
         let path = directory + "/com.test.plist"

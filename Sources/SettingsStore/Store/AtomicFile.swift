@@ -15,10 +15,10 @@ import PlistModel
 /// The bytes come from `contents`, which may call its writer more than once: the XML
 /// writer streams a big domain in pieces so it never holds the whole text beside the
 /// values. A small file, the usual case, is still one `write(2)`.
-enum AtomicFile {
+package enum AtomicFile {
     /// Every temporary file starts so; no other program's file does, and the name fits
     /// beside a domain of the longest name (a prefix made from the domain's name would not).
-    static let temporaryPrefix = ".settings-tmp."
+    package static let temporaryPrefix = ".settings-tmp."
 
     /// Whether the new file is known to survive a crash: the rename is done either way,
     /// but the folder's fsync can fail after it.

@@ -10,6 +10,8 @@ import Musl
 @_extern(c, "listxattr") private func listxattr(_ path: UnsafePointer<CChar>, _ list: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int
 @_extern(c, "getxattr") private func getxattr(_ path: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int
 @_extern(c, "fsetxattr") private func fsetxattr(_ fd: CInt, _ name: UnsafePointer<CChar>, _ value: UnsafeRawPointer, _ size: Int, _ flags: CInt) -> CInt
+// <stdlib.h>'s mkostemp is a GNU extension, which Glibc's module leaves out too.
+@_extern(c, "mkostemp") private func mkostemp(_ template: UnsafeMutablePointer<CChar>, _ flags: CInt) -> CInt
 
 /// Every libc call the engine makes goes through here: one small function a call,
 /// EINTR retried in one place, failures as `Errno`.
@@ -25,7 +27,7 @@ package enum FileSystem {
     }
 
     /// A file's permission bits.
-    typealias Mode = mode_t
+    package typealias Mode = mode_t
 
     package struct Status: Equatable {
         var mode: mode_t, uid: uid_t, gid: gid_t, size: Int, inode: UInt64, device: UInt64
@@ -35,7 +37,7 @@ package enum FileSystem {
         var isRegular: Bool { mode & S_IFMT == S_IFREG }
         package var isSymlink: Bool { mode & S_IFMT == S_IFLNK }
         var kind: FileKind { FileKind(mode: mode) }
-        var permissions: Mode { mode & 0o7777 }
+        package var permissions: Mode { mode & 0o7777 }
         /// Whether the owner may write it (mode 0444 may not).
         var isOwnerWritable: Bool { mode & S_IWUSR != 0 }
         /// Whether this process's effective user and group own it.
@@ -63,7 +65,7 @@ package enum FileSystem {
         return Status(s)
     }
 
-    static func status(fd: CInt) throws(Errno) -> Status {
+    package static func status(fd: CInt) throws(Errno) -> Status {
         var s = stat()
         _ = try retrying { fstat(fd, &s) }
         return Status(s)
@@ -83,7 +85,7 @@ package enum FileSystem {
         try open(path, O_WRONLY | (truncating ? O_TRUNC : 0))
     }
 
-    static func close(_ fd: CInt) { _ = Glibc.close(fd) }
+    package static func close(_ fd: CInt) { _ = Glibc.close(fd) }
 
     /// The most bytes a whole-file read takes: a bigger domain, schema or import is
     /// refused (EFBIG) instead of read until memory runs out, as `/dev/zero` would be.
@@ -211,16 +213,18 @@ package enum FileSystem {
     static func rename(_ from: String, _ to: String) throws(Errno) { _ = try retrying { Glibc.rename(from, to) } }
 
     /// `unlink(2)`; false when nothing was there.
-    static func unlink(_ path: String) throws(Errno) -> Bool {
+    package static func unlink(_ path: String) throws(Errno) -> Bool {
         do { _ = try retrying { Glibc.unlink(path) } } catch where error == .noSuchFile { return false }
         return true
     }
 
-    /// `mkstemp(3)` with the template `<directory>/<prefix>XXXXXX`; the file is mode 0600.
-    static func makeTemporaryFile(in directory: String, prefix: String) throws(Errno) -> (fd: CInt, path: String) {
+    /// `mkostemp(3)` with the template `<directory>/<prefix>XXXXXX` and `O_CLOEXEC`, as
+    /// every other descriptor here is opened: a program SettingsKit's host starts meanwhile
+    /// inherits no half-written file. The file is mode 0600.
+    package static func makeTemporaryFile(in directory: String, prefix: String) throws(Errno) -> (fd: CInt, path: String) {
         var template = Array(Path.join(directory, prefix + "XXXXXX").utf8CString)
         let fd = try template.withUnsafeMutableBufferPointer { buffer throws(Errno) in
-            try retrying { mkstemp(buffer.baseAddress!) }
+            try retrying { mkostemp(buffer.baseAddress!, O_CLOEXEC) }
         }
         return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
