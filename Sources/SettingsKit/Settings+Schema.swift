@@ -28,18 +28,7 @@ extension SettingsKey: SchemaDescribed {
     var schemaEntry: PlistDictionary {
         var entry = PlistDictionary()
         if let value = defaultValue.propertyListValue {
-            let word: String
-            switch value {
-            case .bool: word = "boolean"
-            case .int: word = "integer"
-            case .float, .double: word = "real"
-            case .string: word = "string"
-            case .data: word = "data"
-            case .date: word = "date"
-            case .array: word = "array"
-            case .dict: word = "dictionary"
-            }
-            entry["type"] = .string(word)
+            entry["type"] = .string(TypeTable.row(for: value).schemaWord)
             entry["default"] = value
         }
         if let (low, high) = bounds {

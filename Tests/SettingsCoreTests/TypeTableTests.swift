@@ -7,6 +7,24 @@ final class TypeTableTests: XCTestCase {
         return row.parse?(text)
     }
 
+    /// The type table owns every type word: read-type's, the schema's, and the phrase with
+    /// its article that messages use (issue 20: they were in five places).
+    func testEveryTypeWordComesFromTheTable() {
+        let samples: [PlistValue] = [.bool(true), .int(1), .float(1), .double(1), .string("s"), .data([1]),
+                                     .date(PlistDate(secondsSince2001: 0)), .array([]), .dict([:])]
+        XCTAssertEqual(samples.map { TypeTable.row(for: $0).schemaWord },
+                       ["boolean", "integer", "real", "real", "string", "data", "date", "array", "dictionary"])
+        XCTAssertEqual(samples.map { TypeTable.row(for: $0).phrase },
+                       ["a boolean", "an integer", "a float", "a float", "a string", "a data", "a date", "an array", "a dictionary"])
+        for type in SchemaType.allCases {
+            XCTAssertEqual(samples.filter(type.matches).map { TypeTable.row(for: $0).schemaWord }.first, type.rawValue)
+            XCTAssertEqual(samples.filter(type.matches).count, type == .real ? 2 : 1, type.rawValue)
+        }
+        XCTAssertEqual(SchemaType.integer.phrase, "an integer")
+        XCTAssertEqual(SchemaType.real.phrase, "a real")
+        XCTAssertEqual(StoreError.notADictionary(path: "/p", .array).message, "cannot use /p: its root is an array, not a dictionary")
+    }
+
     func testUnicodeEscapesInUntypedText() {
         let rows: [(String, String, UInt)] = [
             (#"@\U21a9"#, "@\u{21A9}", #line), (#"\U232B"#, "\u{232B}", #line), (#"\Ud83d\Ude00!"#, "\u{1F600}!", #line),

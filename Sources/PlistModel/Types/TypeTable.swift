@@ -14,9 +14,11 @@ public struct TypeRow: Sendable {
     public let addFlag: String?
     /// `read-type` prints `Type is <word>`.
     public let word: String
+    /// The word a schema's `"type"` uses: `real` for both widths of float, `dictionary`.
+    public let schemaWord: String
 
     /// The word with its article, for messages: "an integer", "a string".
-    public var phrase: String { ("aeiou".contains(word.first!) ? "an " : "a ") + word }
+    public var phrase: String { TypeTable.phrase(word) }
     /// What the parser accepts, for error messages ("expected …").
     public let expected: String
     /// Command-line text to a value; nil for junk. Collections have none: their
@@ -30,31 +32,34 @@ public struct TypeRow: Sendable {
 }
 
 public enum TypeTable {
+    /// A type word with its article: "an integer", "an array", "a real".
+    public static func phrase(_ word: String) -> String { ("aeiou".contains(word.first!) ? "an " : "a ") + word }
+
     public static let rows: [TypeRow] = [
-        TypeRow(type: .bool, flags: ["-bool", "-boolean"], addFlag: nil, word: "boolean", expected: "true, false, yes, no, 1 or 0",
+        TypeRow(type: .bool, flags: ["-bool", "-boolean"], addFlag: nil, word: "boolean", schemaWord: "boolean", expected: "true, false, yes, no, 1 or 0",
                 parse: { CommandLineText.bool($0).map(PlistValue.bool) },
                 text: { if case .bool(let b) = $0 { b ? "1" : "0" } else { "" } }),
-        TypeRow(type: .int, flags: ["-int", "-integer"], addFlag: nil, word: "integer", expected: "a whole number from -9223372036854775808 to 9223372036854775807",
+        TypeRow(type: .int, flags: ["-int", "-integer"], addFlag: nil, word: "integer", schemaWord: "integer", expected: "a whole number from -9223372036854775808 to 9223372036854775807",
                 parse: { CommandLineText.int($0).map { PlistValue.int($0) } },
                 text: { if case .int(let i) = $0 { i.description } else { "" } }),
-        TypeRow(type: .float, flags: ["-float"], addFlag: nil, word: "float", expected: "a finite number that fits a 32-bit float",
+        TypeRow(type: .float, flags: ["-float"], addFlag: nil, word: "float", schemaWord: "real", expected: "a finite number that fits a 32-bit float",
                 parse: { CommandLineText.float($0).map(PlistValue.float) },
                 text: { if case .float(let f) = $0 { RealText.shortest(f) } else { "" } }),
-        TypeRow(type: .double, flags: ["-double"], addFlag: nil, word: "float", expected: "a finite number",
+        TypeRow(type: .double, flags: ["-double"], addFlag: nil, word: "float", schemaWord: "real", expected: "a finite number",
                 parse: { CommandLineText.double($0).map(PlistValue.double) },
                 text: { if case .double(let d) = $0 { RealText.shortest(d) } else { "" } }),
-        TypeRow(type: .string, flags: ["-string"], addFlag: nil, word: "string", expected: "any text",
+        TypeRow(type: .string, flags: ["-string"], addFlag: nil, word: "string", schemaWord: "string", expected: "any text",
                 parse: { PlistValue.string($0) },
                 text: { if case .string(let s) = $0 { s } else { "" } }),
-        TypeRow(type: .data, flags: ["-data"], addFlag: nil, word: "data", expected: "an even number of hex digits",
+        TypeRow(type: .data, flags: ["-data"], addFlag: nil, word: "data", schemaWord: "data", expected: "an even number of hex digits",
                 parse: { CommandLineText.hexData($0).map(PlistValue.data) },
                 text: { if case .data(let d) = $0 { DefaultsText.data(d) } else { "" } }, printsBare: true),
-        TypeRow(type: .date, flags: ["-date"], addFlag: nil, word: "date", expected: "'YYYY-MM-DD HH:MM:SS +ZZZZ' or 'YYYY-MM-DDTHH:MM:SSZ', years 1 to 9999",
+        TypeRow(type: .date, flags: ["-date"], addFlag: nil, word: "date", schemaWord: "date", expected: "'YYYY-MM-DD HH:MM:SS +ZZZZ' or 'YYYY-MM-DDTHH:MM:SSZ', years 1 to 9999",
                 parse: { CommandLineText.date($0).map(PlistValue.date) },
                 text: { if case .date(let d) = $0 { DefaultsText.date(d) } else { "" } }),
-        TypeRow(type: .array, flags: ["-array"], addFlag: "-array-add", word: "array", expected: "values",
+        TypeRow(type: .array, flags: ["-array"], addFlag: "-array-add", word: "array", schemaWord: "array", expected: "values",
                 parse: nil, text: { _ in "" }),
-        TypeRow(type: .dict, flags: ["-dict"], addFlag: "-dict-add", word: "dictionary", expected: "key and value pairs",
+        TypeRow(type: .dict, flags: ["-dict"], addFlag: "-dict-add", word: "dictionary", schemaWord: "dictionary", expected: "key and value pairs",
                 parse: nil, text: { _ in "" }),
     ]
 

@@ -48,13 +48,8 @@ public enum SchemaType: String, Sendable, CaseIterable {
         if word == "float" || word == "double" { self = .real } else { self.init(rawValue: word) }
     }
 
-    public func matches(_ value: PlistValue) -> Bool {
-        switch (self, value) {
-        case (.boolean, .bool), (.integer, .int), (.real, .double), (.real, .float), (.string, .string),
-             (.data, .data), (.date, .date), (.array, .array), (.dictionary, .dict): true
-        default: false
-        }
-    }
+    /// Whether `value` is of this type: the type table's schema word says.
+    public func matches(_ value: PlistValue) -> Bool { TypeTable.row(for: value).schemaWord == rawValue }
 
     /// The row that reads command-line text as this type; nil for collections.
     public var row: TypeRow? {
@@ -69,7 +64,7 @@ public enum SchemaType: String, Sendable, CaseIterable {
         }
     }
 
-    var phrase: String { (self == .integer || self == .array ? "an " : "a ") + rawValue }
+    package var phrase: String { TypeTable.phrase(rawValue) }
 }
 
 /// Why a schema file was not used; the caller warns and goes on without it.

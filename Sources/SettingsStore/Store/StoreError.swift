@@ -47,7 +47,7 @@ public enum StoreError: Error, Sendable, Equatable {
         case let .notAFile(path, kind): "cannot use \(path): it is \(kind.phrase), not a regular file"
         case let .corrupt(path, error): "cannot parse \(path): \(error.message)"
         case let .notADictionary(path, type):
-            "cannot use \(path): its root is \(TypeTable.row(for: type).word == "dictionary" ? "a dictionary" : "of type " + TypeTable.row(for: type).word), not a dictionary"
+            "cannot use \(path): its root is \(TypeTable.row(for: type).phrase), not a dictionary"
         case let .lockTimeout(path, seconds): "timed out after \(RealText.shortest(seconds)) s waiting for another writer of \(path)"
         case let .writeFailed(path, errno): "cannot write \(path): \(errno.message)"
         case let .readOnly(path): "cannot write \(path): the file is read-only"
