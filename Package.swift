@@ -1,11 +1,17 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The engine's three layers, which everything above them depends on directly.
+let core: [Target.Dependency] = ["PlistModel", "PlistCodecs", "SettingsStore"]
+
 let package = Package(
     name: "settings",
     products: [
         .executable(name: "settings", targets: ["settings"]),
-        .library(name: "SettingsCore", targets: ["SettingsCore"]),
+        // The engine's three layers, imported by name (`import SettingsStore`). No umbrella
+        // module re-exports them: across a re-export, an incremental build misses a change of
+        // a type's layout and links stale code (swiftlang/swift#89636).
+        .library(name: "SettingsCore", targets: ["PlistModel", "PlistCodecs", "SettingsStore"]),
         .library(name: "SettingsKit", targets: ["SettingsKit"]),
     ],
     targets: [
@@ -13,18 +19,17 @@ let package = Package(
         // compile: the value model and its type table; the codecs; the OS door, schemas and
         // the domain store. None imports Foundation, only the stdlib and Glibc. `Extern`
         // declares the few libc calls Glibc's module leaves out (<sys/xattr.h>) in the
-        // System door. SettingsCore re-exports the three as one module.
+        // System door.
         .target(name: "PlistModel"),
         .target(name: "PlistCodecs", dependencies: ["PlistModel"]),
         .target(name: "SettingsStore", dependencies: ["PlistModel", "PlistCodecs"],
                 swiftSettings: [.enableExperimentalFeature("Extern")]),
-        .target(name: "SettingsCore", dependencies: ["PlistModel", "PlistCodecs", "SettingsStore"]),
         // Typed, observable settings for Swift programs, on the same files. It may use
         // FoundationEssentials (Date, Data, URL, UUID, Codable); the executable does not link it.
-        .target(name: "SettingsKit", dependencies: ["SettingsCore"]),
+        .target(name: "SettingsKit", dependencies: core),
         // The command line: argv -> verb -> store, and nothing else.
         .executableTarget(
-            name: "settings", dependencies: ["SettingsCore"],
+            name: "settings", dependencies: core,
             // A fully static release binary: with no dynamic loader resolving symbols at
             // start-up (76% of a one-key `read` before), it starts faster than git config.
             // STATIC_EXECUTABLE keeps glibc's dlopen out of it (StaticLinking.swift).
@@ -39,10 +44,10 @@ let package = Package(
         // Another process using SettingsKit, for the cross-process tests.
         .executableTarget(name: "SettingsKitProbe", dependencies: ["SettingsKit"], path: "Tests/SettingsKitProbe"),
         // What both test targets share: the canonical form values are compared in.
-        .target(name: "TestSupport", dependencies: ["SettingsCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "SettingsCoreTests", dependencies: ["SettingsCore", "TestSupport"],
+        .target(name: "TestSupport", dependencies: core, path: "Tests/TestSupport"),
+        .testTarget(name: "SettingsCoreTests", dependencies: core + ["TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "settingsTests", dependencies: ["settings", "SettingsCore", "InteropProbe", "TestSupport"]),
-        .testTarget(name: "SettingsKitTests", dependencies: ["SettingsKit", "SettingsCore", "settings", "InteropProbe", "SettingsKitProbe"]),
+        .testTarget(name: "settingsTests", dependencies: core + ["settings", "InteropProbe", "TestSupport"]),
+        .testTarget(name: "SettingsKitTests", dependencies: core + ["SettingsKit", "settings", "InteropProbe", "SettingsKitProbe"]),
     ]
 )

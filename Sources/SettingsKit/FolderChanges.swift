@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// Which files in some folders may have changed since the last look, told without a
 /// `stat` and without blocking: one `read(2)` of an inotify queue that is usually empty.

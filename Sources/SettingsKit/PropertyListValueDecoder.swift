@@ -1,5 +1,7 @@
 import FoundationEssentials
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// A property-list value to a `Decodable` type: the inverse of `PropertyListValueEncoder`,
 /// lenient where Foundation is (a real may be read from an integer).

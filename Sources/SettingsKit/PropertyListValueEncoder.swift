@@ -1,5 +1,7 @@
 import FoundationEssentials
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// `Encodable` to a property-list value, with no text in between: keyed containers
 /// become dictionaries (in coding order), unkeyed ones arrays; Date and Data keep their

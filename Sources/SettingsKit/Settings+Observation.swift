@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 import Synchronization
 
 /// One delivered change of a key: the value before (as this observer last saw it) and now.

@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 extension Settings {
     /// The schema of a set of keys, as JSON for `$XDG_DATA_DIRS/settings/schemas/D.json`:

@@ -1,5 +1,7 @@
 import FoundationEssentials
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 import Synchronization
 
 /// One domain's settings, typed: reads served from memory and never stale, writes that

@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// What went wrong, for the throwing API and the error handler.
 ///

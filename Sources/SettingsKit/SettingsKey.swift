@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// Where keys are declared, once, as in the seeds: `extension SettingsKeys { static let … }`.
 /// A class, so a key declared here is found as `.volume` wherever a `SettingsKey` is

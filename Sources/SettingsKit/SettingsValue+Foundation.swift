@@ -1,5 +1,7 @@
 import FoundationEssentials
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 extension Date: SettingsValue {
     public var propertyListValue: PlistValue? { .date(PlistDate(secondsSince2001: timeIntervalSinceReferenceDate)) }

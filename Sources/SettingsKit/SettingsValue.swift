@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// A Swift type that can live in a settings file: how it becomes a property-list value
 /// and how it is read back.

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// The binary editor must give exactly what rebuilding the whole tree gives: for every
 /// binary dictionary we have, every kind of change to one key reads back as the tree

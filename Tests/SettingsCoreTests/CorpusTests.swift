@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 import TestSupport
 
 /// Every file of the conformance corpus through our readers, judged against plistlib's

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// The watcher sees net changes made every way a domain file changes: our atomic
 /// rename, an in-place rewrite as Foundation does it, a removal, a folder that appears.

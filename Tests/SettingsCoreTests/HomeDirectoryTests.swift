@@ -1,5 +1,7 @@
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// Without $HOME the store falls back to the home folder /etc/passwd gives, read directly
 /// so the static binary needs no glibc shared libraries at run time (no getpwuid).

@@ -1,5 +1,7 @@
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 final class JSONReaderTests: XCTestCase {
     private func read(_ text: String) throws -> PlistValue { try JSONReader.read(Array(text.utf8)) }
@@ -36,9 +38,16 @@ final class JSONReaderTests: XCTestCase {
         XCTAssertEqual(try read("1e2"), .double(100))
         XCTAssertEqual(try read("-0.0"), .double(-0.0))  // equality is by bit pattern
         XCTAssertEqual(try read("18446744073709551615"), .int(PlistInteger(unsigned: .max)))
-        XCTAssertEqual(error("18446744073709551616")?.message.contains("outside the 64-bit integer range"), true)
-        XCTAssertEqual(error("[1e999]"), .value("1e999 is outside the range of a real; write {\"$real\": \"inf\"} for infinity", pointer: "/0"))
-        for bad in ["01", "1.", ".5", "+1", "1e", "-", "0x10", "NaN", "Infinity"] { XCTAssertNotNil(error(bad), bad) }
+        XCTAssertEqual(error("18446744073709551616"), .value(.integerOutOfRange("18446744073709551616"), pointer: ""))
+        XCTAssertEqual(error("[1e999]"), .value(.realOutOfRange("1e999"), pointer: "/0"))
+        XCTAssertEqual(error("[1e999]")?.message, "JSON value at /0: 1e999 is outside the range of a real; write {\"$real\": \"inf\"} for infinity")
+        let bad: [(String, JSONError.SyntaxCode)] = [
+            ("01", .leadingZero), ("1.", .noDigitsAfterPoint), (".5", .unexpected(UInt8(ascii: "."), expecting: .value)),
+            ("+1", .unexpected(UInt8(ascii: "+"), expecting: .value)), ("1e", .noDigitsInExponent), ("-", .numberWithoutDigits),
+            ("0x10", .textAfterValue), ("NaN", .unexpected(UInt8(ascii: "N"), expecting: .value)),
+            ("Infinity", .unexpected(UInt8(ascii: "I"), expecting: .value)),
+        ]
+        for (text, code) in bad { XCTAssertEqual(error(text), .syntax(code, line: 1), text) }
     }
 
     func testTagsAndTheirErrorsNameThePointer() throws {
@@ -48,38 +57,57 @@ final class JSONReaderTests: XCTestCase {
         // `$dict` with a sibling is an ordinary key whose value is read as usual.
         XCTAssertEqual(try read(#"{"$dict":{"$data":""},"b":1}"#), .dict(["$dict": .data([]), "b": .int(1)]))
         XCTAssertEqual(try read(#"{"$other":1,"b":2}"#), .dict(["$other": .int(1), "b": .int(2)]))
-        XCTAssertEqual(error(#"{"a":[{"$Date":"2024-01-02T03:04:05Z"}]}"#)?.pointer, "/a/0")
-        XCTAssertEqual(error(#"{"a~b":{"when":{"$date":"yesterday"}}}"#)?.pointer, "/a~0b/when")
-        XCTAssertEqual(error(#"{"x":{"$data":"!!"}}"#)?.pointer, "/x")
-        XCTAssertEqual(error(#"{"x":{"$real":"NaN"}}"#)?.pointer, "/x")
+        XCTAssertEqual(error(#"{"a":[{"$Date":"2024-01-02T03:04:05Z"}]}"#), .value(.unknownTag("$Date"), pointer: "/a/0"))
+        XCTAssertEqual(error(#"{"a~b":{"when":{"$date":"yesterday"}}}"#), .value(.notADate("yesterday"), pointer: "/a~0b/when"))
+        XCTAssertEqual(error(#"{"x":{"$data":"!!"}}"#), .value(.notBase64, pointer: "/x"))
+        XCTAssertEqual(error(#"{"x":{"$real":"NaN"}}"#), .value(.notARealWord("NaN"), pointer: "/x"))
+        XCTAssertEqual(error(#"{"x":{"$data":1}}"#), .value(.tagHolds(tag: "$data", .int), pointer: "/x"))
+        XCTAssertEqual(error(#"{"x":{"$data":1}}"#)?.message, #"JSON value at /x: "$data" holds an integer, not what the tag takes"#)
         // Found by fuzzing: a date no property-list reader takes is refused here too.
-        XCTAssertEqual(error(#"[{"$date":-1222222222222222222222222.5}]"#), .value("the date is outside the years 1 to 9999", pointer: "/0"))
-        XCTAssertEqual(error(#"{"$date":"0000-01-01T00:00:00Z"}"#), .value("the date is outside the years 1 to 9999", pointer: ""))
+        XCTAssertEqual(error(#"[{"$date":-1222222222222222222222222.5}]"#), .value(.dateOutOfRange, pointer: "/0"))
+        XCTAssertEqual(error(#"{"$date":"0000-01-01T00:00:00Z"}"#), .value(.dateOutOfRange, pointer: ""))
         XCTAssertEqual(try read(#"{"$date":-1.5}"#), .date(PlistDate(secondsSince2001: -1.5)))
         // Also found by fuzzing: a date of -0.0 seconds keeps its sign through JSON.
         for value in [PlistValue.date(PlistDate(secondsSince2001: -0.0)), try read(#"{"$date":"3938-12-31T23:59:59.999+01:00"}"#)] {
             XCTAssertEqual(try JSONReader.read(JSONWriter.encode(value)), value)
         }
-        XCTAssertEqual(error(#"{"a":{"b":null}}"#), .value("null has no property-list type; leave the key out instead", pointer: "/a/b"))
+        XCTAssertEqual(error(#"{"a":{"b":null}}"#), .value(.null, pointer: "/a/b"))
+        XCTAssertEqual(error(#"{"a":{"b":null}}"#)?.message, "JSON value at /a/b: null has no property-list type; leave the key out instead")
     }
 
     func testStringsAndSyntax() throws {
         XCTAssertEqual(try read(#""\u00e9\ud83d\ude00\/""#), .string("é😀/"))
         XCTAssertEqual(try read("\u{FEFF} [ ] "), .array([]))
-        XCTAssertEqual(error(#""\ud800""#)?.message.contains("lone surrogate"), true)
-        XCTAssertEqual(error("\"a\u{1}\"")?.message.contains("control character"), true)
+        let bad: [(String, JSONError.SyntaxCode)] = [
+            (#""\ud800""#, .loneSurrogate(0xD800)), (#""\ud800\u0041""#, .loneSurrogate(0xD800)), (#""\udc00""#, .loneSurrogate(0xDC00)),
+            ("\"a\u{1}\"", .controlCharacter), (#""\q""#, .unknownEscape(UInt8(ascii: "q"))), (#""\u12""#, .shortUnicodeEscape),
+            (#""\u12g4""#, .shortUnicodeEscape), (#""abc"#, .unterminatedString), (#""ab\"#, .unterminatedString),
+        ]
+        for (text, code) in bad { XCTAssertEqual(error(text), .syntax(code, line: 1), text) }
+        XCTAssertEqual(error(#""\ud800""#)?.message, #"JSON line 1: a lone surrogate \ud800 is not a character"#)
         XCTAssertThrowsError(try JSONReader.read([0x22, 0xC3, 0x28, 0x22])) {
-            XCTAssertEqual($0 as? JSONError, .syntax("invalid UTF-8 in a string", line: 1))
+            XCTAssertEqual($0 as? JSONError, .syntax(.invalidUTF8, line: 1))
         }
     }
 
     func testSyntaxErrorsNameTheLine() {
-        XCTAssertEqual(error("{\n\"a\": 1,\n}"), .syntax("expected a key in quotes", line: 3))
-        XCTAssertEqual(error("[1 2]"), .syntax("expected ',' or ']' after an element", line: 1))
-        XCTAssertEqual(error("{} x"), .syntax("unexpected text after the value", line: 1))
-        XCTAssertEqual(error(String(repeating: "[", count: 600) + String(repeating: "]", count: 600))?.message.contains("deeper"), true)
-        XCTAssertNotNil(error(""))
-        XCTAssertNotNil(error("{\"a\" 1}"))
+        XCTAssertEqual(error("{\n\"a\": 1,\n}"), .syntax(.unexpected(UInt8(ascii: "}"), expecting: .key), line: 3))
+        XCTAssertEqual(error("[1 2]"), .syntax(.unexpected(UInt8(ascii: "2"), expecting: .elementEnd), line: 1))
+        XCTAssertEqual(error("[1 2]")?.message, "JSON line 1: unexpected '2'; expected ',' or ']' after an element")
+        XCTAssertEqual(error("{\"a\": 1 \n\n2}"), .syntax(.unexpected(UInt8(ascii: "2"), expecting: .memberEnd), line: 3))
+        XCTAssertEqual(error("{} x"), .syntax(.textAfterValue, line: 1))
+        XCTAssertEqual(error(String(repeating: "[", count: 600) + String(repeating: "]", count: 600)),
+                       .syntax(.tooDeep(limit: maximumNestingDepth), line: 1))
+        XCTAssertEqual(error(""), .syntax(.unexpectedEnd(expecting: .value), line: 1))
+        XCTAssertEqual(error("{\"a\" 1}"), .syntax(.unexpected(UInt8(ascii: "1"), expecting: .colon), line: 1))
+        XCTAssertEqual(error("{\"a\""), .syntax(.unexpectedEnd(expecting: .colon), line: 1))
+        XCTAssertEqual(error("{\"a\":1"), .syntax(.unexpectedEnd(expecting: .memberEnd), line: 1))
+        XCTAssertEqual(error("[1"), .syntax(.unexpectedEnd(expecting: .elementEnd), line: 1))
+        XCTAssertEqual(error("{"), .syntax(.unexpectedEnd(expecting: .key), line: 1))
+        XCTAssertEqual(error("{1}"), .syntax(.unexpected(UInt8(ascii: "1"), expecting: .key), line: 1))
+        XCTAssertEqual(error("tru"), .syntax(.unexpected(UInt8(ascii: "t"), expecting: .value), line: 1))
+        XCTAssertEqual(error("\u{7}"), .syntax(.unexpected(7, expecting: .value), line: 1))
+        XCTAssertEqual(error("\u{7}")?.message, "JSON line 1: unexpected '\\x7'; expected a value")
     }
 
 }

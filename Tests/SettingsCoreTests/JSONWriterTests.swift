@@ -1,5 +1,7 @@
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 final class JSONWriterTests: XCTestCase {
     private func json(_ value: PlistValue, pretty: Bool = false) -> String {

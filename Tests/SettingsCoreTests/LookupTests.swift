@@ -1,5 +1,7 @@
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// `PropertyList.lookup` builds one value but must judge a file exactly as `read` does.
 final class LookupTests: XCTestCase {

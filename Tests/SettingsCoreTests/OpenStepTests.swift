@@ -1,5 +1,7 @@
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 final class OpenStepTests: XCTestCase {
     private func read(_ text: String) throws -> PlistValue { try OpenStepReader.read(Array(text.utf8)) }
@@ -23,18 +25,22 @@ final class OpenStepTests: XCTestCase {
     }
 
     func testErrorsNameTheLine() {
-        let bad: [(String, Int)] = [
-            ("{\n a = b\n}", 3), ("(a, b", 1), ("\"unterminated", 1), ("{ a = <0g>; }", 1), ("{ a = b; } extra", 1),
-            ("/* open", 1), ("", 1), ("(a b)", 1), ("{ = b; }", 1), ("<0a0>", 1), ("\"\\Ud83d\"", 1),
+        let bad: [(String, PlistError.OpenStepCode, line: Int)] = [
+            ("{\n a = b\n}", .expectedSemicolon(key: "a"), 3), ("(a, b", .unterminatedArray, 1), ("(a,", .unterminatedArray, 1),
+            ("\"unterminated", .unterminatedString, 1), ("\n'open", .unterminatedString, 2), ("{ a = <0g>; }", .invalidDataCharacter, 1),
+            ("{ a = <0a", .unterminatedData, 1), ("{ a = b; } extra", .textAfterValue, 1), ("/* open", .unterminatedComment, 1),
+            ("", .noValue, 1), ("(a b)", .expectedCommaOrParenthesis, 1), ("{ = b; }", .unexpectedCharacter(UInt8(ascii: "=")), 1),
+            ("<0a0>", .oddHexDigits, 1), ("\"\\Ud83d\"", .unpairedSurrogate, 1), ("\"\\Ud83dx\"", .unpairedSurrogate, 1),
+            ("\"\\Uzz\"", .escapeWithoutDigits, 1), ("{ a", .expectedEqualsOrSemicolon(key: "a"), 1), ("{ a : b; }", .expectedEquals(key: "a"), 1),
+            ("{ a = b", .unexpectedEnd, 1), ("{ a = b;", .unterminatedDictionary, 1), ("{ a = ", .unexpectedEnd, 1), ("a = b", .unexpectedEnd, 1),
+            ("{ a = \u{1}; }", .unexpectedCharacter(1), 1),
         ]
-        for (text, line) in bad {
+        for (text, code, line) in bad {
             XCTAssertThrowsError(try read(text), text) { error in
-                switch error as? PlistError {
-                case .malformed(.openStep, _, let l)?: XCTAssertEqual(l, line, text)
-                default: XCTFail("\(text): \(error)")
-                }
+                XCTAssertEqual(error as? PlistError, .openStep(code, line: line), text)
             }
         }
+        XCTAssertEqual(PlistError.openStep(.unexpectedCharacter(1), line: 2).message, "OpenStep line 2: unexpected byte 0x01")
     }
 
     func testDeepNestingFailsCleanly() {

@@ -1,5 +1,7 @@
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 final class PrinterTests: XCTestCase {
     /// The layout of SPEC §4, character for character.

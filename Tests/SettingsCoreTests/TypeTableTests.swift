@@ -1,5 +1,7 @@
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 final class TypeTableTests: XCTestCase {
     private func parse(_ flag: String, _ text: String, line: UInt = #line) -> PlistValue? {

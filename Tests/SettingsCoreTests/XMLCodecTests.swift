@@ -1,5 +1,7 @@
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 final class XMLCodecTests: XCTestCase {
     static let edgeCases: PlistDictionary = [
@@ -63,30 +65,49 @@ final class XMLCodecTests: XCTestCase {
     }
 
     func testRefusesWhatIsNotAPlist() {
-        let bad: [(String, String)] = [
-            ("<!DOCTYPE plist [<!ENTITY a \"b\">]><plist><string>&a;</string></plist>", "entity"),
-            ("<plist><dict><key>a</key></dict></plist>", "key without value"),
-            ("<plist><array><key>a</key></array></plist>", "key in array"),
-            ("<plist><integer>abc</integer></plist>", "bad integer"),
-            ("<plist><integer>18446744073709551616</integer></plist>", "integer too big"),
-            ("<plist><integer></integer></plist>", "empty integer"),
-            ("<plist><real></real></plist>", "empty real"),
-            ("<plist><data>!!!!</data></plist>", "bad base64"),
-            ("<plist><date>yesterday</date></plist>", "bad date"),
-            ("<plist><string>a</plist>", "unterminated"),
-            ("<plist><foo/></plist>", "unknown tag"),
-            ("<plist><string>a</string><string>b</string></plist>", "two roots"),
-            ("<plist><string>&bogus;</string></plist>", "unknown entity"),
-            ("<plist><string>a &amp b</string></plist>", "unterminated reference"),
-            ("<plist></plist>", "empty plist"),
+        let bad: [(String, String, PlistError)] = [
+            ("<!DOCTYPE plist [<!ENTITY a \"b\">]><plist><string>&a;</string></plist>", "entity",
+             .entityDeclaration(line: 1)),
+            ("<plist><dict><key>a</key></dict></plist>", "key without value",
+             .xml(.keyWithoutValue("a"), line: 1)),
+            ("<plist><array><key>a</key></array></plist>", "key in array",
+             .xml(.keyOutsideDictionary, line: 1)),
+            ("<plist><integer>abc</integer></plist>", "bad integer",
+             .xml(.invalidValue(element: "integer", text: "abc"), line: 1)),
+            ("<plist><integer>18446744073709551616</integer></plist>", "integer too big",
+             .xml(.invalidValue(element: "integer", text: "18446744073709551616"), line: 1)),
+            ("<plist><integer></integer></plist>", "empty integer",
+             .xml(.invalidValue(element: "integer", text: ""), line: 1)),
+            ("<plist><real></real></plist>", "empty real",
+             .xml(.invalidValue(element: "real", text: ""), line: 1)),
+            ("<plist><data>!!!!</data></plist>", "bad base64",
+             .xml(.invalidValue(element: "data", text: "!!!!"), line: 1)),
+            ("<plist><date>yesterday</date></plist>", "bad date",
+             .xml(.invalidValue(element: "date", text: "yesterday"), line: 1)),
+            ("<plist><string>a</plist>", "unterminated",
+             .xml(.expectedClosingTag("string"), line: 1)),
+            ("<plist><foo/></plist>", "unknown tag",
+             .xml(.unknownTag("foo"), line: 1)),
+            ("<plist><string>a</string><string>b</string></plist>", "two roots",
+             .xml(.moreThanOneValue, line: 1)),
+            ("<plist><string>&bogus;</string></plist>", "unknown entity",
+             .xml(.unknownEntity("bogus"), line: 1)),
+            ("<plist><string>a &amp b</string></plist>", "unterminated reference",
+             .xml(.unterminatedReference, line: 1)),
+            ("<plist></plist>", "empty plist",
+             .xml(.plistHoldsNoValue, line: 1)),
             // Fuzzer finding: a reference past UInt32 trapped while it was being accumulated.
-            ("<plist><string>&#x1D562D562;</string></plist>", "hex reference beyond 32 bits"),
-            ("<plist><string>&#99999999999;</string></plist>", "decimal reference beyond 32 bits"),
-            ("<plist><string>&#x110000;</string></plist>", "reference beyond Unicode"),
-            ("<plist><string>&#xD800;</string></plist>", "reference to a surrogate"),
+            ("<plist><string>&#x1D562D562;</string></plist>", "hex reference beyond 32 bits",
+             .xml(.referenceBeyondUnicode, line: 1)),
+            ("<plist><string>&#99999999999;</string></plist>", "decimal reference beyond 32 bits",
+             .xml(.referenceBeyondUnicode, line: 1)),
+            ("<plist><string>&#x110000;</string></plist>", "reference beyond Unicode",
+             .xml(.referenceBeyondUnicode, line: 1)),
+            ("<plist><string>&#xD800;</string></plist>", "reference to a surrogate",
+             .xml(.referenceToNoCharacter, line: 1)),
         ]
-        for (xml, what) in bad {
-            XCTAssertThrowsError(try XMLReader.read(Array(xml.utf8)), what)
+        for (xml, what, expected) in bad {
+            XCTAssertThrowsError(try XMLReader.read(Array(xml.utf8)), what) { XCTAssertEqual($0 as? PlistError, expected, what) }
         }
         // U+FFFD is a character like any other (it sat in the list above, never run).
         XCTAssertEqual(try XMLReader.read(Array("<plist><string>\u{FFFD}</string></plist>".utf8)), .string("\u{FFFD}"))
@@ -116,7 +137,7 @@ final class XMLCodecTests: XCTestCase {
 
     func testErrorsNameTheLine() {
         XCTAssertThrowsError(try XMLReader.read(Array("<plist>\n<dict>\n<key>a</key>\n<integer>x</integer></dict></plist>".utf8))) { error in
-            guard case .malformed(.xml, _, line: 4)? = error as? PlistError else { return XCTFail("\(error)") }
+            guard case .xml(_, line: 4)? = error as? PlistError else { return XCTFail("\(error)") }
         }
     }
 

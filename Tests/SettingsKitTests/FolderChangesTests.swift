@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 @testable import SettingsKit
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// The check that lets a cache skip its `stat`: unchanged until something happens to
 /// the file, however it is written, and never trusted for a link.

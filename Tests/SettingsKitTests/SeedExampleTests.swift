@@ -1,5 +1,7 @@
 import Foundation
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 import SettingsKit
 import Synchronization
 import XCTest

@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// A value in the canonical text form `Tests/Support/plist_canon.py` prints from
 /// plistlib's reading, so the two readings compare as strings: every value with its

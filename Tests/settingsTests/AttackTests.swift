@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// The attack suite (ATTACKS.md, issue 18), beside the hostile-file corpus: each row
 /// sets a trap in a fresh config folder, runs the real binary (under `timeout`, so a

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// Every kind of bad argument: non-zero status, one clear line (two for usage errors,
 /// the second pointing at help), and no file changed.

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// The real binary in a temporary XDG_CONFIG_HOME: stdout, stderr, status, files.
 final class CLITests: XCTestCase {

@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 @testable import settings
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// The completion scripts take the verbs, each verb's options and the type flags from the
 /// binary's tables (`settings complete verbs`, `complete options VERB PLACE`), declared once

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// Where real macOS scripts used to part from `defaults`: dash words as values, domain
 /// names in any case, `~/Library/Preferences` paths, and options after the verb.

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// Binary and OpenStep through the real binary, checked by plistlib and plistutil.
 final class FormatTests: XCTestCase {

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 @_exported import TestSupport
 
 /// Runs the built binaries in a throwaway config folder, as a user would.

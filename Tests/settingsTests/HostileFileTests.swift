@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// The corpus of Tests/hostile/make_corpus.py, each file installed as a domain: `read`
 /// and `write` finish within a second, exit 3 with one line naming the file, and leave

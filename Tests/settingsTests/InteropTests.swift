@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// What `settings` writes, others read, and the other way round: Python's plistlib
 /// and Foundation's UserDefaults in a separate process.

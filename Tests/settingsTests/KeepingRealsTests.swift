@@ -1,6 +1,8 @@
 import XCTest
 @testable import settings
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// `write --json` and `import --json`: integers from JSON keep the real type they replace.
 final class KeepingRealsTests: XCTestCase {

@@ -1,6 +1,8 @@
 import XCTest
 @testable import settings
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// Mistyped type flags and verbs (the CLI's warnings and "did you mean").
 final class LookalikeTests: XCTestCase {

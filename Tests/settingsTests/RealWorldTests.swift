@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// Invocation forms from public macOS setup scripts and dotfiles, run unchanged. Each
 /// must succeed, and plistlib must find the right typed value in the file.

@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import XCTest
-@testable import SettingsCore
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
 
 /// `settings watch` as a script uses it: the real binary in the background, writes from
 /// other processes, lines on its standard output.

@@ -30,7 +30,7 @@ package struct BinaryReader {
     private var found: PlistValue?
 
     /// No document may stand for more values than this (shared objects counted per use).
-    static let maximumValues = 1 << 24
+    package static let maximumValues = 1 << 24
 
     /// A UID has no case of its own: it is kept as `{CF$UID = n}`, the form Apple's XML
     /// writer gives it, and the binary writer turns that form back into a UID.
@@ -64,27 +64,28 @@ package struct BinaryReader {
         self.wanted = wanted
         materializing = wanted == nil
         // Header, at least one object byte, and the 32-byte trailer.
-        guard bytes.count >= 8 + 1 + 32 else { throw PlistError.malformedBinary("file too short", offset: 0) }
+        guard bytes.count >= 8 + 1 + 32 else { throw PlistError.binary(.tooShort, offset: 0) }
         guard bytes[0..<8].elementsEqual("bplist00".utf8) else {
-            throw PlistError.malformedBinary("not a bplist00 header", offset: 0)
+            throw PlistError.binary(.notBplist00, offset: 0)
         }
         let trailer = bytes.count - 32
         offsetSize = Int(bytes[trailer + 6])
         refSize = Int(bytes[trailer + 7])
         // Widths outside 1...8 would make every later read meaningless.
-        guard (1...8).contains(offsetSize) else { throw PlistError.malformedBinary("offset size \(offsetSize)", offset: trailer + 6) }
-        guard (1...8).contains(refSize) else { throw PlistError.malformedBinary("reference size \(refSize)", offset: trailer + 7) }
+        guard (1...8).contains(offsetSize) else { throw PlistError.binary(.offsetSize(offsetSize), offset: trailer + 6) }
+        guard (1...8).contains(refSize) else { throw PlistError.binary(.referenceSize(refSize), offset: trailer + 7) }
         let count = Self.bigEndian(bytes, trailer + 8, 8)
         let top = Self.bigEndian(bytes, trailer + 16, 8)
         let table = Self.bigEndian(bytes, trailer + 24, 8)
         // The offset table must lie between the header and the trailer, whole.
         let (tableBytes, o1) = count.multipliedReportingOverflow(by: UInt64(offsetSize))
         let (tableEnd, o2) = table.addingReportingOverflow(tableBytes)
-        guard count >= 1, !o1, !o2, table >= 9, tableEnd <= UInt64(trailer) else {
-            throw PlistError.malformedBinary("object count \(count) or offset table at \(table) does not fit the file", offset: trailer + 8)
+        guard count >= 1 else { throw PlistError.binary(.noObjects, offset: trailer + 8) }
+        guard !o1, !o2, table >= 9, tableEnd <= UInt64(trailer) else {
+            throw PlistError.binary(.offsetTableOutsideFile(objects: count, table: table), offset: trailer + 8)
         }
         // The root must be one of the objects.
-        guard top < count else { throw PlistError.malformedBinary("top object \(top) of \(count)", offset: trailer + 16) }
+        guard top < count else { throw PlistError.binary(.topObjectMissing(top: top, objects: count), offset: trailer + 16) }
         objectCount = Int(count)
         offsetTable = Int(table)
         state = Array(repeating: 0, count: objectCount)
@@ -114,7 +115,7 @@ package struct BinaryReader {
         let at = offsetTable + index * offsetSize
         let offset = Self.bigEndian(bytes, at, offsetSize)
         guard offset >= 8, offset < UInt64(offsetTable) else {
-            throw PlistError.malformedBinary("object \(index) at offset \(offset) is outside the object area", offset: at)
+            throw PlistError.binary(.objectOutsideObjectArea(index: index, offset: offset), offset: at)
         }
         return Int(offset)
     }
@@ -122,7 +123,7 @@ package struct BinaryReader {
     private mutating func object(_ index: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
         switch state[index] {
         case 1:
-            throw PlistError.malformedBinary("object \(index) contains itself", offset: try offset(of: index))
+            throw PlistError.binary(.objectContainsItself(index), offset: try offset(of: index))
         case 2 where !materializing:
             // Already checked: count what it stands for without walking it again.
             let size = Int(sizes[index])
@@ -156,7 +157,7 @@ package struct BinaryReader {
     private mutating func count(_ n: Int, at offset: Int) throws(PlistError) {
         produced += n
         guard produced <= Self.maximumValues else {
-            throw PlistError.malformedBinary("more than \(Self.maximumValues) values (shared objects expand too far)", offset: offset)
+            throw PlistError.binary(.tooManyValues(limit: Self.maximumValues), offset: offset)
         }
     }
 
@@ -164,7 +165,7 @@ package struct BinaryReader {
     private func require(_ at: Int, _ need: Int) throws(PlistError) {
         let (end, overflow) = at.addingReportingOverflow(need)
         guard !overflow, need >= 0, end <= offsetTable else {
-            throw PlistError.malformedBinary("object runs past the end of the object area", offset: at)
+            throw PlistError.binary(.objectPastEnd, offset: at)
         }
     }
 
@@ -176,7 +177,7 @@ package struct BinaryReader {
             switch marker {
             case 0x08: try count(1, at: start); return (.bool(false), 1)
             case 0x09: try count(1, at: start); return (.bool(true), 1)
-            default: throw PlistError.malformedBinary("unsupported object marker 0x\(hexByte(marker))", offset: start)
+            default: throw PlistError.binary(.unsupportedMarker(marker), offset: start)
             }
         case 0x1:
             try count(1, at: start)
@@ -190,15 +191,15 @@ package struct BinaryReader {
             case 3:
                 try require(start + 1, 8)
                 return (.double(Double(bitPattern: Self.bigEndian(bytes, start + 1, 8))), 1)
-            default: throw PlistError.malformedBinary("real of \(1 << low) bytes", offset: start)
+            default: throw PlistError.binary(.realWidth(1 << low), offset: start)
             }
         case 0x3:
-            guard marker == 0x33 else { throw PlistError.malformedBinary("unsupported object marker 0x\(hexByte(marker))", offset: start) }
+            guard marker == 0x33 else { throw PlistError.binary(.unsupportedMarker(marker), offset: start) }
             try require(start + 1, 8)
             try count(1, at: start)
             let seconds = Double(bitPattern: Self.bigEndian(bytes, start + 1, 8))
             guard PlistDate.representable.contains(seconds) else {
-                throw PlistError.malformedBinary("date \(seconds) is out of range", offset: start)
+                throw PlistError.binary(.dateOutOfRange, offset: start)
             }
             return (.date(PlistDate(secondsSince2001: seconds)), 1)
         case 0x4:
@@ -211,16 +212,16 @@ package struct BinaryReader {
             try require(body, length)
             try count(1, at: start)
             let slice = UnsafeBufferPointer(rebasing: bytes[body..<(body + length)])
-            guard slice.allSatisfy({ $0 < 0x80 }) else { throw PlistError.malformedBinary("ASCII string with a non-ASCII byte", offset: start) }
+            guard slice.allSatisfy({ $0 < 0x80 }) else { throw PlistError.binary(.nonASCIIString, offset: start) }
             return (.string(materializing ? String(decoding: slice, as: UTF8.self) : ""), 1)
         case 0x6:
             let (units, body) = try lengthAndBody(start, low)
             let (length, overflow) = units.multipliedReportingOverflow(by: 2)
-            guard !overflow else { throw PlistError.malformedBinary("UTF-16 string length overflows", offset: start) }
+            guard !overflow else { throw PlistError.binary(.stringLengthOverflows, offset: start) }
             try require(body, length)
             try count(1, at: start)
             guard let text = utf16(body, units, build: materializing) else {
-                throw PlistError.malformedBinary("invalid UTF-16 string", offset: start)
+                throw PlistError.binary(.invalidUTF16, offset: start)
             }
             return (.string(text), 1)
         case 0x8:
@@ -246,7 +247,7 @@ package struct BinaryReader {
         case 0xD:
             let (n, body) = try lengthAndBody(start, low)
             let (twice, overflow) = n.multipliedReportingOverflow(by: 2)
-            guard !overflow else { throw PlistError.malformedBinary("dictionary size overflows", offset: start) }
+            guard !overflow else { throw PlistError.binary(.collectionSizeOverflows, offset: start) }
             let refs = try references(body, twice)
             try enter(start)
             defer { depth -= 1 }
@@ -258,7 +259,7 @@ package struct BinaryReader {
             for i in 0..<n {
                 if lookingUp { materializing = true }
                 guard case .string(let key) = try object(try reference(refs, i)).value else {
-                    throw PlistError.malformedBinary("dictionary key is not a string", offset: start)
+                    throw PlistError.binary(.keyIsNotAString, offset: start)
                 }
                 let match = lookingUp && sameKey(key, wanted!)
                 if lookingUp { materializing = match }
@@ -270,14 +271,14 @@ package struct BinaryReader {
             }
             return (.dict(dict), size)
         default:
-            throw PlistError.malformedBinary("unsupported object marker 0x\(hexByte(marker))", offset: start)
+            throw PlistError.binary(.unsupportedMarker(marker), offset: start)
         }
     }
 
     private mutating func enter(_ offset: Int) throws(PlistError) {
         depth += 1
         guard depth <= maximumNestingDepth else {
-            throw PlistError.malformedBinary("nested deeper than \(maximumNestingDepth) levels", offset: offset)
+            throw PlistError.binary(.tooDeep(limit: maximumNestingDepth), offset: offset)
         }
     }
 
@@ -286,19 +287,18 @@ package struct BinaryReader {
         if low != 0x0F { return (low, start + 1) }
         try require(start + 1, 1)
         let intMarker = bytes[start + 1]
-        guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
-            throw PlistError.malformedBinary("bad length marker", offset: start + 1)
-        }
+        guard intMarker >> 4 == 0x1 else { throw PlistError.binary(.badLengthMarker, offset: start + 1) }
+        guard intMarker & 0x0F <= 3 else { throw PlistError.binary(.integerWidth(1 << Int(intMarker & 0x0F)), offset: start + 1) }
         let value = try integer(at: start + 1)
         guard let n = value.int64, n >= 0, n <= Int64(offsetTable) else {
-            throw PlistError.malformedBinary("length \(value) does not fit the file", offset: start + 1)
+            throw PlistError.binary(.lengthPastFile(value), offset: start + 1)
         }
         return (Int(n), start + 2 + (1 << Int(intMarker & 0x0F)))
     }
 
     private func integer(at start: Int) throws(PlistError) -> PlistInteger {
         let width = 1 << Int(bytes[start] & 0x0F)
-        guard width <= 16 else { throw PlistError.malformedBinary("integer of \(width) bytes", offset: start) }
+        guard width <= 16 else { throw PlistError.binary(.integerWidth(width), offset: start) }
         try require(start + 1, width)
         switch width {
         case 1, 2, 4: return PlistInteger(Int64(Self.bigEndian(bytes, start + 1, width)))
@@ -309,14 +309,14 @@ package struct BinaryReader {
             let low = Self.bigEndian(bytes, start + 9, 8)
             if high == 0 { return PlistInteger(unsigned: low) }
             if high == UInt64.max, low >= 1 << 63 { return PlistInteger(Int64(bitPattern: low)) }
-            throw PlistError.malformedBinary("integer does not fit 64 bits", offset: start)
+            throw PlistError.binary(.integerBeyond64Bits, offset: start)
         }
     }
 
     /// `n` references starting at `at`, checked to lie in the file.
     private func references(_ at: Int, _ n: Int) throws(PlistError) -> Int {
         let (length, overflow) = n.multipliedReportingOverflow(by: refSize)
-        guard !overflow else { throw PlistError.malformedBinary("collection size overflows", offset: at) }
+        guard !overflow else { throw PlistError.binary(.collectionSizeOverflows, offset: at) }
         try require(at, length)
         return at
     }
@@ -325,7 +325,7 @@ package struct BinaryReader {
         let at = base + i * refSize
         let index = Self.bigEndian(bytes, at, refSize)
         guard index < UInt64(objectCount) else {
-            throw PlistError.malformedBinary("reference \(index) to one of \(objectCount) objects", offset: at)
+            throw PlistError.binary(.referenceOutOfRange(index, objects: objectCount), offset: at)
         }
         return Int(index)
     }

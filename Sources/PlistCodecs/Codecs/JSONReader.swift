@@ -39,7 +39,7 @@ public enum JSONReader {
         mutating func document() throws(JSONError) -> PlistValue {
             let value = try self.value(tags: tags)
             skipSpace()
-            guard at == bytes.count else { throw syntax("unexpected text after the value") }
+            guard at == bytes.count else { throw syntax(.textAfterValue) }
             return value
         }
 
@@ -47,9 +47,9 @@ public enum JSONReader {
 
         /// `tags`: whether a one-key `$` object is read as a tag (not for `$dict`'s body).
         mutating func value(tags: Bool) throws(JSONError) -> PlistValue {
-            guard path.count <= maximumNestingDepth else { throw syntax("nested deeper than \(maximumNestingDepth) levels") }
+            guard path.count <= maximumNestingDepth else { throw syntax(.tooDeep(limit: maximumNestingDepth)) }
             skipSpace()
-            guard at < bytes.count else { throw syntax("unexpected end of input; expected a value") }
+            guard at < bytes.count else { throw syntax(.unexpectedEnd(expecting: .value)) }
             switch bytes[at] {
             case UInt8(ascii: "{"): return try object(tags: tags)
             case UInt8(ascii: "["): return try array()
@@ -58,9 +58,9 @@ public enum JSONReader {
             case UInt8(ascii: "f"): try literal("false"); return .bool(false)
             case UInt8(ascii: "n"):
                 try literal("null")
-                throw invalid("null has no property-list type; leave the key out instead")
+                throw invalid(.null)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
-            default: throw syntax("unexpected '\(Self.printable(bytes[at]))'; expected a value")
+            default: throw syntax(.unexpected(bytes[at], expecting: .value))
             }
         }
 
@@ -76,10 +76,12 @@ public enum JSONReader {
             }
             while true {
                 skipSpace()
-                guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw syntax("expected a key in quotes") }
+                guard at < bytes.count else { throw syntax(.unexpectedEnd(expecting: .key)) }
+                guard bytes[at] == UInt8(ascii: "\"") else { throw syntax(.unexpected(bytes[at], expecting: .key)) }
                 let key = try string()
                 skipSpace()
-                guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw syntax("expected ':' after a key") }
+                guard at < bytes.count else { throw syntax(.unexpectedEnd(expecting: .colon)) }
+                guard bytes[at] == UInt8(ascii: ":") else { throw syntax(.unexpected(bytes[at], expecting: .colon)) }
                 at += 1
                 path.append(key)
                 let isWrapper = self.tags && tags && dict.isEmpty && wrapped == nil && key == "$dict"
@@ -87,11 +89,11 @@ public enum JSONReader {
                 if isWrapper, case .dict(let body) = value { wrapped = body } else { dict.append(key: key, value: value) }
                 path.removeLast()
                 skipSpace()
-                guard at < bytes.count else { throw syntax("unexpected end of input; expected ',' or '}'") }
+                guard at < bytes.count else { throw syntax(.unexpectedEnd(expecting: .memberEnd)) }
                 let separator = bytes[at]
                 at += 1
                 if separator == UInt8(ascii: "}") { break }
-                guard separator == UInt8(ascii: ",") else { throw syntax("expected ',' or '}' after a member") }
+                guard separator == UInt8(ascii: ",") else { throw syntax(.unexpected(separator, expecting: .memberEnd), at: at - 1) }
                 if let body = wrapped {
                     // Another member follows: `$dict` was an ordinary key after all.
                     path.append("$dict")
@@ -112,32 +114,32 @@ public enum JSONReader {
             switch (entry.key, entry.value) {
             case ("$date", .string(let text)):
                 guard let date = RFC3339.parse(Array(text.utf8)) else {
-                    throw invalid("\"\(text)\" is not an RFC 3339 date such as 2024-01-02T03:04:05Z")
+                    throw invalid(.notADate(text))
                 }
                 return try checked(date)
             case ("$date", .double(let seconds)): return try checked(PlistDate(secondsSince2001: seconds))
             case ("$date", .int(let seconds)): return try checked(PlistDate(secondsSince2001: seconds.doubleValue))
             case ("$data", .string(let text)):
-                guard let data = Base64.decode(Array(text.utf8)) else { throw invalid("\"$data\" holds text that is not base64") }
+                guard let data = Base64.decode(Array(text.utf8)) else { throw invalid(.notBase64) }
                 return .data(data)
             case ("$real", .string(let text)):
                 switch text {
                 case "nan": return .double(.nan)
                 case "inf", "+inf": return .double(.infinity)
                 case "-inf": return .double(-.infinity)
-                default: throw invalid("\"$real\" takes \"nan\", \"inf\" or \"-inf\", not \"\(text)\"")
+                default: throw invalid(.notARealWord(text))
                 }
             case ("$date", _), ("$data", _), ("$real", _), ("$dict", _):
-                throw invalid("\"\(entry.key)\" holds \(TypeTable.row(for: entry.value).phrase), not what the tag takes")
+                throw invalid(.tagHolds(tag: entry.key, entry.value.type))
             default:
-                throw invalid("unknown tag \"\(entry.key)\" (the tags are $date, $data, $real and $dict; wrap a dictionary with one such key in {\"$dict\": …})")
+                throw invalid(.unknownTag(entry.key))
             }
         }
 
         /// A date in the years 1 to 9999, as every property-list reader takes it.
         func checked(_ date: PlistDate) throws(JSONError) -> PlistValue {
             guard PlistDate.representable.contains(date.secondsSince2001) else {
-                throw invalid("the date is outside the years 1 to 9999")
+                throw invalid(.dateOutOfRange)
             }
             return .date(date)
         }
@@ -155,11 +157,11 @@ public enum JSONReader {
                 items.append(try value(tags: self.tags))
                 path.removeLast()
                 skipSpace()
-                guard at < bytes.count else { throw syntax("unexpected end of input; expected ',' or ']'") }
+                guard at < bytes.count else { throw syntax(.unexpectedEnd(expecting: .elementEnd)) }
                 let separator = bytes[at]
                 at += 1
                 if separator == UInt8(ascii: "]") { return .array(items) }
-                guard separator == UInt8(ascii: ",") else { throw syntax("expected ',' or ']' after an element") }
+                guard separator == UInt8(ascii: ",") else { throw syntax(.unexpected(separator, expecting: .elementEnd), at: at - 1) }
             }
         }
 
@@ -175,28 +177,29 @@ public enum JSONReader {
             if bytes[at] == UInt8(ascii: "-") { at += 1 }
             let leadingZero = at < bytes.count && bytes[at] == UInt8(ascii: "0")
             let whole = digits()
-            guard whole > 0, !(leadingZero && whole > 1) else { throw syntax("malformed number") }
+            guard whole > 0 else { throw syntax(.numberWithoutDigits) }
+            guard !(leadingZero && whole > 1) else { throw syntax(.leadingZero) }
             var isReal = false
             if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
                 at += 1
-                guard digits() > 0 else { throw syntax("malformed number: digits must follow '.'") }
+                guard digits() > 0 else { throw syntax(.noDigitsAfterPoint) }
                 isReal = true
             }
             if at < bytes.count, bytes[at] | 0x20 == UInt8(ascii: "e") {
                 at += 1
                 if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
-                guard digits() > 0 else { throw syntax("malformed number: digits must follow the exponent") }
+                guard digits() > 0 else { throw syntax(.noDigitsInExponent) }
                 isReal = true
             }
             let text = UnsafeBufferPointer(rebasing: bytes[start..<at])
             if !isReal {
                 guard let integer = PlistInteger.parse(text, allowHex: false) else {
-                    throw invalid("\(String(decoding: text, as: UTF8.self)) is outside the 64-bit integer range; write it with .0 for a real")
+                    throw invalid(.integerOutOfRange(String(decoding: text.prefix(40), as: UTF8.self)))
                 }
                 return .int(integer)
             }
             guard text.count < 400, let real = Double(String(decoding: text, as: UTF8.self)), real.isFinite else {
-                throw invalid("\(String(decoding: text.prefix(40), as: UTF8.self)) is outside the range of a real; write {\"$real\": \"inf\"} for infinity")
+                throw invalid(.realOutOfRange(String(decoding: text.prefix(40), as: UTF8.self)))
             }
             return .double(real)
         }
@@ -212,13 +215,13 @@ public enum JSONReader {
             }
             var out = Array(bytes[start..<at])
             while true {
-                guard at < bytes.count else { throw syntax("unterminated string") }
+                guard at < bytes.count else { throw syntax(.unterminatedString) }
                 let byte = bytes[at]
                 at += 1
                 switch byte {
                 case UInt8(ascii: "\""): return try out.withUnsafeBufferPointer { buffer throws(JSONError) in try text(buffer) }
                 case UInt8(ascii: "\\"):
-                    guard at < bytes.count else { throw syntax("unterminated string") }
+                    guard at < bytes.count else { throw syntax(.unterminatedString) }
                     let escape = bytes[at]
                     at += 1
                     switch escape {
@@ -229,9 +232,9 @@ public enum JSONReader {
                     case UInt8(ascii: "r"): out.append(13)
                     case UInt8(ascii: "t"): out.append(9)
                     case UInt8(ascii: "u"): out += Array(String(try unicodeEscape()).utf8)
-                    default: throw syntax("unknown escape '\\\(Self.printable(escape))' in a string")
+                    default: throw syntax(.unknownEscape(escape))
                     }
-                case 0..<0x20: throw syntax("a control character must be escaped in a string")
+                case 0..<0x20: throw syntax(.controlCharacter)
                 default: out.append(byte)
                 }
             }
@@ -240,10 +243,10 @@ public enum JSONReader {
         /// The four hex digits after `\u`, and a low surrogate's `\uXXXX` after a high one.
         mutating func unicodeEscape() throws(JSONError) -> Unicode.Scalar {
             func hex4() throws(JSONError) -> UInt32 {
-                guard at + 4 <= bytes.count else { throw syntax("\\u needs four hex digits") }
+                guard at + 4 <= bytes.count else { throw syntax(.shortUnicodeEscape) }
                 var v: UInt32 = 0
                 for _ in 0..<4 {
-                    guard let d = hexDigitValue(bytes[at]) else { throw syntax("\\u needs four hex digits") }
+                    guard let d = hexDigitValue(bytes[at]) else { throw syntax(.shortUnicodeEscape) }
                     v = v << 4 | UInt32(d)
                     at += 1
                 }
@@ -252,26 +255,26 @@ public enum JSONReader {
             let first = try hex4()
             if (0xD800..<0xDC00).contains(first) {
                 guard at + 2 <= bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") else {
-                    throw syntax("a lone surrogate \\u\(String(first, radix: 16)) is not a character")
+                    throw syntax(.loneSurrogate(first))
                 }
                 at += 2
                 let second = try hex4()
-                guard (0xDC00..<0xE000).contains(second) else { throw syntax("a lone surrogate \\u\(String(first, radix: 16)) is not a character") }
+                guard (0xDC00..<0xE000).contains(second) else { throw syntax(.loneSurrogate(first)) }
                 return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
             }
-            guard let scalar = Unicode.Scalar(first) else { throw syntax("a lone surrogate \\u\(String(first, radix: 16)) is not a character") }
+            guard let scalar = Unicode.Scalar(first) else { throw syntax(.loneSurrogate(first)) }
             return scalar
         }
 
         func text(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> String {
-            guard let text = TextDecoding.string(bytes) else { throw syntax("invalid UTF-8 in a string") }
+            guard let text = TextDecoding.string(bytes) else { throw syntax(.invalidUTF8) }
             return text
         }
 
         mutating func literal(_ word: StaticString) throws(JSONError) {
             let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
             guard at + expected.count <= bytes.count, bytes[at..<(at + expected.count)].elementsEqual(expected) else {
-                throw syntax("unexpected '\(Self.printable(bytes[at]))'; expected a value")
+                throw syntax(.unexpected(bytes[at], expecting: .value))
             }
             at += expected.count
         }
@@ -287,31 +290,114 @@ public enum JSONReader {
 
         // MARK: Errors
 
-        func syntax(_ reason: String) -> JSONError {
-            .syntax(reason, line: lineNumber(in: bytes, at: at))
+        func syntax(_ code: JSONError.SyntaxCode, at offset: Int? = nil) -> JSONError {
+            .syntax(code, line: lineNumber(in: bytes, at: offset ?? at))
         }
 
-        func invalid(_ reason: String) -> JSONError {
-            .value(reason, pointer: KeyPath(path).pointer)
-        }
-
-        static func printable(_ byte: UInt8) -> String {
-            byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
+        func invalid(_ code: JSONError.ValueCode) -> JSONError {
+            .value(code, pointer: KeyPath(path).pointer)
         }
     }
 }
 
-/// Why text is not JSON in the project's mapping.
+/// Why text is not JSON in the project's mapping: a code, and where (the line of a
+/// syntax error, the JSON Pointer of a value the mapping refuses).
 public enum JSONError: Error, Sendable, Equatable {
-    /// Not JSON at all: what is wrong, and the line.
-    case syntax(String, line: Int)
-    /// JSON with a value the mapping refuses, and the JSON Pointer of that value.
-    case value(String, pointer: String)
+    /// Not JSON at all.
+    case syntax(SyntaxCode, line: Int)
+    /// JSON with a value the mapping refuses.
+    case value(ValueCode, pointer: String)
 
     public var message: String {
         switch self {
-        case let .syntax(reason, line): "JSON line \(line): \(reason)"
-        case let .value(reason, pointer): pointer.isEmpty ? "JSON value: \(reason)" : "JSON value at \(pointer): \(reason)"
+        case let .syntax(code, line): "JSON line \(line): \(code.message)"
+        case let .value(code, pointer): pointer.isEmpty ? "JSON value: \(code.message)" : "JSON value at \(pointer): \(code.message)"
         }
+    }
+
+    /// What the reader was looking for when the text went wrong.
+    public enum Expected: Sendable, Equatable {
+        case value, key, colon, memberEnd, elementEnd
+
+        var text: String {
+            switch self {
+            case .value: "a value"
+            case .key: "a key in quotes"
+            case .colon: "':' after a key"
+            case .memberEnd: "',' or '}' after a member"
+            case .elementEnd: "',' or ']' after an element"
+            }
+        }
+    }
+
+    public enum SyntaxCode: Sendable, Equatable {
+        case textAfterValue
+        case tooDeep(limit: Int)
+        case unexpectedEnd(expecting: Expected)
+        case unexpected(UInt8, expecting: Expected)
+        case numberWithoutDigits
+        case leadingZero
+        case noDigitsAfterPoint
+        case noDigitsInExponent
+        case unterminatedString
+        case unknownEscape(UInt8)
+        case controlCharacter
+        case shortUnicodeEscape
+        case loneSurrogate(UInt32)
+        case invalidUTF8
+
+        public var message: String {
+            switch self {
+            case .textAfterValue: "unexpected text after the value"
+            case let .tooDeep(limit): "nested deeper than \(limit) levels"
+            case let .unexpectedEnd(expected): "unexpected end of input; expected \(expected.text)"
+            case let .unexpected(byte, expected): "unexpected '\(printable(byte))'; expected \(expected.text)"
+            case .numberWithoutDigits: "malformed number: no digits"
+            case .leadingZero: "malformed number: a leading 0 is followed by digits"
+            case .noDigitsAfterPoint: "malformed number: digits must follow '.'"
+            case .noDigitsInExponent: "malformed number: digits must follow the exponent"
+            case .unterminatedString: "unterminated string"
+            case let .unknownEscape(byte): "unknown escape '\\\(printable(byte))' in a string"
+            case .controlCharacter: "a control character must be escaped in a string"
+            case .shortUnicodeEscape: "\\u needs four hex digits"
+            case let .loneSurrogate(unit): "a lone surrogate \\u\(String(unit, radix: 16)) is not a character"
+            case .invalidUTF8: "invalid UTF-8 in a string"
+            }
+        }
+    }
+
+    public enum ValueCode: Sendable, Equatable {
+        case null
+        case notADate(String)
+        case notBase64
+        case notARealWord(String)
+        case tagHolds(tag: String, ValueType)
+        case unknownTag(String)
+        case dateOutOfRange
+        case integerOutOfRange(String)
+        case realOutOfRange(String)
+        /// Where a dictionary is required (an import): the root's type.
+        case topLevelNotObject(ValueType)
+
+        public var message: String {
+            switch self {
+            case .null: "null has no property-list type; leave the key out instead"
+            case let .notADate(text): "\"\(text)\" is not an RFC 3339 date such as 2024-01-02T03:04:05Z"
+            case .notBase64: "\"$data\" holds text that is not base64"
+            case let .notARealWord(text): "\"$real\" takes \"nan\", \"inf\" or \"-inf\", not \"\(text)\""
+            case let .tagHolds(tag, type): "\"\(tag)\" holds \(TypeTable.row(for: type).phrase), not what the tag takes"
+            case let .unknownTag(tag):
+                "unknown tag \"\(tag)\" (the tags are $date, $data, $real and $dict; wrap a dictionary with one such key in {\"$dict\": …})"
+            case .dateOutOfRange: "the date is outside the years 1 to 9999"
+            case let .integerOutOfRange(text): "\(text) is outside the 64-bit integer range; write it with .0 for a real"
+            case let .realOutOfRange(text): "\(text) is outside the range of a real; write {\"$real\": \"inf\"} for infinity"
+            case let .topLevelNotObject(type): "the top level is \(TypeTable.row(for: type).phrase), not an object"
+            }
+        }
+    }
+
+    /// A byte as it can be shown in one line: itself when printable ASCII, else `\xNN`.
+    static func printable(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
     }
 }

@@ -22,7 +22,7 @@ package struct OpenStepReader {
 
     private mutating func document() throws(PlistError) -> PlistValue {
         try skipSpace()
-        guard pos < bytes.count else { throw fail("no value") }
+        guard pos < bytes.count else { throw fail(.noValue) }
         let value = try self.value()
         try skipSpace()
         if pos == bytes.count { return value }
@@ -31,11 +31,11 @@ package struct OpenStepReader {
             pos = 0
             return .dict(try dictionaryBody(closer: nil))
         }
-        throw fail("unexpected text after the value")
+        throw fail(.textAfterValue)
     }
 
     private mutating func value() throws(PlistError) -> PlistValue {
-        guard pos < bytes.count else { throw fail("unexpected end of text") }
+        guard pos < bytes.count else { throw fail(.unexpectedEnd) }
         switch bytes[pos] {
         case UInt8(ascii: "{"):
             pos += 1
@@ -67,28 +67,27 @@ package struct OpenStepReader {
         while true {
             try skipSpace()
             if let closer {
-                guard pos < bytes.count else { throw fail("unterminated dictionary: expected '}'") }
+                guard pos < bytes.count else { throw fail(.unterminatedDictionary) }
                 if bytes[pos] == closer { pos += 1; return dict }
             } else if pos == bytes.count {
                 return dict
             }
             let key = try string()
             try skipSpace()
-            guard pos < bytes.count else { throw fail("expected '=' or ';' after key \"\(key.prefix(40))\"") }
+            guard pos < bytes.count else { throw fail(.expectedEqualsOrSemicolon(key: String(key.prefix(40)))) }
             if bytes[pos] == UInt8(ascii: ";") {
                 pos += 1
                 dict.append(key: key, value: .string(key))
                 continue
             }
-            guard bytes[pos] == UInt8(ascii: "=") else { throw fail("expected '=' after key \"\(key.prefix(40))\"") }
+            guard bytes[pos] == UInt8(ascii: "=") else { throw fail(.expectedEquals(key: String(key.prefix(40)))) }
             pos += 1
             try skipSpace()
             let value = try self.value()
             dict.append(key: key, value: value)
             try skipSpace()
-            guard pos < bytes.count, bytes[pos] == UInt8(ascii: ";") else {
-                throw fail("expected ';' after the value of \"\(key.prefix(40))\"")
-            }
+            guard pos < bytes.count else { throw fail(.unexpectedEnd) }
+            guard bytes[pos] == UInt8(ascii: ";") else { throw fail(.expectedSemicolon(key: String(key.prefix(40)))) }
             pos += 1
         }
     }
@@ -98,13 +97,13 @@ package struct OpenStepReader {
         var elements: [PlistValue] = []
         while true {
             try skipSpace()
-            guard pos < bytes.count else { throw fail("unterminated array: expected ')'") }
+            guard pos < bytes.count else { throw fail(.unterminatedArray) }
             if bytes[pos] == UInt8(ascii: ")") { pos += 1; return elements }
             elements.append(try value())
             try skipSpace()
-            guard pos < bytes.count else { throw fail("unterminated array: expected ')'") }
+            guard pos < bytes.count else { throw fail(.unterminatedArray) }
             if bytes[pos] == UInt8(ascii: ",") { pos += 1; continue }
-            guard bytes[pos] == UInt8(ascii: ")") else { throw fail("expected ',' or ')' in array") }
+            guard bytes[pos] == UInt8(ascii: ")") else { throw fail(.expectedCommaOrParenthesis) }
         }
     }
 
@@ -117,26 +116,23 @@ package struct OpenStepReader {
             let b = bytes[pos]
             pos += 1
             if b == UInt8(ascii: ">") {
-                guard high == nil else { throw fail("odd number of hex digits in data") }
+                guard high == nil else { throw fail(.oddHexDigits) }
                 return out
             }
             if isSpace(b) { continue }
-            guard let nibble = hexDigitValue(b) else { throw fail("invalid character in data") }
+            guard let nibble = hexDigitValue(b) else { throw fail(.invalidDataCharacter) }
             if let h = high { out.append(h << 4 | nibble); high = nil } else { high = nibble }
         }
-        throw fail("unterminated data: expected '>'")
+        throw fail(.unterminatedData)
     }
 
     private mutating func string() throws(PlistError) -> String {
-        guard pos < bytes.count else { throw fail("expected a string") }
+        guard pos < bytes.count else { throw fail(.expectedString) }
         let b = bytes[pos]
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { return try quoted(b) }
         let start = pos
         while pos < bytes.count, isBareByte(bytes[pos]) { pos += 1 }
-        guard pos > start else {
-            let shown = b >= 0x21 && b < 0x7F ? "character '\(Character(Unicode.Scalar(b)))'" : "byte 0x\(hexByte(b))"
-            throw fail("unexpected \(shown)")
-        }
+        guard pos > start else { throw fail(.unexpectedCharacter(b)) }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
     }
 
@@ -150,12 +146,12 @@ package struct OpenStepReader {
             let b = bytes[pos]
             pos += 1
             if b == quote {
-                guard pendingHighSurrogate == nil else { throw fail("unpaired UTF-16 surrogate in \\U escape") }
+                guard pendingHighSurrogate == nil else { throw fail(.unpairedSurrogate) }
                 guard let s = String(validating: out, as: UTF8.self) else { throw PlistError.invalidEncoding(.openStep, line: startLine) }
                 return s
             }
             guard b == UInt8(ascii: "\\") else {
-                guard pendingHighSurrogate == nil else { throw fail("unpaired UTF-16 surrogate in \\U escape") }
+                guard pendingHighSurrogate == nil else { throw fail(.unpairedSurrogate) }
                 out.append(b)
                 continue
             }
@@ -170,9 +166,9 @@ package struct OpenStepReader {
                     pos += 1
                     digits += 1
                 }
-                guard digits > 0 else { throw fail("\\U needs hex digits") }
+                guard digits > 0 else { throw fail(.escapeWithoutDigits) }
                 if let high = pendingHighSurrogate {
-                    guard UTF16.isTrailSurrogate(unit) else { throw fail("unpaired UTF-16 surrogate in \\U escape") }
+                    guard UTF16.isTrailSurrogate(unit) else { throw fail(.unpairedSurrogate) }
                     let scalar = 0x10000 + (UInt32(high - 0xD800) << 10) + UInt32(unit - 0xDC00)
                     out.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar)!)!)
                     pendingHighSurrogate = nil
@@ -181,11 +177,11 @@ package struct OpenStepReader {
                 } else if let scalar = Unicode.Scalar(unit) {
                     out.append(contentsOf: UTF8.encode(scalar)!)
                 } else {
-                    throw fail("unpaired UTF-16 surrogate in \\U escape")
+                    throw fail(.unpairedSurrogate)
                 }
                 continue
             }
-            guard pendingHighSurrogate == nil else { throw fail("unpaired UTF-16 surrogate in \\U escape") }
+            guard pendingHighSurrogate == nil else { throw fail(.unpairedSurrogate) }
             if e >= UInt8(ascii: "0") && e <= UInt8(ascii: "7") {
                 // Up to three octal digits name a byte of the NeXTSTEP character set.
                 var value = UInt32(e - UInt8(ascii: "0"))
@@ -209,7 +205,7 @@ package struct OpenStepReader {
             default: out.append(e)
             }
         }
-        throw PlistError.malformed(.openStep, "unterminated string", line: startLine)
+        throw PlistError.openStep(.unterminatedString, line: startLine)
     }
 
     /// Whitespace and comments.
@@ -224,7 +220,7 @@ package struct OpenStepReader {
                 let startLine = line
                 pos += 2
                 while pos + 1 < bytes.count, !(bytes[pos] == UInt8(ascii: "*") && bytes[pos + 1] == UInt8(ascii: "/")) { pos += 1 }
-                guard pos + 1 < bytes.count else { throw PlistError.malformed(.openStep, "unterminated comment", line: startLine) }
+                guard pos + 1 < bytes.count else { throw PlistError.openStep(.unterminatedComment, line: startLine) }
                 pos += 2
             } else {
                 return
@@ -234,7 +230,7 @@ package struct OpenStepReader {
 
     private var line: Int { lineNumber(in: bytes, at: pos) }
 
-    private func fail(_ reason: String) -> PlistError { .malformed(.openStep, reason, line: line) }
+    private func fail(_ code: PlistError.OpenStepCode) -> PlistError { .openStep(code, line: line) }
 }
 
 /// `[A-Za-z0-9_$/:.-]`, the characters of an unquoted OpenStep string.

@@ -53,20 +53,20 @@ package struct XMLReader {
         var tag = try openTag()
         let wrapped = tag.kind == .plist
         if wrapped {
-            guard !tag.selfClosing else { throw fail("empty <plist/> element") }
+            guard !tag.selfClosing else { throw fail(.emptyPlistElement) }
             try skipMisc()
-            guard !at("</") else { throw fail("<plist> holds no value") }
+            guard !at("</") else { throw fail(.plistHoldsNoValue) }
             tag = try openTag()
         }
         if wanted != nil && tag.kind != .dict { materializing = true }
         let value = try value(tag)
         try skipMisc()
         if wrapped {
-            guard at("</") else { throw fail("more than one value inside <plist>") }
+            guard at("</") else { throw fail(.moreThanOneValue) }
             try closeTag("plist")
             try skipMisc()
         }
-        guard pos == bytes.count else { throw fail("unexpected content after the property list") }
+        guard pos == bytes.count else { throw fail(.contentAfterValue) }
         return value
     }
 
@@ -81,7 +81,7 @@ package struct XMLReader {
                 skipQuoted()
                 pos += 1
             }
-            guard pos < bytes.count else { throw fail("unterminated DOCTYPE") }
+            guard pos < bytes.count else { throw fail(.unterminatedDoctype) }
             pos += 1
         }
     }
@@ -95,7 +95,7 @@ package struct XMLReader {
             } else if at("<!--") {
                 try skipComment()
             } else if at("<?") {
-                guard let end = find("?>", from: pos + 2) else { throw fail("unterminated processing instruction") }
+                guard let end = find("?>", from: pos + 2) else { throw fail(.unterminatedProcessingInstruction) }
                 pos = end + 2
             } else if at("<!") && !at("<![CDATA[") && !at("<!DOCTYPE") && !at("<!doctype") {
                 throw PlistError.entityDeclaration(line: line)
@@ -114,7 +114,7 @@ package struct XMLReader {
     }
 
     private mutating func skipComment() throws(PlistError) {
-        guard let end = find("-->", from: pos + 4) else { throw fail("unterminated comment") }
+        guard let end = find("-->", from: pos + 4) else { throw fail(.unterminatedComment) }
         pos = end + 3
     }
 
@@ -126,23 +126,23 @@ package struct XMLReader {
 
     /// Reads `<name attr="…">` or `<name/>`.
     private mutating func openTag() throws(PlistError) -> Tag {
-        guard pos < bytes.count else { throw fail("unexpected end of file") }
-        guard bytes[pos] == UInt8(ascii: "<"), pos + 1 < bytes.count, bytes[pos + 1] != UInt8(ascii: "/") else {
-            throw fail(pos < bytes.count && at("</") ? "unexpected closing tag" : "expected an element")
-        }
+        guard pos < bytes.count else { throw fail(.unexpectedEnd) }
+        guard bytes[pos] == UInt8(ascii: "<") else { throw fail(.expectedElement) }
+        guard pos + 1 < bytes.count else { throw fail(.unexpectedEnd) }
+        guard bytes[pos + 1] != UInt8(ascii: "/") else { throw fail(.unexpectedClosingTag) }
         pos += 1
         let start = pos
         while pos < bytes.count, isNameByte(bytes[pos]) { pos += 1 }
         guard let kind = kind(start, pos) else {
             let name = String(decoding: bytes[start..<min(pos, start + 40)], as: UTF8.self)
-            throw fail("unknown tag <\(name)>")
+            throw fail(.unknownTag(name))
         }
         // Attributes are skipped (only <plist version="…"> has any).
         while pos < bytes.count, bytes[pos] != UInt8(ascii: ">") {
             skipQuoted()
             pos += 1
         }
-        guard pos < bytes.count else { throw fail("unterminated tag") }
+        guard pos < bytes.count else { throw fail(.unterminatedTag) }
         let selfClosing = bytes[pos - 1] == UInt8(ascii: "/")
         pos += 1
         return Tag(kind: kind, selfClosing: selfClosing)
@@ -177,11 +177,12 @@ package struct XMLReader {
     private mutating func closeTag(_ name: StaticString) throws(PlistError) {
         let n = name.utf8CodeUnitCount
         guard at("</"), pos + 2 + n <= bytes.count, matches(pos + 2, name) else {
-            throw fail("expected </\(name)>")
+            throw fail(.expectedClosingTag("\(name)"))
         }
         pos += 2 + n
         while pos < bytes.count, isSpace(bytes[pos]) { pos += 1 }
-        guard pos < bytes.count, bytes[pos] == UInt8(ascii: ">") else { throw fail("expected </\(name)>") }
+        guard pos < bytes.count else { throw fail(.unexpectedEnd) }
+        guard bytes[pos] == UInt8(ascii: ">") else { throw fail(.expectedClosingTag("\(name)")) }
         pos += 1
     }
 
@@ -202,11 +203,11 @@ package struct XMLReader {
             guard materializing else { try validate(text); return .string("") }
             return .string(try string(text))
         case .key:
-            throw fail("<key> outside a dictionary")
+            throw fail(.keyOutsideDictionary)
         case .plist:
-            throw fail("nested <plist>")
+            throw fail(.nestedPlist)
         case .integer, .real, .date, .data:
-            guard !tag.selfClosing else { throw fail("empty <\(name)>") }
+            guard !tag.selfClosing else { throw fail(.emptyElement("\(name)")) }
             let text = try text()
             try closeTag(name)
             return try scalar(tag.kind, text)
@@ -225,7 +226,7 @@ package struct XMLReader {
         }
         guard let parsed else {
             let what = Self.names[kind]!
-            throw fail("invalid <\(what)> value \"\(preview(text))\"")
+            throw fail(.invalidValue(element: "\(what)", text: preview(text)))
         }
         return parsed
     }
@@ -242,16 +243,16 @@ package struct XMLReader {
                 return dict
             }
             let keyTag = try openTag()
-            guard keyTag.kind == .key else { throw fail("expected <key> in dictionary") }
+            guard keyTag.kind == .key else { throw fail(.expectedKey) }
             var keyText = Text.slice(pos..<pos)
             if !keyTag.selfClosing {
                 keyText = try text()
                 try closeTag("key")
             }
             try skipMisc()
-            guard !at("</") else { throw fail("key \"\(preview(keyText))\" has no value") }
+            guard !at("</") else { throw fail(.keyWithoutValue(preview(keyText))) }
             let valueTag = try openTag()
-            guard valueTag.kind != .key else { throw fail("key \"\(preview(keyText))\" has no value") }
+            guard valueTag.kind != .key else { throw fail(.keyWithoutValue(preview(keyText))) }
             if lookingUp {
                 let match = withBytes(keyText) { $0.elementsEqual(wanted!) }
                 if !match { try validate(keyText) }
@@ -307,20 +308,20 @@ package struct XMLReader {
         if at("</") { return .slice(start..<pos) }
         var out = Array(bytes[start..<pos])
         while true {
-            guard pos < bytes.count else { throw fail("unexpected end of file in text") }
+            guard pos < bytes.count else { throw fail(.unterminatedText) }
             let b = bytes[pos]
             if b == UInt8(ascii: "&") {
                 try reference(into: &out)
             } else if b == UInt8(ascii: "<") {
                 if at("</") { return .decoded(out) }
                 if at("<![CDATA[") {
-                    guard let end = find("]]>", from: pos + 9) else { throw fail("unterminated CDATA section") }
+                    guard let end = find("]]>", from: pos + 9) else { throw fail(.unterminatedCDATA) }
                     out.append(contentsOf: bytes[(pos + 9)..<end])
                     pos = end + 3
                 } else if at("<!--") {
                     try skipComment()
                 } else {
-                    throw fail("unexpected element inside text")
+                    throw fail(.elementInsideText)
                 }
             } else {
                 out.append(b)
@@ -334,7 +335,7 @@ package struct XMLReader {
         let start = pos + 1
         var end = start
         while end < bytes.count, end - start < 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else { throw fail("unterminated character reference") }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else { throw fail(.unterminatedReference) }
         let name = bytes[start..<end]
         switch end - start {
         case 2 where matches(start, "lt"): out.append(UInt8(ascii: "<"))
@@ -344,7 +345,7 @@ package struct XMLReader {
         case 4 where matches(start, "apos"): out.append(UInt8(ascii: "'"))
         default:
             guard name.first == UInt8(ascii: "#") else {
-                throw fail("unknown entity &\(String(decoding: name, as: UTF8.self));")
+                throw fail(.unknownEntity(String(decoding: name, as: UTF8.self)))
             }
             var digits = name.dropFirst()
             var radix: UInt32 = 10
@@ -352,16 +353,15 @@ package struct XMLReader {
                 radix = 16
                 digits = digits.dropFirst()
             }
+            guard !digits.isEmpty else { throw fail(.emptyReference) }
             var scalar: UInt32 = 0
             for d in digits {
-                guard let v = hexDigitValue(d), UInt32(v) < radix else { throw fail("bad character reference") }
+                guard let v = hexDigitValue(d), UInt32(v) < radix else { throw fail(.invalidReferenceDigit) }
                 scalar = scalar * radix + UInt32(v)
                 // Stop before the accumulator can overflow: nothing past U+10FFFF is a character.
-                guard scalar <= 0x10FFFF else { throw fail("character reference beyond Unicode") }
+                guard scalar <= 0x10FFFF else { throw fail(.referenceBeyondUnicode) }
             }
-            guard !digits.isEmpty, scalar != 0, let u = Unicode.Scalar(scalar) else {
-                throw fail("bad character reference")
-            }
+            guard scalar != 0, let u = Unicode.Scalar(scalar) else { throw fail(.referenceToNoCharacter) }
             out.append(contentsOf: UTF8.encode(u)!)
         }
         pos = end + 1
@@ -395,7 +395,7 @@ package struct XMLReader {
 
     private var line: Int { lineNumber(in: bytes, at: pos) }
 
-    private func fail(_ reason: String) -> PlistError { .malformed(.xml, reason, line: line) }
+    private func fail(_ code: PlistError.XMLCode) -> PlistError { .xml(code, line: line) }
 
     @inline(__always)
     private func at(_ literal: StaticString) -> Bool {

@@ -67,25 +67,87 @@ public enum SchemaType: String, Sendable, CaseIterable {
     package var phrase: String { TypeTable.phrase(rawValue) }
 }
 
-/// Why a schema file was not used; the caller warns and goes on without it.
+/// Why a schema file was not used; the caller warns and goes on without it. The code
+/// says what is wrong, the pointer where in the file ("" for the whole file).
 public struct SchemaError: Error, Sendable, Equatable {
     public let path: String
-    public let reason: String
-    public var message: String { "ignoring the schema \(path): \(reason)" }
+    public let pointer: String
+    public let code: Code
+
+    public init(path: String, pointer: String = "", _ code: Code) {
+        self.path = path
+        self.pointer = pointer
+        self.code = code
+    }
+
+    public enum Code: Sendable, Equatable {
+        case unreadable(Errno)
+        case notAFile(FileKind)
+        case json(JSONError)
+        case topLevelNotObject
+        case strictNotBoolean
+        case keysNotObject
+        case keyNotObject
+        case unknownType
+        case notANumber(field: String)
+        case notText(field: String)
+        case enumNotArray
+        case enumEmpty
+        case defaultNotAllowed(SchemaViolation)
+
+        public var message: String {
+            switch self {
+            case let .unreadable(errno): errno.message
+            case let .notAFile(kind): "it is \(kind.phrase), not a regular file"
+            case let .json(error): error.message
+            case .topLevelNotObject: "the top level is not an object"
+            case .strictNotBoolean: "\"strict\" must be true or false"
+            case .keysNotObject: "\"keys\" must be an object of keys"
+            case .keyNotObject: "a key's schema must be an object"
+            case .unknownType: "\"type\" must be one of \(SchemaType.allCases.map(\.rawValue).joined(separator: ", "))"
+            case let .notANumber(field): "\"\(field)\" must be a number"
+            case let .notText(field): "\"\(field)\" must be text"
+            case .enumNotArray: "\"enum\" must be an array"
+            case .enumEmpty: "\"enum\" must not be empty"
+            case let .defaultNotAllowed(violation): "the default is not allowed: \(violation.message)"
+            }
+        }
+    }
+
+    public var message: String { "ignoring the schema \(path): \(pointer.isEmpty ? "" : pointer + ": ")\(code.message)" }
+}
+
+/// Why a value is not allowed for a key: the constraint it breaks, with what is allowed.
+public indirect enum SchemaViolation: Sendable, Equatable {
+    case type(PlistValue, expected: SchemaType)
+    case choice(PlistValue, choices: [PlistValue])
+    case range(PlistValue, minimum: PlistValue?, maximum: PlistValue?)
+    case element(Int, SchemaViolation)
+
+    ///     SchemaViolation.range(.int(101), minimum: .int(0), maximum: .int(100)).message
+    ///     //=> "101 is not in 0…100"
+    public var message: String {
+        switch self {
+        case let .type(value, expected): "\(KeySchema.show(value)) is \(TypeTable.row(for: value).phrase), not \(expected.phrase)"
+        case let .choice(value, choices): "\(KeySchema.show(value)) is not one of \(choices.map { KeySchema.text($0) }.joined(separator: ", "))"
+        case let .range(value, low, high): "\(KeySchema.show(value)) is not in \(low.map(KeySchema.text) ?? "")…\(high.map(KeySchema.text) ?? "")"
+        case let .element(i, problem): "element \(i): \(problem.message)"
+        }
+    }
 }
 
 extension Schema {
     /// Reads a schema file's JSON. Every fault names where it is.
     public static func parse(_ bytes: [UInt8], path: String) throws(SchemaError) -> Schema {
         let root: PlistValue
-        do { root = try JSONReader.read(bytes) } catch { throw SchemaError(path: path, reason: error.message) }
-        guard case .dict(let top) = root else { throw SchemaError(path: path, reason: "the top level is not an object") }
+        do { root = try JSONReader.read(bytes) } catch { throw SchemaError(path: path, .json(error)) }
+        guard case .dict(let top) = root else { throw SchemaError(path: path, .topLevelNotObject) }
         var strict = false
         if let value = top["strict"] {
-            guard case .bool(let b) = value else { throw SchemaError(path: path, reason: "\"strict\" must be true or false") }
+            guard case .bool(let b) = value else { throw SchemaError(path: path, pointer: "/strict", .strictNotBoolean) }
             strict = b
         }
-        guard case .dict(let keys)? = top["keys"] else { throw SchemaError(path: path, reason: "\"keys\" must be an object of keys") }
+        guard case .dict(let keys)? = top["keys"] else { throw SchemaError(path: path, pointer: "/keys", .keysNotObject) }
         var parsed: [KeySchema] = []
         for entry in keys.uniqueEntries {
             parsed.append(try key(entry.key, entry.value, path: path, at: "/keys/" + KeyPath([entry.key]).pointer.dropFirst()))
@@ -94,30 +156,29 @@ extension Schema {
     }
 
     private static func key(_ name: String, _ value: PlistValue, path: String, at pointer: String) throws(SchemaError) -> KeySchema {
-        func fail(_ reason: String) -> SchemaError { SchemaError(path: path, reason: "\(pointer): \(reason)") }
-        guard case .dict(let spec) = value else { throw fail("a key's schema must be an object") }
+        func fail(_ code: SchemaError.Code) -> SchemaError { SchemaError(path: path, pointer: pointer, code) }
+        guard case .dict(let spec) = value else { throw fail(.keyNotObject) }
         var type: SchemaType?
         if let word = spec["type"] {
-            guard case .string(let text) = word, let t = SchemaType(word: text) else {
-                throw fail("\"type\" must be one of \(SchemaType.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
+            guard case .string(let text) = word, let t = SchemaType(word: text) else { throw fail(.unknownType) }
             type = t
         }
         func number(_ field: String) throws(SchemaError) -> PlistValue? {
             guard let v = spec[field] else { return nil }
             switch v {
             case .int, .double: return v
-            default: throw fail("\"\(field)\" must be a number")
+            default: throw fail(.notANumber(field: field))
             }
         }
         func text(_ field: String) throws(SchemaError) -> String? {
             guard let v = spec[field] else { return nil }
-            guard case .string(let s) = v else { throw fail("\"\(field)\" must be text") }
+            guard case .string(let s) = v else { throw fail(.notText(field: field)) }
             return s
         }
         var choices: [PlistValue]?
         if let v = spec["enum"] {
-            guard case .array(let items) = v, !items.isEmpty else { throw fail("\"enum\" must be a non-empty array") }
+            guard case .array(let items) = v else { throw fail(.enumNotArray) }
+            guard !items.isEmpty else { throw fail(.enumEmpty) }
             choices = items
         }
         var items: [KeySchema] = []
@@ -125,7 +186,7 @@ extension Schema {
         let schema = KeySchema(name: name, type: type, defaultValue: spec["default"], minimum: try number("minimum"),
                                maximum: try number("maximum"), choices: choices, itemSchemas: items,
                                summary: try text("summary"), description: try text("description"))
-        if let d = schema.defaultValue, let problem = schema.violation(d) { throw fail("the default is not allowed: \(problem)") }
+        if let d = schema.defaultValue, let problem = schema.violation(d) { throw fail(.defaultNotAllowed(problem)) }
         return schema
     }
 }
@@ -134,25 +195,19 @@ extension KeySchema {
     /// Why `value` is not allowed for this key, naming the constraint and what is
     /// allowed; nil when it is.
     ///
-    ///     volume.violation(.int(101))   //=> "101 is not in 0…100"
-    public func violation(_ value: PlistValue) -> String? {
-        if let type, !type.matches(value) {
-            return "\(Self.show(value)) is \(TypeTable.row(for: value).phrase), not \(type.phrase)"
-        }
-        if let choices, !choices.contains(value) {
-            return "\(Self.show(value)) is not one of \(choices.map { Self.text($0) }.joined(separator: ", "))"
-        }
+    ///     volume.violation(.int(101))?.message   //=> "101 is not in 0…100"
+    public func violation(_ value: PlistValue) -> SchemaViolation? {
+        if let type, !type.matches(value) { return .type(value, expected: type) }
+        if let choices, !choices.contains(value) { return .choice(value, choices: choices) }
         if minimum != nil || maximum != nil, Self.number(value) != nil {
             // Exact comparisons: NaN is in no range, and 2^53+1 is above 2^53.
             let belowLow = minimum.map { Self.compare(value, $0).map { $0 < 0 } ?? true } ?? false
             let aboveHigh = maximum.map { Self.compare(value, $0).map { $0 > 0 } ?? true } ?? false
-            if belowLow || aboveHigh {
-                return "\(Self.show(value)) is not in \(minimum.map(Self.text) ?? "")…\(maximum.map(Self.text) ?? "")"
-            }
+            if belowLow || aboveHigh { return .range(value, minimum: minimum, maximum: maximum) }
         }
         if let items, case .array(let elements) = value {
             for (i, element) in elements.enumerated() {
-                if let problem = items.violation(element) { return "element \(i): \(problem)" }
+                if let problem = items.violation(element) { return .element(i, problem) }
             }
         }
         return nil

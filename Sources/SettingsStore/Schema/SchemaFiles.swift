@@ -27,7 +27,10 @@ public enum SchemaFiles {
             guard let (read, _) = try FileSystem.readFile(path) else { return .success(nil) }
             bytes = read
         } catch {
-            return .failure(SchemaError(path: path, reason: error.message))
+            switch error {
+            case .system(let errno): return .failure(SchemaError(path: path, .unreadable(errno)))
+            case .notAFile(let kind): return .failure(SchemaError(path: path, .notAFile(kind)))
+            }
         }
         do { return .success(try Schema.parse(bytes, path: path)) } catch { return .failure(error) }
     }

@@ -3,7 +3,9 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// The command line: argv in, exit status out. Output is gathered and written with
 /// one system call, so a reader of a pipe never sees half a domain.

@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// Everything that can go wrong on the command line, one case per message.
 enum CLIError: Error, Equatable {

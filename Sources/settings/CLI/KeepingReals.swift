@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// `write --json` and `import --json` without `--exact`: an integer from JSON that lands
 /// where a real was stays a real, since `jq` prints `1.0` as `1`. A command-line policy,

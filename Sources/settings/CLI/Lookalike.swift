@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// What a mistyped word was most likely meant to be: a verb (`wirte` → "did you mean
 /// write?") or a type flag in a value's place (`-interger` → a warning naming -integer,

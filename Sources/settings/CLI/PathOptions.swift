@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// The options that address a place inside a domain and say how values travel as JSON:
 /// `-p POINTER`, `--path-json '["a",0]'`, `--json`, `--insert`, `--exact`, `--merge`.

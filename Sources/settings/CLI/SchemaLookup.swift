@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 extension Context {
     /// The domain's schema, or nil when it has none or only a broken one; a broken one

@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// One command-line word and where it stood, so an error can name the exact word.
 struct Token: Equatable {

@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// The value words of `write D K …`, turned into what to store.
 enum ValueArguments {

@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// The verb table: each verb once, with its summary, usage lines, options and the
 /// function that runs it. Help, the parsers' lists of allowed options and the completion

@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// `complete domains`, `complete keys D`, `complete paths D`, `complete values D K`,
 /// `complete verbs` and `complete options VERB PLACE`: candidates for shell completion, one

@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 enum DeleteCommand {
     /// `delete D` removes the domain's file; `delete D K` one key; `delete D -p POINTER`

@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 enum DomainsCommand {
     /// `domains`: one line, the names sorted and joined by ", ".

@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 enum FindCommand {
     /// `find WORD`: every domain whose name, keys or string values contain WORD, any

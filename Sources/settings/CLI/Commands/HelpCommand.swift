@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 enum HelpCommand {
     /// `help`: the whole usage; `help VERB` (also `VERB --help`, `VERB -h`): that verb's.

@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 enum PathsCommand {
     /// `paths D`: a JSON Pointer for every scalar and empty collection, one per line.

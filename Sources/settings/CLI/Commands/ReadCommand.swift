@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 enum ReadCommand {
     /// `read`, `read D`, `read D K`, `read D -p POINTER`; `--json` for the JSON mapping.

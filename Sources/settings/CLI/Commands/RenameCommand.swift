@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 enum RenameCommand {
     /// `rename D OLD NEW`: moves a value to a new key, in one locked change.

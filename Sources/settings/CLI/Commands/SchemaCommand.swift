@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// The verbs that read a domain's schema, for gsettings parity: `list-keys`, `describe`,
 /// `range`, `reset`, `validate`, and `schema path`.
@@ -56,7 +58,7 @@ enum SchemaCommand {
         var problems: [String] = []
         for entry in values.sortedEntries {
             if let key = schema.key(entry.key) {
-                if let problem = key.violation(entry.value) { problems.append("\(entry.key): \(problem)") }
+                if let problem = key.violation(entry.value) { problems.append("\(entry.key): \(problem.message)") }
             } else if schema.strict {
                 problems.append("\(entry.key): not a key of the schema, which is strict")
             }

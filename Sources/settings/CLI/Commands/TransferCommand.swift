@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// `import` and `export`: whole domains to and from property-list or JSON files.
 enum TransferCommand {
@@ -18,7 +20,7 @@ enum TransferCommand {
             let value: PlistValue
             do throws(JSONError) { value = try JSONReader.read(bytes) } catch { throw CLIError.json(error, source: name) }
             guard case .dict(let dict) = value else {
-                throw CLIError.json(.value("the top level is \(TypeTable.row(for: value).phrase), not an object", pointer: ""), source: name)
+                throw CLIError.json(.value(.topLevelNotObject(value.type), pointer: ""), source: name)
             }
             imported = dict
         } else {

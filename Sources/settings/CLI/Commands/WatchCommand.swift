@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 /// `watch D [KEY…] [-p POINTER…] [--json] [--initial] [--count N] [--timeout SECONDS]
 /// [--debounce MS]`: one line per change, written as it happens: `KEY<TAB>VALUE` or

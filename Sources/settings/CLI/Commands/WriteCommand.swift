@@ -1,4 +1,6 @@
-import SettingsCore
+import PlistModel
+import PlistCodecs
+import SettingsStore
 
 enum WriteCommand {
     /// `write D K VALUE…` sets one key; `write D PLIST` replaces the domain;
@@ -44,7 +46,7 @@ enum WriteCommand {
             try path.set(new, in: &value, insert: options.insert)
             // The key's whole value is checked, so a write deep inside it is checked too.
             if let keySchema, !force, let value, let problem = keySchema.violation(value) {
-                throw CLIError.schemaViolation(key: key, problem)
+                throw CLIError.schemaViolation(key: key, problem.message)
             }
             return true
         }
@@ -60,7 +62,7 @@ enum WriteCommand {
               let parse = row.parse else { return change }
         if let value = parse(text) { return .set(value) }
         if force { return change }
-        throw CLIError.schemaViolation(key: keySchema.name, "'\(text)' is not \(type == .integer ? "an" : "a") \(type.rawValue) (\(row.expected))")
+        throw CLIError.schemaViolation(key: keySchema.name, "'\(text)' is not \(type.phrase) (\(row.expected))")
     }
 
     /// The value words, or `[--exact] --json TEXT`.
