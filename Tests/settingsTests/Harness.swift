@@ -4,6 +4,7 @@ import XCTest
 @testable import PlistCodecs
 @testable import SettingsStore
 @_exported import TestSupport
+@testable import settings
 
 /// Runs the built binaries in a throwaway config folder, as a user would.
 struct Harness {
@@ -52,10 +53,46 @@ struct Harness {
         let stderr: String
     }
 
-    /// `settings ARGS…`.
+    /// Whether `run` calls the command line in this process (`CLI.run`) rather than
+    /// spawning the binary: yes for the debug build, which is the module linked into the
+    /// tests; no when SETTINGS_BIN_DIR names another build (CI runs this suite again
+    /// against the release binary so, every command spawned end to end) or SETTINGS_SPAWN
+    /// is set. Tests that need a process of their own (signals, kills, concurrent writers,
+    /// argv[0], descriptors) spawn it with `exec`.
+    static let inProcess: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["SETTINGS_BIN_DIR"] == nil && environment["SETTINGS_SPAWN"] == nil
+    }()
+
+    /// `settings ARGS…`, with the environment a spawned command would get.
     @discardableResult
     func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) -> Result {
-        exec(Harness.settings, arguments, stdin: stdin, environment: extra)
+        guard Harness.inProcess else { return exec(Harness.settings, arguments, stdin: stdin, environment: extra) }
+        let out = Collected(), err = Collected()
+        let status = CLI.run(arguments, environment: environment(extra), input: stdin.map { Array($0) } ?? [],
+                             output: out.append, error: err.append)
+        return Result(status: status, stdout: out.text, stderr: err.text)
+    }
+
+    /// Bytes a run prints, gathered from whichever thread prints them.
+    final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes: [UInt8] = []
+        @Sendable func append(_ more: [UInt8]) { lock.withLock { bytes += more } }
+        var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+    }
+
+    /// The test process's environment with the config folder, a home below it and no
+    /// read retry, then `extra`.
+    func environment(_ extra: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = config
+        environment["HOME"] = config + "/home"
+        // No waiting on a hostile or half-written file unless a test asks for the store's
+        // retry (StoreBehaviourTests): it is what made the hostile-file tests slow.
+        environment["SETTINGS_READ_RETRY"] = "0"
+        for (k, v) in extra { environment[k] = v }
+        return environment
     }
 
     @discardableResult
@@ -64,14 +101,7 @@ struct Harness {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = config
-        environment["HOME"] = config + "/home"
-        // No waiting on a hostile or half-written file unless a test asks for the store's
-        // retry (StoreBehaviourTests): it is what made the hostile-file tests slow.
-        environment["SETTINGS_READ_RETRY"] = "0"
-        for (k, v) in extra { environment[k] = v }
-        process.environment = environment
+        process.environment = environment(extra)
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -6,22 +6,22 @@ import PlistModel
 /// name folders below whatever folder the command happens to run in.
 public enum SchemaFiles {
     /// The places looked in, first match wins.
-    public static func candidates(for domain: String, configDirectory: String) -> [String] {
-        let dataDirs = FileSystem.environment("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+    public static func candidates(for domain: String, configDirectory: String, environment: Environment = .process) -> [String] {
+        let dataDirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
         let folders = [Path.join(configDirectory, "settings/schemas")]
             + dataDirs.split(separator: ":").filter { $0.hasPrefix("/") }.map { Path.join(String($0), "settings/schemas") }
         return folders.map { Path.join($0, domain + ".json") }
     }
 
     /// The schema file used for `domain`, if any.
-    public static func path(for domain: String, configDirectory: String) -> String? {
-        candidates(for: domain, configDirectory: configDirectory).first { (try? FileSystem.status($0)) ?? nil != nil }
+    public static func path(for domain: String, configDirectory: String, environment: Environment = .process) -> String? {
+        candidates(for: domain, configDirectory: configDirectory, environment: environment).first { (try? FileSystem.status($0)) ?? nil != nil }
     }
 
     /// The domain's schema: nil when it has none; a `SchemaError` (to be shown as a
     /// warning) when its file cannot be used.
-    public static func load(for domain: String, configDirectory: String) -> Result<Schema?, SchemaError> {
-        guard let path = path(for: domain, configDirectory: configDirectory) else { return .success(nil) }
+    public static func load(for domain: String, configDirectory: String, environment: Environment = .process) -> Result<Schema?, SchemaError> {
+        guard let path = path(for: domain, configDirectory: configDirectory, environment: environment) else { return .success(nil) }
         let bytes: [UInt8]
         do {
             guard let (read, _) = try FileSystem.readFile(path) else { return .success(nil) }

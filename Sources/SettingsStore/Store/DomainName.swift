@@ -28,7 +28,7 @@ public enum DomainName: Sendable, Equatable {
         var path: String?
         if argument.hasPrefix("/") { path = argument }
         if argument == "~" || argument.hasPrefix("~/") {
-            path = Path.join(home ?? FileSystem.homeDirectory(), String(argument.dropFirst(2)))
+            path = Path.join(home ?? Environment.process.home, String(argument.dropFirst(2)))
         }
         if let path {
             guard !path.hasSuffix("/") else { throw StoreError.invalidDomain(argument, "a folder is not a domain") }
@@ -36,7 +36,7 @@ public enum DomainName: Sendable, Equatable {
             if file.utf8.split(separator: UInt8(ascii: "/")).contains(where: { $0.count > 255 }) || file.utf8.count >= 4096 {
                 throw StoreError.invalidDomain(argument, "the path is too long for a file (255 bytes a name, 4095 in all)")
             }
-            self = try Self.preferencesDomain(file, home: home ?? FileSystem.homeDirectory()) ?? .path(file)
+            self = try Self.preferencesDomain(file, home: home ?? Environment.process.home) ?? .path(file)
             return
         }
         try Self.validate(argument, what: "domain name")
@@ -97,14 +97,15 @@ public enum DomainName: Sendable, Equatable {
     /// relative to the current folder, as every other command-line tool reads such a
     /// word. Only the command line reads words so: a name given to the library (a
     /// SettingsKit domain) never leaves the config folder.
-    public init(commandLine argument: String) throws(StoreError) {
+    /// `home` is where `~` points (the process's `$HOME` when nil).
+    public init(commandLine argument: String, home: String? = nil) throws(StoreError) {
         guard !argument.hasPrefix("/"), !argument.hasPrefix("~"), argument.utf8.contains(UInt8(ascii: "/")) else {
-            try self.init(argument)
+            try self.init(argument, home: home)
             return
         }
         var relative = Substring(argument)
         while relative.hasPrefix("./") { relative = relative.dropFirst(2).drop { $0 == "/" } }
-        try self.init(Path.join(FileSystem.currentDirectory(), String(relative)))
+        try self.init(Path.join(FileSystem.currentDirectory(), String(relative)), home: home)
     }
 
     /// How `read` with no domain and messages name it.

@@ -31,19 +31,25 @@ public struct DomainStore: Sendable {
     /// turns the retry off.
     public var readRetry: Double
 
-    /// `lockTimeout` defaults to `$SETTINGS_LOCK_TIMEOUT` seconds, or 10; `readRetry` to
-    /// `$SETTINGS_READ_RETRY`, or 0.5 (see `secondsFromEnvironment(_:)`); either default
-    /// holds when its variable is unset or not a number of seconds.
-    public init(directory: String? = nil, lockTimeout: Double? = nil, readRetry: Double? = nil) {
+    /// The variables the store was made from; schemas are looked up in its `XDG_DATA_DIRS`.
+    public let environment: Environment
+
+    /// `directory` defaults to `$XDG_CONFIG_HOME`, or `~/.config`; `lockTimeout` to
+    /// `$SETTINGS_LOCK_TIMEOUT` seconds, or 10; `readRetry` to `$SETTINGS_READ_RETRY`, or
+    /// 0.5 (see `secondsFromEnvironment(_:in:)`); either default holds when its variable is
+    /// unset or not a number of seconds. The variables are `environment`'s.
+    public init(directory: String? = nil, lockTimeout: Double? = nil, readRetry: Double? = nil,
+                environment: Environment = .process) {
+        self.environment = environment
         if let directory {
             self.directory = directory
-        } else if let xdg = FileSystem.environment("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
+        } else if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             self.directory = xdg
         } else {
-            self.directory = Path.join(FileSystem.homeDirectory(), ".config")
+            self.directory = Path.join(environment.home, ".config")
         }
-        self.lockTimeout = lockTimeout ?? (try? Self.secondsFromEnvironment(Self.lockTimeoutVariable)) ?? 10
-        self.readRetry = readRetry ?? (try? Self.secondsFromEnvironment(Self.readRetryVariable)) ?? 0.5
+        self.lockTimeout = lockTimeout ?? (try? Self.secondsFromEnvironment(Self.lockTimeoutVariable, in: environment)) ?? 10
+        self.readRetry = readRetry ?? (try? Self.secondsFromEnvironment(Self.readRetryVariable, in: environment)) ?? 0.5
     }
 
     /// The environment variables of `lockTimeout` and `readRetry`.
@@ -52,8 +58,8 @@ public struct DomainStore: Sendable {
     /// A number of seconds from the environment variable `name`: nil when unset; the
     /// seconds when it is a non-negative decimal (`5`, `0.5`); else an error naming the
     /// text, so `-1`, `abc` or `0x10` are never taken for something the user did not mean.
-    public static func secondsFromEnvironment(_ name: String) throws(StoreError) -> Double? {
-        guard let text = FileSystem.environment(name) else { return nil }
+    public static func secondsFromEnvironment(_ name: String, in environment: Environment = .process) throws(StoreError) -> Double? {
+        guard let text = environment[name] else { return nil }
         let parts = text.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
         let digits = { (part: Substring.UTF8View.SubSequence) in
             !part.isEmpty && part.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }

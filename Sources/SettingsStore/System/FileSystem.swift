@@ -363,12 +363,12 @@ package enum FileSystem {
         return String(cString: cwd)
     }
 
-    /// `$HOME`, or when it is unset the home folder `/etc/passwd` gives this user ("/" if
-    /// none). The file is read directly, as static Go programs do, rather than through
-    /// `getpwuid(3)`: in a fully static binary that call needs the shared libraries of the
-    /// very glibc it was linked against at run time (glibc warns so at link time).
-    static func homeDirectory() -> String {
-        if let home = environment("HOME"), !home.isEmpty { return home }
+    /// The home folder `/etc/passwd` gives this user ("/" if none), for when `$HOME` is
+    /// unset (see `Environment.home`). The file is read directly, as static Go programs do,
+    /// rather than through `getpwuid(3)`: in a fully static binary that call needs the
+    /// shared libraries of the very glibc it was linked against at run time (glibc warns so
+    /// at link time).
+    static func passwdHomeDirectory() -> String {
         guard let passwd = try? readFile("/etc/passwd")?.bytes else { return "/" }
         return passwdHome(of: getuid(), in: passwd) ?? "/"
     }

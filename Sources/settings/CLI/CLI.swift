@@ -28,17 +28,28 @@ enum CLI {
         }
     }
 
-    static func run(_ argv: [Argument]) -> Int32 {
+    /// `settings WORDS…` run inside another program (the test suite): the environment is
+    /// exactly `environment`, standard input is `input`, and what the run prints is handed
+    /// to `output` and `error`. Returns the exit status.
+    static func run(_ words: [String], environment: [String: String], input: [UInt8] = [],
+                    output: @escaping @Sendable ([UInt8]) -> Void, error: @escaping @Sendable ([UInt8]) -> Void) -> Int32 {
+        let streams = Streams.inProcess(environment: environment, input: input, output: output, error: error)
+        return run([.success("settings")] + words.map { .success($0) }, streams)
+    }
+
+    /// argv (with the program's name first) in, exit status out.
+    static func run(_ argv: [Argument], _ streams: Streams = .process) -> Int32 {
         let program = (try? argv.first?.get()).map(programName) ?? "settings"
-        var context = Context(program: program)
+        var context = Context(program: program, streams: streams)
         var status: Int32
         do {
             let words = try checkedWords(Array(argv.dropFirst()))
-            if let timeout = try DomainStore.secondsFromEnvironment(DomainStore.lockTimeoutVariable) { context.store.lockTimeout = timeout }
-            if let retry = try DomainStore.secondsFromEnvironment(DomainStore.readRetryVariable) { context.store.readRetry = retry }
+            let environment = streams.environment
+            if let timeout = try DomainStore.secondsFromEnvironment(DomainStore.lockTimeoutVariable, in: environment) { context.store.lockTimeout = timeout }
+            if let retry = try DomainStore.secondsFromEnvironment(DomainStore.readRetryVariable, in: environment) { context.store.readRetry = retry }
             // Said at once, not gathered: the person is waiting now.
             context.store.waitingForLock = { path, timeout in
-                try? StandardStreams.write("\(program): waiting for another writer of \(path) (up to \(CLI.seconds(timeout)) s)\n", toError: true)
+                streams.error(Array("\(program): waiting for another writer of \(path) (up to \(CLI.seconds(timeout)) s)\n".utf8))
             }
             let invocation = try Invocation(arguments: words)
             context.host = invocation.host
@@ -51,14 +62,14 @@ enum CLI {
             status = diagnostic.status
         }
         if !context.output.isEmpty {
-            do throws(Errno) { try StandardStreams.write(context.output) } catch {
+            do throws(Errno) { try streams.output(context.output) } catch {
                 // A backup to a full disk must not look like one that worked: a verb that
                 // succeeded (0) or reported findings (1, `validate`) becomes a failure.
                 context.error.append(contentsOf: "\(program): cannot write standard output: \(error.message)\n".utf8)
                 if status == 0 || status == 1 { status = 4 }
             }
         }
-        if !context.error.isEmpty { try? StandardStreams.write(context.error, toError: true) }
+        if !context.error.isEmpty { streams.error(context.error) }
         return status
     }
 
@@ -107,11 +118,12 @@ enum CLI {
 /// 100,000-key tree one node at a time costs a tenth of an `import`.
 nonisolated(unsafe) private var keptUntilExit: [PlistDictionary] = []
 
-/// What a verb needs: the store, the host option, and buffers for its output.
+/// What a verb needs: the store, the host option, the streams, and buffers for its output.
 struct Context {
     let program: String
+    let streams: Streams
     var host: DomainHost = .any
-    var store = DomainStore()
+    var store: DomainStore
     var output: [UInt8] = []
     var error: [UInt8] = []
     /// The exit status of a verb that succeeds in more than one way (`watch --timeout`).
@@ -119,13 +131,30 @@ struct Context {
     /// Whether the verb may change a domain (see `Verb.writes`).
     var verbWrites = true
 
+    init(program: String, streams: Streams) {
+        (self.program, self.streams) = (program, streams)
+        store = DomainStore(environment: streams.environment)
+    }
+
     mutating func print(_ text: String) {
         output.append(contentsOf: text.utf8)
         output.append(UInt8(ascii: "\n"))
     }
 
-    /// Keeps a big value alive until exit, so it is never freed piece by piece.
-    func keepUntilExit(_ values: PlistDictionary) { keptUntilExit.append(values) }
+    /// Keeps a big value alive until exit, so it is never freed piece by piece (in a
+    /// process that goes on after the run, it is freed as usual).
+    func keepUntilExit(_ values: PlistDictionary) {
+        if streams.processEndsAfterRun { keptUntilExit.append(values) }
+    }
+
+    /// The domain argument, checked; `~` is the run's `$HOME`.
+    func domainName(_ token: Token) throws(CLIError) -> DomainName {
+        do throws(StoreError) { return try DomainName(commandLine: token.text, home: streams.environment.home) } catch {
+            throw CLIError.store(error)
+        }
+    }
+
+
 
     /// One line on stderr that does not change the exit status.
     mutating func warn(_ text: String) {
@@ -155,4 +184,9 @@ struct Context {
     mutating func update(_ domain: DomainName, _ change: (inout PlistDictionary) throws -> Bool) throws {
         note(try store.update(domain, host: host, change))
     }
+}
+
+/// JSON output: pretty for a person at a terminal, compact for a pipe, with a newline.
+func jsonOutput(_ value: PlistValue, _ streams: Streams) -> [UInt8] {
+    JSONWriter.encode(value, pretty: streams.outputIsTerminal) + [UInt8(ascii: "\n")]
 }

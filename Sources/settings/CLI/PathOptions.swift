@@ -61,7 +61,3 @@ struct PathOptions {
     }
 }
 
-/// JSON output: pretty for a person at a terminal, compact for a pipe, with a newline.
-func jsonOutput(_ value: PlistValue) -> [UInt8] {
-    JSONWriter.encode(value, pretty: StandardStreams.outputIsTerminal) + [UInt8(ascii: "\n")]
-}

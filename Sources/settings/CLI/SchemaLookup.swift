@@ -7,7 +7,7 @@ extension Context {
     /// is one warning line, and then plain `defaults` behaviour.
     mutating func schema(for domain: DomainName) -> Schema? {
         guard case .named(let name) = domain else { return nil }
-        switch SchemaFiles.load(for: name, configDirectory: store.directory) {
+        switch SchemaFiles.load(for: name, configDirectory: store.directory, environment: store.environment) {
         case .success(let schema): return schema
         case .failure(let error):
             warn(error.message)

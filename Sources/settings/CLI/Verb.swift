@@ -185,14 +185,10 @@ extension DomainName {
 func onlyDomainValues(_ context: inout Context, _ arguments: [Token], verb: String) throws -> PlistDictionary {
     guard let domainToken = arguments.first else { throw CLIError.usage("\(verb) needs a domain") }
     try expectAtMost(1, arguments)
-    let domain = try domainName(domainToken)
+    let domain = try context.domainName(domainToken)
     guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
         throw CLIError.domainMissing(domainToken.text, file: domain.file)
     }
     return values
 }
 
-/// The domain argument, checked.
-func domainName(_ token: Token) throws(CLIError) -> DomainName {
-    do throws(StoreError) { return try DomainName(commandLine: token.text) } catch { throw CLIError.store(error) }
-}

@@ -10,7 +10,7 @@ enum DeleteCommand {
         context.takeForce(&arguments)
         guard let domainToken = arguments.first else { throw CLIError.usage("delete needs a domain") }
         try expectAtMost(options.path == nil ? 2 : 1, arguments)
-        let domain = try domainName(domainToken)
+        let domain = try context.domainName(domainToken)
         guard let path = try options.placeInside() ?? arguments.dropFirst().first.map({ KeyPath([$0.text]) }) else {
             guard try context.store.remove(domain, host: context.host) else {
                 throw CLIError.deleteMissing(domain: domainToken.text)

@@ -6,8 +6,9 @@ enum ReadCommand {
     /// `read`, `read D`, `read D K`, `read D -p POINTER`; `--json` for the JSON mapping.
     static func read(_ context: inout Context, _ arguments: [Token]) throws {
         let (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "read"))
+        let streams = context.streams
         let render = { (value: PlistValue, bare: Bool) -> [UInt8] in
-            options.json ? jsonOutput(value) : bare ? DefaultsPrinter.renderBare(value) : DefaultsPrinter.render(value)
+            options.json ? jsonOutput(value, streams) : bare ? DefaultsPrinter.renderBare(value) : DefaultsPrinter.render(value)
         }
         try expectAtMost(options.path == nil ? 2 : 1, arguments)
         guard let domainToken = arguments.first else {
@@ -15,7 +16,7 @@ enum ReadCommand {
             context.output.append(contentsOf: render(.dict(try everyDomain(&context)), false))
             return
         }
-        let domain = try domainName(domainToken)
+        let domain = try context.domainName(domainToken)
         if arguments.count == 1, options.path == nil {
             var values = try context.store.load(domain, host: context.host)?.values ?? [:]
             if options.withDefaults, let schema = context.schema(for: domain) {
@@ -57,7 +58,7 @@ enum ReadCommand {
         let (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "read-type"))
         guard arguments.count + (options.path == nil ? 0 : 1) >= 2 else { throw CLIError.usage("read-type needs a domain and a key") }
         try expectAtMost(options.path == nil ? 2 : 1, arguments)
-        let value = try lookUp(&context, try domainName(arguments[0]), arguments[0], arguments, options)
+        let value = try lookUp(&context, try context.domainName(arguments[0]), arguments[0], arguments, options)
         context.print("Type is \(TypeTable.row(for: value).word)")
     }
 

@@ -9,7 +9,7 @@ enum RenameCommand {
         context.takeForce(&arguments)
         guard arguments.count >= 3 else { throw CLIError.usage("rename needs a domain, an old key and a new key") }
         try expectAtMost(3, arguments)
-        let domain = try domainName(arguments[0])
+        let domain = try context.domainName(arguments[0])
         let (old, new) = (arguments[1].text, arguments[2].text)
         try context.update(domain) { values in
             guard let value = values.removeValue(forKey: old) else {

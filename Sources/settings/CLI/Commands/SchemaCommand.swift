@@ -9,7 +9,7 @@ enum SchemaCommand {
     /// lists its stored keys, as `keys` does.
     static func listKeys(_ context: inout Context, _ arguments: [Token]) throws {
         guard let first = arguments.first else { throw CLIError.usage("list-keys needs a domain") }
-        if context.schema(for: try domainName(first)) == nil { return try keys(&context, arguments) }
+        if context.schema(for: try context.domainName(first)) == nil { return try keys(&context, arguments) }
         let (_, schema) = try domainAndSchema(&context, arguments, count: 1)
         for name in schema.sortedNames { context.print(name) }
     }
@@ -37,7 +37,7 @@ enum SchemaCommand {
         var arguments = arguments
         context.takeForce(&arguments)
         guard arguments.count >= 2 else { throw CLIError.usage("reset needs a domain and keys, or --all") }
-        let domain = try domainName(arguments[0])
+        let domain = try context.domainName(arguments[0])
         var names = arguments.dropFirst().map(\.text)
         if names == ["--all"] {
             guard let schema = context.schema(for: domain) else { throw CLIError.noSchema(domain: arguments[0].text, key: nil) }
@@ -70,8 +70,8 @@ enum SchemaCommand {
     /// `schema path D`: the schema file used for the domain.
     static func schema(_ context: inout Context, _ arguments: [Token]) throws {
         guard arguments.count == 2, arguments[0].text == "path" else { throw CLIError.usage("schema path <domain>") }
-        let domain = try domainName(arguments[1])
-        guard case .named(let name) = domain, let path = SchemaFiles.path(for: name, configDirectory: context.store.directory) else {
+        let domain = try context.domainName(arguments[1])
+        guard case .named(let name) = domain, let path = SchemaFiles.path(for: name, configDirectory: context.store.directory, environment: context.store.environment) else {
             throw CLIError.noSchema(domain: arguments[1].text, key: nil)
         }
         context.print(path)
@@ -80,7 +80,7 @@ enum SchemaCommand {
     private static func domainAndSchema(_ context: inout Context, _ arguments: [Token], count: Int) throws -> (DomainName, Schema) {
         guard arguments.count >= count else { throw CLIError.usage("this verb needs a domain" + (count > 1 ? " and a key" : "")) }
         try expectAtMost(count, arguments)
-        let domain = try domainName(arguments[0])
+        let domain = try context.domainName(arguments[0])
         guard let schema = context.schema(for: domain) else { throw CLIError.noSchema(domain: arguments[0].text, key: nil) }
         return (domain, schema)
     }

@@ -11,10 +11,15 @@ enum TransferCommand {
         context.takeForce(&arguments)
         guard arguments.count >= 2 else { throw CLIError.usage("import needs a domain and a path (or - for standard input)") }
         try expectAtMost(2, arguments)
-        let domain = try domainName(arguments[0])
+        let domain = try context.domainName(arguments[0])
         let path = arguments[1].text
         let name = path == "-" ? "standard input" : path
-        let bytes = try PlistFiles.read(path)
+        let bytes: [UInt8]
+        if path == "-" {
+            do throws(Errno) { bytes = try context.streams.input() } catch { throw StoreError.unreadable(path: name, error) }
+        } else {
+            bytes = try PlistFiles.read(path)
+        }
         var imported: PlistDictionary
         if options.json {
             let value: PlistValue
@@ -57,7 +62,7 @@ enum TransferCommand {
         let (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "export"))
         guard arguments.count >= 2 else { throw CLIError.usage("export needs a domain and a path (or - for standard output)") }
         try expectAtMost(2, arguments)
-        let domain = try domainName(arguments[0])
+        let domain = try context.domainName(arguments[0])
         guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
             throw CLIError.domainMissing(arguments[0].text, file: domain.file)
         }
@@ -65,10 +70,10 @@ enum TransferCommand {
         let path = arguments[1].text
         if options.json {
             // Streamed in pieces: a big domain is not held a second time as text.
-            let pretty = StandardStreams.outputIsTerminal && path == "-"
+            let pretty = context.streams.outputIsTerminal && path == "-"
             if path == "-" {
                 do {
-                    try JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { piece throws(Errno) in try StandardStreams.write(piece) }
+                    try JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { piece throws(Errno) in try context.streams.output(piece) }
                 } catch let error as Errno {
                     throw CLIError.outputFailed(error)
                 }

@@ -37,14 +37,15 @@ enum WatchCommand {
 
     static func watch(_ context: inout Context, _ arguments: [Token]) throws {
         guard let domainToken = arguments.first else { throw CLIError.usage("watch needs a domain") }
-        let domain = try domainName(domainToken)
+        let domain = try context.domainName(domainToken)
         let options = try parse(Array(arguments.dropFirst()))
         let watcher = try DomainWatcher(store: context.store, domain: domain, host: context.host, debounce: options.debounce)
-        StandardStreams.exitQuietlyOnSignals()
+        context.streams.endQuietlyOnSignals()
         let program = context.program
+        let streams = context.streams
         // A line that cannot be written (a full disk) ends the watch with status 4.
         let emit = { (event: Event) throws(CLIError) in
-            do throws(Errno) { try StandardStreams.write(options.json ? json(event, domain: domain) : text(event)) } catch {
+            do throws(Errno) { try streams.output(options.json ? json(event, domain: domain) : text(event)) } catch {
                 throw CLIError.outputFailed(error)
             }
         }
@@ -63,7 +64,7 @@ enum WatchCommand {
             } catch {
                 // A file that stays broken is reported once per change of it, never as deletions.
                 if case .cannotWatch = error { throw error }
-                try? StandardStreams.write("\(program): \(CLI.oneLine(error.message))\n", toError: true)
+                streams.error(Array("\(program): \(CLI.oneLine(error.message))\n".utf8))
                 continue
             }
             guard let changes else { break }

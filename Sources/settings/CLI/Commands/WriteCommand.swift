@@ -12,7 +12,7 @@ enum WriteCommand {
         var arguments = arguments
         let force = arguments.count > 2 && context.takeForce(&arguments)
         guard arguments.count >= 2 else { throw CLIError.usage("write needs a domain, a key and a value") }
-        let domain = try domainName(arguments[0])
+        let domain = try context.domainName(arguments[0])
         var words = Array(arguments.dropFirst())
         // A path only with a value after it: `write D -p V` stores the key -p, as defaults does.
         var options = PathOptions()

@@ -1,0 +1,28 @@
+import PlistModel
+
+/// The environment variables a caller reads: the process's own (`getenv`), or a table
+/// given in process, as the test suite runs the command line without a new process.
+/// Everything in the store that depends on a variable (`XDG_CONFIG_HOME`, `HOME`,
+/// `XDG_DATA_DIRS`, the lock and retry seconds) reads it through one of these.
+public struct Environment: Sendable {
+    private let variables: [String: String]?
+
+    /// The process's environment, read when asked (`getenv`).
+    public static let process = Environment(variables: nil)
+
+    private init(variables: [String: String]?) { self.variables = variables }
+
+    /// Exactly `variables`: anything not in it is unset.
+    public init(_ variables: [String: String]) { self.variables = variables }
+
+    public subscript(_ name: String) -> String? {
+        guard let variables else { return FileSystem.environment(name) }
+        return variables[name]
+    }
+
+    /// `$HOME`, or when it is unset or empty the home folder `/etc/passwd` gives this user.
+    public var home: String {
+        if let home = self["HOME"], !home.isEmpty { return home }
+        return FileSystem.passwdHomeDirectory()
+    }
+}
