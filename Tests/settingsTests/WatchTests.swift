@@ -12,6 +12,25 @@ final class WatchTests: XCTestCase {
     override func setUp() { h = Harness() }
     override func tearDown() { h.cleanUp() }
 
+    /// Returns once `process` (a `watch`) blocks in poll(2), waiting for the kernel's
+    /// events: its watches are armed and its first snapshot read, so a change made now is
+    /// reported. Reading /proc instead of sleeping a fixed time is both faster and free of
+    /// the race a slow machine would lose. At most 10 s.
+    static func waitUntilWaiting(_ process: Process) {
+        let deadline = Date().addingTimeInterval(10)
+        let path = "/proc/\(process.processIdentifier)/syscall"
+        while Date() < deadline, process.isRunning {
+            // The first field is the number of the system call it is blocked in: poll or ppoll on x86_64, ppoll on arm64.
+            let call = (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: " ").first
+            #if arch(x86_64)
+            if call == "7" || call == "271" { return }
+            #else
+            if call == "73" { return }
+            #endif
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+
     /// Starts `settings watch ARGS…`; `finish` waits for it and returns status and output.
     /// `options` go before the verb (`-currentHost`).
     private func watch(_ arguments: [String], config: String? = nil, options: [String] = []) throws -> () -> (Int32, String, String) {
@@ -26,7 +45,7 @@ final class WatchTests: XCTestCase {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        Thread.sleep(forTimeInterval: 0.3)  // let it arm its watch
+        Self.waitUntilWaiting(process)
         return {
             let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
@@ -108,7 +127,7 @@ final class WatchTests: XCTestCase {
         process.arguments = ["watch", "com.w"]
         process.environment = ["XDG_CONFIG_HOME": h.config, "HOME": h.config]
         try process.run()
-        Thread.sleep(forTimeInterval: 0.3)
+        Self.waitUntilWaiting(process)
         process.interrupt()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .exit)
