@@ -41,6 +41,28 @@ final class BinaryCodecTests: XCTestCase {
         XCTAssertEqual(bytes[trailer + 7], 1, "one-byte references")
     }
 
+    /// A byte's kind is its high nibble, for all 256 bytes (the conversion is a bit cast,
+    /// so every nibble must be a case, in order), and the writer's first bytes are the
+    /// documented markers.
+    func testEveryByteHasTheKindOfItsHighNibble() {
+        for byte in UInt8.min...UInt8.max {
+            XCTAssertEqual(BPlistMarker(byte: byte).rawValue, byte >> 4)
+            XCTAssertEqual(BPlistMarker(byte: byte).byte(BPlistMarker.low(byte)), byte)
+        }
+        XCTAssertEqual((0...15).compactMap { BPlistMarker(rawValue: UInt8($0)) }.count, 16)
+        let first = { (value: PlistValue) in BinaryWriter.encode(value)[8] }
+        XCTAssertEqual(first(.bool(false)), BPlistMarker.falseByte)
+        XCTAssertEqual(first(.bool(true)), 0x09)
+        XCTAssertEqual(first(.int(1)), 0x10)
+        XCTAssertEqual(first(.float(1)), 0x22)
+        XCTAssertEqual(first(.double(1)), 0x23)
+        XCTAssertEqual(first(.date(PlistDate(secondsSince2001: 0))), 0x33)
+        XCTAssertEqual(first(.data([1, 2])), 0x42)
+        XCTAssertEqual(first(.string("ab")), 0x52)
+        XCTAssertEqual(first(.string("é")), 0x61)
+        XCTAssertEqual(first(.data(Array(repeating: 0, count: 15))), 0x4F)
+    }
+
     /// Files built by hand to break one rule each; every one fails cleanly, with the code
     /// of the rule it breaks and the byte where it does.
     func testHostileFilesAreRefused() {

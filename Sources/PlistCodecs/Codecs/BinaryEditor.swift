@@ -39,7 +39,7 @@ package struct BinaryEditor {
         offsetTable = Self.bigEndian(input, trailer + 24, 8)
         let root = Self.bigEndian(input, trailer + 16, 8)
         let start = Self.bigEndian(input, offsetTable + root * offsetSize, offsetSize)
-        guard input[start] >> 4 == 0xD else { return nil }
+        guard BPlistMarker(byte: input[start]) == .dictionary else { return nil }
         (entryCount, rootRefs) = Self.countAndBody(input, start)
         var matches = [Bool](repeating: false, count: entryCount)
         for i in 0..<entryCount {
@@ -98,7 +98,7 @@ package struct BinaryEditor {
         // (its last occurrence, the one readers use), else at the end. Keys, then values.
         offsets.append(UInt32(flushed + out.count))
         let slot = matches.lastIndex(of: true) ?? entryCount
-        BinaryWriter.appendHeader(0xD0, count: otherEntryCount + (added == nil ? 0 : 1), to: &out)
+        BinaryWriter.appendHeader(.dictionary, count: otherEntryCount + (added == nil ? 0 : 1), to: &out)
         for half in 0..<2 {
             for i in 0...entryCount {
                 if i == slot, let added {
@@ -154,45 +154,45 @@ package struct BinaryEditor {
     /// For an array or dictionary object, where its references start and how many there
     /// are (a dictionary's keys, then its values); nil for any other object.
     private func references(ofObjectAt start: Int) -> (first: Int, count: Int)? {
-        let marker = input[start] >> 4
-        guard marker == 0xA || marker == 0xD else { return nil }
+        let marker = BPlistMarker(byte: input[start])
+        guard marker == .array || marker == .dictionary else { return nil }
         let (n, first) = Self.countAndBody(input, start)
-        return (first, marker == 0xD ? 2 * n : n)
+        return (first, marker == .dictionary ? 2 * n : n)
     }
 
     /// The count in a marker (its low nibble, or the integer after it) and where the
     /// body after the count starts.
     private static func countAndBody(_ bytes: [UInt8], _ start: Int) -> (Int, Int) {
-        let low = Int(bytes[start] & 0x0F)
-        guard low == 0x0F else { return (low, start + 1) }
-        let width = 1 << Int(bytes[start + 1] & 0x0F)
+        let low = BPlistMarker.low(bytes[start])
+        guard low == BPlistMarker.extendedCount else { return (Int(low), start + 1) }
+        let width = 1 << Int(BPlistMarker.low(bytes[start + 1]))
         return (bigEndian(bytes, start + 2, width), start + 2 + width)
     }
 
     /// The length of a scalar object: marker, any count, and its bytes.
     private static func scalarLength(_ bytes: [UInt8], _ start: Int) -> Int {
         let marker = bytes[start]
-        let low = Int(marker & 0x0F)
-        switch marker >> 4 {
-        case 0x1, 0x2: return 1 + (1 << low)  // integers, reals
-        case 0x3: return 9  // dates
-        case 0x4, 0x5:
+        let low = Int(BPlistMarker.low(marker))
+        switch BPlistMarker(byte: marker) {
+        case .integer, .real: return 1 + (1 << low)
+        case .date: return 9
+        case .data, .asciiString:
             let (n, body) = countAndBody(bytes, start)
             return body - start + n
-        case 0x6:
+        case .utf16String:
             let (n, body) = countAndBody(bytes, start)
             return body - start + 2 * n
-        case 0x8: return 2 + low
-        default: return 1  // booleans
+        case .uid: return 2 + low
+        default: return 1  // booleans (the reader refused the rest)
         }
     }
 
     /// Whether the object at `start` is the string `key`, compared as UTF-8 bytes.
     private static func isString(_ bytes: [UInt8], at start: Int, _ key: String) -> Bool {
         let (n, body) = countAndBody(bytes, start)
-        switch bytes[start] >> 4 {
-        case 0x5: return bytes[body..<(body + n)].elementsEqual(key.utf8)
-        case 0x6:
+        switch BPlistMarker(byte: bytes[start]) {
+        case .asciiString: return bytes[body..<(body + n)].elementsEqual(key.utf8)
+        case .utf16String:
             var units = [UInt16]()
             units.reserveCapacity(n)
             for i in 0..<n { units.append(UInt16(bytes[body + 2 * i]) << 8 | UInt16(bytes[body + 2 * i + 1])) }

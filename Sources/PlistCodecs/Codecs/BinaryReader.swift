@@ -97,7 +97,7 @@ package struct BinaryReader {
 
     private mutating func document() throws(PlistError) -> PlistValue {
         // A root that is no dictionary is built, so the caller can name its type.
-        if wanted != nil, bytes[try offset(of: rootIndex)] >> 4 != 0xD { materializing = true }
+        if wanted != nil, BPlistMarker(byte: bytes[try offset(of: rootIndex)]) != .dictionary { materializing = true }
         return try object(rootIndex).value
     }
 
@@ -130,8 +130,8 @@ package struct BinaryReader {
             let at = try offset(of: index)
             try count(size, at: at)
             // A stand-in of the same kind: a dictionary still checks its keys are strings.
-            let marker = bytes[at] >> 4
-            return (marker == 0x5 || marker == 0x6 ? .string("") : .bool(false), size)
+            let marker = BPlistMarker(byte: bytes[at])
+            return (marker == .asciiString || marker == .utf16String ? .string("") : .bool(false), size)
         case 2:
             if let built = builtCollections[index] {
                 let size = Int(sizes[index])
@@ -171,18 +171,18 @@ package struct BinaryReader {
 
     private mutating func decode(at start: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
         let marker = bytes[start]
-        let low = Int(marker & 0x0F)
-        switch marker >> 4 {
-        case 0x0:
+        let low = Int(BPlistMarker.low(marker))
+        switch BPlistMarker(byte: marker) {
+        case .simple:
             switch marker {
-            case 0x08: try count(1, at: start); return (.bool(false), 1)
-            case 0x09: try count(1, at: start); return (.bool(true), 1)
+            case BPlistMarker.falseByte: try count(1, at: start); return (.bool(false), 1)
+            case BPlistMarker.trueByte: try count(1, at: start); return (.bool(true), 1)
             default: throw PlistError.binary(.unsupportedMarker(marker), offset: start)
             }
-        case 0x1:
+        case .integer:
             try count(1, at: start)
             return (.int(try integer(at: start)), 1)
-        case 0x2:
+        case .real:
             try count(1, at: start)
             switch low {
             case 2:
@@ -193,8 +193,8 @@ package struct BinaryReader {
                 return (.double(Double(bitPattern: Self.bigEndian(bytes, start + 1, 8))), 1)
             default: throw PlistError.binary(.realWidth(1 << low), offset: start)
             }
-        case 0x3:
-            guard marker == 0x33 else { throw PlistError.binary(.unsupportedMarker(marker), offset: start) }
+        case .date:
+            guard marker == BPlistMarker.date.byte(3) else { throw PlistError.binary(.unsupportedMarker(marker), offset: start) }
             try require(start + 1, 8)
             try count(1, at: start)
             let seconds = Double(bitPattern: Self.bigEndian(bytes, start + 1, 8))
@@ -202,19 +202,19 @@ package struct BinaryReader {
                 throw PlistError.binary(.dateOutOfRange, offset: start)
             }
             return (.date(PlistDate(secondsSince2001: seconds)), 1)
-        case 0x4:
+        case .data:
             let (length, body) = try lengthAndBody(start, low)
             try require(body, length)
             try count(1, at: start)
             return (.data(materializing ? Array(bytes[body..<(body + length)]) : []), 1)
-        case 0x5:
+        case .asciiString:
             let (length, body) = try lengthAndBody(start, low)
             try require(body, length)
             try count(1, at: start)
             let slice = UnsafeBufferPointer(rebasing: bytes[body..<(body + length)])
             guard slice.allSatisfy({ $0 < 0x80 }) else { throw PlistError.binary(.nonASCIIString, offset: start) }
             return (.string(materializing ? String(decoding: slice, as: UTF8.self) : ""), 1)
-        case 0x6:
+        case .utf16String:
             let (units, body) = try lengthAndBody(start, low)
             let (length, overflow) = units.multipliedReportingOverflow(by: 2)
             guard !overflow else { throw PlistError.binary(.stringLengthOverflows, offset: start) }
@@ -224,12 +224,12 @@ package struct BinaryReader {
                 throw PlistError.binary(.invalidUTF16, offset: start)
             }
             return (.string(text), 1)
-        case 0x8:
+        case .uid:
             try require(start + 1, low + 1)
             try count(1, at: start)
             let uid = Self.bigEndian(bytes, start + 1, low + 1)
             return (.dict([Self.uidKey: .int(PlistInteger(unsigned: uid))]), 1)
-        case 0xA:
+        case .array:
             let (n, body) = try lengthAndBody(start, low)
             let refs = try references(body, n)
             try enter(start)
@@ -244,7 +244,7 @@ package struct BinaryReader {
                 size += s
             }
             return (.array(elements), size)
-        case 0xD:
+        case .dictionary:
             let (n, body) = try lengthAndBody(start, low)
             let (twice, overflow) = n.multipliedReportingOverflow(by: 2)
             guard !overflow else { throw PlistError.binary(.collectionSizeOverflows, offset: start) }
@@ -270,7 +270,7 @@ package struct BinaryReader {
                 size += s + 1
             }
             return (.dict(dict), size)
-        default:
+        case .unused7, .unused9, .orderedSet, .set, .unusedE, .unusedF:
             throw PlistError.binary(.unsupportedMarker(marker), offset: start)
         }
     }
@@ -284,20 +284,20 @@ package struct BinaryReader {
 
     /// The element count of a marker: its low nibble, or the integer object after it.
     private func lengthAndBody(_ start: Int, _ low: Int) throws(PlistError) -> (Int, Int) {
-        if low != 0x0F { return (low, start + 1) }
+        if low != Int(BPlistMarker.extendedCount) { return (low, start + 1) }
         try require(start + 1, 1)
         let intMarker = bytes[start + 1]
-        guard intMarker >> 4 == 0x1 else { throw PlistError.binary(.badLengthMarker, offset: start + 1) }
-        guard intMarker & 0x0F <= 3 else { throw PlistError.binary(.integerWidth(1 << Int(intMarker & 0x0F)), offset: start + 1) }
+        guard BPlistMarker(byte: intMarker) == .integer else { throw PlistError.binary(.badLengthMarker, offset: start + 1) }
+        guard BPlistMarker.low(intMarker) <= 3 else { throw PlistError.binary(.integerWidth(1 << Int(BPlistMarker.low(intMarker))), offset: start + 1) }
         let value = try integer(at: start + 1)
         guard let n = value.int64, n >= 0, n <= Int64(offsetTable) else {
             throw PlistError.binary(.lengthPastFile(value), offset: start + 1)
         }
-        return (Int(n), start + 2 + (1 << Int(intMarker & 0x0F)))
+        return (Int(n), start + 2 + (1 << Int(BPlistMarker.low(intMarker))))
     }
 
     private func integer(at start: Int) throws(PlistError) -> PlistInteger {
-        let width = 1 << Int(bytes[start] & 0x0F)
+        let width = 1 << Int(BPlistMarker.low(bytes[start]))
         guard width <= 16 else { throw PlistError.binary(.integerWidth(width), offset: start) }
         try require(start + 1, width)
         switch width {

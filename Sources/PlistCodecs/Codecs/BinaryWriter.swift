@@ -104,10 +104,10 @@ package struct BinaryWriter {
         case .scalar(let value): Self.appendScalar(value, to: &out)
         case .uid(let n): Self.appendUID(n, to: &out)
         case .array(let refs):
-            Self.appendHeader(0xA0, count: refs.count, to: &out)
+            Self.appendHeader(.array, count: refs.count, to: &out)
             for r in refs { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
         case .dict(let keys, let values):
-            Self.appendHeader(0xD0, count: keys.count, to: &out)
+            Self.appendHeader(.dictionary, count: keys.count, to: &out)
             for r in keys { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
             for r in values { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
         }
@@ -130,32 +130,32 @@ package struct BinaryWriter {
     private static func appendUID(_ n: UInt64, to out: inout [UInt8]) {
         let width = width(n)
         let size = width <= 1 ? 1 : width <= 2 ? 2 : width <= 4 ? 4 : 8
-        out.append(0x80 | UInt8(size - 1))
+        out.append(BPlistMarker.uid.byte(UInt8(size - 1)))
         appendBigEndian(n, width: size, to: &out)
     }
 
     private static func appendScalar(_ value: PlistValue, to out: inout [UInt8]) {
         switch value {
-        case .bool(let b): out.append(b ? 0x09 : 0x08)
+        case .bool(let b): out.append(b ? BPlistMarker.trueByte : BPlistMarker.falseByte)
         case .int(let i): appendInteger(i, to: &out)
         case .float(let f):
-            out.append(0x22)
+            out.append(BPlistMarker.real.byte(2))
             appendBigEndian(UInt64(f.bitPattern), width: 4, to: &out)
         case .double(let d):
-            out.append(0x23)
+            out.append(BPlistMarker.real.byte(3))
             appendBigEndian(d.bitPattern, width: 8, to: &out)
         case .date(let d):
-            out.append(0x33)
+            out.append(BPlistMarker.date.byte(3))
             appendBigEndian(d.secondsSince2001.bitPattern, width: 8, to: &out)
         case .data(let bytes):
-            appendHeader(0x40, count: bytes.count, to: &out)
+            appendHeader(.data, count: bytes.count, to: &out)
             out.append(contentsOf: bytes)
         case .string(let s):
             if s.utf8.allSatisfy({ $0 < 0x80 }) {
-                appendHeader(0x50, count: s.utf8.count, to: &out)
+                appendHeader(.asciiString, count: s.utf8.count, to: &out)
                 out.append(contentsOf: s.utf8)
             } else {
-                appendHeader(0x60, count: s.utf16.count, to: &out)
+                appendHeader(.utf16String, count: s.utf16.count, to: &out)
                 for unit in s.utf16 { appendBigEndian(UInt64(unit), width: 2, to: &out) }
             }
         case .array, .dict: break
@@ -166,22 +166,24 @@ package struct BinaryWriter {
     /// above `Int64.max` in 16 with a zero high half.
     private static func appendInteger(_ i: PlistInteger, to out: inout [UInt8]) {
         if i.isUnsigned {
-            out.append(0x14)
+            out.append(BPlistMarker.integer.byte(4))
             appendBigEndian(0, width: 8, to: &out)
             appendBigEndian(i.bitPattern, width: 8, to: &out)
             return
         }
         let width = i.isNegative ? 8 : width(i.bitPattern)
         let size = width <= 1 ? 1 : width <= 2 ? 2 : width <= 4 ? 4 : 8
-        out.append(0x10 | UInt8(size.trailingZeroBitCount))
+        out.append(BPlistMarker.integer.byte(UInt8(size.trailingZeroBitCount)))
         appendBigEndian(i.bitPattern, width: size, to: &out)
     }
 
-    static func appendHeader(_ marker: UInt8, count: Int, to out: inout [UInt8]) {
-        if count < 15 {
-            out.append(marker | UInt8(count))
+    /// A collection's, data's or string's first byte, and its count when it does not fit
+    /// the low nibble.
+    static func appendHeader(_ marker: BPlistMarker, count: Int, to out: inout [UInt8]) {
+        if count < Int(BPlistMarker.extendedCount) {
+            out.append(marker.byte(UInt8(count)))
         } else {
-            out.append(marker | 0x0F)
+            out.append(marker.byte(BPlistMarker.extendedCount))
             appendInteger(PlistInteger(Int64(count)), to: &out)
         }
     }
