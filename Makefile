@@ -24,7 +24,7 @@ VERSION := $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/set
 ARCH := $(shell uname -m)
 DIST := settings-$(VERSION)-linux-$(ARCH)
 
-.PHONY: all build test check fuzz bench install uninstall dist
+.PHONY: all build test check format fuzz bench install uninstall dist
 all: build
 
 build:
@@ -35,6 +35,10 @@ test:
 
 check:
 	bash .ci/run
+
+# Formats the Swift sources as .swift-format says; CI's lint fails on any difference.
+format:
+	$(SWIFT) format --in-place --recursive --parallel Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Sources Benchmarks/FoundationBaseline Fuzz
 
 FUZZ_SECONDS ?= 30
 fuzz:

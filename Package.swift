@@ -22,8 +22,9 @@ let package = Package(
         // System door.
         .target(name: "PlistModel"),
         .target(name: "PlistCodecs", dependencies: ["PlistModel"]),
-        .target(name: "SettingsStore", dependencies: ["PlistModel", "PlistCodecs"],
-                swiftSettings: [.enableExperimentalFeature("Extern")]),
+        .target(
+            name: "SettingsStore", dependencies: ["PlistModel", "PlistCodecs"],
+            swiftSettings: [.enableExperimentalFeature("Extern")]),
         // Typed, observable settings for Swift programs, on the same files. It may use
         // FoundationEssentials (Date, Data, URL, UUID, Codable); the executable does not link it.
         .target(name: "SettingsKit", dependencies: core),
@@ -39,15 +40,19 @@ let package = Package(
         // A separate process that uses Foundation's UserDefaults, so the tests can show
         // that Swift programs and `settings` see the same files.
         .executableTarget(name: "InteropProbe", path: "Tests/InteropProbe"),
-        // SettingsKit against Foundation's UserDefaults, for Benchmarks/run.sh.
-        .executableTarget(name: "SettingsKitBenchmark", dependencies: ["SettingsKit"], path: "Benchmarks/SettingsKitBenchmark"),
         // Another process using SettingsKit, for the cross-process tests.
         .executableTarget(name: "SettingsKitProbe", dependencies: ["SettingsKit"], path: "Tests/SettingsKitProbe"),
         // What both test targets share: the canonical form values are compared in.
         .target(name: "TestSupport", dependencies: core, path: "Tests/TestSupport"),
-        .testTarget(name: "SettingsCoreTests", dependencies: core + ["TestSupport"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "settingsTests", dependencies: core + ["settings", "InteropProbe", "TestSupport"]),
-        .testTarget(name: "SettingsKitTests", dependencies: core + ["SettingsKit", "settings", "InteropProbe", "SettingsKitProbe"]),
+        .testTarget(
+            name: "SettingsCoreTests", dependencies: core + ["TestSupport"],
+            resources: [.copy("Fixtures")]),
+        // Golden/ is read by path (GoldenTests), not bundled.
+        .testTarget(
+            name: "settingsTests", dependencies: core + ["settings", "InteropProbe", "TestSupport"], exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "SettingsKitTests",
+            dependencies: core + ["SettingsKit", "settings", "InteropProbe", "SettingsKitProbe"]),
     ]
 )

@@ -19,7 +19,8 @@ if ((${#need[@]})) && command -v apt-get >/dev/null; then
 fi
 
 swift build -c release 2>&1 | tail -n 1
-swift build -c release --product SettingsKitBenchmark 2>&1 | tail -n 1
+# The benchmark programs have their own package (Benchmarks/Package.swift).
+swift build -c release --package-path Benchmarks --product SettingsKitBenchmark 2>&1 | tail -n 1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 swiftc -O Benchmarks/FoundationBaseline/main.swift -o "$work/foundation-baseline" 2>/dev/null
@@ -120,7 +121,7 @@ peak() { # COMMAND...: median peak RSS of 3 runs, in KB
 
 # SettingsKit against UserDefaults: warm get and set in one process each; the first get
 # of one key of the big domain timed inside a fresh process each (both libraries loaded).
-kit=".build/release/SettingsKitBenchmark"
+kit="Benchmarks/.build/release/SettingsKitBenchmark"
 for _ in 1 2 3 4 5; do "$kit" first com.bench.big $key; done >"$work/kit.txt"
 for _ in 1 2 3; do "$kit" warm; done >>"$work/kit.txt"
 for _ in 1 2 3; do "$kit" set; done >>"$work/kit.txt"

@@ -10,50 +10,53 @@
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     #if FUZZ_XML
-    let value = try? XMLReader.read(bytes)
+        let value = try? XMLReader.read(bytes)
     #elseif FUZZ_BINARY
-    let value = try? BinaryReader.read(bytes)
+        let value = try? BinaryReader.read(bytes)
     #elseif FUZZ_JSON
-    let value = try? JSONReader.read(bytes)
-    // What the JSON reader takes, the JSON writer gives back exactly, compact or pretty.
-    if let value {
-        for pretty in [false, true] {
-            guard (try? JSONReader.read(JSONWriter.encode(value, pretty: pretty))) == value else {
-                fatalError("JSON round trip changed a value")
+        let value = try? JSONReader.read(bytes)
+        // What the JSON reader takes, the JSON writer gives back exactly, compact or pretty.
+        if let value {
+            for pretty in [false, true] {
+                guard (try? JSONReader.read(JSONWriter.encode(value, pretty: pretty))) == value else {
+                    fatalError("JSON round trip changed a value")
+                }
             }
         }
-    }
     #else
-    let value = try? OpenStepReader.read(bytes)
+        let value = try? OpenStepReader.read(bytes)
     #endif
     // The one-key lookup must judge every input as the full reader does.
     #if FUZZ_XML || FUZZ_BINARY
-    let looked = try? PropertyList.lookup(bytes, key: "a").0
-    switch (try? PropertyList.read(bytes).0, looked) {
-    case (nil, nil): break
-    case (.dict(let d)?, .dictionary(let v)?): if d["a"] != v { fatalError("lookup found another value") }
-    case (let root?, .notADictionary(let type)?): if root.type != type { fatalError("lookup saw another root") }
-    default: fatalError("lookup and read disagree on validity")
-    }
+        let looked = try? PropertyList.lookup(bytes, key: "a").0
+        switch (try? PropertyList.read(bytes).0, looked) {
+        case (nil, nil): break
+        case (.dict(let d)?, .dictionary(let v)?): if d["a"] != v { fatalError("lookup found another value") }
+        case (let root?, .notADictionary(let type)?): if root.type != type { fatalError("lookup saw another root") }
+        default: fatalError("lookup and read disagree on validity")
+        }
     #endif
     // The binary editor must give what rebuilding the tree gives, for a set and a removal.
     #if FUZZ_BINARY
-    if case .dict(let dict)? = value, let editor = BinaryEditor(bytes, key: "a") {
-        for change in [PlistValue.int(1), nil] {
-            var expected = dict
-            expected["a"] = change
-            var out: [UInt8] = []
-            do {
-                try editor.write(change, chunk: 64) { out.append(contentsOf: $0) }
-            } catch { fatalError("the editor failed: \(error)") }
-            guard (try? BinaryReader.read(out)) == .dict(expected) else { fatalError("the editor changed another value") }
+        if case .dict(let dict)? = value, let editor = BinaryEditor(bytes, key: "a") {
+            for change in [PlistValue.int(1), nil] {
+                var expected = dict
+                expected["a"] = change
+                var out: [UInt8] = []
+                do {
+                    try editor.write(change, chunk: 64) { out.append(contentsOf: $0) }
+                } catch { fatalError("the editor failed: \(error)") }
+                guard (try? BinaryReader.read(out)) == .dict(expected) else {
+                    fatalError("the editor changed another value")
+                }
+            }
         }
-    }
     #endif
     if let value {
         for format in [PlistFormat.xml, .binary] {
             guard let encoded = try? PropertyList.encode(value, as: format),
-                  let back = try? PropertyList.read(encoded, as: format) else {
+                let back = try? PropertyList.read(encoded, as: format)
+            else {
                 fatalError("our \(format.name) writer produced what our reader refuses")
             }
             // XML has one real type; compare through a second XML pass instead.

@@ -8,7 +8,8 @@ let args = CommandLine.arguments
 let url = URL(fileURLWithPath: args[2])
 var format = PropertyListSerialization.PropertyListFormat.xml
 let data = try Data(contentsOf: url)
-guard var dict = try PropertyListSerialization.propertyList(from: data, options: [], format: &format) as? [String: Any] else {
+guard var dict = try PropertyListSerialization.propertyList(from: data, options: [], format: &format) as? [String: Any]
+else {
     fatalError("not a dictionary")
 }
 if args[1] == "read" {

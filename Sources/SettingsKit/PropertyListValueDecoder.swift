@@ -19,7 +19,9 @@ struct ValueDecoder: Decoder {
     init(_ value: PlistValue, codingPath: [any CodingKey]) { (self.value, self.codingPath) = (value, codingPath) }
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        if let special = type as? any SettingsValue.Type, type == Date.self || type == Data.self || type == URL.self || type == UUID.self {
+        if let special = type as? any SettingsValue.Type,
+            type == Date.self || type == Data.self || type == URL.self || type == UUID.self
+        {
             guard let decoded = special.init(propertyListValue: value) as? T else { throw mismatch(type) }
             return decoded
         }
@@ -27,7 +29,8 @@ struct ValueDecoder: Decoder {
     }
 
     func mismatch(_ type: Any.Type) -> DecodingError {
-        .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "found \(TypeTable.row(for: value).phrase)"))
+        .typeMismatch(
+            type, .init(codingPath: codingPath, debugDescription: "found \(TypeTable.row(for: value).phrase)"))
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -56,10 +59,14 @@ struct ValueDecoder: Decoder {
         }
         func decodeNil(forKey key: Key) throws -> Bool { dict[key.stringValue] == nil }
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try child(key).decodeValue(type) }
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             try child(key).container(keyedBy: type)
         }
-        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try child(key).unkeyedContainer() }
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            try child(key).unkeyedContainer()
+        }
         func superDecoder() throws -> any Decoder { try child(Key(stringValue: "super")!) }
         func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
     }
@@ -75,14 +82,17 @@ struct ValueDecoder: Decoder {
 
         private mutating func next() throws -> ValueDecoder {
             guard !isAtEnd else {
-                throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "the array ended"))
+                throw DecodingError.valueNotFound(
+                    Any.self, .init(codingPath: codingPath, debugDescription: "the array ended"))
             }
             defer { currentIndex += 1 }
             return ValueDecoder(items[currentIndex], codingPath: codingPath + [IndexKey(currentIndex)])
         }
         mutating func decodeNil() throws -> Bool { false }
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decodeValue(type) }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             try next().container(keyedBy: type)
         }
         mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }

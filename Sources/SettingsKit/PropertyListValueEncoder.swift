@@ -23,7 +23,8 @@ final class EncodedNode {
         switch kind {
         case .empty: return .dict([:])
         case .value(let v): return v
-        case .dict(let entries): return .dict(PlistDictionary(entries: entries.map { .init(key: $0.0, value: $0.1.plist) }))
+        case .dict(let entries):
+            return .dict(PlistDictionary(entries: entries.map { .init(key: $0.0, value: $0.1.plist) }))
         case .array(let items): return .array(items.map(\.plist))
         }
     }
@@ -82,7 +83,9 @@ final class ValueEncoder: Encoder {
             if case .empty = child.kind { return }  // a nil optional: the key is left out
             put(key, child)
         }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+            -> KeyedEncodingContainer<NestedKey>
+        {
             let child = EncodedNode()
             child.kind = .dict([])
             put(key, child)
@@ -116,7 +119,9 @@ final class ValueEncoder: Encoder {
 
         mutating func encodeNil() throws {}
         mutating func encode<T: Encodable>(_ value: T) throws { append(try ValueEncoder.child(value, at: nextPath)) }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+            NestedKey
+        > {
             let child = EncodedNode()
             child.kind = .dict([])
             let path = nextPath

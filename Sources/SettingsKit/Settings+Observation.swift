@@ -24,7 +24,11 @@ public final class SettingsObservation: Sendable {
     init(_ stop: @escaping @Sendable () -> Void) { self.stop = stop }
 
     public func cancel() {
-        guard stopped.withLock({ done in defer { done = true }; return !done }) else { return }
+        guard
+            stopped.withLock({ done in
+                defer { done = true }; return !done
+            })
+        else { return }
         stop()
     }
 
@@ -37,8 +41,10 @@ extension Settings {
     /// Storing the value already there delivers nothing, and no change is delivered twice.
     ///
     ///     let token = settings.observe(.music) { print($0.old, "->", $0.new) }
-    public func observe<Value>(_ key: SettingsKey<Value>, initial: Bool = false,
-                               _ handler: @escaping @Sendable (SettingsChange<Value>) -> Void) -> SettingsObservation {
+    public func observe<Value>(
+        _ key: SettingsKey<Value>, initial: Bool = false,
+        _ handler: @escaping @Sendable (SettingsChange<Value>) -> Void
+    ) -> SettingsObservation {
         let last = Mutex(self[key])
         if initial { handler(SettingsChange(key: key.name, old: last.withLock { $0 }, new: last.withLock { $0 })) }
         return addObserver(key.name) { [weak self] _ in
@@ -129,7 +135,9 @@ extension Settings {
             return
         }
         observers.withLock { observers in
-            for entry in watcher.values.sortedEntries { observers.lastDelivered[ExactKey(entry.key)] = .some(entry.value) }
+            for entry in watcher.values.sortedEntries {
+                observers.lastDelivered[ExactKey(entry.key)] = .some(entry.value)
+            }
         }
         let canceller = watcher.canceller
         let box = WatcherBox(watcher)

@@ -41,8 +41,10 @@ public final class Settings: Sendable {
     /// settings; `arguments: CommandLine.arguments` to let `-volume 70` on the command
     /// line override the domain, as Foundation does; `directory` for a folder other
     /// than `$XDG_CONFIG_HOME`.
-    public init(domain: String, host: DomainHost = .any, arguments: [String] = [], directory: String? = nil,
-                errorHandler: @escaping @Sendable (SettingsError) -> Void = Settings.printError) {
+    public init(
+        domain: String, host: DomainHost = .any, arguments: [String] = [], directory: String? = nil,
+        errorHandler: @escaping @Sendable (SettingsError) -> Void = Settings.printError
+    ) {
         do throws(StoreError) {
             (self.domain, domainError) = (try DomainName(domain), nil)
         } catch {
@@ -57,7 +59,9 @@ public final class Settings: Sendable {
     ///
     ///     Settings(path: "App/Info.plist")[SettingsKey<String>("CFBundleVersion", default: "")]   //=> "42"
     public init(path: String, errorHandler: @escaping @Sendable (SettingsError) -> Void = Settings.printError) {
-        (domain, host, self.errorHandler, store, arguments, domainError) = (.path(path), .any, errorHandler, DomainStore(), [:], nil)
+        (domain, host, self.errorHandler, store, arguments, domainError) = (
+            .path(path), .any, errorHandler, DomainStore(), [:], nil
+        )
     }
 
     /// The default error handler: one line on standard error.
@@ -181,7 +185,9 @@ public final class Settings: Sendable {
                 current = new
                 return true
             }
-        } catch let error as SettingsError { throw error } catch { fatalError("set's change throws nothing else: \(error)") }
+        } catch let error as SettingsError { throw error } catch {
+            fatalError("set's change throws nothing else: \(error)")
+        }
     }
 
     /// One locked read-modify-write of `key` across processes: the value in the file
@@ -272,7 +278,9 @@ public final class Settings: Sendable {
 
     /// A command-line word is text; read it as the key's type where it spells one
     /// (`-volume 70` for an integer key), as `UserDefaults.integer(forKey:)` does.
-    static func argumentText<Value: SettingsValue>(_ stored: PlistValue, _ name: String, _ arguments: PlistDictionary) -> Value? {
+    static func argumentText<Value: SettingsValue>(_ stored: PlistValue, _ name: String, _ arguments: PlistDictionary)
+        -> Value?
+    {
         guard case .string(let text) = stored, arguments[name] != nil else { return nil }
         var candidates: [PlistValue] = []
         if let i = Int64(text) { candidates.append(.int(i)) }
@@ -291,8 +299,10 @@ public final class Settings: Sendable {
         var i = 0
         while i + 1 < arguments.count {
             let word = arguments[i]
-            if word.count > 1, word.hasPrefix("-"), !arguments[i + 1].hasPrefix("-") || Double(arguments[i + 1]) != nil {
-                dict[String(word.dropFirst())] = (try? CommandLineValue.untyped(arguments[i + 1])) ?? .string(arguments[i + 1])
+            if word.count > 1, word.hasPrefix("-"), !arguments[i + 1].hasPrefix("-") || Double(arguments[i + 1]) != nil
+            {
+                dict[String(word.dropFirst())] =
+                    (try? CommandLineValue.untyped(arguments[i + 1])) ?? .string(arguments[i + 1])
                 i += 2
             } else {
                 i += 1

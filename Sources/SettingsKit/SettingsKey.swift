@@ -39,7 +39,10 @@ public final class SettingsKey<Value: SettingsValue>: SettingsKeys, @unchecked S
         (self.name, self.defaultValue, self.adjust, bounds) = (name, defaultValue, adjust, nil)
     }
 
-    init(_ name: String, default defaultValue: Value, adjust: @escaping @Sendable (Value) -> Value, bounds: (PlistValue, PlistValue)?) {
+    init(
+        _ name: String, default defaultValue: Value, adjust: @escaping @Sendable (Value) -> Value,
+        bounds: (PlistValue, PlistValue)?
+    ) {
         (self.name, self.defaultValue, self.adjust, self.bounds) = (name, defaultValue, adjust, bounds)
     }
 }
@@ -54,7 +57,10 @@ extension SettingsKey where Value: Comparable {
     /// `SettingsKey<Double>("volume", default: 50, clampedTo: 0...100)`: a written value
     /// outside the range is stored as the nearest bound, as the seed's KVO example clamps.
     public convenience init(_ name: String, default defaultValue: Value, clampedTo range: ClosedRange<Value>) {
-        let bounds = range.lowerBound.propertyListValue.flatMap { low in range.upperBound.propertyListValue.map { (low, $0) } }
-        self.init(name, default: defaultValue, adjust: { min(max($0, range.lowerBound), range.upperBound) }, bounds: bounds)
+        let bounds = range.lowerBound.propertyListValue.flatMap { low in
+            range.upperBound.propertyListValue.map { (low, $0) }
+        }
+        self.init(
+            name, default: defaultValue, adjust: { min(max($0, range.lowerBound), range.upperBound) }, bounds: bounds)
     }
 }

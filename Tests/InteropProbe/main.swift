@@ -21,7 +21,8 @@ let key = args[3]
 
 func describe(_ value: Any) -> String {
     switch value {
-    case let b as Bool where type(of: value) == type(of: NSNumber(value: true)) && String(cString: (value as! NSNumber).objCType) == "c":
+    case let b as Bool
+    where type(of: value) == type(of: NSNumber(value: true)) && String(cString: (value as! NSNumber).objCType) == "c":
         return "bool \(b)"
     case let n as NSNumber:
         let code = String(cString: n.objCType)

@@ -19,7 +19,8 @@ final class BinaryEditorTests: XCTestCase {
 
     /// Checks one edit against the tree: the edited file reads back as the whole document
     /// read, with the key changed, whether it was written in one piece or in 7-byte pieces.
-    private func check(_ bytes: [UInt8], _ key: String, _ value: PlistValue?, _ name: String, line: UInt = #line) throws {
+    private func check(_ bytes: [UInt8], _ key: String, _ value: PlistValue?, _ name: String, line: UInt = #line) throws
+    {
         guard case .dict(var expected) = try BinaryReader.read(bytes) else { return }
         expected[key] = value
         for chunk in [1 << 20, 7] {
@@ -34,15 +35,24 @@ final class BinaryEditorTests: XCTestCase {
         domain["shared"] = .array(Array(repeating: .string("same"), count: 20) + [.dict(["same": .string("same")])])
         domain["utf16 ключ"] = .string("значение 😀")
         var many = PlistDictionary()
-        for i in 0..<300 { many["k\(i)"] = i % 3 == 0 ? .int(Int64(i)) : .array([.string("v\(i % 7)"), .bool(i % 2 == 0)]) }
-        var samples = [("edge cases", BinaryWriter.encode(.dict(domain))), ("300 keys, 2-byte refs", BinaryWriter.encode(.dict(many))),
-                       ("one key", BinaryWriter.encode(.dict(["only": .int(1)])))]
+        for i in 0..<300 {
+            many["k\(i)"] = i % 3 == 0 ? .int(Int64(i)) : .array([.string("v\(i % 7)"), .bool(i % 2 == 0)])
+        }
+        var samples = [
+            ("edge cases", BinaryWriter.encode(.dict(domain))),
+            ("300 keys, 2-byte refs", BinaryWriter.encode(.dict(many))),
+            ("one key", BinaryWriter.encode(.dict(["only": .int(1)]))),
+        ]
         // Files written by others: every binary dictionary in the corpus.
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fixtures/corpus").standardized
-        let files = FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../Fixtures/corpus"
+        ).standardized
+        let files =
+            FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
         for url in files.sorted(by: { $0.path < $1.path }) {
             guard let data = try? Data(contentsOf: url), data.starts(with: Array("bplist00".utf8)),
-                  case .dict? = try? BinaryReader.read(Array(data)) else { continue }
+                case .dict? = try? BinaryReader.read(Array(data))
+            else { continue }
             samples.append((url.lastPathComponent, Array(data)))
         }
         return samples
@@ -52,10 +62,14 @@ final class BinaryEditorTests: XCTestCase {
         let samples = Self.samples
         XCTAssertGreaterThan(samples.count, 12, "the corpus's binary dictionaries are here")
         for (name, bytes) in samples {
-            guard case .dict(let dict) = try BinaryReader.read(bytes), BinaryEditor(bytes, key: "") != nil else { continue }
+            guard case .dict(let dict) = try BinaryReader.read(bytes), BinaryEditor(bytes, key: "") != nil else {
+                continue
+            }
             let keys = dict.keys
-            let changes: [PlistValue?] = [nil, .int(5), .string("new"), .array([.string("same"), .int(-1)]),
-                                          .dict(["nested": .dict(["deep": .data([1, 2, 3])])]), .dict([BinaryReader.uidKey: .int(3)])]
+            let changes: [PlistValue?] = [
+                nil, .int(5), .string("new"), .array([.string("same"), .int(-1)]),
+                .dict(["nested": .dict(["deep": .data([1, 2, 3])])]), .dict([BinaryReader.uidKey: .int(3)]),
+            ]
             for key in Array(keys.prefix(3)) + Array(keys.suffix(2)) + ["absent key", "é"] {
                 for value in changes { try check(bytes, key, value, name) }
                 if let old = dict[key] { try check(bytes, key, old, name) }
@@ -83,12 +97,15 @@ final class BinaryEditorTests: XCTestCase {
         // so the document is spelled out: root {k = 1; other = 2; k = 3}.
         var bytes = Array("bplist00".utf8)
         var offsets: [UInt8] = []
-        for object: [UInt8] in [[0xD3, 1, 2, 1, 3, 4, 5], [0x51, 0x6B], [0x55] + Array("other".utf8), [0x10, 1], [0x10, 2], [0x10, 3]] {
+        for object: [UInt8] in [
+            [0xD3, 1, 2, 1, 3, 4, 5], [0x51, 0x6B], [0x55] + Array("other".utf8), [0x10, 1], [0x10, 2], [0x10, 3],
+        ] {
             offsets.append(UInt8(bytes.count))
             bytes += object
         }
         let table = bytes.count
-        bytes += offsets + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 6] + [UInt8](repeating: 0, count: 8)
+        bytes +=
+            offsets + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 6] + [UInt8](repeating: 0, count: 8)
             + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
         XCTAssertEqual(try BinaryReader.lookup(bytes, key: "k").found, .int(3))
         XCTAssertEqual(BinaryEditor(bytes, key: "k")?.otherEntryCount, 1)
@@ -96,7 +113,9 @@ final class BinaryEditorTests: XCTestCase {
         guard case .dict(let back) = try BinaryReader.read(edited) else { return XCTFail("not a dictionary") }
         XCTAssertEqual(back.entries.map(\.key), ["other", "k"], "one k, where the last one stood")
         XCTAssertEqual(back["k"], .int(9))
-        guard case .dict(let removed) = try BinaryReader.read(try edit(bytes, "k", nil)) else { return XCTFail("not a dictionary") }
+        guard case .dict(let removed) = try BinaryReader.read(try edit(bytes, "k", nil)) else {
+            return XCTFail("not a dictionary")
+        }
         XCTAssertEqual(removed.entries.map(\.key), ["other"])
     }
 }

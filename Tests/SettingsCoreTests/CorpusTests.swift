@@ -38,12 +38,17 @@ final class CorpusTests: XCTestCase {
         let reference = try plistlibVerdicts()
         var checked = 0
         for (path, verdict) in reference.sorted(by: { $0.key < $1.key }) {
-            guard path.hasSuffix("plist") || path.hasSuffix(".ostep") || path.hasSuffix(".strings") || path.hasSuffix(".bad") else { continue }
+            guard
+                path.hasSuffix("plist") || path.hasSuffix(".ostep") || path.hasSuffix(".strings")
+                    || path.hasSuffix(".bad")
+            else { continue }
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.corpus + "/" + path)))
             let expectValid = Self.deliberate[path]?.valid ?? verdict.ok
             do {
                 let value = try PropertyList.read(bytes).0
-                XCTAssertTrue(expectValid, "\(path): read, but should be refused (\(Self.deliberate[path]?.why ?? "plistlib refuses it"))")
+                XCTAssertTrue(
+                    expectValid,
+                    "\(path): read, but should be refused (\(Self.deliberate[path]?.why ?? "plistlib refuses it"))")
                 if verdict.ok && expectValid {
                     XCTAssertTrue(canonical(value) == verdict.canon, "\(path): values differ from plistlib's")
                 }
@@ -58,8 +63,12 @@ final class CorpusTests: XCTestCase {
 
     func testOpenStepOctalEscapesMatchTheirExpectedReading() throws {
         let dir = Self.corpus + "/swift-foundation/"
-        let escaped = try PropertyList.read(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "test_oldStylePlist_getSlashedChars_octal.plist"))))
-        let expected = try PropertyList.read(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "test_oldStylePlist_getSlashedChars_octal_expected.plist"))))
+        let escaped = try PropertyList.read(
+            Array(try Data(contentsOf: URL(fileURLWithPath: dir + "test_oldStylePlist_getSlashedChars_octal.plist"))))
+        let expected = try PropertyList.read(
+            Array(
+                try Data(
+                    contentsOf: URL(fileURLWithPath: dir + "test_oldStylePlist_getSlashedChars_octal_expected.plist"))))
         XCTAssertEqual(escaped.1, .openStep)
         XCTAssertEqual(escaped.0, expected.0)
     }
@@ -67,10 +76,12 @@ final class CorpusTests: XCTestCase {
     func testOpenStepSamplesReadAsWritten() throws {
         let dir = Self.corpus + "/libplist/"
         let o3 = try PropertyList.read(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "o3.ostep")))).0
-        XCTAssertEqual(o3, .array([
-            .dict(["AFirstKey": .string("A First Value"), "ASecondKey": .string("A Second Value")]),
-            .dict(["CFirstKey": .string("C First Value"), "CSecondKey": .string("C Second Corrected Value")]),
-        ]))
+        XCTAssertEqual(
+            o3,
+            .array([
+                .dict(["AFirstKey": .string("A First Value"), "ASecondKey": .string("A Second Value")]),
+                .dict(["CFirstKey": .string("C First Value"), "CSecondKey": .string("C Second Corrected Value")]),
+            ]))
         let strings = try PropertyList.read(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "test.strings")))).0
         guard case .dict(let d) = strings else { return XCTFail("not a dictionary") }
         XCTAssertEqual(d["ENTRY1"], .string("日本語"))

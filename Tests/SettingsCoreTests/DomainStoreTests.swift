@@ -15,7 +15,9 @@ final class DomainStoreTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
 
     private func set(_ key: String, _ value: PlistValue?, in domain: DomainName = .named("com.test")) throws {
-        try store.update(domain, host: .any) { $0[key] = value; return true }
+        try store.update(domain, host: .any) {
+            $0[key] = value; return true
+        }
     }
 
     func testPathsFollowFoundation() throws {
@@ -25,7 +27,9 @@ final class DomainStoreTests: XCTestCase {
         XCTAssertEqual(store.path(of: .global, host: .named("box")), directory + "/ByHost/.GlobalPreferences.box.plist")
         XCTAssertEqual(try DomainName("/etc/x"), .path("/etc/x.plist"))
         XCTAssertEqual(try DomainName("~/x.plist", home: "/h"), .path("/h/x.plist"))
-        for spelling in ["-g", "-globalDomain", "NSGlobalDomain", "Apple Global Domain", "nsglobaldomain", "APPLE GLOBAL DOMAIN"] {
+        for spelling in [
+            "-g", "-globalDomain", "NSGlobalDomain", "Apple Global Domain", "nsglobaldomain", "APPLE GLOBAL DOMAIN",
+        ] {
             XCTAssertEqual(try DomainName(spelling), .global)
         }
         let rows: [(String, DomainName, UInt)] = [
@@ -33,7 +37,10 @@ final class DomainStoreTests: XCTestCase {
             ("~/Library/Preferences/com.apple.finder", .named("com.apple.finder"), #line),
             ("/h/Library/Preferences/com.apple.finder", .named("com.apple.finder"), #line),
             ("~/Library/Preferences/.GlobalPreferences.plist", .global, #line),
-            ("~/Library/Preferences/ByHost/com.apple.screensaver.0F1A.plist", .byHostFile("com.apple.screensaver.0F1A"), #line),
+            (
+                "~/Library/Preferences/ByHost/com.apple.screensaver.0F1A.plist",
+                .byHostFile("com.apple.screensaver.0F1A"), #line
+            ),
             ("~/Library/Preferences/sub/x", .path("/h/Library/Preferences/sub/x.plist"), #line),
             ("/Library/Preferences/com.apple.x", .path("/Library/Preferences/com.apple.x.plist"), #line),
             ("/other/Library/Preferences/com.apple.x", .path("/other/Library/Preferences/com.apple.x.plist"), #line),
@@ -48,13 +55,16 @@ final class DomainStoreTests: XCTestCase {
         try set("k", .int(1), in: .named("com.Mixed"))
         XCTAssertEqual(store.path(of: .named("com.mixed"), host: .any), directory + "/com.Mixed.plist")
         XCTAssertEqual(store.path(of: .named("COM.MIXED"), host: .any), directory + "/com.Mixed.plist")
-        XCTAssertEqual(store.path(of: .named("com.other"), host: .any), directory + "/com.other.plist", "a new file as typed")
+        XCTAssertEqual(
+            store.path(of: .named("com.other"), host: .any), directory + "/com.other.plist", "a new file as typed")
         XCTAssertEqual(try store.load(.named("com.MIXED"), host: .any)?.values["k"], .int(1))
     }
 
     func testUnsafeNamesAreRefused() {
-        for name in ["", ".", "..", "../x", "a/b", ".hidden", "a\u{1}b", "tab\tname", "-app", "-currentHost", "-x",
-                     "~/Library/Preferences/ByHost/.x", "~/Library/Preferences/-x"] {
+        for name in [
+            "", ".", "..", "../x", "a/b", ".hidden", "a\u{1}b", "tab\tname", "-app", "-currentHost", "-x",
+            "~/Library/Preferences/ByHost/.x", "~/Library/Preferences/-x",
+        ] {
             XCTAssertThrowsError(try DomainName(name), name) { error in
                 guard case .invalidDomain? = error as? StoreError else { return XCTFail("\(error)") }
             }
@@ -99,7 +109,9 @@ final class DomainStoreTests: XCTestCase {
         try set("k", .string("v"))
         try set("k", nil)
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: directory + "/com.test.plist"), target)
-        XCTAssertEqual(try PropertyList.read(Array(try Data(contentsOf: URL(fileURLWithPath: target)))).0, .dict(PlistDictionary()))
+        XCTAssertEqual(
+            try PropertyList.read(Array(try Data(contentsOf: URL(fileURLWithPath: target)))).0, .dict(PlistDictionary())
+        )
     }
 
     func testDeletingTheLastKeyRemovesTheFile() throws {
@@ -159,7 +171,9 @@ final class DomainStoreTests: XCTestCase {
         try set("a", .int(1), in: .named("b.two"))
         try set("a", .int(1), in: .named("a.one"))
         try set("a", .int(1), in: .global)
-        try store.update(.named("c.three"), host: .current) { $0["a"] = .int(1); return true }
+        try store.update(.named("c.three"), host: .current) {
+            $0["a"] = .int(1); return true
+        }
         XCTAssertEqual(try store.domainNames(), ["a.one", "b.two"])
     }
 }

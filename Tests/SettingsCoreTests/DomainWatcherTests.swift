@@ -19,19 +19,28 @@ final class DomainWatcherTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
 
     private func set(_ key: String, _ value: PlistValue?, in domain: String = "com.w") {
-        XCTAssertNoThrow(try store.update(.named(domain), host: .any, key: key) { $0 = value; return true })
+        XCTAssertNoThrow(
+            try store.update(.named(domain), host: .any, key: key) {
+                $0 = value; return true
+            })
     }
 
     /// Runs `body` on another thread after `delay`, while the test waits on the watcher.
     private func later(_ delay: Double = 0.1, _ body: @escaping @Sendable () -> Void) {
-        Thread.detachNewThread { Thread.sleep(forTimeInterval: delay); body() }
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: delay); body()
+        }
     }
 
     func testAnAtomicWriteIsOneChange() throws {
         set("volume", .int(1))
         let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
         let store = self.store!
-        later { try? store.update(.named("com.w"), host: .any, key: "music") { $0 = .bool(true); return true } }
+        later {
+            try? store.update(.named("com.w"), host: .any, key: "music") {
+                $0 = .bool(true); return true
+            }
+        }
         XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "music", old: nil, new: .bool(true))])
     }
 
@@ -49,7 +58,8 @@ final class DomainWatcherTests: XCTestCase {
                 handle.write(Data(XMLWriter.encode(.dict(["n": .int(Int64(i))]))))
                 handle.closeFile()
             }
-            XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "n", old: .int(Int64(i - 1)), new: .int(Int64(i)))])
+            XCTAssertEqual(
+                try watcher.next(timeout: 5), [KeyChange(key: "n", old: .int(Int64(i - 1)), new: .int(Int64(i)))])
         }
     }
 
@@ -57,11 +67,21 @@ final class DomainWatcherTests: XCTestCase {
         set("n", .int(0))
         let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any, debounce: 0.2)
         let store = self.store!
-        later(0.05) { for i in 1...20 { try? store.update(.named("com.w"), host: .any, key: "n") { $0 = .int(Int64(i)); return true } } }
+        later(0.05) {
+            for i in 1...20 {
+                try? store.update(.named("com.w"), host: .any, key: "n") {
+                    $0 = .int(Int64(i)); return true
+                }
+            }
+        }
         XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "n", old: .int(0), new: .int(20))])
         later(0.05) {
-            try? store.update(.named("com.w"), host: .any, key: "n") { $0 = .int(99); return true }
-            try? store.update(.named("com.w"), host: .any, key: "n") { $0 = .int(20); return true }
+            try? store.update(.named("com.w"), host: .any, key: "n") {
+                $0 = .int(99); return true
+            }
+            try? store.update(.named("com.w"), host: .any, key: "n") {
+                $0 = .int(20); return true
+            }
         }
         XCTAssertNil(try watcher.next(timeout: 1), "a write and its revert in one window")
     }
@@ -70,7 +90,11 @@ final class DomainWatcherTests: XCTestCase {
         set("volume", .int(3))
         let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
         let store = self.store!
-        later { try? store.update(.named("com.other"), host: .any, key: "k") { $0 = .int(1); return true } }
+        later {
+            try? store.update(.named("com.other"), host: .any, key: "k") {
+                $0 = .int(1); return true
+            }
+        }
         XCTAssertNil(try watcher.next(timeout: 0.6))
         let path = store.path(of: .named("com.w"), host: .any)
         later { try? FileManager.default.removeItem(atPath: path) }
@@ -80,12 +104,18 @@ final class DomainWatcherTests: XCTestCase {
     func testAFolderThatDoesNotExistYet() throws {
         let deep = DomainStore(directory: directory + "/not/yet")
         let watcher = try DomainWatcher(store: deep, domain: .named("com.w"), host: .current)
-        later { try? deep.update(.named("com.w"), host: .current, key: "k") { $0 = .string("v"); return true } }
+        later {
+            try? deep.update(.named("com.w"), host: .current, key: "k") {
+                $0 = .string("v"); return true
+            }
+        }
         XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "k", old: nil, new: .string("v"))])
     }
 
     func testDifferenceIsPerKeyAndSorted() {
-        let changes = (["b": .int(2), "c": .int(4), "d": .int(5)] as PlistDictionary).changes(from: ["a": .int(1), "b": .int(2), "c": .int(3)])
+        let changes = (["b": .int(2), "c": .int(4), "d": .int(5)] as PlistDictionary).changes(from: [
+            "a": .int(1), "b": .int(2), "c": .int(3),
+        ])
         XCTAssertEqual(changes.map(\.key), ["a", "c", "d"])
         XCTAssertEqual(changes.map(\.new), [nil, .int(4), .int(5)])
     }
@@ -105,7 +135,9 @@ final class DomainWatcherTests: XCTestCase {
 
     /// Every watcher's descriptors (inotify and the cancel signal) close with it.
     func testAWatcherLeavesNoDescriptorOpen() throws {
-        func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }
+        func openDescriptors() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+        }
         let before = openDescriptors()
         for _ in 0..<50 {
             let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
@@ -122,23 +154,38 @@ final class DomainWatcherTests: XCTestCase {
         let elsewhere = directory + "/dotfiles"
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
         let target = DomainStore(directory: elsewhere)
-        XCTAssertNoThrow(try target.update(.named("com.w"), host: .any, key: "n") { $0 = .int(1); return true })
-        try FileManager.default.createSymbolicLink(atPath: store.path(of: .named("com.w"), host: .any),
-                                                   withDestinationPath: "dotfiles/com.w.plist")
+        XCTAssertNoThrow(
+            try target.update(.named("com.w"), host: .any, key: "n") {
+                $0 = .int(1); return true
+            })
+        try FileManager.default.createSymbolicLink(
+            atPath: store.path(of: .named("com.w"), host: .any),
+            withDestinationPath: "dotfiles/com.w.plist")
         let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
         XCTAssertEqual(watcher.values, ["n": .int(1)])
-        later { try? target.update(.named("com.w"), host: .any, key: "n") { $0 = .int(2); return true } }
+        later {
+            try? target.update(.named("com.w"), host: .any, key: "n") {
+                $0 = .int(2); return true
+            }
+        }
         XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "n", old: .int(1), new: .int(2))])
         // Pointing the link elsewhere is a change too, and the new target is watched.
         let third = DomainStore(directory: directory + "/other")
-        XCTAssertNoThrow(try third.update(.named("com.w"), host: .any, key: "n") { $0 = .int(3); return true })
+        XCTAssertNoThrow(
+            try third.update(.named("com.w"), host: .any, key: "n") {
+                $0 = .int(3); return true
+            })
         let link = store.path(of: .named("com.w"), host: .any)
         later {
             try? FileManager.default.removeItem(atPath: link)
             try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "other/com.w.plist")
         }
         XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "n", old: .int(2), new: .int(3))])
-        later { try? third.update(.named("com.w"), host: .any, key: "n") { $0 = .int(4); return true } }
+        later {
+            try? third.update(.named("com.w"), host: .any, key: "n") {
+                $0 = .int(4); return true
+            }
+        }
         XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "n", old: .int(3), new: .int(4))])
     }
 }

@@ -7,7 +7,8 @@ import XCTest
 /// so the static binary needs no glibc shared libraries at run time (no getpwuid).
 final class HomeDirectoryTests: XCTestCase {
     func testPasswdLinesAreMatchedOnTheUserIDField() {
-        let passwd = Array("""
+        let passwd = Array(
+            """
             # comment:x:0:0::/nowhere:
             root:x:0:0:root:/root:/bin/bash
             alice:x:1000:1000:Alice,,,:/home/alice:/bin/sh
@@ -25,7 +26,9 @@ final class HomeDirectoryTests: XCTestCase {
     }
 
     func testThisUsersEntryIsTheOneGetpwuidGives() throws {
-        guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else { throw XCTSkip("no passwd entry for this user") }
+        guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else {
+            throw XCTSkip("no passwd entry for this user")
+        }
         let passwd = try XCTUnwrap(try FileSystem.readFile("/etc/passwd")?.bytes)
         XCTAssertEqual(FileSystem.passwdHome(of: getuid(), in: passwd), String(cString: dir))
     }

@@ -26,23 +26,30 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(json(.double(-.infinity)), #"{"$real":"-inf"}"#)
         XCTAssertEqual(json(.data([])), #"{"$data":""}"#)
         XCTAssertEqual(json(.data([0, 1, 2, 255])), #"{"$data":"AAEC/w=="}"#)
-        XCTAssertEqual(json(.date(PlistDate(CivilTime(year: 2024, month: 1, day: 2, hour: 3, minute: 4, second: 5)))),
-                       #"{"$date":"2024-01-02T03:04:05Z"}"#)
+        XCTAssertEqual(
+            json(.date(PlistDate(CivilTime(year: 2024, month: 1, day: 2, hour: 3, minute: 4, second: 5)))),
+            #"{"$date":"2024-01-02T03:04:05Z"}"#)
         // A dictionary that looks like a tag is wrapped, so it reads back as a dictionary.
         XCTAssertEqual(json(.dict(["$date": .string("x")])), #"{"$dict":{"$date":"x"}}"#)
         XCTAssertEqual(json(.dict(["$date": .string("x"), "b": .int(1)])), #"{"$date":"x","b":1}"#)
     }
 
     func testDictionariesKeepTheDomainsOrder() {
-        let dict = PlistDictionary(entries: [.init(key: "z", value: .int(1)), .init(key: "a", value: .int(2)),
-                                             .init(key: "z", value: .int(3))])
+        let dict = PlistDictionary(entries: [
+            .init(key: "z", value: .int(1)), .init(key: "a", value: .int(2)),
+            .init(key: "z", value: .int(3)),
+        ])
         XCTAssertEqual(json(.dict(dict)), #"{"a":2,"z":3}"#)
         XCTAssertEqual(json(.dict(["b": .int(1), "a": .array([])])), #"{"b":1,"a":[]}"#)
     }
 
     func testPrettyIsJqsLayout() {
-        let value = PlistValue.dict(["a": .array([.int(1), .dict([:])]), "b": .dict(["$x": .bool(true)]), "c": .double(.nan)])
-        XCTAssertEqual(json(value, pretty: true), """
+        let value = PlistValue.dict([
+            "a": .array([.int(1), .dict([:])]), "b": .dict(["$x": .bool(true)]), "c": .double(.nan),
+        ])
+        XCTAssertEqual(
+            json(value, pretty: true),
+            """
             {
               "a": [
                 1,
@@ -91,8 +98,10 @@ final class JSONWriterTests: XCTestCase {
         let utc = RFC3339.parse(Array("2024-01-02T03:04:05Z".utf8))
         XCTAssertEqual(RFC3339.parse(Array("2024-01-02T05:04:05+02:00".utf8)), utc)
         XCTAssertEqual(RFC3339.parse(Array("2024-01-02t03:04:05.000z".utf8)), utc)
-        for bad in ["2024-01-02", "2024-13-02T03:04:05Z", "2024-02-30T03:04:05Z", "2024-01-02T03:04:05",
-                    "2024-01-02T03:04:05.Z", "2024-01-02T03:04:05Zjunk", "x"] {
+        for bad in [
+            "2024-01-02", "2024-13-02T03:04:05Z", "2024-02-30T03:04:05Z", "2024-01-02T03:04:05",
+            "2024-01-02T03:04:05.Z", "2024-01-02T03:04:05Zjunk", "x",
+        ] {
             XCTAssertNil(RFC3339.parse(Array(bad.utf8)), bad)
         }
     }

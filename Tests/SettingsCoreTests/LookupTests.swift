@@ -24,13 +24,15 @@ final class LookupTests: XCTestCase {
     func testLookupRefusesAFileBrokenElsewhere() {
         let xml = "<plist><dict><key>a</key><integer>1</integer><key>b</key><integer>x</integer></dict></plist>"
         XCTAssertThrowsError(try PropertyList.lookup(Array(xml.utf8), key: "a"))
-        let badUTF8: [UInt8] = Array("<plist><dict><key>a</key><true/><key>b</key><string>".utf8) + [0xFF]
+        let badUTF8: [UInt8] =
+            Array("<plist><dict><key>a</key><true/><key>b</key><string>".utf8) + [0xFF]
             + Array("</string></dict></plist>".utf8)
         XCTAssertThrowsError(try PropertyList.lookup(badUTF8, key: "a"))
         // A binary dictionary whose second value refers to itself.
         var bytes = Array("bplist00".utf8) + [0xD2, 0x01, 0x02, 0x03, 0x00, 0x51, 0x61, 0x51, 0x62, 0x09]
         let table = bytes.count
-        bytes += [8, 13, 15, 17] + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 4] + [UInt8](repeating: 0, count: 8)
+        bytes +=
+            [8, 13, 15, 17] + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 4] + [UInt8](repeating: 0, count: 8)
             + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
         XCTAssertThrowsError(try PropertyList.read(bytes))
         XCTAssertThrowsError(try PropertyList.lookup(bytes, key: "a"))

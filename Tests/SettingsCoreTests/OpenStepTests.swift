@@ -7,10 +7,12 @@ final class OpenStepTests: XCTestCase {
     private func read(_ text: String) throws -> PlistValue { try OpenStepReader.read(Array(text.utf8)) }
 
     func testSyntax() throws {
-        XCTAssertEqual(try read("{ a = 1; b = (x, \"y z\", ); c = { d = <0a0B 0c>; }; }"), .dict([
-            "a": .string("1"), "b": .array([.string("x"), .string("y z")]),
-            "c": .dict(["d": .data([10, 11, 12])]),
-        ]))
+        XCTAssertEqual(
+            try read("{ a = 1; b = (x, \"y z\", ); c = { d = <0a0B 0c>; }; }"),
+            .dict([
+                "a": .string("1"), "b": .array([.string("x"), .string("y z")]),
+                "c": .dict(["d": .data([10, 11, 12])]),
+            ]))
         XCTAssertEqual(try read("()"), .array([]))
         XCTAssertEqual(try read("{}"), .dict(PlistDictionary()))
         XCTAssertEqual(try read("bare/path:x.y-z_$"), .string("bare/path:x.y-z_$"))
@@ -21,18 +23,27 @@ final class OpenStepTests: XCTestCase {
     }
 
     func testEscapes() throws {
-        XCTAssertEqual(try read(#""a\nb\tc\"d\\e\U00e9\101\341\Ud83d\Ude00""#), .string("a\nb\tc\"d\\eéAÆ😀"), "\\341 is Æ in NeXTSTEP")
+        XCTAssertEqual(
+            try read(#""a\nb\tc\"d\\e\U00e9\101\341\Ud83d\Ude00""#), .string("a\nb\tc\"d\\eéAÆ😀"),
+            "\\341 is Æ in NeXTSTEP")
     }
 
     func testErrorsNameTheLine() {
         let bad: [(String, PlistError.OpenStepCode, line: Int)] = [
-            ("{\n a = b\n}", .expectedSemicolon(key: "a"), 3), ("(a, b", .unterminatedArray, 1), ("(a,", .unterminatedArray, 1),
-            ("\"unterminated", .unterminatedString, 1), ("\n'open", .unterminatedString, 2), ("{ a = <0g>; }", .invalidDataCharacter, 1),
-            ("{ a = <0a", .unterminatedData, 1), ("{ a = b; } extra", .textAfterValue, 1), ("/* open", .unterminatedComment, 1),
-            ("", .noValue, 1), ("(a b)", .expectedCommaOrParenthesis, 1), ("{ = b; }", .unexpectedCharacter(UInt8(ascii: "=")), 1),
-            ("<0a0>", .oddHexDigits, 1), ("\"\\Ud83d\"", .unpairedSurrogate, 1), ("\"\\Ud83dx\"", .unpairedSurrogate, 1),
-            ("\"\\Uzz\"", .escapeWithoutDigits, 1), ("{ a", .expectedEqualsOrSemicolon(key: "a"), 1), ("{ a : b; }", .expectedEquals(key: "a"), 1),
-            ("{ a = b", .unexpectedEnd, 1), ("{ a = b;", .unterminatedDictionary, 1), ("{ a = ", .unexpectedEnd, 1), ("a = b", .unexpectedEnd, 1),
+            ("{\n a = b\n}", .expectedSemicolon(key: "a"), 3), ("(a, b", .unterminatedArray, 1),
+            ("(a,", .unterminatedArray, 1),
+            ("\"unterminated", .unterminatedString, 1), ("\n'open", .unterminatedString, 2),
+            ("{ a = <0g>; }", .invalidDataCharacter, 1),
+            ("{ a = <0a", .unterminatedData, 1), ("{ a = b; } extra", .textAfterValue, 1),
+            ("/* open", .unterminatedComment, 1),
+            ("", .noValue, 1), ("(a b)", .expectedCommaOrParenthesis, 1),
+            ("{ = b; }", .unexpectedCharacter(UInt8(ascii: "=")), 1),
+            ("<0a0>", .oddHexDigits, 1), ("\"\\Ud83d\"", .unpairedSurrogate, 1),
+            ("\"\\Ud83dx\"", .unpairedSurrogate, 1),
+            ("\"\\Uzz\"", .escapeWithoutDigits, 1), ("{ a", .expectedEqualsOrSemicolon(key: "a"), 1),
+            ("{ a : b; }", .expectedEquals(key: "a"), 1),
+            ("{ a = b", .unexpectedEnd, 1), ("{ a = b;", .unterminatedDictionary, 1), ("{ a = ", .unexpectedEnd, 1),
+            ("a = b", .unexpectedEnd, 1),
             ("{ a = \u{1}; }", .unexpectedCharacter(1), 1),
         ]
         for (text, code, line) in bad {
@@ -40,7 +51,8 @@ final class OpenStepTests: XCTestCase {
                 XCTAssertEqual(error as? PlistError, .openStep(code, line: line), text)
             }
         }
-        XCTAssertEqual(PlistError.openStep(.unexpectedCharacter(1), line: 2).message, "OpenStep line 2: unexpected byte 0x01")
+        XCTAssertEqual(
+            PlistError.openStep(.unexpectedCharacter(1), line: 2).message, "OpenStep line 2: unexpected byte 0x01")
     }
 
     func testDeepNestingFailsCleanly() {
@@ -54,9 +66,11 @@ final class OpenStepTests: XCTestCase {
         XCTAssertEqual(try CommandLineValue.literal("<0a0b>"), .data([10, 11]))
         XCTAssertEqual(try CommandLineValue.literal("<true/>"), .bool(true))
         XCTAssertEqual(try CommandLineValue.literal("<integer>5</integer>"), .int(5))
-        XCTAssertEqual(try CommandLineValue.literal("<dict><key>a</key><real>1.5</real></dict>"), .dict(["a": .double(1.5)]))
-        XCTAssertEqual(try CommandLineValue.literal(#"{"enabled" = 1;"name" = "APPLICATIONS";}"#),
-                       .dict(["enabled": .string("1"), "name": .string("APPLICATIONS")]))
+        XCTAssertEqual(
+            try CommandLineValue.literal("<dict><key>a</key><real>1.5</real></dict>"), .dict(["a": .double(1.5)]))
+        XCTAssertEqual(
+            try CommandLineValue.literal(#"{"enabled" = 1;"name" = "APPLICATIONS";}"#),
+            .dict(["enabled": .string("1"), "name": .string("APPLICATIONS")]))
         XCTAssertEqual(PropertyList.sniff(Array("<dead beef>".utf8)), .openStep)
         XCTAssertEqual(PropertyList.sniff(Array("<array/>".utf8)), .xml)
         XCTAssertEqual(PropertyList.sniff(Array("<date>2020-01-01T00:00:00Z</date>".utf8)), .xml)

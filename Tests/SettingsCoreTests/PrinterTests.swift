@@ -40,13 +40,17 @@ final class PrinterTests: XCTestCase {
         for (value, text) in cases {
             XCTAssertEqual(String(decoding: DefaultsPrinter.renderBare(value), as: UTF8.self), text + "\n")
         }
-        let inArray = DefaultsPrinter.render(.array([.int(-3), .string("q\"\\\n\t"), .string(""), .array([]), .data([1])]))
-        XCTAssertEqual(String(decoding: inArray, as: UTF8.self),
-                       "(\n    \"-3\",\n    \"q\\\"\\\\\\n\\t\",\n    \"\",\n        (\n    ),\n    {length = 1, bytes = 0x01}\n)\n")
+        let inArray = DefaultsPrinter.render(
+            .array([.int(-3), .string("q\"\\\n\t"), .string(""), .array([]), .data([1])]))
+        XCTAssertEqual(
+            String(decoding: inArray, as: UTF8.self),
+            "(\n    \"-3\",\n    \"q\\\"\\\\\\n\\t\",\n    \"\",\n        (\n    ),\n    {length = 1, bytes = 0x01}\n)\n"
+        )
     }
 
     func testDataIsPrintedInFull() {
-        let text = String(decoding: DefaultsPrinter.renderBare(.data(Array(repeating: 0xAB, count: 100))), as: UTF8.self)
+        let text = String(
+            decoding: DefaultsPrinter.renderBare(.data(Array(repeating: 0xAB, count: 100))), as: UTF8.self)
         XCTAssertTrue(text.hasPrefix("{length = 100, bytes = 0x"))
         XCTAssertEqual(text.filter { $0 == "b" }.count, 101)
     }

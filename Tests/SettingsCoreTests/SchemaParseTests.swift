@@ -25,33 +25,41 @@ final class SchemaParseTests: XCTestCase {
             (#"{"keys": {"a": {"enum": "x"}}}"#, "/keys/a", .enumNotArray, #line),
             (#"{"keys": {"a": {"enum": []}}}"#, "/keys/a", .enumEmpty, #line),
             (#"{"keys": {"a": {"type": "array", "items": {"type": "int"}}}}"#, "/keys/a/items", .unknownType, #line),
-            (#"{"keys": {"a": {"type": "integer", "default": "x"}}}"#, "/keys/a",
-             .defaultNotAllowed(.type(.string("x"), expected: .integer)), #line),
-            (#"{"keys": {"a": {"minimum": 0, "maximum": 9, "default": 10}}}"#, "/keys/a",
-             .defaultNotAllowed(.range(.int(10), minimum: .int(0), maximum: .int(9))), #line),
+            (
+                #"{"keys": {"a": {"type": "integer", "default": "x"}}}"#, "/keys/a",
+                .defaultNotAllowed(.type(.string("x"), expected: .integer)), #line
+            ),
+            (
+                #"{"keys": {"a": {"minimum": 0, "maximum": 9, "default": 10}}}"#, "/keys/a",
+                .defaultNotAllowed(.range(.int(10), minimum: .int(0), maximum: .int(9))), #line
+            ),
             ("{", "", .json(.syntax(.unexpectedEnd(expecting: .key), line: 1)), #line),
         ]
         for (json, pointer, code, line) in rows {
             XCTAssertEqual(error(json), SchemaError(path: "/s.json", pointer: pointer, code), json, line: line)
         }
-        XCTAssertEqual(error(#"{"keys": {"a": {"type": "integer", "default": "x"}}}"#)?.message,
-                       #"ignoring the schema /s.json: /keys/a: the default is not allowed: 'x' is a string, not an integer"#)
+        XCTAssertEqual(
+            error(#"{"keys": {"a": {"type": "integer", "default": "x"}}}"#)?.message,
+            #"ignoring the schema /s.json: /keys/a: the default is not allowed: 'x' is a string, not an integer"#)
     }
 
     func testEveryViolationHasItsCase() throws {
-        let schema = try Schema.parse(Array(#"""
-            {"keys": {"n": {"type": "integer", "minimum": 0, "maximum": 100},
-                      "c": {"enum": ["a", "b"]},
-                      "l": {"type": "array", "items": {"type": "real", "maximum": 1}}}}
-            """#.utf8), path: "/s.json")
+        let schema = try Schema.parse(
+            Array(
+                #"""
+                {"keys": {"n": {"type": "integer", "minimum": 0, "maximum": 100},
+                          "c": {"enum": ["a", "b"]},
+                          "l": {"type": "array", "items": {"type": "real", "maximum": 1}}}}
+                """#.utf8), path: "/s.json")
         func key(_ name: String) -> KeySchema { schema.keys.first { $0.name == name }! }
         XCTAssertNil(key("n").violation(.int(100)))
         XCTAssertEqual(key("n").violation(.int(101)), .range(.int(101), minimum: .int(0), maximum: .int(100)))
         XCTAssertEqual(key("n").violation(.int(101))?.message, "101 is not in 0…100")
         XCTAssertEqual(key("n").violation(.double(1)), .type(.double(1), expected: .integer))
         XCTAssertEqual(key("c").violation(.string("z")), .choice(.string("z"), choices: [.string("a"), .string("b")]))
-        XCTAssertEqual(key("l").violation(.array([.double(0.5), .double(2)])),
-                       .element(1, .range(.double(2), minimum: nil, maximum: .int(1))))
+        XCTAssertEqual(
+            key("l").violation(.array([.double(0.5), .double(2)])),
+            .element(1, .range(.double(2), minimum: nil, maximum: .int(1))))
         XCTAssertEqual(key("l").violation(.array([.double(0.5), .double(2)]))?.message, "element 1: 2 is not in …1")
         XCTAssertEqual(key("l").violation(.array([.int(1)])), .element(0, .type(.int(1), expected: .real)))
     }

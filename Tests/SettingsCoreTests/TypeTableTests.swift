@@ -12,25 +12,36 @@ final class TypeTableTests: XCTestCase {
     /// The type table owns every type word: read-type's, the schema's, and the phrase with
     /// its article that messages use (issue 20: they were in five places).
     func testEveryTypeWordComesFromTheTable() {
-        let samples: [PlistValue] = [.bool(true), .int(1), .float(1), .double(1), .string("s"), .data([1]),
-                                     .date(PlistDate(secondsSince2001: 0)), .array([]), .dict([:])]
-        XCTAssertEqual(samples.map { TypeTable.row(for: $0).schemaWord },
-                       ["boolean", "integer", "real", "real", "string", "data", "date", "array", "dictionary"])
-        XCTAssertEqual(samples.map { TypeTable.row(for: $0).phrase },
-                       ["a boolean", "an integer", "a float", "a float", "a string", "a data", "a date", "an array", "a dictionary"])
+        let samples: [PlistValue] = [
+            .bool(true), .int(1), .float(1), .double(1), .string("s"), .data([1]),
+            .date(PlistDate(secondsSince2001: 0)), .array([]), .dict([:]),
+        ]
+        XCTAssertEqual(
+            samples.map { TypeTable.row(for: $0).schemaWord },
+            ["boolean", "integer", "real", "real", "string", "data", "date", "array", "dictionary"])
+        XCTAssertEqual(
+            samples.map { TypeTable.row(for: $0).phrase },
+            [
+                "a boolean", "an integer", "a float", "a float", "a string", "a data", "a date", "an array",
+                "a dictionary",
+            ])
         for type in SchemaType.allCases {
             XCTAssertEqual(samples.filter(type.matches).map { TypeTable.row(for: $0).schemaWord }.first, type.rawValue)
             XCTAssertEqual(samples.filter(type.matches).count, type == .real ? 2 : 1, type.rawValue)
         }
         XCTAssertEqual(SchemaType.integer.phrase, "an integer")
         XCTAssertEqual(SchemaType.real.phrase, "a real")
-        XCTAssertEqual(StoreError.notADictionary(path: "/p", .array).message, "cannot use /p: its root is an array, not a dictionary")
+        XCTAssertEqual(
+            StoreError.notADictionary(path: "/p", .array).message,
+            "cannot use /p: its root is an array, not a dictionary")
     }
 
     func testUnicodeEscapesInUntypedText() {
         let rows: [(String, String, UInt)] = [
-            (#"@\U21a9"#, "@\u{21A9}", #line), (#"\U232B"#, "\u{232B}", #line), (#"\Ud83d\Ude00!"#, "\u{1F600}!", #line),
-            (#"x\U00e9y\U00E9"#, "xéyé", #line), (#"C:\Users\me"#, #"C:\Users\me"#, #line), (#"a\nb\\"#, #"a\nb\\"#, #line),
+            (#"@\U21a9"#, "@\u{21A9}", #line), (#"\U232B"#, "\u{232B}", #line),
+            (#"\Ud83d\Ude00!"#, "\u{1F600}!", #line),
+            (#"x\U00e9y\U00E9"#, "xéyé", #line), (#"C:\Users\me"#, #"C:\Users\me"#, #line),
+            (#"a\nb\\"#, #"a\nb\\"#, #line),
             (#"\U21"#, #"\U21"#, #line), (#"\u21a9"#, #"\u21a9"#, #line), (#"\Ud800"#, #"\Ud800"#, #line),
             (#"\Udc00\Ud83d"#, #"\Udc00\Ud83d"#, #line), (#"\U0001\U0000"#, #"\U0001\U0000"#, #line),
             (#"\U0009"#, "\t", #line), (#"\Uffff"#, #"\Uffff"#, #line), ("plain", "plain", #line), ("", "", #line),
@@ -47,7 +58,8 @@ final class TypeTableTests: XCTestCase {
 
     func testAcceptedText() {
         let rows: [(String, String, PlistValue, UInt)] = [
-            ("-bool", "YES", .bool(true), #line), ("-boolean", "false", .bool(false), #line), ("-bool", "1", .bool(true), #line),
+            ("-bool", "YES", .bool(true), #line), ("-boolean", "false", .bool(false), #line),
+            ("-bool", "1", .bool(true), #line),
             ("-int", "-9223372036854775808", .int(Int64.min), #line), ("-integer", "+42", .int(42), #line),
             ("-float", "75.1", .float(75.1), #line), ("-double", "-0.0", .double(-0.0), #line),
             ("-double", "1e-300", .double(1e-300), #line), ("-string", "-not a flag", .string("-not a flag"), #line),
@@ -91,10 +103,15 @@ final class TypeTableTests: XCTestCase {
     }
 
     func testCivilDates() {
-        for civil in [CivilTime(year: 1900, month: 1, day: 1), CivilTime(year: 3000, month: 12, day: 31, hour: 23, minute: 59, second: 59),
-                      CivilTime(year: 2000, month: 2, day: 29, hour: 12)] {
+        for civil in [
+            CivilTime(year: 1900, month: 1, day: 1),
+            CivilTime(year: 3000, month: 12, day: 31, hour: 23, minute: 59, second: 59),
+            CivilTime(year: 2000, month: 2, day: 29, hour: 12),
+        ] {
             XCTAssertEqual(PlistDate(civil).components, civil)
         }
-        XCTAssertEqual(PlistDate(secondsSince2001: -0.5).components, CivilTime(year: 2000, month: 12, day: 31, hour: 23, minute: 59, second: 59))
+        XCTAssertEqual(
+            PlistDate(secondsSince2001: -0.5).components,
+            CivilTime(year: 2000, month: 12, day: 31, hour: 23, minute: 59, second: 59))
     }
 }

@@ -32,7 +32,8 @@ final class XMLCodecTests: XCTestCase {
         XCTAssertEqual(dict["umax"], .int(PlistInteger(unsigned: .max)))
         XCTAssertEqual(dict["text"], .string("a&b<c>\"' tab\there"))
         XCTAssertEqual(dict[""], .string("empty key"))
-        XCTAssertEqual(String(decoding: XMLWriter.encode(value), as: UTF8.self), String(decoding: original, as: UTF8.self))
+        XCTAssertEqual(
+            String(decoding: XMLWriter.encode(value), as: UTF8.self), String(decoding: original, as: UTF8.self))
     }
 
     func testRealsUseShortestText() {
@@ -66,59 +67,104 @@ final class XMLCodecTests: XCTestCase {
 
     func testRefusesWhatIsNotAPlist() {
         let bad: [(String, String, PlistError)] = [
-            ("<!DOCTYPE plist [<!ENTITY a \"b\">]><plist><string>&a;</string></plist>", "entity",
-             .entityDeclaration(line: 1)),
-            ("<plist><dict><key>a</key></dict></plist>", "key without value",
-             .xml(.keyWithoutValue("a"), line: 1)),
-            ("<plist><array><key>a</key></array></plist>", "key in array",
-             .xml(.keyOutsideDictionary, line: 1)),
-            ("<plist><integer>abc</integer></plist>", "bad integer",
-             .xml(.invalidValue(element: "integer", text: "abc"), line: 1)),
-            ("<plist><integer>18446744073709551616</integer></plist>", "integer too big",
-             .xml(.invalidValue(element: "integer", text: "18446744073709551616"), line: 1)),
-            ("<plist><integer></integer></plist>", "empty integer",
-             .xml(.invalidValue(element: "integer", text: ""), line: 1)),
-            ("<plist><real></real></plist>", "empty real",
-             .xml(.invalidValue(element: "real", text: ""), line: 1)),
-            ("<plist><data>!!!!</data></plist>", "bad base64",
-             .xml(.invalidValue(element: "data", text: "!!!!"), line: 1)),
-            ("<plist><date>yesterday</date></plist>", "bad date",
-             .xml(.invalidValue(element: "date", text: "yesterday"), line: 1)),
-            ("<plist><string>a</plist>", "unterminated",
-             .xml(.expectedClosingTag("string"), line: 1)),
-            ("<plist><foo/></plist>", "unknown tag",
-             .xml(.unknownTag("foo"), line: 1)),
-            ("<plist><string>a</string><string>b</string></plist>", "two roots",
-             .xml(.moreThanOneValue, line: 1)),
-            ("<plist><string>&bogus;</string></plist>", "unknown entity",
-             .xml(.unknownEntity("bogus"), line: 1)),
-            ("<plist><string>a &amp b</string></plist>", "unterminated reference",
-             .xml(.unterminatedReference, line: 1)),
-            ("<plist></plist>", "empty plist",
-             .xml(.plistHoldsNoValue, line: 1)),
+            (
+                "<!DOCTYPE plist [<!ENTITY a \"b\">]><plist><string>&a;</string></plist>", "entity",
+                .entityDeclaration(line: 1)
+            ),
+            (
+                "<plist><dict><key>a</key></dict></plist>", "key without value",
+                .xml(.keyWithoutValue("a"), line: 1)
+            ),
+            (
+                "<plist><array><key>a</key></array></plist>", "key in array",
+                .xml(.keyOutsideDictionary, line: 1)
+            ),
+            (
+                "<plist><integer>abc</integer></plist>", "bad integer",
+                .xml(.invalidValue(element: "integer", text: "abc"), line: 1)
+            ),
+            (
+                "<plist><integer>18446744073709551616</integer></plist>", "integer too big",
+                .xml(.invalidValue(element: "integer", text: "18446744073709551616"), line: 1)
+            ),
+            (
+                "<plist><integer></integer></plist>", "empty integer",
+                .xml(.invalidValue(element: "integer", text: ""), line: 1)
+            ),
+            (
+                "<plist><real></real></plist>", "empty real",
+                .xml(.invalidValue(element: "real", text: ""), line: 1)
+            ),
+            (
+                "<plist><data>!!!!</data></plist>", "bad base64",
+                .xml(.invalidValue(element: "data", text: "!!!!"), line: 1)
+            ),
+            (
+                "<plist><date>yesterday</date></plist>", "bad date",
+                .xml(.invalidValue(element: "date", text: "yesterday"), line: 1)
+            ),
+            (
+                "<plist><string>a</plist>", "unterminated",
+                .xml(.expectedClosingTag("string"), line: 1)
+            ),
+            (
+                "<plist><foo/></plist>", "unknown tag",
+                .xml(.unknownTag("foo"), line: 1)
+            ),
+            (
+                "<plist><string>a</string><string>b</string></plist>", "two roots",
+                .xml(.moreThanOneValue, line: 1)
+            ),
+            (
+                "<plist><string>&bogus;</string></plist>", "unknown entity",
+                .xml(.unknownEntity("bogus"), line: 1)
+            ),
+            (
+                "<plist><string>a &amp b</string></plist>", "unterminated reference",
+                .xml(.unterminatedReference, line: 1)
+            ),
+            (
+                "<plist></plist>", "empty plist",
+                .xml(.plistHoldsNoValue, line: 1)
+            ),
             // Fuzzer finding: a reference past UInt32 trapped while it was being accumulated.
-            ("<plist><string>&#x1D562D562;</string></plist>", "hex reference beyond 32 bits",
-             .xml(.referenceBeyondUnicode, line: 1)),
-            ("<plist><string>&#99999999999;</string></plist>", "decimal reference beyond 32 bits",
-             .xml(.referenceBeyondUnicode, line: 1)),
-            ("<plist><string>&#x110000;</string></plist>", "reference beyond Unicode",
-             .xml(.referenceBeyondUnicode, line: 1)),
-            ("<plist><string>&#xD800;</string></plist>", "reference to a surrogate",
-             .xml(.referenceToNoCharacter, line: 1)),
+            (
+                "<plist><string>&#x1D562D562;</string></plist>", "hex reference beyond 32 bits",
+                .xml(.referenceBeyondUnicode, line: 1)
+            ),
+            (
+                "<plist><string>&#99999999999;</string></plist>", "decimal reference beyond 32 bits",
+                .xml(.referenceBeyondUnicode, line: 1)
+            ),
+            (
+                "<plist><string>&#x110000;</string></plist>", "reference beyond Unicode",
+                .xml(.referenceBeyondUnicode, line: 1)
+            ),
+            (
+                "<plist><string>&#xD800;</string></plist>", "reference to a surrogate",
+                .xml(.referenceToNoCharacter, line: 1)
+            ),
         ]
         for (xml, what, expected) in bad {
-            XCTAssertThrowsError(try XMLReader.read(Array(xml.utf8)), what) { XCTAssertEqual($0 as? PlistError, expected, what) }
+            XCTAssertThrowsError(try XMLReader.read(Array(xml.utf8)), what) {
+                XCTAssertEqual($0 as? PlistError, expected, what)
+            }
         }
         // U+FFFD is a character like any other (it sat in the list above, never run).
         XCTAssertEqual(try XMLReader.read(Array("<plist><string>\u{FFFD}</string></plist>".utf8)), .string("\u{FFFD}"))
-        XCTAssertThrowsError(try XMLReader.read([0x3C, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x3E, 0x3C, 0x73, 0x74, 0x72, 0x69, 0x6E, 0x67,
-                                                  0x3E, 0xFF, 0x3C, 0x2F, 0x73, 0x74, 0x72, 0x69, 0x6E, 0x67, 0x3E]), "invalid UTF-8") { error in
+        XCTAssertThrowsError(
+            try XMLReader.read([
+                0x3C, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x3E, 0x3C, 0x73, 0x74, 0x72, 0x69, 0x6E, 0x67,
+                0x3E, 0xFF, 0x3C, 0x2F, 0x73, 0x74, 0x72, 0x69, 0x6E, 0x67, 0x3E,
+            ]), "invalid UTF-8"
+        ) { error in
             XCTAssertEqual(error as? PlistError, .invalidEncoding(.xml, line: 1))
         }
     }
 
     func testEntityDeclarationsAreRefusedNotExpanded() {
-        let bomb = "<!DOCTYPE plist [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]><plist><string>&b;</string></plist>"
+        let bomb =
+            "<!DOCTYPE plist [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]><plist><string>&b;</string></plist>"
         XCTAssertThrowsError(try XMLReader.read(Array(bomb.utf8))) { error in
             XCTAssertEqual(error as? PlistError, .entityDeclaration(line: 1))
         }
@@ -136,7 +182,9 @@ final class XMLCodecTests: XCTestCase {
     }
 
     func testErrorsNameTheLine() {
-        XCTAssertThrowsError(try XMLReader.read(Array("<plist>\n<dict>\n<key>a</key>\n<integer>x</integer></dict></plist>".utf8))) { error in
+        XCTAssertThrowsError(
+            try XMLReader.read(Array("<plist>\n<dict>\n<key>a</key>\n<integer>x</integer></dict></plist>".utf8))
+        ) { error in
             guard case .xml(_, line: 4)? = error as? PlistError else { return XCTFail("\(error)") }
         }
     }
@@ -150,9 +198,13 @@ final class XMLCodecTests: XCTestCase {
 
     /// Streaming in pieces changes how the bytes are handed over, never the bytes.
     func testChunkedEncodingEqualsTheWholeDocument() throws {
-        let value = PlistValue.dict(PlistDictionary(entries: (0..<2000).map {
-            .init(key: "k\($0)", value: $0 % 2 == 0 ? .string("value \($0)") : .array([.int(Int64($0)), .data([1, 2, 3])]))
-        }))
+        let value = PlistValue.dict(
+            PlistDictionary(
+                entries: (0..<2000).map {
+                    .init(
+                        key: "k\($0)",
+                        value: $0 % 2 == 0 ? .string("value \($0)") : .array([.int(Int64($0)), .data([1, 2, 3])]))
+                }))
         for chunk in [1, 100, 4096, 1 << 20] {
             var pieces: [[UInt8]] = []
             try XMLWriter.encode(value, chunk: chunk) { pieces.append(Array($0)) }
@@ -162,7 +214,8 @@ final class XMLCodecTests: XCTestCase {
     }
 
     func testDuplicateKeysKeepTheLastValue() throws {
-        let xml = "<plist><dict><key>a</key><integer>1</integer><key>b</key><true/><key>a</key><integer>2</integer></dict></plist>"
+        let xml =
+            "<plist><dict><key>a</key><integer>1</integer><key>b</key><true/><key>a</key><integer>2</integer></dict></plist>"
         guard case .dict(let d) = try XMLReader.read(Array(xml.utf8)) else { return XCTFail() }
         XCTAssertEqual(d["a"], .int(2))
         XCTAssertEqual(d.count, 2)

@@ -20,10 +20,16 @@ final class SettingsKitAttackTests: XCTestCase {
         let file = scratch.directory + "/com.kit.plist"
         let before = try Data(contentsOf: URL(fileURLWithPath: file))
         XCTAssertThrowsError(try settings.set(1, for: SettingsKey<Int>("bad\u{1}key", default: 0))) { error in
-            guard case .store(.unstorable(_, .controlCharacter(1)))? = error as? SettingsError else { return XCTFail("\(error)") }
+            guard case .store(.unstorable(_, .controlCharacter(1)))? = error as? SettingsError else {
+                return XCTFail("\(error)")
+            }
         }
-        XCTAssertThrowsError(try settings.set(Date(timeIntervalSince1970: -70_000_000_000), for: SettingsKey<Date?>("when"))) { error in
-            guard case .store(.unstorable(_, .dateOutOfRange))? = error as? SettingsError else { return XCTFail("\(error)") }
+        XCTAssertThrowsError(
+            try settings.set(Date(timeIntervalSince1970: -70_000_000_000), for: SettingsKey<Date?>("when"))
+        ) { error in
+            guard case .store(.unstorable(_, .dateOutOfRange))? = error as? SettingsError else {
+                return XCTFail("\(error)")
+            }
         }
         XCTAssertThrowsError(try settings.batch { $0[SettingsKey<String>("bad\u{2}", default: "")] = "v" })
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), before)

@@ -18,9 +18,13 @@ final class FolderChangesTests: XCTestCase {
         let (_, readAt) = changes.check(path, since: nil)
         let first = try XCTUnwrap(readAt, "a missing file in an existing folder can be watched")
         XCTAssertTrue(changes.check(path, since: first).unchanged)
-        try store.update(.named("other")) { $0["k"] = 1; return true }
+        try store.update(.named("other")) {
+            $0["k"] = 1; return true
+        }
         XCTAssertTrue(changes.check(path, since: first).unchanged, "another file changed")
-        try store.update(.named("com.c")) { $0["k"] = 1; return true }
+        try store.update(.named("com.c")) {
+            $0["k"] = 1; return true
+        }
         XCTAssertFalse(changes.check(path, since: first).unchanged, "an atomic save")
         let second = try XCTUnwrap(changes.check(path, since: nil).now)
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))

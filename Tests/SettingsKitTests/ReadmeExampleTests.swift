@@ -21,7 +21,9 @@ final class ReadmeExampleTests: XCTestCase {
         settings[.readmeVolume] = 150
         XCTAssertEqual(settings[.readmeVolume], 100)
         try settings.modify(.readmeVolume) { $0 -= 1 }
-        try settings.batch { $0[.readmeName] = "Ann"; $0[.readmeTheme] = .dark }
+        try settings.batch {
+            $0[.readmeName] = "Ann"; $0[.readmeTheme] = .dark
+        }
         let seen = Mutex<[Double]>([])
         let token = settings.observe(.readmeVolume) { change in seen.withLock { $0.append(change.new) } }
         settings[.readmeVolume] = 20

@@ -63,7 +63,9 @@ final class SeedExampleTests: XCTestCase {
     func testClampedVolumesWithObserve() throws {
         let seen = Mutex<[String]>([])
         let musicObserver = settings.observe(.music) { change in seen.withLock { $0.append("music \(change.new)") } }
-        let volumeObserver = settings.observe(.musicVolume) { change in seen.withLock { $0.append("volume \(change.old)->\(change.new)") } }
+        let volumeObserver = settings.observe(.musicVolume) { change in
+            seen.withLock { $0.append("volume \(change.old)->\(change.new)") }
+        }
         settings[.music] = false
         settings[.musicVolume] = 150
         XCTAssertEqual(settings[.musicVolume], 100)

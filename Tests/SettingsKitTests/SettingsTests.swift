@@ -43,11 +43,15 @@ final class SettingsTests: XCTestCase {
     /// Codable values are native dictionaries: Foundation's `dictionary(forKey:)` sees
     /// the fields, and `settings read` prints them.
     func testCodableValuesAreNativeDictionaries() throws {
-        let frame = Frame(x: 3, y: 4.5, title: "Main", tags: ["a", "b"], saved: Date(timeIntervalSinceReferenceDate: 86_400), note: nil)
+        let frame = Frame(
+            x: 3, y: 4.5, title: "Main", tags: ["a", "b"], saved: Date(timeIntervalSinceReferenceDate: 86_400),
+            note: nil)
         settings[.frame] = frame
         XCTAssertEqual(Settings(domain: "com.example.kit", directory: scratch.directory)[.frame], frame)
-        XCTAssertEqual(scratch.run("InteropProbe", ["get", "com.example.kit", "frame"]),
-                       "dict {saved: date 86400.0, tags: array [string a, string b], title: string Main, x: int 3, y: double 4.5}\n")
+        XCTAssertEqual(
+            scratch.run("InteropProbe", ["get", "com.example.kit", "frame"]),
+            "dict {saved: date 86400.0, tags: array [string a, string b], title: string Main, x: int 3, y: double 4.5}\n"
+        )
         XCTAssertEqual(scratch.run("settings", ["read-type", "com.example.kit", "frame"]), "Type is dictionary\n")
     }
 
@@ -66,8 +70,10 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(get("blob"), "data 0102ff\n")
         XCTAssertEqual(get("when"), "date 1000.0\n")
         XCTAssertEqual(get("names"), "dict {a: int 1}\n")
-        for (key, type, value) in [("volume", "int", "12"), ("ratio", "double", "2.5"), ("flag", "bool", "false"),
-                                   ("when", "date", "5"), ("blob", "data", "hi")] {
+        for (key, type, value) in [
+            ("volume", "int", "12"), ("ratio", "double", "2.5"), ("flag", "bool", "false"),
+            ("when", "date", "5"), ("blob", "data", "hi"),
+        ] {
             scratch.run("InteropProbe", ["set", "com.example.kit", key, type, value])
         }
         XCTAssertEqual(settings[.volume], 12)
@@ -102,7 +108,9 @@ final class SettingsTests: XCTestCase {
     /// `-volume 70` on the command line wins, when the app opts in.
     func testArgumentDomain() {
         settings[.volume] = 10
-        let withArguments = Settings(domain: "com.example.kit", arguments: ["app", "-volume", "70", "-flag", "YES"], directory: scratch.directory)
+        let withArguments = Settings(
+            domain: "com.example.kit", arguments: ["app", "-volume", "70", "-flag", "YES"], directory: scratch.directory
+        )
         XCTAssertEqual(withArguments[.volume], 70)
         XCTAssertEqual(withArguments[.flag], true)
         XCTAssertEqual(settings[.volume], 10)
@@ -111,7 +119,9 @@ final class SettingsTests: XCTestCase {
     /// A value of the wrong type reads as the default and is reported once.
     func testWrongTypeReadsTheDefaultAndIsReportedOnce() {
         let reports = Mutex<[SettingsError]>([])
-        let settings = Settings(domain: "com.example.kit", directory: scratch.directory) { error in reports.withLock { $0.append(error) } }
+        let settings = Settings(domain: "com.example.kit", directory: scratch.directory) { error in
+            reports.withLock { $0.append(error) }
+        }
         scratch.run("settings", ["write", "com.example.kit", "volume", "-string", "loud"])
         XCTAssertEqual(settings[.volume], 50)
         XCTAssertEqual(settings[.volume], 50)
@@ -206,7 +216,8 @@ final class SettingsTests: XCTestCase {
         // same name as the Foundation program, in its own folder.
         let folder = scratch.directory + "/bin"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Scratch.binaries + "/SettingsKitProbe", toPath: folder + "/InteropProbe")
+        try FileManager.default.copyItem(
+            atPath: Scratch.binaries + "/SettingsKitProbe", toPath: folder + "/InteropProbe")
         scratch.run("InteropProbe", ["set-standard", "launches", "7"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: scratch.directory + "/InteropProbe.plist"))
         XCTAssertEqual(scratch.run(folder + "/InteropProbe", ["standard"]), "InteropProbe\n")
@@ -219,22 +230,29 @@ final class SettingsTests: XCTestCase {
         let store = DomainStore(directory: scratch.directory)
         try store.update(.named("com.example.kit")) { values in
             // Built whole: setting 25,000 keys one by one would scan the entries each time.
-            values = PlistDictionary(entries: (0..<25_000).map { .init(key: "key\($0)", value: .string(String(repeating: "x", count: 40) + "\($0)")) }
-                + [.init(key: "volume", value: 5)])
+            values = PlistDictionary(
+                entries: (0..<25_000).map {
+                    .init(key: "key\($0)", value: .string(String(repeating: "x", count: 40) + "\($0)"))
+                }
+                    + [.init(key: "volume", value: 5)])
             return true
         }
-        XCTAssertGreaterThan(try XCTUnwrap(DomainStore.stamp(at: store.path(of: .named("com.example.kit")))).size, 1 << 20)
+        XCTAssertGreaterThan(
+            try XCTUnwrap(DomainStore.stamp(at: store.path(of: .named("com.example.kit")))).size, 1 << 20)
         XCTAssertEqual(settings[.volume], 5)
         XCTAssertEqual(settings[.volume], 5)
         scratch.run("settings", ["write", "com.example.kit", "volume", "-int", "6"])
         XCTAssertEqual(settings[.volume], 6)
-        XCTAssertEqual(settings[SettingsKey<String>("key24999", default: "")], String(repeating: "x", count: 40) + "24999")
+        XCTAssertEqual(
+            settings[SettingsKey<String>("key24999", default: "")], String(repeating: "x", count: 40) + "24999")
     }
 
     /// A domain name that would leave the folder is refused on every use; no file is made.
     func testAnInvalidDomainNameTouchesNoFile() {
         let reports = Mutex<[SettingsError]>([])
-        let bad = Settings(domain: "../escape", directory: scratch.directory) { error in reports.withLock { $0.append(error) } }
+        let bad = Settings(domain: "../escape", directory: scratch.directory) { error in
+            reports.withLock { $0.append(error) }
+        }
         bad[.volume] = 70
         XCTAssertEqual(bad[.volume], 50)
         XCTAssertThrowsError(try bad.set(1, for: .volume))

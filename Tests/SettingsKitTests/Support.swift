@@ -12,7 +12,9 @@ struct Scratch {
     static let binaries: String = {
         if let dir = ProcessInfo.processInfo.environment["SETTINGS_BIN_DIR"] { return dir }
         var url = Bundle.main.bundleURL
-        while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("SettingsKitProbe").path) {
+        while url.path != "/",
+            !FileManager.default.fileExists(atPath: url.appendingPathComponent("SettingsKitProbe").path)
+        {
             url.deleteLastPathComponent()
         }
         return url.path
@@ -35,7 +37,9 @@ struct Scratch {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "\(name) \(arguments): \(String(decoding: e, as: UTF8.self))", file: file, line: line)
+        XCTAssertEqual(
+            process.terminationStatus, 0, "\(name) \(arguments): \(String(decoding: e, as: UTF8.self))", file: file,
+            line: line)
         return String(decoding: o, as: UTF8.self)
     }
 }

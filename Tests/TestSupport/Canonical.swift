@@ -23,6 +23,7 @@ public func canonical(_ value: PlistValue) -> String {
     case .data(let d): return "d:" + hex(d)
     case .date(let d): return "t:\(Int64((d.secondsSince2001 * 1_000_000).rounded()))"
     case .array(let a): return "a[" + a.map(canonical).joined(separator: ",") + "]"
-    case .dict(let d): return "{" + d.sortedEntries.map { hex($0.key.utf8) + "=" + canonical($0.value) }.joined(separator: ",") + "}"
+    case .dict(let d):
+        return "{" + d.sortedEntries.map { hex($0.key.utf8) + "=" + canonical($0.value) }.joined(separator: ",") + "}"
     }
 }

@@ -27,10 +27,14 @@ final class AttackTests: XCTestCase {
         let line: UInt
     }
 
-    static func row(_ arguments: [String], _ status: Int32, _ message: String, environment: [String: String] = [:],
-                    setup: @escaping (Harness) throws -> Void = { _ in }, check: ((Harness) throws -> Void)? = nil,
-                    line: UInt = #line) -> Row {
-        Row(arguments: arguments, status: status, message: message, environment: environment, setup: setup, check: check, line: line)
+    static func row(
+        _ arguments: [String], _ status: Int32, _ message: String, environment: [String: String] = [:],
+        setup: @escaping (Harness) throws -> Void = { _ in }, check: ((Harness) throws -> Void)? = nil,
+        line: UInt = #line
+    ) -> Row {
+        Row(
+            arguments: arguments, status: status, message: message, environment: environment, setup: setup,
+            check: check, line: line)
     }
 
     /// Every entry below the config folder: its kind, and its bytes or link target.
@@ -41,7 +45,9 @@ final class AttackTests: XCTestCase {
         guard let names = try? fm.subpathsOfDirectory(atPath: root) else { return [:] }
         for name in names {
             let path = root + "/" + name
-            guard let attributes = try? fm.attributesOfItem(atPath: path), let type = attributes[.type] as? FileAttributeType else { continue }
+            guard let attributes = try? fm.attributesOfItem(atPath: path),
+                let type = attributes[.type] as? FileAttributeType
+            else { continue }
             switch type {
             case .typeRegular:
                 let mode = (attributes[.posixPermissions] as? Int).map { String($0, radix: 8) } ?? "?"
@@ -85,149 +91,297 @@ final class AttackTests: XCTestCase {
     static func shell(_ prefix: String, _ arguments: [String]) -> [String] { ["@sh", prefix] + arguments }
 
     /// A literal of `depth` nested arrays around one string.
-    static func nested(_ depth: Int) -> String { String(repeating: "(", count: depth) + "x" + String(repeating: ")", count: depth) }
+    static func nested(_ depth: Int) -> String {
+        String(repeating: "(", count: depth) + "x" + String(repeating: ")", count: depth)
+    }
 
-    static let goodDomain = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>k</key><string>v</string></dict></plist>"
+    static let goodDomain =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>k</key><string>v</string></dict></plist>"
 
     static var rows: [Row] {
         var rows: [Row] = []
         let fifo: (Harness) throws -> Void = { h in mkfifo(h.path("com.t")) }
         // 1. File kinds: only regular files are read, replaced or created.
-        for arguments in [["read", "com.t"], ["read", "com.t", "k"], ["read-type", "com.t", "k"], ["write", "com.t", "k", "v"],
-                          ["delete", "com.t", "k"], ["rename", "com.t", "a", "b"], ["export", "com.t", "-"], ["paths", "com.t"]] {
+        for arguments in [
+            ["read", "com.t"], ["read", "com.t", "k"], ["read-type", "com.t", "k"], ["write", "com.t", "k", "v"],
+            ["delete", "com.t", "k"], ["rename", "com.t", "a", "b"], ["export", "com.t", "-"], ["paths", "com.t"],
+        ] {
             rows.append(row(arguments, 3, "cannot use", setup: fifo))
         }
         rows.append(row(["watch", "com.t", "--timeout", "1"], 3, "is a FIFO, not a regular file", setup: fifo))
-        rows.append(row(["read", "com.t"], 3, "is a socket, not a regular file", setup: { h in
-            XCTAssertEqual(h.exec("/usr/bin/env", ["python3", "-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", h.path("com.t")]).status, 0)
-        }))
+        rows.append(
+            row(
+                ["read", "com.t"], 3, "is a socket, not a regular file",
+                setup: { h in
+                    XCTAssertEqual(
+                        h.exec(
+                            "/usr/bin/env",
+                            [
+                                "python3", "-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])",
+                                h.path("com.t"),
+                            ]
+                        ).status, 0)
+                }))
         for device in ["zero", "urandom", "null"] {
-            rows.append(row(["read", "com.t", "k"], 3, "is a character device", setup: { h in link(h.path("com.t"), to: Self.device(device, h)) }))
-            rows.append(row(["write", "com.t", "k", "v"], 3, "is a character device", setup: { h in link(h.path("com.t"), to: Self.device(device, h)) }))
+            rows.append(
+                row(
+                    ["read", "com.t", "k"], 3, "is a character device",
+                    setup: { h in link(h.path("com.t"), to: Self.device(device, h)) }))
+            rows.append(
+                row(
+                    ["write", "com.t", "k", "v"], 3, "is a character device",
+                    setup: { h in link(h.path("com.t"), to: Self.device(device, h)) }))
         }
-        rows.append(row(["read", "com.t"], 3, "is a directory, not a regular file", setup: { h in
-            try FileManager.default.createDirectory(atPath: h.path("com.t"), withIntermediateDirectories: false)
-        }))
-        rows.append(row(["write", "com.t", "k", "v"], 3, "Too many levels of symbolic links", setup: { h in
-            link(h.path("com.t"), to: "com.u.plist")
-            link(h.path("com.u"), to: "com.t.plist")
-        }))
+        rows.append(
+            row(
+                ["read", "com.t"], 3, "is a directory, not a regular file",
+                setup: { h in
+                    try FileManager.default.createDirectory(atPath: h.path("com.t"), withIntermediateDirectories: false)
+                }))
+        rows.append(
+            row(
+                ["write", "com.t", "k", "v"], 3, "Too many levels of symbolic links",
+                setup: { h in
+                    link(h.path("com.t"), to: "com.u.plist")
+                    link(h.path("com.u"), to: "com.t.plist")
+                }))
         // A dangling link into a missing folder: no folder is made anywhere.
-        rows.append(row(["write", "com.t", "k", "v"], 4, "No such file or directory", setup: { h in
-            link(h.path("com.t"), to: h.config + "/outside/deeper/target.plist")
-        }))
-        rows.append(row(["write", "com.t", "k", "v"], 0, "warning: ignoring the schema", setup: { h in
-            try FileManager.default.createDirectory(atPath: h.config + "/settings/schemas", withIntermediateDirectories: true)
-            mkfifo(h.config + "/settings/schemas/com.t.json")
-        }, check: { h in
-            // plistlib, not the binary: a binary that hangs on the FIFO would hang the check.
-            XCTAssertEqual(h.plistlibCanon(h.path("com.t")), "{6b=s:76}")
-        }))
+        rows.append(
+            row(
+                ["write", "com.t", "k", "v"], 4, "No such file or directory",
+                setup: { h in
+                    link(h.path("com.t"), to: h.config + "/outside/deeper/target.plist")
+                }))
+        rows.append(
+            row(
+                ["write", "com.t", "k", "v"], 0, "warning: ignoring the schema",
+                setup: { h in
+                    try FileManager.default.createDirectory(
+                        atPath: h.config + "/settings/schemas", withIntermediateDirectories: true)
+                    mkfifo(h.config + "/settings/schemas/com.t.json")
+                },
+                check: { h in
+                    // plistlib, not the binary: a binary that hangs on the FIFO would hang the check.
+                    XCTAssertEqual(h.plistlibCanon(h.path("com.t")), "{6b=s:76}")
+                }))
         rows.append(row(["import", "com.t", "/dev/zero"], 3, "cannot use /dev/zero: it is a character device"))
         rows.append(row(["import", "com.t", "FIFO"], 3, "cannot parse", setup: { h in mkfifo(h.config + "/in.fifo") }))
-        rows.append(row(["export", "com.good", "/"], 3, "cannot use /: it is a directory", setup: { h in write(h, "com.good", goodDomain) }))
+        rows.append(
+            row(
+                ["export", "com.good", "/"], 3, "cannot use /: it is a directory",
+                setup: { h in write(h, "com.good", goodDomain) }))
         // Writing into what is not replaced: the device stays a device.
-        rows.append(row(["export", "com.good", "NULL"], 0, "", setup: { h in write(h, "com.good", goodDomain) }, check: { h in
-            XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: Self.device("null", h))[.type] as? FileAttributeType), .typeCharacterSpecial)
-        }))
-        rows.append(row(["export", "com.good", "/dev/stdout"], 0, "", setup: { h in write(h, "com.good", goodDomain) }))
+        rows.append(
+            row(
+                ["export", "com.good", "NULL"], 0, "", setup: { h in write(h, "com.good", goodDomain) },
+                check: { h in
+                    XCTAssertEqual(
+                        (try FileManager.default.attributesOfItem(atPath: Self.device("null", h))[.type]
+                            as? FileAttributeType), .typeCharacterSpecial)
+                }))
+        rows.append(
+            row(["export", "com.good", "/dev/stdout"], 0, "", setup: { h in write(h, "com.good", goodDomain) }))
 
         // 2. Read-only files are left alone (status 4) unless --force.
         let readOnly: (Harness) throws -> Void = { h in
             write(h, "com.t", goodDomain)
             try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: h.path("com.t"))
         }
-        for arguments in [["write", "com.t", "k", "w"], ["write", "com.t", "{ a = 1; }"], ["delete", "com.t", "k"], ["delete", "com.t"],
-                          ["rename", "com.t", "k", "j"], ["reset", "com.t", "k"], ["write", "com.t", "-p", "/k", "w"]] {
+        for arguments in [
+            ["write", "com.t", "k", "w"], ["write", "com.t", "{ a = 1; }"], ["delete", "com.t", "k"],
+            ["delete", "com.t"],
+            ["rename", "com.t", "k", "j"], ["reset", "com.t", "k"], ["write", "com.t", "-p", "/k", "w"],
+        ] {
             rows.append(row(arguments, 4, "the file is read-only (--force writes it anyway)", setup: readOnly))
         }
-        rows.append(row(["write", "com.t", "--force", "k", "w"], 0, "", setup: readOnly, check: { h in
-            XCTAssertEqual(h.ok("read", "com.t", "k"), "w\n")
-            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: h.path("com.t"))[.posixPermissions] as? Int, 0o444)
-        }))
-        rows.append(row(["delete", "com.t", "--force"], 0, "", setup: readOnly, check: { h in
-            XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.t")))
-        }))
+        rows.append(
+            row(
+                ["write", "com.t", "--force", "k", "w"], 0, "", setup: readOnly,
+                check: { h in
+                    XCTAssertEqual(h.ok("read", "com.t", "k"), "w\n")
+                    XCTAssertEqual(
+                        try FileManager.default.attributesOfItem(atPath: h.path("com.t"))[.posixPermissions] as? Int,
+                        0o444)
+                }))
+        rows.append(
+            row(
+                ["delete", "com.t", "--force"], 0, "", setup: readOnly,
+                check: { h in
+                    XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.t")))
+                }))
 
         // 3. What is written can always be read back.
         rows.append(row(["write", "com.t", "bad\u{1}key", "v"], 2, "control character U+0001"))
         rows.append(row(["write", "com.t", "k", "-dict", "bad\u{1}key", "v"], 2, "control character U+0001"))
         rows.append(row(["write", "com.t", "{ \"bad\\001key\" = v; }"], 2, "control character U+0001"))
         rows.append(row(["write", "com.t", "k", "--json", "{\"bad\\u0001key\": 1}"], 2, "control character U+0001"))
-        rows.append(row(["rename", "com.good", "k", "bad\u{1}key"], 2, "control character U+0001", setup: { h in write(h, "com.good", goodDomain) }))
-        rows.append(row(["import", "com.t", "-"], 2, "control character U+0001",
-                        environment: ["STDIN": "{ \"bad\\001key\" = v; }"]))
-        rows.append(row(["write", "com.t", "-p", "/" + Array(repeating: "a", count: 600).joined(separator: "/"), "v"], 2, "600 segments"))
-        rows.append(row(["write", "com.t", "-p", "/" + Array(repeating: "a", count: 20_000).joined(separator: "/"), "v"], 2, "20000 segments"))
-        rows.append(row(["read", "com.t", "-p", "/" + Array(repeating: "a", count: 20_000).joined(separator: "/")], 2, "20000 segments"))
+        rows.append(
+            row(
+                ["rename", "com.good", "k", "bad\u{1}key"], 2, "control character U+0001",
+                setup: { h in write(h, "com.good", goodDomain) }))
+        rows.append(
+            row(
+                ["import", "com.t", "-"], 2, "control character U+0001",
+                environment: ["STDIN": "{ \"bad\\001key\" = v; }"]))
+        rows.append(
+            row(
+                ["write", "com.t", "-p", "/" + Array(repeating: "a", count: 600).joined(separator: "/"), "v"], 2,
+                "600 segments"))
+        rows.append(
+            row(
+                ["write", "com.t", "-p", "/" + Array(repeating: "a", count: 20_000).joined(separator: "/"), "v"], 2,
+                "20000 segments"))
+        rows.append(
+            row(
+                ["read", "com.t", "-p", "/" + Array(repeating: "a", count: 20_000).joined(separator: "/")], 2,
+                "20000 segments"))
         rows.append(row(["write", "com.t", "k", "-array", nested(511)], 2, "nested deeper than 512 levels"))
         rows.append(row(["write", "com.t", "k", "-dict", "a", nested(511)], 2, "nested deeper than 512 levels"))
         rows.append(row(["write", "com.t", "k", "-array-add", nested(511)], 2, "nested deeper than 512 levels"))
-        rows.append(row(["write", "com.t", "k", "--json", String(repeating: "[", count: 512) + String(repeating: "]", count: 512)], 2, "nested deeper than 512 levels"))
+        rows.append(
+            row(
+                [
+                    "write", "com.t", "k", "--json",
+                    String(repeating: "[", count: 512) + String(repeating: "]", count: 512),
+                ], 2, "nested deeper than 512 levels"))
         // One level less is the deepest a file may hold: written, and read back.
-        rows.append(row(["write", "com.t", "k", "-array", nested(510)], 0, "", check: { h in
-            XCTAssertEqual(h.run(["read-type", "com.t", "k"]).stdout, "Type is array\n")
-        }))
+        rows.append(
+            row(
+                ["write", "com.t", "k", "-array", nested(510)], 0, "",
+                check: { h in
+                    XCTAssertEqual(h.run(["read-type", "com.t", "k"]).stdout, "Type is array\n")
+                }))
         for date in ["0000-01-01 00:00:00 +0000", "10000-01-01 00:00:00 +0000", "0001-01-01 00:00:00 +0100"] {
             rows.append(row(["write", "com.t", "k", "-date", date], 2, "years 1 to 9999"))
         }
 
         // 4. Only our own temporary files are removed.
-        rows.append(row(["write", "com.good", "k", "w"], 0, "", setup: { h in
-            write(h, "com.good", goodDomain)
-            for name in [".com.good.plist.backup", ".com.good.plist.AbCdEf", ".settings-tmp.notours"] {
-                XCTAssertTrue(FileManager.default.createFile(atPath: h.config + "/" + name, contents: Data("mine".utf8)))
-            }
-            try FileManager.default.createDirectory(atPath: h.config + "/.settings-tmp.dirXYZ", withIntermediateDirectories: false)
-        }, check: { h in
-            let names = try FileManager.default.contentsOfDirectory(atPath: h.config).sorted()
-            XCTAssertEqual(names, [".com.good.plist.AbCdEf", ".com.good.plist.backup", ".settings-tmp.dirXYZ", ".settings-tmp.notours", "com.good.plist"])
-        }))
+        rows.append(
+            row(
+                ["write", "com.good", "k", "w"], 0, "",
+                setup: { h in
+                    write(h, "com.good", goodDomain)
+                    for name in [".com.good.plist.backup", ".com.good.plist.AbCdEf", ".settings-tmp.notours"] {
+                        XCTAssertTrue(
+                            FileManager.default.createFile(atPath: h.config + "/" + name, contents: Data("mine".utf8)))
+                    }
+                    try FileManager.default.createDirectory(
+                        atPath: h.config + "/.settings-tmp.dirXYZ", withIntermediateDirectories: false)
+                },
+                check: { h in
+                    let names = try FileManager.default.contentsOfDirectory(atPath: h.config).sorted()
+                    XCTAssertEqual(
+                        names,
+                        [
+                            ".com.good.plist.AbCdEf", ".com.good.plist.backup", ".settings-tmp.dirXYZ",
+                            ".settings-tmp.notours", "com.good.plist",
+                        ])
+                }))
         // An abandoned temporary file of ours (six characters after the prefix) is removed.
-        rows.append(row(["write", "com.good", "k", "w"], 0, "", setup: { h in
-            write(h, "com.good", goodDomain)
-            XCTAssertTrue(FileManager.default.createFile(atPath: h.config + "/.settings-tmp.Ab12Cd", contents: Data("half".utf8)))
-        }, check: { h in
-            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: h.config).sorted(), ["com.good.plist"])
-        }))
+        rows.append(
+            row(
+                ["write", "com.good", "k", "w"], 0, "",
+                setup: { h in
+                    write(h, "com.good", goodDomain)
+                    XCTAssertTrue(
+                        FileManager.default.createFile(
+                            atPath: h.config + "/.settings-tmp.Ab12Cd", contents: Data("half".utf8)))
+                },
+                check: { h in
+                    XCTAssertEqual(
+                        try FileManager.default.contentsOfDirectory(atPath: h.config).sorted(), ["com.good.plist"])
+                }))
 
         // 6. Output and resource failures are failures.
         let good: (Harness) throws -> Void = { h in write(h, "com.good", goodDomain) }
-        rows.append(row(shell("exec \"$@\" > /dev/full", ["read", "com.good"]), 4, "cannot write standard output: No space left on device", setup: good))
-        rows.append(row(shell("exec \"$@\" > /dev/full", ["export", "com.good", "-"]), 4, "No space left on device", setup: good))
-        rows.append(row(shell("exec \"$@\" > /dev/full", ["export", "com.good", "-", "--json"]), 4, "No space left on device", setup: good))
-        rows.append(row(shell("exec \"$@\" >&-", ["read", "com.good", "k"]), 4, "cannot write standard output: Bad file descriptor", setup: good))
-        rows.append(row(shell("ulimit -f 1; exec \"$@\"", ["write", "com.good", "big", String(repeating: "x", count: 4096)]), 4, "File too large", setup: good))
-        rows.append(row(shell("ulimit -f 1; exec \"$@\"", ["export", "com.good", "OUT"]), 4, "File too large", setup: { h in
-            write(h, "com.good", "<plist version=\"1.0\"><dict><key>k</key><string>" + String(repeating: "x", count: 4096) + "</string></dict></plist>")
-        }))
+        rows.append(
+            row(
+                shell("exec \"$@\" > /dev/full", ["read", "com.good"]), 4,
+                "cannot write standard output: No space left on device", setup: good))
+        rows.append(
+            row(
+                shell("exec \"$@\" > /dev/full", ["export", "com.good", "-"]), 4, "No space left on device", setup: good
+            ))
+        rows.append(
+            row(
+                shell("exec \"$@\" > /dev/full", ["export", "com.good", "-", "--json"]), 4, "No space left on device",
+                setup: good))
+        rows.append(
+            row(
+                shell("exec \"$@\" >&-", ["read", "com.good", "k"]), 4,
+                "cannot write standard output: Bad file descriptor", setup: good))
+        rows.append(
+            row(
+                shell("ulimit -f 1; exec \"$@\"", ["write", "com.good", "big", String(repeating: "x", count: 4096)]), 4,
+                "File too large", setup: good))
+        rows.append(
+            row(
+                shell("ulimit -f 1; exec \"$@\"", ["export", "com.good", "OUT"]), 4, "File too large",
+                setup: { h in
+                    write(
+                        h, "com.good",
+                        "<plist version=\"1.0\"><dict><key>k</key><string>" + String(repeating: "x", count: 4096)
+                            + "</string></dict></plist>")
+                }))
 
         // 7. Bad input is refused, not reinterpreted.
-        rows.append(row(shell("exec \"$@\" \"$(printf 'bad\\377')\" k v", ["write"]), 2, "argument 2 ('bad\\xFF') is not valid UTF-8"))
-        rows.append(row(shell("exec \"$@\" \"$(printf 'v\\377')\"", ["write", "com.t", "k"]), 2, "argument 4 ('v\\xFF') is not valid UTF-8"))
+        rows.append(
+            row(
+                shell("exec \"$@\" \"$(printf 'bad\\377')\" k v", ["write"]), 2,
+                "argument 2 ('bad\\xFF') is not valid UTF-8"))
+        rows.append(
+            row(
+                shell("exec \"$@\" \"$(printf 'v\\377')\"", ["write", "com.t", "k"]), 2,
+                "argument 4 ('v\\xFF') is not valid UTF-8"))
         for value in ["-1", "abc", "0x10", "1e3", "", " 5", "inf", "nan"] {
-            rows.append(row(["write", "com.t", "k", "v"], 2, "invalid SETTINGS_LOCK_TIMEOUT '\(value)'", environment: ["SETTINGS_LOCK_TIMEOUT": value]))
+            rows.append(
+                row(
+                    ["write", "com.t", "k", "v"], 2, "invalid SETTINGS_LOCK_TIMEOUT '\(value)'",
+                    environment: ["SETTINGS_LOCK_TIMEOUT": value]))
         }
-        rows.append(row(["write", "com.t", "k", "v"], 0, "", environment: ["SETTINGS_LOCK_TIMEOUT": "0.5"], check: { h in
-            XCTAssertEqual(h.ok("read", "com.t", "k"), "v\n")
-        }))
+        rows.append(
+            row(
+                ["write", "com.t", "k", "v"], 0, "", environment: ["SETTINGS_LOCK_TIMEOUT": "0.5"],
+                check: { h in
+                    XCTAssertEqual(h.ok("read", "com.t", "k"), "v\n")
+                }))
         rows.append(row(["watch", "com.t", "--timeout", "3000000000"], 2, "invalid value '3000000000' for --timeout"))
-        rows.append(row(["watch", "com.t", "--count", "92233720368547758070"], 2, "invalid value '92233720368547758070' for --count"))
-        rows.append(row(["watch", "com.t", "--debounce", "3000000000"], 2, "invalid value '3000000000' for --debounce"))
+        rows.append(
+            row(
+                ["watch", "com.t", "--count", "92233720368547758070"], 2,
+                "invalid value '92233720368547758070' for --count"))
+        rows.append(
+            row(["watch", "com.t", "--debounce", "3000000000"], 2, "invalid value '3000000000' for --debounce"))
         rows.append(row(["write", String(repeating: "d", count: 250), "k", "v"], 2, "250 bytes long; at most 249"))
         rows.append(row(["read", String(repeating: "d", count: 300)], 2, "300 bytes long; at most 249"))
-        rows.append(row(["write", "/tmp/" + String(repeating: "p", count: 256), "k", "v"], 2, "the path is too long for a file"))
-        rows.append(row(["-host", String(repeating: "h", count: 200), "write", String(repeating: "d", count: 200), "k", "v"], 2,
-                        "the file name is longer than 255 bytes"))
+        rows.append(
+            row(
+                ["write", "/tmp/" + String(repeating: "p", count: 256), "k", "v"], 2, "the path is too long for a file")
+        )
+        rows.append(
+            row(
+                ["-host", String(repeating: "h", count: 200), "write", String(repeating: "d", count: 200), "k", "v"], 2,
+                "the file name is longer than 255 bytes"))
         // Any name that can be read can be written: the longest one.
-        rows.append(row(["write", String(repeating: "d", count: 249), "k", "v"], 0, "", check: { h in
-            XCTAssertEqual(h.ok("read", String(repeating: "d", count: 249), "k"), "v\n")
-        }))
+        rows.append(
+            row(
+                ["write", String(repeating: "d", count: 249), "k", "v"], 0, "",
+                check: { h in
+                    XCTAssertEqual(h.ok("read", String(repeating: "d", count: 249), "k"), "v\n")
+                }))
 
         // The environment: a config folder that is a file.
-        let configIsAFile: (Harness) throws -> Void = { h in XCTAssertTrue(FileManager.default.createFile(atPath: h.config + "/file", contents: Data())) }
-        rows.append(row(["read", "com.t", "k"], 3, "Not a directory", environment: ["XDG_CONFIG_HOME": "CONFIG/file"], setup: configIsAFile))
-        rows.append(row(["write", "com.t", "k", "v"], 4, "Not a directory", environment: ["XDG_CONFIG_HOME": "CONFIG/file"], setup: configIsAFile))
+        let configIsAFile: (Harness) throws -> Void = { h in
+            XCTAssertTrue(FileManager.default.createFile(atPath: h.config + "/file", contents: Data()))
+        }
+        rows.append(
+            row(
+                ["read", "com.t", "k"], 3, "Not a directory", environment: ["XDG_CONFIG_HOME": "CONFIG/file"],
+                setup: configIsAFile))
+        rows.append(
+            row(
+                ["write", "com.t", "k", "v"], 4, "Not a directory", environment: ["XDG_CONFIG_HOME": "CONFIG/file"],
+                setup: configIsAFile))
 
         // 8. One bad file does not take down the others.
         let neighbours: (Harness) throws -> Void = { h in
@@ -240,7 +394,10 @@ final class AttackTests: XCTestCase {
 
         // 10. Errors are one line, control characters escaped.
         rows.append(row(["read", "new\nline"], 2, "invalid domain 'new\\nline'"))
-        rows.append(row(["read", "com.t", "key\u{1B}[2J"], 1, "(com.t, key\\u{1B}[2J) does not exist", setup: { h in write(h, "com.t", goodDomain) }))
+        rows.append(
+            row(
+                ["read", "com.t", "key\u{1B}[2J"], 1, "(com.t, key\\u{1B}[2J) does not exist",
+                setup: { h in write(h, "com.t", goodDomain) }))
         rows.append(row(["delete", "com.none"], 1, "Domain (com.none) not found. Defaults have not been changed."))
         return rows
     }
@@ -255,7 +412,9 @@ final class AttackTests: XCTestCase {
             try row.setup(h)
             let before = Self.snapshot(h.config)
             var arguments = row.arguments.map {
-                $0 == "FIFO" ? h.config + "/in.fifo" : $0 == "OUT" ? h.config + "/out.plist" : $0 == "NULL" ? Self.device("null", h) : $0
+                $0 == "FIFO"
+                    ? h.config + "/in.fifo"
+                    : $0 == "OUT" ? h.config + "/out.plist" : $0 == "NULL" ? Self.device("null", h) : $0
             }
             var environment = row.environment.mapValues { $0.replacingOccurrences(of: "CONFIG", with: h.config) }
             let stdin = environment.removeValue(forKey: "STDIN").map { Data($0.utf8) }
@@ -263,9 +422,12 @@ final class AttackTests: XCTestCase {
             if arguments.first == "@sh" {
                 let prefix = arguments[1]
                 arguments = Array(arguments.dropFirst(2))
-                r = h.exec("/usr/bin/timeout", ["10", "/bin/sh", "-c", prefix, "sh", Harness.settings] + arguments, stdin: stdin, environment: environment)
+                r = h.exec(
+                    "/usr/bin/timeout", ["10", "/bin/sh", "-c", prefix, "sh", Harness.settings] + arguments,
+                    stdin: stdin, environment: environment)
             } else {
-                r = h.exec("/usr/bin/timeout", ["10", Harness.settings] + arguments, stdin: stdin, environment: environment)
+                r = h.exec(
+                    "/usr/bin/timeout", ["10", Harness.settings] + arguments, stdin: stdin, environment: environment)
             }
             let shown = arguments.map { $0.count > 60 ? String($0.prefix(60)) + "…" : $0 }
             XCTAssertEqual(r.status, row.status, "\(shown): \(r.stderr)", line: row.line)
@@ -273,7 +435,8 @@ final class AttackTests: XCTestCase {
                 XCTAssertEqual(r.stderr, "", "\(shown)", line: row.line)
             } else {
                 XCTAssertTrue(r.stderr.contains(row.message), "\(shown): \(r.stderr)", line: row.line)
-                XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1, "\(shown): one line: \(r.stderr)", line: row.line)
+                XCTAssertEqual(
+                    r.stderr.filter { $0 == "\n" }.count, 1, "\(shown): one line: \(r.stderr)", line: row.line)
             }
             if let check = row.check {
                 try check(h)
@@ -291,12 +454,16 @@ final class AttackTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/big.plist", contents: nil))
         XCTAssertEqual(truncate(folder + "/big.plist", 1_100 << 20), 0)
-        for arguments in [["read", folder + "/big.plist"], ["write", folder + "/big", "k", "v"], ["import", "com.t", folder + "/big.plist"]] {
+        for arguments in [
+            ["read", folder + "/big.plist"], ["write", folder + "/big", "k", "v"],
+            ["import", "com.t", folder + "/big.plist"],
+        ] {
             let r = h.run(arguments)
             XCTAssertEqual(r.status, 3, "\(arguments): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains("it is larger than 1 GiB"), r.stderr)
         }
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: folder + "/big.plist")[.size] as? Int, 1_100 << 20)
+        XCTAssertEqual(
+            try FileManager.default.attributesOfItem(atPath: folder + "/big.plist")[.size] as? Int, 1_100 << 20)
     }
 
     // MARK: Ownership, permissions and metadata
@@ -332,16 +499,27 @@ final class AttackTests: XCTestCase {
         XCTAssertEqual(chmod(h.config, 0o755), 0)
         let config = home + "/.config"
         let env = ["XDG_CONFIG_HOME": config]
-        for arguments in [["write", "com.t", "k", "1"], ["-currentHost", "write", "com.t", "k", "1"], ["export", "com.t", home + "/backup.plist"]] {
+        for arguments in [
+            ["write", "com.t", "k", "1"], ["-currentHost", "write", "com.t", "k", "1"],
+            ["export", "com.t", home + "/backup.plist"],
+        ] {
             let r = h.run(arguments, environment: env)
             XCTAssertEqual(r.status, 0, r.stderr)
         }
-        for path in [config, config + "/com.t.plist", config + "/ByHost", config + "/ByHost/com.t..plist", home + "/backup.plist"] {
+        for path in [
+            config, config + "/com.t.plist", config + "/ByHost", config + "/ByHost/com.t..plist",
+            home + "/backup.plist",
+        ] {
             XCTAssertTrue(Self.owner(path) == (user.uid, user.gid), "\(path) is owned by \(Self.owner(path))")
         }
         // The user writes on.
-        let r = h.exec("/usr/bin/setpriv", ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", Harness.settings, "write", "com.t", "k", "2"],
-                       environment: env)
+        let r = h.exec(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", Harness.settings, "write", "com.t", "k",
+                "2",
+            ],
+            environment: env)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(h.run(["read", "com.t", "k"], environment: env).stdout, "2\n")
         // An existing file keeps its owner when root rewrites it.
@@ -362,13 +540,15 @@ final class AttackTests: XCTestCase {
             XCTAssertEqual(h.exec("/usr/bin/setfattr", ["-n", "user.origin", "-v", "dotfiles", path]).status, 0)
         }
         let acl = { (path: String) in self.h.exec("/usr/bin/getfacl", ["-c", path]).stdout }
-        let attribute = { (path: String) in self.h.exec("/usr/bin/getfattr", ["--only-values", "-n", "user.origin", path]).stdout }
+        let attribute = { (path: String) in
+            self.h.exec("/usr/bin/getfattr", ["--only-values", "-n", "user.origin", path]).stdout
+        }
         let aclBefore = [file: acl(file), h.config + "/copy.plist": acl(h.config + "/copy.plist")]
         let modeBefore = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
         XCTAssertTrue(aclBefore[file]!.contains("user:nobody:r--"), aclBefore[file]!)
-        h.ok("write", "com.t", "k", "2")                       // one key, XML
-        h.ok("write", "com.t", "{ k = 3; j = 4; }")            // the whole domain
-        h.ok("export", "com.t", h.config + "/copy.plist")      // an export over a file
+        h.ok("write", "com.t", "k", "2")  // one key, XML
+        h.ok("write", "com.t", "{ k = 3; j = 4; }")  // the whole domain
+        h.ok("export", "com.t", h.config + "/copy.plist")  // an export over a file
         for path in [file, h.config + "/copy.plist"] {
             XCTAssertEqual(acl(path), aclBefore[path], path)
             XCTAssertEqual(attribute(path), "dotfiles", path)
@@ -379,7 +559,8 @@ final class AttackTests: XCTestCase {
         XCTAssertEqual(h.exec("/usr/bin/setfacl", ["-m", "u:nobody:r,g::-,m::r", h.path("com.b")]).status, 0)
         let binaryACL = acl(h.path("com.b"))
         h.ok("write", "com.b", "k", "5")
-        XCTAssertEqual(Array((FileManager.default.contents(atPath: h.path("com.b")) ?? Data()).prefix(6)), Array("bplist".utf8))
+        XCTAssertEqual(
+            Array((FileManager.default.contents(atPath: h.path("com.b")) ?? Data()).prefix(6)), Array("bplist".utf8))
         XCTAssertEqual(acl(h.path("com.b")), binaryACL)
     }
 
@@ -412,8 +593,12 @@ final class AttackTests: XCTestCase {
 
     /// `strace -e inject`: the call fails as the kernel would make it fail.
     private func injected(_ call: String, _ error: String, when: Int, _ arguments: [String]) -> Harness.Result {
-        h.exec("/usr/bin/strace", ["-f", "-o", "/dev/null", "-e", "trace=\(call)", "-e", "inject=\(call):error=\(error):when=\(when)",
-                                   Harness.settings] + arguments)
+        h.exec(
+            "/usr/bin/strace",
+            [
+                "-f", "-o", "/dev/null", "-e", "trace=\(call)", "-e", "inject=\(call):error=\(error):when=\(when)",
+                Harness.settings,
+            ] + arguments)
     }
 
     /// The folder's fsync fails after the rename: the change is in place, so exit 0 and
@@ -423,7 +608,8 @@ final class AttackTests: XCTestCase {
         h.ok("write", "com.t", "k", "1")
         var r = injected("fsync", "EIO", when: 2, ["write", "com.t", "k", "2"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stderr.hasPrefix("settings: warning: ") && r.stderr.contains("durability is not confirmed"), r.stderr)
+        XCTAssertTrue(
+            r.stderr.hasPrefix("settings: warning: ") && r.stderr.contains("durability is not confirmed"), r.stderr)
         XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1)
         XCTAssertEqual(h.ok("read", "com.t", "k"), "2\n")
         let before = Self.snapshot(h.config)
@@ -454,8 +640,13 @@ final class AttackTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data(#"{"keys": {"k": {"type": "integer"}}}"#.utf8).write(to: URL(fileURLWithPath: folder + "/com.t.json"))
         let run = { (dirs: String) in
-            self.h.exec("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", self.h.config + "/work", Harness.settings, "schema", "path", "com.t"],
-                        environment: ["XDG_DATA_DIRS": dirs])
+            self.h.exec(
+                "/bin/sh",
+                [
+                    "-c", "cd \"$0\" && exec \"$@\"", self.h.config + "/work", Harness.settings, "schema", "path",
+                    "com.t",
+                ],
+                environment: ["XDG_DATA_DIRS": dirs])
         }
         XCTAssertEqual(run("rel").status, 1)
         XCTAssertEqual(run(h.config + "/work/rel").stdout, folder + "/com.t.json\n")

@@ -13,13 +13,19 @@ final class BadArgumentTests: XCTestCase {
 
     static let table: [(arguments: [String], status: Int32, message: String, line: UInt)] = {
         var rows: [(arguments: [String], status: Int32, message: String, line: UInt)] = []
-        func add(_ a: [String], _ status: Int32, _ message: String, line: UInt = #line) { rows.append((a, status, message, line)) }
+        func add(_ a: [String], _ status: Int32, _ message: String, line: UInt = #line) {
+            rows.append((a, status, message, line))
+        }
         // Every scalar type flag with text it does not accept, and with no text at all.
-        let junk: [String: String] = ["-bool": "maybe", "-boolean": "2", "-int": "abc", "-integer": "1e3", "-float": "1e39",
-                                      "-double": "nan", "-data": "xyz", "-date": "yesterday"]
+        let junk: [String: String] = [
+            "-bool": "maybe", "-boolean": "2", "-int": "abc", "-integer": "1e3", "-float": "1e39",
+            "-double": "nan", "-data": "xyz", "-date": "yesterday",
+        ]
         for row in TypeTable.rows where row.parse != nil {
             for flag in row.flags {
-                if let text = junk[flag] { add(["write", "com.t", "k", flag, text], 2, "invalid value '\(text)' for \(flag)") }
+                if let text = junk[flag] {
+                    add(["write", "com.t", "k", flag, text], 2, "invalid value '\(text)' for \(flag)")
+                }
                 add(["write", "com.t", "k", flag], 2, "\(flag) needs a value")
                 add(["write", "com.t", "k", "-array", flag], 2, "\(flag) needs a value")
             }
@@ -30,7 +36,10 @@ final class BadArgumentTests: XCTestCase {
         add(["write", "com.t", "k", "-dict", "a", "-dict", "b"], 2, "-dict cannot be nested")
         add(["write", "com.t", "k", "-array-add", "-array", "x"], 2, "-array cannot be nested")
         add(["write", "com.t", "k", "-bogus", "1"], 2, "Unexpected argument 1; leaving defaults unchanged.")
-        add(["write", "com.t", "k", "-interger", "1"], 2, "Unexpected argument 1; leaving defaults unchanged. ('-interger' is not a type flag; did you mean -integer?)")
+        add(
+            ["write", "com.t", "k", "-interger", "1"], 2,
+            "Unexpected argument 1; leaving defaults unchanged. ('-interger' is not a type flag; did you mean -integer?)"
+        )
         for word in ["-app", "-currentHost", "-host", "-foo"] {
             add(["read", word, "com.t"], 2, "invalid domain '\(word)'")
             add(["write", word, "com.t", "k", "v"], 2, "invalid domain '\(word)'")
@@ -62,7 +71,9 @@ final class BadArgumentTests: XCTestCase {
             add(["write", name, "k", "v"], 2, "invalid domain")
             add(["read", name], 2, "invalid domain")
         }
-        add(["import", "com.t", "/nonexistent/file.plist"], 3, "cannot read /nonexistent/file.plist: No such file or directory")
+        add(
+            ["import", "com.t", "/nonexistent/file.plist"], 3,
+            "cannot read /nonexistent/file.plist: No such file or directory")
         add(["import", "com.t", "/"], 3, "cannot use /: it is a directory, not a regular file")
         return rows
     }()
@@ -77,7 +88,9 @@ final class BadArgumentTests: XCTestCase {
             XCTAssertTrue(r.stderr.hasPrefix("settings: "), "\(row.arguments): \(r.stderr)", line: row.line)
             XCTAssertTrue(r.stderr.contains(row.message), "\(row.arguments): \(r.stderr)", line: row.line)
             let lines = r.stderr.filter { $0 == "\n" }.count
-            XCTAssertEqual(lines, r.stderr.contains("Run 'help' for usage.") ? 2 : 1, "\(row.arguments): \(r.stderr)", line: row.line)
+            XCTAssertEqual(
+                lines, r.stderr.contains("Run 'help' for usage.") ? 2 : 1, "\(row.arguments): \(r.stderr)",
+                line: row.line)
             XCTAssertEqual(r.stdout, "", line: row.line)
             XCTAssertEqual(h.snapshot(), before, "\(row.arguments) changed a file", line: row.line)
         }

@@ -23,9 +23,11 @@ final class CLITests: XCTestCase {
     func testEveryTypeFlag() {
         let rows: [(flags: [String], bare: String, type: String)] = [
             (["-bool", "YES"], "1", "boolean"), (["-boolean", "no"], "0", "boolean"),
-            (["-int", "-42"], "-42", "integer"), (["-integer", "9223372036854775807"], "9223372036854775807", "integer"),
+            (["-int", "-42"], "-42", "integer"),
+            (["-integer", "9223372036854775807"], "9223372036854775807", "integer"),
             (["-float", "75.1"], "75.1", "float"), (["-double", "5e-324"], "5e-324", "float"),
-            (["-string", "hello world"], "hello world", "string"), (["-data", "0A0b0c"], "{length = 3, bytes = 0x0a0b0c}", "data"),
+            (["-string", "hello world"], "hello world", "string"),
+            (["-data", "0A0b0c"], "{length = 3, bytes = 0x0a0b0c}", "data"),
             (["-date", "2020-10-10 06:15:40 +0000"], "2020-10-10 06:15:40 +0000", "date"),
             (["-date", "2020-10-10T06:15:40Z"], "2020-10-10 06:15:40 +0000", "date"),
             (["-array", "a", "-int", "1"], "(\n    a,\n    1\n)", "array"),
@@ -49,7 +51,9 @@ final class CLITests: XCTestCase {
         h.ok("write", "com.t", "ratio", "-double", "0.5")
         h.ok("write", "com.t", "tile", "-dict", "tile-type", "file-tile")
         h.ok("write", "com.t", "when", "-date", "2020-10-10 06:15:40 +0000")
-        XCTAssertEqual(h.ok("read", "com.t"), """
+        XCTAssertEqual(
+            h.ok("read", "com.t"),
+            """
             {
                 Name = Keynote;
                 count = 42;
@@ -110,8 +114,12 @@ final class CLITests: XCTestCase {
         h.ok("WRITE", "com.t", "a", "-int", "1")
         XCTAssertEqual(h.ok("Read", "com.t", "a"), "1\n")
         let help = h.ok("help")
-        for word in ["read", "read-type", "write", "delete", "import", "export", "domains", "-currentHost", "-host", "<value_rep>"]
-            + TypeTable.allFlags {
+        for word in [
+            "read", "read-type", "write", "delete", "import", "export", "domains", "-currentHost", "-host",
+            "<value_rep>",
+        ]
+            + TypeTable.allFlags
+        {
             XCTAssertTrue(help.contains(word), "help lacks \(word)")
         }
         XCTAssertEqual(h.ok("--help"), help)
@@ -137,11 +145,20 @@ final class CLITests: XCTestCase {
             (["write", "com.t", "k", "-int"], "-int needs a value"),
             (["write", "com.t", "k", "-string", "a", "b"], "Unexpected argument b; leaving defaults unchanged."),
             (["write", "com.t", "k", "a", "b"], "Unexpected argument b; leaving defaults unchanged."),
-            (["write", "com.t", "k", "-integr", "1"], "Unexpected argument 1; leaving defaults unchanged. ('-integr' is not a type flag; did you mean -integer?)"),
+            (
+                ["write", "com.t", "k", "-integr", "1"],
+                "Unexpected argument 1; leaving defaults unchanged. ('-integr' is not a type flag; did you mean -integer?)"
+            ),
             (["write", "com.t", "k", "-array", "-array", "x"], "-array cannot be nested"),
             (["write", "com.t", "k", "-dict", "lonely"], "needs a value"),
-            (["write", "com.t", "k", "<integer>x</integer>"], "Could not parse: <integer>x</integer>.  Try single-quoting it."),
-            (["write", "com.t", "k"], "no value after the key k: give one, as in write <domain> k <value>; leaving defaults unchanged."),
+            (
+                ["write", "com.t", "k", "<integer>x</integer>"],
+                "Could not parse: <integer>x</integer>.  Try single-quoting it."
+            ),
+            (
+                ["write", "com.t", "k"],
+                "no value after the key k: give one, as in write <domain> k <value>; leaving defaults unchanged."
+            ),
             (["write", "com.t"], "write needs a domain, a key and a value"),
             (["read", "com.t", "keep", "extra"], "Unexpected argument extra"),
         ]
@@ -150,7 +167,9 @@ final class CLITests: XCTestCase {
             XCTAssertEqual(r.status, 2, "\(arguments)")
             XCTAssertTrue(r.stderr.hasPrefix("settings: ") && r.stderr.contains(message), "\(arguments): \(r.stderr)")
             // One line, plus a pointer to the usage for usage errors.
-            XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, r.stderr.contains("Run 'help'") ? 2 : 1, "\(arguments): \(r.stderr)")
+            XCTAssertEqual(
+                r.stderr.filter { $0 == "\n" }.count, r.stderr.contains("Run 'help'") ? 2 : 1,
+                "\(arguments): \(r.stderr)")
             XCTAssertEqual(h.snapshot(), before, "\(arguments) changed a file")
         }
     }
@@ -181,14 +200,19 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(h.ok("read", h.config + "/up.plist", "k"), "v\n")
         XCTAssertTrue(FileManager.default.fileExists(atPath: work + "/App/Info.plist"))
         XCTAssertEqual(inWork(["write", "Info", "k", "v"]).status, 0)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: h.path("Info")), "a bare name is a domain in the config folder")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: h.path("Info")), "a bare name is a domain in the config folder")
     }
 
     func testCorruptDomainFileIsReportedAndKept() throws {
         let junk = Data("<plist><dict><key>a</key><integer>1</integer>".utf8)
         FileManager.default.createFile(atPath: h.path("com.bad"), contents: junk)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: h.path("com.bad"))
-        for arguments in [["read", "com.bad"], ["write", "com.bad", "b", "2"], ["delete", "com.bad", "a"], ["read-type", "com.bad", "a"]] {
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: h.path("com.bad"))
+        for arguments in [
+            ["read", "com.bad"], ["write", "com.bad", "b", "2"], ["delete", "com.bad", "a"],
+            ["read-type", "com.bad", "a"],
+        ] {
             let r = h.run(arguments)
             XCTAssertEqual(r.status, 3, "\(arguments)")
             XCTAssertTrue(r.stderr.hasPrefix("settings: cannot parse \(h.path("com.bad")): XML line 1:"), r.stderr)
@@ -215,7 +239,8 @@ final class CLITests: XCTestCase {
         // A path domain's folder must exist: it is never made.
         let missing = h.run(["write", h.config + "/files/thing", "e", "-int", "5"])
         XCTAssertEqual(missing.status, 4)
-        XCTAssertEqual(missing.stderr, "settings: cannot write \(h.config)/files/thing.plist: No such file or directory\n")
+        XCTAssertEqual(
+            missing.stderr, "settings: cannot write \(h.config)/files/thing.plist: No such file or directory\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.config + "/files"))
         try? FileManager.default.createDirectory(atPath: h.config + "/files", withIntermediateDirectories: true)
         try? FileManager.default.createDirectory(atPath: h.config + "/home", withIntermediateDirectories: true)

@@ -12,7 +12,9 @@ final class DefaultsCompatibilityTests: XCTestCase {
     override func tearDown() { h.cleanUp() }
 
     private func files(_ folder: String = "") -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: h.config + folder)) ?? []).filter { $0.hasSuffix(".plist") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: h.config + folder)) ?? []).filter {
+            $0.hasSuffix(".plist")
+        }.sorted()
     }
 
     // MARK: Dash words
@@ -20,16 +22,22 @@ final class DefaultsCompatibilityTests: XCTestCase {
     /// A value that is one or two edits from a type flag is stored, as defaults stores
     /// it, with one warning line naming the flag it resembles.
     func testALookalikeOfATypeFlagIsStoredWithAWarning() {
-        for (word, flag) in [("-interger", "-integer"), ("-boool", "-bool"), ("-in", "-int"), ("-Bool", "-bool"), ("-strin", "-string")] {
+        for (word, flag) in [
+            ("-interger", "-integer"), ("-boool", "-bool"), ("-in", "-int"), ("-Bool", "-bool"), ("-strin", "-string"),
+        ] {
             let r = h.run(["write", "com.t", "k", word])
             XCTAssertEqual(r.status, 0, r.stderr)
             XCTAssertEqual(r.stdout, "")
-            XCTAssertEqual(r.stderr, "settings: warning: '\(word)' is not a type flag (did you mean \(flag)?); stored as the string '\(word)', as defaults does\n")
+            XCTAssertEqual(
+                r.stderr,
+                "settings: warning: '\(word)' is not a type flag (did you mean \(flag)?); stored as the string '\(word)', as defaults does\n"
+            )
             XCTAssertEqual(h.ok("read", "com.t", "k"), word + "\n")
         }
         let r = h.run(["write", "com.t", "list", "-array", "a", "-dat"])
         XCTAssertEqual(r.status, 0)
-        XCTAssertTrue(r.stderr.hasPrefix("settings: warning: '-dat' is not a type flag (did you mean -data?)"), r.stderr)
+        XCTAssertTrue(
+            r.stderr.hasPrefix("settings: warning: '-dat' is not a type flag (did you mean -data?)"), r.stderr)
         XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1)
     }
 
@@ -113,7 +121,8 @@ final class DefaultsCompatibilityTests: XCTestCase {
         // exist: a path domain never makes folders).
         XCTAssertEqual(h.run(["write", "~/Library/Preferences/sub/com.deep", "k", "v"]).status, 4)
         XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/Library"), "no folder is made for a path domain")
-        try? FileManager.default.createDirectory(atPath: home + "/Library/Preferences/sub", withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            atPath: home + "/Library/Preferences/sub", withIntermediateDirectories: true)
         try? FileManager.default.createDirectory(atPath: home + "/Library/Prefs", withIntermediateDirectories: true)
         h.ok("write", "~/Library/Preferences/sub/com.deep", "k", "v")
         XCTAssertTrue(FileManager.default.fileExists(atPath: home + "/Library/Preferences/sub/com.deep.plist"))
@@ -127,12 +136,18 @@ final class DefaultsCompatibilityTests: XCTestCase {
         h.ok("write", "com.t", "keep", "1")
         let before = h.snapshot()
         let rows: [([String], String)] = [
-            (["read", "-app", "TextEdit"],
-             "settings: invalid domain '-app': -app (application lookup) is macOS-only; name the domain instead, e.g. com.apple.TextEdit\n"),
-            (["write", "-currentHost", "com.t", "k", "-int", "1"],
-             "settings: invalid domain '-currentHost': put -currentHost before the verb, as in: settings -currentHost write …\n"),
-            (["read", "-host", "box", "com.t"],
-             "settings: invalid domain '-host': put -host before the verb, as in: settings -host NAME read …\n"),
+            (
+                ["read", "-app", "TextEdit"],
+                "settings: invalid domain '-app': -app (application lookup) is macOS-only; name the domain instead, e.g. com.apple.TextEdit\n"
+            ),
+            (
+                ["write", "-currentHost", "com.t", "k", "-int", "1"],
+                "settings: invalid domain '-currentHost': put -currentHost before the verb, as in: settings -currentHost write …\n"
+            ),
+            (
+                ["read", "-host", "box", "com.t"],
+                "settings: invalid domain '-host': put -host before the verb, as in: settings -host NAME read …\n"
+            ),
             (["delete", "-foo"], "settings: invalid domain '-foo': domain name may not start with '-'\n"),
         ]
         for (arguments, message) in rows {

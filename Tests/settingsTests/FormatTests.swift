@@ -26,7 +26,8 @@ final class FormatTests: XCTestCase {
             h.ok("import", "com.edge.\(format)", source)
             h.ok("export", "com.edge.\(format)", h.config + "/out.bplist")
             XCTAssertEqual(Array(bytes(h.config + "/out.bplist").prefix(8)), Array("bplist00".utf8))
-            XCTAssertTrue(h.plistlibCanon(h.config + "/out.bplist") == reference, "\(format): plistlib misreads our binary")
+            XCTAssertTrue(
+                h.plistlibCanon(h.config + "/out.bplist") == reference, "\(format): plistlib misreads our binary")
             let xml = h.run(["export", "com.edge.\(format)", "-"])
             FileManager.default.createFile(atPath: h.config + "/out.xml", contents: Data(xml.stdout.utf8))
             XCTAssertTrue(h.plistlibCanon(h.config + "/out.xml") == reference, "\(format): plistlib misreads our XML")
@@ -36,7 +37,9 @@ final class FormatTests: XCTestCase {
     /// plistutil (libplist) accepts both of our formats: converting each to XML with it
     /// keeps every value plistlib sees.
     func testPlistutilAcceptsWhatWeWrite() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/plistutil") else { throw XCTSkip("plistutil is not installed") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/plistutil") else {
+            throw XCTSkip("plistutil is not installed")
+        }
         h.ok("write", "com.t", "i", "-int", "-5")
         h.ok("write", "com.t", "u", "-array", "-int", "1", "two", "-bool", "yes")
         h.ok("write", "com.t", "s", "Åbenraa 😀")
@@ -75,12 +78,17 @@ final class FormatTests: XCTestCase {
         h.ok("write", "com.apple.dock", "persistent-others", "-array-add", "{tile-data={}; tile-type=\"spacer-tile\";}")
         h.ok("write", "com.apple.Safari", "ProxiesInBookmarksBar", "()")
         h.ok("write", "com.example.whole", "{ a = 1; b = (x, y); c = { d = <0a0b>; }; }")
-        XCTAssertEqual(h.plistlibCanon(h.path("com.apple.Safari")), canonical(.dict(["ProxiesInBookmarksBar": .array([])])))
+        XCTAssertEqual(
+            h.plistlibCanon(h.path("com.apple.Safari")), canonical(.dict(["ProxiesInBookmarksBar": .array([])])))
         let tile = PlistValue.dict(["tile-data": .dict(PlistDictionary()), "tile-type": .string("spacer-tile")])
-        XCTAssertEqual(h.plistlibCanon(h.path("com.apple.dock")), canonical(.dict(["persistent-others": .array([tile, tile])])))
-        XCTAssertEqual(h.plistlibCanon(h.path("com.example.whole")), canonical(.dict([
-            "a": .string("1"), "b": .array([.string("x"), .string("y")]), "c": .dict(["d": .data([10, 11])]),
-        ])))
+        XCTAssertEqual(
+            h.plistlibCanon(h.path("com.apple.dock")), canonical(.dict(["persistent-others": .array([tile, tile])])))
+        XCTAssertEqual(
+            h.plistlibCanon(h.path("com.example.whole")),
+            canonical(
+                .dict([
+                    "a": .string("1"), "b": .array([.string("x"), .string("y")]), "c": .dict(["d": .data([10, 11])]),
+                ])))
         let r = h.run(["write", "com.t", "k", "{ a = "])
         XCTAssertEqual(r.status, 2)
         XCTAssertEqual(r.stderr, "settings: Could not parse: { a = .  Try single-quoting it.\n")
@@ -106,13 +114,19 @@ final class FormatTests: XCTestCase {
     /// the file unchanged.
     func testMalformedFilesFailCleanly() throws {
         var cyclic = Array("bplist00".utf8) + [0xA1, 0x00, 0x08]
-        cyclic += [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8) + [0, 0, 0, 0, 0, 0, 0, 10]
+        cyclic +=
+            [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8) + [
+                0, 0, 0, 0, 0, 0, 0, 10,
+            ]
         let good = BinaryWriter.encode(.dict(["a": .string("text")]))
         let cases: [(String, [UInt8])] = [
             ("truncated", Array(good.dropLast(10))),
             ("cyclic", cyclic),
             ("out-of-range", Array(good.dropLast(8)) + [0, 0, 0, 0, 0, 0, 0xFF, 0x00]),
-            ("huge count", Array(good.dropLast(24)) + [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + Array(good.suffix(16))),
+            (
+                "huge count",
+                Array(good.dropLast(24)) + [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + Array(good.suffix(16))
+            ),
             ("unterminated string", Array("{ a = \"open; }".utf8)),
             ("deep OpenStep", Array(String(repeating: "(", count: 200_000).utf8)),
             ("deep XML", Array(("<plist>" + String(repeating: "<array>", count: 200_000)).utf8)),
@@ -120,7 +134,8 @@ final class FormatTests: XCTestCase {
         for (name, content) in cases {
             let path = h.path("com.bad")
             FileManager.default.createFile(atPath: path, contents: Data(content))
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: path)
             for arguments in [["read", "com.bad"], ["write", "com.bad", "k", "v"]] {
                 let r = h.run(arguments)
                 XCTAssertEqual(r.status, 3, "\(name) \(arguments): \(r.stderr)")

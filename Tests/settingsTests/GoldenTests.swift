@@ -12,7 +12,8 @@ final class GoldenTests: XCTestCase {
     override func setUp() { h = Harness() }
     override func tearDown() { h.cleanUp() }
 
-    private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Golden")
     private static let recording = ProcessInfo.processInfo.environment["SETTINGS_RECORD_GOLDEN"] != nil
 
     /// Compares `text` with the file `name` in Golden/, or writes it there when recording.
@@ -29,7 +30,9 @@ final class GoldenTests: XCTestCase {
             let a = recorded.split(separator: "\n", omittingEmptySubsequences: false)
             let b = text.split(separator: "\n", omittingEmptySubsequences: false)
             let first = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
-            XCTFail("Golden/\(name) differs at line \(first + 1): recorded \(a.count > first ? String(a[first]).debugDescription : "end"), now \(b.count > first ? String(b[first]).debugDescription : "end")", line: line)
+            XCTFail(
+                "Golden/\(name) differs at line \(first + 1): recorded \(a.count > first ? String(a[first]).debugDescription : "end"), now \(b.count > first ? String(b[first]).debugDescription : "end")",
+                line: line)
         }
     }
 
@@ -54,8 +57,11 @@ final class GoldenTests: XCTestCase {
     /// than the page was one).
     func testManPage() throws {
         try Harness.require("man", package: "man-db")
-        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../man/settings.1").standardized.path
-        let r = h.exec("/usr/bin/env", ["man", "-l", "-Tutf8", page], environment: ["MANWIDTH": "80", "LC_ALL": "C.UTF-8"])
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../man/settings.1"
+        ).standardized.path
+        let r = h.exec(
+            "/usr/bin/env", ["man", "-l", "-Tutf8", page], environment: ["MANWIDTH": "80", "LC_ALL": "C.UTF-8"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stderr, "", "groff warned")
         check(r.stdout, "man.txt")

@@ -27,7 +27,9 @@ struct Harness {
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         while url.path != "/" {
             url.deleteLastPathComponent()
-            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("settings").path) { return url.path }
+            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("settings").path) {
+                return url.path
+            }
         }
         return ".build/debug"
     }()
@@ -40,7 +42,9 @@ struct Harness {
     /// CI installs every one of them, so there it skips nothing (its count would show it).
     static func require(_ tool: String, package: String) throws {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let found = path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+        let found = path.split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
+        }
         if !found { throw XCTSkip("needs \(tool): apt-get install \(package)") }
     }
     static let probe = binDirectory + "/InteropProbe"
@@ -69,8 +73,9 @@ struct Harness {
     func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) -> Result {
         guard Harness.inProcess else { return exec(Harness.settings, arguments, stdin: stdin, environment: extra) }
         let out = Collected(), err = Collected()
-        let status = CLI.run(arguments, environment: environment(extra), input: stdin.map { Array($0) } ?? [],
-                             output: out.append, error: err.append)
+        let status = CLI.run(
+            arguments, environment: environment(extra), input: stdin.map { Array($0) } ?? [],
+            output: out.append, error: err.append)
         return Result(status: status, stdout: out.text, stderr: err.text)
     }
 
@@ -96,8 +101,10 @@ struct Harness {
     }
 
     @discardableResult
-    func exec(_ executable: String, _ arguments: [String], stdin: Data? = nil,
-              environment extra: [String: String] = [:]) -> Result {
+    func exec(
+        _ executable: String, _ arguments: [String], stdin: Data? = nil,
+        environment extra: [String: String] = [:]
+    ) -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -106,14 +113,17 @@ struct Harness {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
-        do { try process.run() } catch { XCTFail("cannot run \(executable): \(error)"); return Result(status: -1, stdout: "", stderr: "") }
+        do { try process.run() } catch {
+            XCTFail("cannot run \(executable): \(error)"); return Result(status: -1, stdout: "", stderr: "")
+        }
         if let stdin { try? input.fileHandleForWriting.write(contentsOf: stdin) }
         try? input.fileHandleForWriting.close()
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                      stderr: String(decoding: e, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+            stderr: String(decoding: e, as: UTF8.self))
     }
 
     /// `settings ARGS…`, failing the test unless it exits 0 with nothing on stderr.

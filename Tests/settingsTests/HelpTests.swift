@@ -17,11 +17,15 @@ final class HelpTests: XCTestCase {
         for verb in Verb.all where !verb.name.hasPrefix("-") {
             let help = h.ok("help", verb.name)
             XCTAssertTrue(help.hasPrefix("usage:\n"), verb.name)
-            for (syntax, _) in verb.usage { XCTAssertTrue(help.contains(syntax.trimmingCharacters(in: .whitespaces)), "\(verb.name): \(syntax)") }
+            for (syntax, _) in verb.usage {
+                XCTAssertTrue(help.contains(syntax.trimmingCharacters(in: .whitespaces)), "\(verb.name): \(syntax)")
+            }
             XCTAssertTrue(seen.insert(help).inserted, "\(verb.name)'s help is another verb's")
             XCTAssertEqual(h.ok(verb.name, "--help"), help)
             XCTAssertEqual(h.ok(verb.name, "-h"), help)
-            if verb.name != "help" { XCTAssertTrue(help.contains("examples:\n  settings \(verb.name)") || verb.name == "help", verb.name) }
+            if verb.name != "help" {
+                XCTAssertTrue(help.contains("examples:\n  settings \(verb.name)") || verb.name == "help", verb.name)
+            }
         }
         XCTAssertTrue(h.ok("find", "--help").contains("settings find <word>"), "find --help is help, not a search")
         XCTAssertEqual(h.snapshot(), before)
@@ -42,7 +46,9 @@ final class HelpTests: XCTestCase {
 
     /// A verb within two edits of a real one is suggested.
     func testAMistypedVerbIsSuggested() {
-        for (typo, verb) in [("wirte", "write"), ("raed", "read"), ("delte", "delete"), ("wach", "watch"), ("exprot", "export")] {
+        for (typo, verb) in [
+            ("wirte", "write"), ("raed", "read"), ("delte", "delete"), ("wach", "watch"), ("exprot", "export"),
+        ] {
             let r = h.run([typo, "com.t", "k", "v"])
             XCTAssertEqual(r.status, 2)
             XCTAssertTrue(r.stderr.hasPrefix("settings: unknown verb '\(typo)'; did you mean \(verb)?\n"), r.stderr)
@@ -61,9 +67,14 @@ final class HelpTests: XCTestCase {
         XCTAssertEqual(h.ok("list-keys", "com.t"), "b\nwindow\n")
         let r = h.run(["read", "com.t", "window.width"])
         XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.stderr, "settings: The domain/default pair of (com.t, window.width) does not exist; keys are literal: for a value inside a dictionary, use -p /window/width\n")
+        XCTAssertEqual(
+            r.stderr,
+            "settings: The domain/default pair of (com.t, window.width) does not exist; keys are literal: for a value inside a dictionary, use -p /window/width\n"
+        )
         XCTAssertEqual(h.ok("read", "com.t", "-p", "/window/width"), "800\n")
-        XCTAssertEqual(h.run(["read", "com.t", "b.c"]).stderr, "settings: The domain/default pair of (com.t, b.c) does not exist\n")
+        XCTAssertEqual(
+            h.run(["read", "com.t", "b.c"]).stderr, "settings: The domain/default pair of (com.t, b.c) does not exist\n"
+        )
         XCTAssertEqual(h.run(["keys", "com.none"]).status, 1)
     }
 }

@@ -15,7 +15,9 @@ final class HostileFileTests: XCTestCase {
     func testEveryHostileFileFailsCleanly() throws {
         let corpus = h.config + "/../hostile-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: corpus) }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../hostile/make_corpus.py").path
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../hostile/make_corpus.py"
+        ).path
         XCTAssertEqual(h.exec("/usr/bin/env", ["python3", script, corpus]).status, 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: corpus).sorted()
         XCTAssertGreaterThanOrEqual(names.count, 39)
@@ -24,7 +26,9 @@ final class HostileFileTests: XCTestCase {
             let content = try Data(contentsOf: URL(fileURLWithPath: corpus + "/" + name))
             try? FileManager.default.removeItem(atPath: path)
             FileManager.default.createFile(atPath: path, contents: content)
-            for arguments in [["read", "com.hostile"], ["read", "com.hostile", "a"], ["write", "com.hostile", "k", "-int", "1"]] {
+            for arguments in [
+                ["read", "com.hostile"], ["read", "com.hostile", "a"], ["write", "com.hostile", "k", "-int", "1"],
+            ] {
                 let start = Date()
                 let r = h.run(arguments)
                 let elapsed = Date().timeIntervalSince(start)
@@ -35,13 +39,17 @@ final class HostileFileTests: XCTestCase {
                     continue
                 }
                 XCTAssertEqual(r.status, 3, "\(name) \(arguments): \(r.stderr)")
-                XCTAssertTrue(r.stderr.hasPrefix("settings: cannot ") && r.stderr.contains(path), "\(name): \(r.stderr)")
+                XCTAssertTrue(
+                    r.stderr.hasPrefix("settings: cannot ") && r.stderr.contains(path), "\(name): \(r.stderr)")
                 XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1, "\(name): \(r.stderr)")
                 XCTAssertEqual(r.stdout, "")
-                XCTAssertEqual(FileManager.default.contents(atPath: path), content, "\(name): \(arguments[0]) changed the file")
+                XCTAssertEqual(
+                    FileManager.default.contents(atPath: path), content, "\(name): \(arguments[0]) changed the file")
             }
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: h.config).filter { $0 != "com.hostile.plist" && $0 != "home" }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: h.config).filter {
+            $0 != "com.hostile.plist" && $0 != "home"
+        }
         XCTAssertEqual(leftovers, [], "no temporary files")
     }
 }

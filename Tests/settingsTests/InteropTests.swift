@@ -50,8 +50,10 @@ final class InteropTests: XCTestCase {
         h.ok("write", "com.example.interop", "s", "hello")
         h.ok("write", "com.example.interop", "a", "-array", "x", "y")
         h.ok("write", "com.example.interop", "t", "-date", "2001-01-01T00:01:00Z")
-        let expected = ["b": "bool true", "i": "int 42", "f": "double 1.5", "s": "string hello",
-                        "a": "array [string x, string y]", "t": "date 60.0"]
+        let expected = [
+            "b": "bool true", "i": "int 42", "f": "double 1.5", "s": "string hello",
+            "a": "array [string x, string y]", "t": "date 60.0",
+        ]
         for (key, description) in expected {
             let r = h.exec(Harness.probe, ["get", "com.example.interop", key])
             XCTAssertEqual(r.stdout, description + "\n", key)
@@ -62,7 +64,9 @@ final class InteropTests: XCTestCase {
         XCTAssertEqual(h.exec(Harness.probe, ["set", "com.example.app", "n", "int", "7"]).status, 0)
         XCTAssertEqual(h.exec(Harness.probe, ["set", "com.example.app", "on", "bool", "true"]).status, 0)
         XCTAssertEqual(h.exec(Harness.probe, ["set", "com.example.app", "d", "dict", "v"]).status, 0)
-        XCTAssertEqual(h.ok("read", "com.example.app"), "{\n    d =     {\n        inner = v;\n        n = 1;\n    };\n    n = 7;\n    on = 1;\n}\n")
+        XCTAssertEqual(
+            h.ok("read", "com.example.app"),
+            "{\n    d =     {\n        inner = v;\n        n = 1;\n    };\n    n = 7;\n    on = 1;\n}\n")
         XCTAssertEqual(h.ok("read-type", "com.example.app", "on"), "Type is boolean\n")
     }
 

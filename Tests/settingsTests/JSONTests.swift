@@ -37,14 +37,24 @@ final class JSONTests: XCTestCase {
         let r = h.run(["import", "com.fix", "-", "--json"], stdin: Data(json.utf8))
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(h.plistlibCanon(h.path("com.fix")), before)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: h.path("com.fix"))).prefix(8), Data("bplist00".utf8), "binary stays binary")
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: h.path("com.fix"))).prefix(8), Data("bplist00".utf8),
+            "binary stays binary")
         // Python's json reads it, and sees the types apart.
-        let check = h.exec("/usr/bin/env", ["python3", "-c", """
-            import json, sys
-            d = json.load(sys.stdin)
-            print(type(d["one"]).__name__, type(d["max"]).__name__, d["umax"], d["min"], d["nan"], d["tagged"])
-            """], stdin: Data(json.utf8))
-        XCTAssertEqual(check.stdout, "float int 18446744073709551615 -9223372036854775808 {'$real': 'nan'} {'$dict': {'$date': 'x'}}\n", check.stderr)
+        let check = h.exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import json, sys
+                d = json.load(sys.stdin)
+                print(type(d["one"]).__name__, type(d["max"]).__name__, d["umax"], d["min"], d["nan"], d["tagged"])
+                """,
+            ], stdin: Data(json.utf8))
+        XCTAssertEqual(
+            check.stdout,
+            "float int 18446744073709551615 -9223372036854775808 {'$real': 'nan'} {'$dict': {'$date': 'x'}}\n",
+            check.stderr)
         XCTAssertEqual(jq(#".when["$date"]"#, json, raw: true), "2024-01-02T03:04:05.25Z\n")
         XCTAssertEqual(jq(".\"a.b\".c[1].d", json), "0.5\n")
     }
@@ -119,8 +129,10 @@ final class JSONTests: XCTestCase {
         h.ok("write", "com.w", "-p", "/win/frame/size", "--json", #"{"w": 800, "h": 600.0}"#)
         h.ok("write", "com.w", "a.b", "-string", "dotted")  // a positional key is literal
         h.ok("write", "com.w", "-p", "/win/0", "-bool", "yes")  // in a dictionary, 0 is a key
-        XCTAssertEqual(h.ok("read", "com.w", "--json"),
-                       #"{"a.b":"dotted","list":["first","a","B",3],"win":{"0":true,"frame":{"size":{"h":600.0,"w":800}}}}"# + "\n")
+        XCTAssertEqual(
+            h.ok("read", "com.w", "--json"),
+            #"{"a.b":"dotted","list":["first","a","B",3],"win":{"0":true,"frame":{"size":{"h":600.0,"w":800}}}}"# + "\n"
+        )
         h.ok("delete", "com.w", "-p", "/list/1")
         XCTAssertEqual(h.ok("read", "com.w", "-p", "/list", "--json"), #"["first","B",3]"# + "\n")
         XCTAssertEqual(h.plistlibCanon(h.path("com.w")).contains("i:800"), true)
@@ -132,7 +144,10 @@ final class JSONTests: XCTestCase {
         h.ok("write", "com.w", "s", "-string", "text")
         let before = h.snapshot()
         for (arguments, status, message) in [
-            (["write", "com.w", "-p", "/missing/0", "-int", "1"], 1, "nothing at /missing to hold an element; create /missing with -array first"),
+            (
+                ["write", "com.w", "-p", "/missing/0", "-int", "1"], 1,
+                "nothing at /missing to hold an element; create /missing with -array first"
+            ),
             (["write", "com.w", "-p", "/list/5", "-int", "1"], 1, "/list/5 is past the end of an array of 1 element"),
             (["write", "com.w", "-p", "/list/01", "-int", "1"], 1, "/list/01: an array takes an index"),
             (["write", "com.w", "-p", "/s/x", "-int", "1"], 1, "/s holds a string, not a dictionary or an array"),
@@ -158,12 +173,16 @@ final class JSONTests: XCTestCase {
     func testImportErrorsNameThePointerAndChangeNothing() {
         h.ok("write", "com.w", "k", "v")
         let before = h.snapshot()
-        for (input, message) in [(#"{"a": {"when": {"$Date": "2024-01-02T03:04:05Z"}}}"#, "at /a/when: unknown tag"),
-                                 (#"{"a": [null]}"#, "at /a/0: null"), (#"[1]"#, "the top level is an array, not an object"),
-                                 ("{\"a\": 1,}", "JSON line 1")] {
+        for (input, message) in [
+            (#"{"a": {"when": {"$Date": "2024-01-02T03:04:05Z"}}}"#, "at /a/when: unknown tag"),
+            (#"{"a": [null]}"#, "at /a/0: null"), (#"[1]"#, "the top level is an array, not an object"),
+            ("{\"a\": 1,}", "JSON line 1"),
+        ] {
             let r = h.run(["import", "com.w", "-", "--json"], stdin: Data(input.utf8))
             XCTAssertEqual(r.status, 2, input)
-            XCTAssertTrue(r.stderr.hasPrefix("settings: cannot read standard input as JSON: ") && r.stderr.contains(message), r.stderr)
+            XCTAssertTrue(
+                r.stderr.hasPrefix("settings: cannot read standard input as JSON: ") && r.stderr.contains(message),
+                r.stderr)
         }
         XCTAssertEqual(h.snapshot(), before)
     }
@@ -183,7 +202,8 @@ final class JSONTests: XCTestCase {
     func testMergeIsDeep() {
         h.ok("write", "com.w", "win", "-dict", "w", "-int", "1", "h", "-int", "2")
         h.ok("write", "com.w", "keep", "yes")
-        let r = h.run(["import", "com.w", "-", "--json", "--merge"], stdin: Data(#"{"win": {"h": 3, "x": 4}, "new": [1]}"#.utf8))
+        let r = h.run(
+            ["import", "com.w", "-", "--json", "--merge"], stdin: Data(#"{"win": {"h": 3, "x": 4}, "new": [1]}"#.utf8))
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(h.ok("read", "com.w", "--json"), #"{"keep":"yes","new":[1],"win":{"h":3,"w":1,"x":4}}"# + "\n")
     }
@@ -192,12 +212,20 @@ final class JSONTests: XCTestCase {
     func testAPathDomainKeepsItsFormat() throws {
         let info = h.config + "/App/Info.plist"
         try FileManager.default.createDirectory(atPath: h.config + "/App", withIntermediateDirectories: true)
-        let r = h.exec("/usr/bin/env", ["python3", "-c", "import plistlib, sys; plistlib.dump({'CFBundleVersion': '1', 'UIDeviceFamily': [1]}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)", info])
+        let r = h.exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import plistlib, sys; plistlib.dump({'CFBundleVersion': '1', 'UIDeviceFamily': [1]}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)",
+                info,
+            ])
         XCTAssertEqual(r.status, 0, r.stderr)
         h.ok("write", info, "-p", "/CFBundleVersion", "-string", "42")
         h.ok("write", info, "-p", "/UIDeviceFamily/-", "-int", "2")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: info)).prefix(8), Data("bplist00".utf8))
-        let check = h.exec("/usr/bin/env", ["python3", "-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb')))", info])
+        let check = h.exec(
+            "/usr/bin/env",
+            ["python3", "-c", "import plistlib, sys; print(plistlib.load(open(sys.argv[1], 'rb')))", info])
         XCTAssertEqual(check.stdout, "{'CFBundleVersion': '42', 'UIDeviceFamily': [1, 2]}\n")
     }
 

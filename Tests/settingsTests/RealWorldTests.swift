@@ -20,78 +20,164 @@ final class RealWorldTests: XCTestCase {
         let line: UInt
     }
 
-    static func row(_ arguments: [String], _ file: String, _ key: String, _ value: PlistValue, line: UInt = #line) -> Row {
+    static func row(_ arguments: [String], _ file: String, _ key: String, _ value: PlistValue, line: UInt = #line)
+        -> Row
+    {
         Row(arguments: arguments, file: file, key: key, value: value, line: line)
     }
 
     static let rows: [Row] = [
-        row(["write", "NSGlobalDomain", "AppleKeyboardUIMode", "-int", "3"], ".GlobalPreferences", "AppleKeyboardUIMode", .int(3)),
-        row(["write", "-g", "NSWindowResizeTime", "-float", "0.001"], ".GlobalPreferences", "NSWindowResizeTime", .double(0.001)),  // XML keeps the Float's shortest text
-        row(["write", "-globalDomain", "AppleLanguages", "-array", "en", "nl"], ".GlobalPreferences", "AppleLanguages",
+        row(
+            ["write", "NSGlobalDomain", "AppleKeyboardUIMode", "-int", "3"], ".GlobalPreferences",
+            "AppleKeyboardUIMode", .int(3)),
+        row(
+            ["write", "-g", "NSWindowResizeTime", "-float", "0.001"], ".GlobalPreferences", "NSWindowResizeTime",
+            .double(0.001)),  // XML keeps the Float's shortest text
+        row(
+            ["write", "-globalDomain", "AppleLanguages", "-array", "en", "nl"], ".GlobalPreferences", "AppleLanguages",
             .array([.string("en"), .string("nl")])),
-        row(["write", "Apple Global Domain", "AppleShowAllExtensions", "-bool", "true"], ".GlobalPreferences", "AppleShowAllExtensions", .bool(true)),
-        row(["-currentHost", "write", "NSGlobalDomain", "com.apple.mouse.tapBehavior", "-int", "1"],
+        row(
+            ["write", "Apple Global Domain", "AppleShowAllExtensions", "-bool", "true"], ".GlobalPreferences",
+            "AppleShowAllExtensions", .bool(true)),
+        row(
+            ["-currentHost", "write", "NSGlobalDomain", "com.apple.mouse.tapBehavior", "-int", "1"],
             "ByHost/.GlobalPreferences.", "com.apple.mouse.tapBehavior", .int(1)),
-        row(["-currentHost", "write", "com.apple.screensaver", "idleTime", "-int", "0"], "ByHost/com.apple.screensaver.", "idleTime", .int(0)),
-        row(["write", "com.apple.finder", "FXInfoPanesExpanded", "-dict", "General", "-bool", "true", "OpenWith", "-bool", "true",
-             "Privileges", "-bool", "true"], "com.apple.finder", "FXInfoPanesExpanded",
+        row(
+            ["-currentHost", "write", "com.apple.screensaver", "idleTime", "-int", "0"],
+            "ByHost/com.apple.screensaver.", "idleTime", .int(0)),
+        row(
+            [
+                "write", "com.apple.finder", "FXInfoPanesExpanded", "-dict", "General", "-bool", "true", "OpenWith",
+                "-bool", "true",
+                "Privileges", "-bool", "true",
+            ], "com.apple.finder", "FXInfoPanesExpanded",
             .dict(["General": .bool(true), "OpenWith": .bool(true), "Privileges": .bool(true)])),
-        row(["write", "com.apple.finder", "QLEnableTextSelection", "-bool", "TRUE"], "com.apple.finder", "QLEnableTextSelection", .bool(true)),
-        row(["write", "com.apple.finder", "NSToolbar Configuration Browser", "-dict-add", "TB Is Shown", "-int", "1"],
+        row(
+            ["write", "com.apple.finder", "QLEnableTextSelection", "-bool", "TRUE"], "com.apple.finder",
+            "QLEnableTextSelection", .bool(true)),
+        row(
+            ["write", "com.apple.finder", "NSToolbar Configuration Browser", "-dict-add", "TB Is Shown", "-int", "1"],
             "com.apple.finder", "NSToolbar Configuration Browser", .dict(["TB Is Shown": .int(1)])),
-        row(["write", "com.apple.screencapture", "location", "-string", "/home/user/Desktop"], "com.apple.screencapture", "location",
+        row(
+            ["write", "com.apple.screencapture", "location", "-string", "/home/user/Desktop"],
+            "com.apple.screencapture", "location",
             .string("/home/user/Desktop")),
-        row(["write", "com.apple.screencapture", "type", "-string", "png"], "com.apple.screencapture", "type", .string("png")),
-        row(["write", "com.apple.Safari", "ProxiesInBookmarksBar", "()"], "com.apple.Safari", "ProxiesInBookmarksBar", .array([])),
-        row(["write", "com.apple.Safari", "com.apple.Safari.ContentPageGroupIdentifier.WebKit2DeveloperExtrasEnabled", "-bool", "true"],
-            "com.apple.Safari", "com.apple.Safari.ContentPageGroupIdentifier.WebKit2DeveloperExtrasEnabled", .bool(true)),
-        row(["write", "com.apple.spotlight", "orderedItems", "-array", #"{"enabled" = 1;"name" = "APPLICATIONS";}"#,
-             #"{"enabled" = 0;"name" = "FONTS";}"#], "com.apple.spotlight", "orderedItems",
-            .array([.dict(["enabled": .string("1"), "name": .string("APPLICATIONS")]), .dict(["enabled": .string("0"), "name": .string("FONTS")])])),
-        row(["write", "com.apple.terminal", "StringEncodings", "-array", "4"], "com.apple.terminal", "StringEncodings", .array([.string("4")])),
+        row(
+            ["write", "com.apple.screencapture", "type", "-string", "png"], "com.apple.screencapture", "type",
+            .string("png")),
+        row(
+            ["write", "com.apple.Safari", "ProxiesInBookmarksBar", "()"], "com.apple.Safari", "ProxiesInBookmarksBar",
+            .array([])),
+        row(
+            [
+                "write", "com.apple.Safari",
+                "com.apple.Safari.ContentPageGroupIdentifier.WebKit2DeveloperExtrasEnabled", "-bool", "true",
+            ],
+            "com.apple.Safari", "com.apple.Safari.ContentPageGroupIdentifier.WebKit2DeveloperExtrasEnabled", .bool(true)
+        ),
+        row(
+            [
+                "write", "com.apple.spotlight", "orderedItems", "-array", #"{"enabled" = 1;"name" = "APPLICATIONS";}"#,
+                #"{"enabled" = 0;"name" = "FONTS";}"#,
+            ], "com.apple.spotlight", "orderedItems",
+            .array([
+                .dict(["enabled": .string("1"), "name": .string("APPLICATIONS")]),
+                .dict(["enabled": .string("0"), "name": .string("FONTS")]),
+            ])),
+        row(
+            ["write", "com.apple.terminal", "StringEncodings", "-array", "4"], "com.apple.terminal", "StringEncodings",
+            .array([.string("4")])),
         row(["write", "com.apple.dock", "persistent-apps", "-array"], "com.apple.dock", "persistent-apps", .array([])),
         row(["write", "com.apple.dock", "wvous-tl-corner", "-int", "2"], "com.apple.dock", "wvous-tl-corner", .int(2)),
         row(["write", "com.apple.dock", "tilesize", "-int", "36"], "com.apple.dock", "tilesize", .int(36)),
-        row(["write", "com.apple.dock", "autohide-delay", "-float", "0"], "com.apple.dock", "autohide-delay", .double(0)),
-        row(["write", "com.apple.dock", "persistent-others", "-array-add", #"{tile-data={}; tile-type="spacer-tile";}"#],
-            "com.apple.dock", "persistent-others", .array([.dict(["tile-data": .dict(PlistDictionary()), "tile-type": .string("spacer-tile")])])),
-        row(["write", "com.apple.menuextra.clock", "DateFormat", "-string", "EEE MMM d  h:mm:ss a"], "com.apple.menuextra.clock", "DateFormat",
+        row(
+            ["write", "com.apple.dock", "autohide-delay", "-float", "0"], "com.apple.dock", "autohide-delay", .double(0)
+        ),
+        row(
+            [
+                "write", "com.apple.dock", "persistent-others", "-array-add",
+                #"{tile-data={}; tile-type="spacer-tile";}"#,
+            ],
+            "com.apple.dock", "persistent-others",
+            .array([.dict(["tile-data": .dict(PlistDictionary()), "tile-type": .string("spacer-tile")])])),
+        row(
+            ["write", "com.apple.menuextra.clock", "DateFormat", "-string", "EEE MMM d  h:mm:ss a"],
+            "com.apple.menuextra.clock", "DateFormat",
             .string("EEE MMM d  h:mm:ss a")),
-        row(["write", "com.apple.LaunchServices", "LSQuarantine", "-bool", "false"], "com.apple.LaunchServices", "LSQuarantine", .bool(false)),
-        row(["write", "com.apple.ActivityMonitor", "IconType", "-integer", "5"], "com.apple.ActivityMonitor", "IconType", .int(5)),
-        row(["write", "com.apple.x", "Blob", "-data", "62706c697374"], "com.apple.x", "Blob", .data(Array("bplist".utf8))),
-        row(["write", "com.apple.x", "LastRun", "-date", "2020-01-01 12:00:00 +0000"], "com.apple.x", "LastRun",
+        row(
+            ["write", "com.apple.LaunchServices", "LSQuarantine", "-bool", "false"], "com.apple.LaunchServices",
+            "LSQuarantine", .bool(false)),
+        row(
+            ["write", "com.apple.ActivityMonitor", "IconType", "-integer", "5"], "com.apple.ActivityMonitor",
+            "IconType", .int(5)),
+        row(
+            ["write", "com.apple.x", "Blob", "-data", "62706c697374"], "com.apple.x", "Blob",
+            .data(Array("bplist".utf8))),
+        row(
+            ["write", "com.apple.x", "LastRun", "-date", "2020-01-01 12:00:00 +0000"], "com.apple.x", "LastRun",
             .date(PlistDate(CivilTime(year: 2020, month: 1, day: 1, hour: 12)))),
-        row(["write", "com.apple.x", "key with spaces", "value with spaces"], "com.apple.x", "key with spaces", .string("value with spaces")),
-        row(["write", "com.apple.x", "Nix", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><integer>7</integer></plist>"],
+        row(
+            ["write", "com.apple.x", "key with spaces", "value with spaces"], "com.apple.x", "key with spaces",
+            .string("value with spaces")),
+        row(
+            [
+                "write", "com.apple.x", "Nix",
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><integer>7</integer></plist>",
+            ],
             "com.apple.x", "Nix", .int(7)),
-        row(["write", "com.apple.x", "XMLDict", "<dict><key>a</key><true/></dict>"], "com.apple.x", "XMLDict", .dict(["a": .bool(true)])),
-        row(["write", "com.apple.whole", "{ Enabled = 1; Items = (a, b); }"], "com.apple.whole", "Items", .array([.string("a"), .string("b")])),
+        row(
+            ["write", "com.apple.x", "XMLDict", "<dict><key>a</key><true/></dict>"], "com.apple.x", "XMLDict",
+            .dict(["a": .bool(true)])),
+        row(
+            ["write", "com.apple.whole", "{ Enabled = 1; Items = (a, b); }"], "com.apple.whole", "Items",
+            .array([.string("a"), .string("b")])),
         // A word in a value position that is not a type flag is a value, even with a dash.
-        row(["write", "~/mdns/com.apple.mDNSResponder.plist", "ProgramArguments", "-array", "/usr/sbin/mDNSResponder", "-launchd"],
-            "home/mdns/com.apple.mDNSResponder", "ProgramArguments", .array([.string("/usr/sbin/mDNSResponder"), .string("-launchd")])),
-        row(["write", "~/mdns/com.apple.mDNSResponder.plist", "ProgramArguments", "-array-add", "-NoMulticastAdvertisements"],
+        row(
+            [
+                "write", "~/mdns/com.apple.mDNSResponder.plist", "ProgramArguments", "-array",
+                "/usr/sbin/mDNSResponder", "-launchd",
+            ],
+            "home/mdns/com.apple.mDNSResponder", "ProgramArguments",
+            .array([.string("/usr/sbin/mDNSResponder"), .string("-launchd")])),
+        row(
+            [
+                "write", "~/mdns/com.apple.mDNSResponder.plist", "ProgramArguments", "-array-add",
+                "-NoMulticastAdvertisements",
+            ],
             "home/mdns/com.apple.mDNSResponder", "ProgramArguments",
             .array([.string("/usr/sbin/mDNSResponder"), .string("-launchd"), .string("-NoMulticastAdvertisements")])),
-        row(["write", "com.example.jvm", "Args", "-array-add", "-Drefine.interface=0.0.0.0"], "com.example.jvm", "Args",
+        row(
+            ["write", "com.example.jvm", "Args", "-array-add", "-Drefine.interface=0.0.0.0"], "com.example.jvm", "Args",
             .array([.string("-Drefine.interface=0.0.0.0")])),
         row(["write", "com.apple.x", "Verbose", "-v"], "com.apple.x", "Verbose", .string("-v")),
         row(["write", "com.apple.x", "Daemon", "-launchd"], "com.apple.x", "Daemon", .string("-launchd")),
         row(["write", "com.apple.x", "Negative", "-5"], "com.apple.x", "Negative", .string("-5")),
-        row(["write", "com.apple.x", "Opts", "-dict", "mode", "-launchd", "n", "-int", "2"], "com.apple.x", "Opts",
+        row(
+            ["write", "com.apple.x", "Opts", "-dict", "mode", "-launchd", "n", "-int", "2"], "com.apple.x", "Opts",
             .dict(["mode": .string("-launchd"), "n": .int(2)])),
         // Untyped values decode \U and four hex digits, as defaults does; -string stays verbatim.
-        row(["write", "com.apple.mail", "NSUserKeyEquivalents", "-dict-add", "Send", #"@\U21a9"#], "com.apple.mail", "NSUserKeyEquivalents",
+        row(
+            ["write", "com.apple.mail", "NSUserKeyEquivalents", "-dict-add", "Send", #"@\U21a9"#], "com.apple.mail",
+            "NSUserKeyEquivalents",
             .dict(["Send": .string("@\u{21A9}")])),
-        row(["write", "com.apple.Safari", "NSUserKeyEquivalents", "-dict-add", "Back", #"\U232b"#], "com.apple.Safari", "NSUserKeyEquivalents",
+        row(
+            ["write", "com.apple.Safari", "NSUserKeyEquivalents", "-dict-add", "Back", #"\U232b"#], "com.apple.Safari",
+            "NSUserKeyEquivalents",
             .dict(["Back": .string("\u{232B}")])),
         row(["write", "com.apple.x", "Arrow", #"@\U21A9"#], "com.apple.x", "Arrow", .string("@\u{21A9}")),
-        row(["write", "com.apple.x", "Smile", "-array", #"\Ud83d\Ude00"#, #"x\U00e9"#], "com.apple.x", "Smile",
+        row(
+            ["write", "com.apple.x", "Smile", "-array", #"\Ud83d\Ude00"#, #"x\U00e9"#], "com.apple.x", "Smile",
             .array([.string("\u{1F600}"), .string("x\u{E9}")])),
-        row(["write", "com.apple.x", "Verbatim", "-string", #"@\U21a9"#], "com.apple.x", "Verbatim", .string(#"@\U21a9"#)),
-        row(["write", "com.apple.x", "WinPath", #"C:\Users\me\new"#], "com.apple.x", "WinPath", .string(#"C:\Users\me\new"#)),
+        row(
+            ["write", "com.apple.x", "Verbatim", "-string", #"@\U21a9"#], "com.apple.x", "Verbatim",
+            .string(#"@\U21a9"#)),
+        row(
+            ["write", "com.apple.x", "WinPath", #"C:\Users\me\new"#], "com.apple.x", "WinPath",
+            .string(#"C:\Users\me\new"#)),
         row(["write", "com.apple.x", "Short", #"a\U21 b\n\\"#], "com.apple.x", "Short", .string(#"a\U21 b\n\\"#)),
-        row(["write", "com.apple.x", "LoneSurrogate", #"\Ud800x"#], "com.apple.x", "LoneSurrogate", .string(#"\Ud800x"#)),
+        row(
+            ["write", "com.apple.x", "LoneSurrogate", #"\Ud800x"#], "com.apple.x", "LoneSurrogate", .string(#"\Ud800x"#)
+        ),
     ]
 
     func testEveryFormWritesTheRightTypedValue() {
@@ -107,17 +193,24 @@ final class RealWorldTests: XCTestCase {
             let r = h.run(row.arguments)
             XCTAssertEqual(r.status, 0, "\(row.arguments): \(r.stderr)", line: row.line)
             let copy = kept + "/\(i).plist"
-            XCTAssertNoThrow(try FileManager.default.copyItem(atPath: h.config + "/" + row.file + ".plist", toPath: copy), line: row.line)
+            XCTAssertNoThrow(
+                try FileManager.default.copyItem(atPath: h.config + "/" + row.file + ".plist", toPath: copy),
+                line: row.line)
             lookups += copy + "\t" + row.key + "\n"
         }
-        let result = h.exec("/usr/bin/env", ["python3", "-c", """
-            import plistlib, sys
-            sys.path.insert(0, sys.argv[1])
-            from plist_canon import canon
-            for line in sys.stdin.read().splitlines():
-                path, key = line.split("\\t", 1)
-                print(canon(plistlib.load(open(path, 'rb'))[key]))
-            """, URL(fileURLWithPath: Harness.canonScript).deletingLastPathComponent().path], stdin: Data(lookups.utf8))
+        let result = h.exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import plistlib, sys
+                sys.path.insert(0, sys.argv[1])
+                from plist_canon import canon
+                for line in sys.stdin.read().splitlines():
+                    path, key = line.split("\\t", 1)
+                    print(canon(plistlib.load(open(path, 'rb'))[key]))
+                """, URL(fileURLWithPath: Harness.canonScript).deletingLastPathComponent().path,
+            ], stdin: Data(lookups.utf8))
         XCTAssertEqual(result.status, 0, result.stderr)
         let read = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         XCTAssertEqual(read.count, Self.rows.count)
@@ -143,15 +236,18 @@ final class RealWorldTests: XCTestCase {
         XCTAssertEqual(h.ok("read", "com.t", "map"), "{\n    x = 2;\n    y = 1;\n}\n")
         var r = h.run(["write", "com.t", "map", "-array-add", "c"])
         XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.stderr, "settings: Value for key map is not an array; cannot append.  Leaving defaults unchanged.\n")
+        XCTAssertEqual(
+            r.stderr, "settings: Value for key map is not an array; cannot append.  Leaving defaults unchanged.\n")
         r = h.run(["write", "com.t", "list", "-dict-add", "k", "v"])
         XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.stderr, "settings: Value for key list is not a dictionary; cannot append.  Leaving defaults unchanged.\n")
+        XCTAssertEqual(
+            r.stderr, "settings: Value for key list is not a dictionary; cannot append.  Leaving defaults unchanged.\n")
     }
 
     func testPathDomainsWithAndWithoutPlist() {
         let base = h.config + "/Library/Preferences/com.apple.loginwindow"
-        try? FileManager.default.createDirectory(atPath: h.config + "/Library/Preferences", withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            atPath: h.config + "/Library/Preferences", withIntermediateDirectories: true)
         h.ok("write", base, "GuestEnabled", "-bool", "false")
         XCTAssertEqual(h.ok("read", base + ".plist", "GuestEnabled"), "0\n")
         // Under $HOME/Library/Preferences a path names the domain, as on macOS.
@@ -165,8 +261,10 @@ final class RealWorldTests: XCTestCase {
         h.ok("rename", "com.bin", "half", "ratio")
         XCTAssertEqual(h.ok("read", "com.bin", "ratio"), "0.5\n")
         XCTAssertEqual(h.run(["read", "com.bin", "half"]).status, 1)
-        XCTAssertEqual(Array((FileManager.default.contents(atPath: h.path("com.bin")) ?? Data()).prefix(8)), Array("bplist00".utf8),
-                       "a binary domain stays binary")
+        XCTAssertEqual(
+            Array((FileManager.default.contents(atPath: h.path("com.bin")) ?? Data()).prefix(8)),
+            Array("bplist00".utf8),
+            "a binary domain stays binary")
         let before = h.snapshot()
         let r = h.run(["rename", "com.bin", "nope", "new"])
         XCTAssertEqual(r.status, 1)
@@ -181,7 +279,9 @@ final class RealWorldTests: XCTestCase {
         h.ok("write", "com.other", "list", "-array", "x", "{ inner = dock; }")
         h.ok("write", "com.other", "plain", "nothing here")
         let out = h.ok("find", "DOCK")
-        XCTAssertEqual(out, """
+        XCTAssertEqual(
+            out,
+            """
             Found 1 keys in domain 'com.apple.dock': {
                 autohide = 1;
             }
@@ -206,7 +306,9 @@ final class RealWorldTests: XCTestCase {
         h.ok("write", "-g", "g", "1")
         h.ok("write", "com.b", "k", "2")
         h.ok("write", "com.a", "k", "3")
-        XCTAssertEqual(h.ok("read"), """
+        XCTAssertEqual(
+            h.ok("read"),
+            """
             {
                 NSGlobalDomain =     {
                     g = 1;

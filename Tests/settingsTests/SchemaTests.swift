@@ -27,7 +27,13 @@ final class SchemaTests: XCTestCase {
     }
 
     private func types() -> String {
-        let r = h.exec("/usr/bin/env", ["python3", "-c", "import plistlib, sys; d = plistlib.load(open(sys.argv[1], 'rb')); print(sorted((k, type(v).__name__) for k, v in d.items()))", h.path("com.example.player")])
+        let r = h.exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import plistlib, sys; d = plistlib.load(open(sys.argv[1], 'rb')); print(sorted((k, type(v).__name__) for k, v in d.items()))",
+                h.path("com.example.player"),
+            ])
         XCTAssertEqual(r.status, 0, r.stderr)
         return r.stdout
     }
@@ -39,7 +45,10 @@ final class SchemaTests: XCTestCase {
         let before = h.snapshot()
         var r = h.run(["write", "com.example.player", "volume", "101"])
         XCTAssertEqual(r.status, 2)
-        XCTAssertEqual(r.stderr, "settings: invalid value for volume: 101 is not in 0…100; leaving defaults unchanged. (--force writes it anyway)\n")
+        XCTAssertEqual(
+            r.stderr,
+            "settings: invalid value for volume: 101 is not in 0…100; leaving defaults unchanged. (--force writes it anyway)\n"
+        )
         r = h.run(["write", "com.example.player", "theme", "neon"])
         XCTAssertEqual(r.status, 2)
         XCTAssertTrue(r.stderr.contains("'neon' is not one of light, dark, system"), r.stderr)
@@ -80,15 +89,17 @@ final class SchemaTests: XCTestCase {
     func testDefaultsReadBackAndResetReturnsToThem() {
         XCTAssertEqual(h.ok("read", "com.example.player", "volume"), "50\n")
         XCTAssertEqual(h.ok("read", "com.example.player", "volume", "--source"), "default\n")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.example.player")), "defaults are never written")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: h.path("com.example.player")), "defaults are never written")
         h.ok("write", "com.example.player", "volume", "80")
         XCTAssertEqual(h.ok("read", "com.example.player", "volume", "--source"), "user\n")
         h.ok("write", "com.example.player", "theme", "dark")
         h.ok("reset", "com.example.player", "volume")
         XCTAssertEqual(h.ok("read", "com.example.player", "volume"), "50\n")
         XCTAssertEqual(h.ok("read", "com.example.player", "--json"), #"{"theme":"dark"}"# + "\n")
-        XCTAssertEqual(h.ok("read", "com.example.player", "--with-defaults", "--json"),
-                       #"{"theme":"dark","volume":50,"ratio":1.0,"recent":[]}"# + "\n")
+        XCTAssertEqual(
+            h.ok("read", "com.example.player", "--with-defaults", "--json"),
+            #"{"theme":"dark","volume":50,"ratio":1.0,"recent":[]}"# + "\n")
         h.ok("reset", "com.example.player", "--all")
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.example.player")))
         XCTAssertEqual(h.run(["read", "com.example.player", "nokey"]).status, 1)
@@ -100,7 +111,9 @@ final class SchemaTests: XCTestCase {
         var r = h.run(["write", "com.example.player", "volume", "101"])
         XCTAssertEqual(r.status, 0)
         XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
-        XCTAssertTrue(r.stderr.hasPrefix("settings: warning: ignoring the schema ") && r.stderr.contains("/keys/volume: \"type\" must be one of"), r.stderr)
+        XCTAssertTrue(
+            r.stderr.hasPrefix("settings: warning: ignoring the schema ")
+                && r.stderr.contains("/keys/volume: \"type\" must be one of"), r.stderr)
         r = h.run(["read", "com.example.player", "volume"])
         XCTAssertEqual(r.stdout, "101\n")
         XCTAssertEqual(h.ok("read-type", "com.example.player", "volume"), "Type is string\n")
@@ -124,7 +137,8 @@ final class SchemaTests: XCTestCase {
         let v = h.run(["validate", "com.example.player"])
         XCTAssertEqual(v.status, 1)
         XCTAssertEqual(v.stdout, "other: not a key of the schema, which is strict\nvolume: 12 is not in …10\n")
-        XCTAssertEqual(h.ok("schema", "path", "com.example.player"), h.config + "/settings/schemas/com.example.player.json\n")
+        XCTAssertEqual(
+            h.ok("schema", "path", "com.example.player"), h.config + "/settings/schemas/com.example.player.json\n")
     }
 
     /// Schemas in XDG_DATA_DIRS are found after the user's own.
@@ -132,8 +146,10 @@ final class SchemaTests: XCTestCase {
         try FileManager.default.removeItem(atPath: h.config + "/settings/schemas/com.example.player.json")
         let data = h.config + "/share"
         try FileManager.default.createDirectory(atPath: data + "/settings/schemas", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: data + "/settings/schemas/com.example.player.json", contents: Data(Self.player.utf8))
-        let r = h.run(["range", "com.example.player", "volume"], environment: ["XDG_DATA_DIRS": "/nonexistent:" + data])
+        FileManager.default.createFile(
+            atPath: data + "/settings/schemas/com.example.player.json", contents: Data(Self.player.utf8))
+        let r = h.run(
+            ["range", "com.example.player", "volume"], environment: ["XDG_DATA_DIRS": "/nonexistent:" + data])
         XCTAssertEqual(r.stdout, "range integer 0 100\n", r.stderr)
     }
 
@@ -164,14 +180,19 @@ final class SchemaTests: XCTestCase {
             let codes = ["i": "integer", "d": "real", "s": "string", "as": "array", "b": "boolean"]
             return r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map { line in
                 var words = line.split(separator: " ").map(String.init)
-                if ["type", "range"].contains(words.first ?? ""), words.count > 1 { words[1] = codes[words[1]] ?? words[1] }
-                return words.joined(separator: " ").replacingOccurrences(of: "'", with: "").replacingOccurrences(of: "(null)", with: "")
+                if ["type", "range"].contains(words.first ?? ""), words.count > 1 {
+                    words[1] = codes[words[1]] ?? words[1]
+                }
+                return words.joined(separator: " ").replacingOccurrences(of: "'", with: "").replacingOccurrences(
+                    of: "(null)", with: "")
             }.joined(separator: "\n")
         }
         XCTAssertEqual(h.ok("list-keys", "com.example.player"), gsettings(["list-keys", "com.example.player"]))
         for key in ["volume", "theme", "ratio", "recent"] {
-            XCTAssertEqual(h.ok("describe", "com.example.player", key), gsettings(["describe", "com.example.player", key]), key)
-            XCTAssertEqual(h.ok("range", "com.example.player", key), gsettings(["range", "com.example.player", key]), key)
+            XCTAssertEqual(
+                h.ok("describe", "com.example.player", key), gsettings(["describe", "com.example.player", key]), key)
+            XCTAssertEqual(
+                h.ok("range", "com.example.player", key), gsettings(["range", "com.example.player", key]), key)
         }
     }
 
@@ -184,7 +205,8 @@ final class SchemaTests: XCTestCase {
     /// Ranges cannot be bypassed: NaN is in no range, and integers are compared as
     /// integers (2^53+1 is above a maximum of 2^53, though both are the same double).
     func testNaNAndBigIntegersAreOutOfRange() throws {
-        writeSchema("""
+        writeSchema(
+            """
             {"keys": {"ratio": {"type": "real", "minimum": 0, "maximum": 100},
                       "big":   {"type": "integer", "maximum": 9007199254740992},
                       "small": {"type": "integer", "minimum": -9007199254740992}}}
@@ -196,10 +218,13 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(r.status, 2, r.stderr)
         h.ok("write", "com.range", "big", "-int", "9007199254740992")
         // NaN cannot be typed; it arrives in a file another program wrote.
-        FileManager.default.createFile(atPath: h.path("com.range"), contents: Data("""
-            <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>
-            <key>ratio</key><real>nan</real><key>big</key><integer>9007199254740993</integer></dict></plist>
-            """.utf8))
+        FileManager.default.createFile(
+            atPath: h.path("com.range"),
+            contents: Data(
+                """
+                <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>
+                <key>ratio</key><real>nan</real><key>big</key><integer>9007199254740993</integer></dict></plist>
+                """.utf8))
         r = h.run(["validate", "com.range"])
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertEqual(r.stdout, "big: 9007199254740993 is not in …9007199254740992\nratio: nan is not in 0…100\n")

@@ -51,7 +51,10 @@ final class StoreBehaviourTests: XCTestCase {
         for bad in ["-1", "abc", "0x10", "1e3", ""] {
             r = h.run(["read", "com.t", "k"], environment: ["SETTINGS_READ_RETRY": bad])
             XCTAssertEqual(r.status, 2, bad)
-            XCTAssertEqual(r.stderr, "settings: invalid SETTINGS_READ_RETRY '\(bad)': expected a number of seconds, 0 or more (such as 10 or 0.5)\n")
+            XCTAssertEqual(
+                r.stderr,
+                "settings: invalid SETTINGS_READ_RETRY '\(bad)': expected a number of seconds, 0 or more (such as 10 or 0.5)\n"
+            )
         }
     }
 
@@ -145,7 +148,9 @@ final class StoreBehaviourTests: XCTestCase {
             process.waitUntilExit()
             if process.terminationReason == .exit && process.terminationStatus == 0 { finished.append("round\(round)") }
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: h.path("com.big"))))
-            guard case .dict(let now) = try PropertyList.read(bytes).0 else { return XCTFail("root is not a dictionary") }
+            guard case .dict(let now) = try PropertyList.read(bytes).0 else {
+                return XCTFail("root is not a dictionary")
+            }
             XCTAssertGreaterThanOrEqual(now.count, 100_000 + finished.count, "round \(round)")
             for key in finished { XCTAssertNotNil(now[key], "round \(round): \(key) lost") }
         }
@@ -164,7 +169,9 @@ final class StoreBehaviourTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: h.config, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import fcntl, os, sys, time
             fd = os.open(sys.argv[1], os.O_RDONLY)
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -173,7 +180,8 @@ final class StoreBehaviourTests: XCTestCase {
             if sys.argv[3]:
                 with open(sys.argv[4], "wb") as f:
                     f.write(bytes.fromhex(sys.argv[3]))
-            """, h.config, "\(seconds)", (thenWrite ?? []).map { String(format: "%02x", $0) }.joined(), h.path("com.t")]
+            """, h.config, "\(seconds)", (thenWrite ?? []).map { String(format: "%02x", $0) }.joined(), h.path("com.t"),
+        ]
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -186,36 +194,54 @@ final class StoreBehaviourTests: XCTestCase {
     /// other value unchanged. Memory, unlike time, is steady enough to test.
     func testOneKeyWriteOfABigBinaryDomainNeedsLittleMoreThanTheFile() throws {
         let big = h.path("com.big")
-        let made = h.exec("/usr/bin/env", ["python3", "-c", """
-            import datetime, plistlib, sys
-            d = {}
-            for i in range(100_000):
-                k, t = "key%06d" % i, i % 6
-                d[k] = [i * 7919, i / 7.0, "value number %d" % i, bytes(24), ["item %d" % i, i], {"name": "e%d" % i, "n": i}][t]
-            plistlib.dump(d, open(sys.argv[1], "wb"), fmt=plistlib.FMT_BINARY)
-            plistlib.dump({"k": 1}, open(sys.argv[2], "wb"))
-            """, big, h.path("com.small")])
+        let made = h.exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import datetime, plistlib, sys
+                d = {}
+                for i in range(100_000):
+                    k, t = "key%06d" % i, i % 6
+                    d[k] = [i * 7919, i / 7.0, "value number %d" % i, bytes(24), ["item %d" % i, i], {"name": "e%d" % i, "n": i}][t]
+                plistlib.dump(d, open(sys.argv[1], "wb"), fmt=plistlib.FMT_BINARY)
+                plistlib.dump({"k": 1}, open(sys.argv[2], "wb"))
+                """, big, h.path("com.small"),
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: big)[.size] as? Int)
         func peakKB(_ arguments: [String]) -> Int {
-            let r = h.exec("/usr/bin/env", ["python3", "-c", """
-                import resource, subprocess, sys
-                status = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
-                print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-                """, Harness.settings] + arguments)
-            let fields = r.stdout.split(separator: " ").map { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
+            let r = h.exec(
+                "/usr/bin/env",
+                [
+                    "python3", "-c",
+                    """
+                    import resource, subprocess, sys
+                    status = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
+                    print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+                    """, Harness.settings,
+                ] + arguments)
+            let fields = r.stdout.split(separator: " ").map {
+                Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            }
             XCTAssertEqual(fields.first, 0, "\(arguments): \(r.stderr)")
             return fields.last ?? .max
         }
         let baseline = peakKB(["read", "com.small", "k"])
         let write = peakKB(["write", "com.big", "key050007", "-int", "5"])
-        XCTAssertLessThan((write - baseline) * 1024, 2 * size, "peak \(write) KB, baseline \(baseline) KB, file \(size / 1024) KB")
-        let check = h.exec("/usr/bin/env", ["python3", "-c", """
-            import plistlib, sys
-            d = plistlib.load(open(sys.argv[1], "rb"))
-            assert open(sys.argv[1], "rb").read(8) == b"bplist00", "still binary"
-            assert d["key050007"] == 5 and d["key050002"] == ["item 50002", 50002] and len(d) == 100_000, "values"
-            """, big])
+        XCTAssertLessThan(
+            (write - baseline) * 1024, 2 * size, "peak \(write) KB, baseline \(baseline) KB, file \(size / 1024) KB")
+        let check = h.exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import plistlib, sys
+                d = plistlib.load(open(sys.argv[1], "rb"))
+                assert open(sys.argv[1], "rb").read(8) == b"bplist00", "still binary"
+                assert d["key050007"] == 5 and d["key050002"] == ["item 50002", 50002] and len(d) == 100_000, "values"
+                """, big,
+            ])
         XCTAssertEqual(check.status, 0, check.stderr)
     }
 
@@ -227,7 +253,8 @@ final class StoreBehaviourTests: XCTestCase {
         let before = h.snapshot()
         let r = h.run(["write", "com.c", "bad", "a\u{1}b"])
         XCTAssertEqual(r.status, 2)
-        XCTAssertTrue(r.stderr.contains("control character U+0001") && r.stderr.contains("store it with -data"), r.stderr)
+        XCTAssertTrue(
+            r.stderr.contains("control character U+0001") && r.stderr.contains("store it with -data"), r.stderr)
         XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1)
         XCTAssertEqual(h.snapshot(), before)
         XCTAssertFalse(h.plistlibCanon(h.path("com.c")).isEmpty, "plistlib still reads the domain")
@@ -235,10 +262,21 @@ final class StoreBehaviourTests: XCTestCase {
         XCTAssertEqual(h.run(["write", "com.c", "{ ok = \"a\u{2}b\"; }"]).status, 2)
         XCTAssertEqual(h.run(["import", "com.c", "-", "--json"], stdin: Data(#"{"k": "a\u0003b"}"#.utf8)).status, 2)
         XCTAssertEqual(h.snapshot(), before)
-        let made = h.exec("/usr/bin/env", ["python3", "-c", "import plistlib, sys; plistlib.dump({'k': 1}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)", h.path("com.bin")])
+        let made = h.exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import plistlib, sys; plistlib.dump({'k': 1}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)",
+                h.path("com.bin"),
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
         h.ok("write", "com.bin", "bad", "a\u{1}b")
-        let check = h.exec("/usr/bin/env", ["python3", "-c", "import plistlib, sys; print(repr(plistlib.load(open(sys.argv[1], 'rb'))['bad']))", h.path("com.bin")])
+        let check = h.exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c", "import plistlib, sys; print(repr(plistlib.load(open(sys.argv[1], 'rb'))['bad']))",
+                h.path("com.bin"),
+            ])
         XCTAssertEqual(check.stdout, "'a\\x01b'\n")
     }
 }

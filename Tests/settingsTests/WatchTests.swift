@@ -23,9 +23,9 @@ final class WatchTests: XCTestCase {
             // The first field is the number of the system call it is blocked in: poll or ppoll on x86_64, ppoll on arm64.
             let call = (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: " ").first
             #if arch(x86_64)
-            if call == "7" || call == "271" { return }
+                if call == "7" || call == "271" { return }
             #else
-            if call == "73" { return }
+                if call == "73" { return }
             #endif
             Thread.sleep(forTimeInterval: 0.005)
         }
@@ -33,7 +33,9 @@ final class WatchTests: XCTestCase {
 
     /// Starts `settings watch ARGS…`; `finish` waits for it and returns status and output.
     /// `options` go before the verb (`-currentHost`).
-    private func watch(_ arguments: [String], config: String? = nil, options: [String] = []) throws -> () -> (Int32, String, String) {
+    private func watch(_ arguments: [String], config: String? = nil, options: [String] = []) throws -> () -> (
+        Int32, String, String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Harness.settings)
         process.arguments = options + ["watch"] + arguments
@@ -132,10 +134,12 @@ final class WatchTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .exit)
         XCTAssertEqual(process.terminationStatus, 0)
-        for (arguments, message) in [(["watch", "com.w", "--count", "0"], "a whole number from 1 to 9223372036854775807"),
-                                     (["watch", "com.w", "--timeout", "-1"], "a number from 0 to 31536000"),
-                                     (["watch", "com.w", "--bogus"], "unknown watch option '--bogus'"),
-                                     (["watch"], "watch needs a domain")] {
+        for (arguments, message) in [
+            (["watch", "com.w", "--count", "0"], "a whole number from 1 to 9223372036854775807"),
+            (["watch", "com.w", "--timeout", "-1"], "a number from 0 to 31536000"),
+            (["watch", "com.w", "--bogus"], "unknown watch option '--bogus'"),
+            (["watch"], "watch needs a domain"),
+        ] {
             let r = h.run(arguments)
             XCTAssertEqual(r.status, 2, "\(arguments)")
             XCTAssertTrue(r.stderr.contains(message), r.stderr)
@@ -180,7 +184,9 @@ final class WatchTests: XCTestCase {
             """
         let r = h.exec("/usr/bin/env", ["python3", "-c", script], stdin: Data(out.utf8))
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(r.stdout, """
+        XCTAssertEqual(
+            r.stdout,
+            """
             initial /big null 9223372036854775807 int
             initial /blob null {"$data": "AP8="} dict
             initial /ratio null 1.0 float
@@ -206,8 +212,10 @@ final class WatchTests: XCTestCase {
     }
 
     func testBadPointersAreUsageErrors() {
-        for (pointer, message) in [("window", "must be empty or start with '/'"), ("/a~2", "'~' must be followed by 0"),
-                                   ("", "names the whole domain")] {
+        for (pointer, message) in [
+            ("window", "must be empty or start with '/'"), ("/a~2", "'~' must be followed by 0"),
+            ("", "names the whole domain"),
+        ] {
             let r = h.run(["watch", "com.w", "-p", pointer])
             XCTAssertEqual(r.status, 2, pointer)
             XCTAssertTrue(r.stderr.hasPrefix("settings: invalid -p: ") && r.stderr.contains(message), r.stderr)
@@ -218,7 +226,9 @@ final class WatchTests: XCTestCase {
     /// `complete paths D` feeds `-p` completion: a pointer for every value, escaped.
     func testCompletePathsListsEveryPointer() {
         h.ok("write", "com.w", "window", "-dict", "a/b", "(1, { x = 2; })", "t~", "y")
-        XCTAssertEqual(h.ok("complete", "paths", "com.w"), "/window\n/window/a~1b\n/window/a~1b/0\n/window/a~1b/1\n/window/a~1b/1/x\n/window/t~0\n")
+        XCTAssertEqual(
+            h.ok("complete", "paths", "com.w"),
+            "/window\n/window/a~1b\n/window/a~1b/0\n/window/a~1b/1\n/window/a~1b/1/x\n/window/t~0\n")
         XCTAssertEqual(h.ok("complete", "paths", "com.none"), "")
     }
 
@@ -229,11 +239,19 @@ final class WatchTests: XCTestCase {
         let store = DomainStore(directory: h.config)
         let finish = try watch(["com.w", "--timeout", "2", "--debounce", "100"])
         let start = DomainWatcher.clock()
-        for i in 1...20 { try store.update(.named("com.w"), host: .any, key: "n") { $0 = .int(Int64(i)); return true } }
+        for i in 1...20 {
+            try store.update(.named("com.w"), host: .any, key: "n") {
+                $0 = .int(Int64(i)); return true
+            }
+        }
         let burst = DomainWatcher.clock() - start
         Thread.sleep(forTimeInterval: 0.5)
-        try store.update(.named("com.w"), host: .any, key: "n") { $0 = .int(99); return true }
-        try store.update(.named("com.w"), host: .any, key: "n") { $0 = .int(20); return true }
+        try store.update(.named("com.w"), host: .any, key: "n") {
+            $0 = .int(99); return true
+        }
+        try store.update(.named("com.w"), host: .any, key: "n") {
+            $0 = .int(20); return true
+        }
         let (status, out, err) = finish()
         XCTAssertEqual(status, 0, err)
         XCTAssertEqual(out, "n\t20\n", "20 writes in \(Int(burst * 1000)) ms")
@@ -266,7 +284,8 @@ final class WatchTests: XCTestCase {
         try garbage.write(to: URL(fileURLWithPath: h.path("com.w")), options: .atomic)
         Thread.sleep(forTimeInterval: 1.5)  // past the store's retries
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: h.path("com.w"))), garbage)
-        try Data(XMLWriter.encode(.dict(["volume": .int(4)]))).write(to: URL(fileURLWithPath: h.path("com.w")), options: .atomic)
+        try Data(XMLWriter.encode(.dict(["volume": .int(4)]))).write(
+            to: URL(fileURLWithPath: h.path("com.w")), options: .atomic)
         let (status, out, err) = finish()
         XCTAssertEqual(status, 0, err)
         XCTAssertEqual(out, "volume\t4\n")
@@ -287,7 +306,9 @@ final class WatchTests: XCTestCase {
             var i: Int64 = 0
             while !stop.load(ordering: .relaxed) {
                 i += 1
-                try? store.update(.named("com.noise"), host: .any, key: "n") { $0 = .int(i); return true }
+                try? store.update(.named("com.noise"), host: .any, key: "n") {
+                    $0 = .int(i); return true
+                }
                 Thread.sleep(forTimeInterval: 0.02)
             }
         }
@@ -318,14 +339,20 @@ final class WatchTests: XCTestCase {
         for name in ["A", "B"] {
             try FileManager.default.createDirectory(atPath: h.config + "/" + name, withIntermediateDirectories: true)
         }
-        try DomainStore(directory: h.config + "/A").update(.named("com.w"), host: .any, key: "k") { $0 = .int(1); return true }
-        try DomainStore(directory: h.config + "/B").update(.named("com.w"), host: .any, key: "k") { $0 = .int(2); return true }
+        try DomainStore(directory: h.config + "/A").update(.named("com.w"), host: .any, key: "k") {
+            $0 = .int(1); return true
+        }
+        try DomainStore(directory: h.config + "/B").update(.named("com.w"), host: .any, key: "k") {
+            $0 = .int(2); return true
+        }
         try FileManager.default.createSymbolicLink(atPath: h.config + "/cfg", withDestinationPath: "A")
         let finish = try watch(["com.w", "--count", "2", "--timeout", "5"], config: h.config + "/cfg")
         try FileManager.default.createSymbolicLink(atPath: h.config + "/cfg.new", withDestinationPath: "B")
         XCTAssertEqual(rename(h.config + "/cfg.new", h.config + "/cfg"), 0)
         Thread.sleep(forTimeInterval: 0.3)
-        try DomainStore(directory: h.config + "/cfg").update(.named("com.w"), host: .any, key: "k") { $0 = .int(3); return true }
+        try DomainStore(directory: h.config + "/cfg").update(.named("com.w"), host: .any, key: "k") {
+            $0 = .int(3); return true
+        }
         let (status, out, err) = finish()
         XCTAssertEqual(status, 0, err)
         XCTAssertEqual(out, "k\t2\nk\t3\n")

@@ -44,7 +44,8 @@ package struct BinaryEditor {
         var matches = [Bool](repeating: false, count: entryCount)
         for i in 0..<entryCount {
             let keyObject = Self.bigEndian(input, rootRefs + i * refSize, refSize)
-            matches[i] = Self.isString(input, at: Self.bigEndian(input, offsetTable + keyObject * offsetSize, offsetSize), key)
+            matches[i] = Self.isString(
+                input, at: Self.bigEndian(input, offsetTable + keyObject * offsetSize, offsetSize), key)
         }
         self.matches = matches
     }
@@ -102,10 +103,12 @@ package struct BinaryEditor {
         for half in 0..<2 {
             for i in 0...entryCount {
                 if i == slot, let added {
-                    BinaryWriter.appendBigEndian(UInt64(kept + (half == 0 ? added.key : added.value)), width: newRefSize, to: &out)
+                    BinaryWriter.appendBigEndian(
+                        UInt64(kept + (half == 0 ? added.key : added.value)), width: newRefSize, to: &out)
                 }
                 guard i < entryCount, !matches[i] else { continue }
-                BinaryWriter.appendBigEndian(UInt64(newIndex[reference(rootRefs, half * entryCount + i)]), width: newRefSize, to: &out)
+                BinaryWriter.appendBigEndian(
+                    UInt64(newIndex[reference(rootRefs, half * entryCount + i)]), width: newRefSize, to: &out)
             }
             try flushIfFull()
         }

@@ -42,11 +42,15 @@ package struct BinaryReader {
 
     /// The value of one top-level key; the whole file is checked, only that value built.
     /// `root` is built in full only when it is no dictionary.
-    package static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {
+    package static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> (
+        root: PlistValue, found: PlistValue?
+    ) {
         try run(input, wanted: key)
     }
 
-    private static func run(_ input: [UInt8], wanted: String?) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {
+    private static func run(_ input: [UInt8], wanted: String?) throws(PlistError) -> (
+        root: PlistValue, found: PlistValue?
+    ) {
         let result: Result<(PlistValue, PlistValue?), PlistError> = input.withUnsafeBufferPointer { buffer in
             do throws(PlistError) {
                 var reader = try BinaryReader(buffer, wanted: wanted)
@@ -72,7 +76,9 @@ package struct BinaryReader {
         offsetSize = Int(bytes[trailer + 6])
         refSize = Int(bytes[trailer + 7])
         // Widths outside 1...8 would make every later read meaningless.
-        guard (1...8).contains(offsetSize) else { throw PlistError.binary(.offsetSize(offsetSize), offset: trailer + 6) }
+        guard (1...8).contains(offsetSize) else {
+            throw PlistError.binary(.offsetSize(offsetSize), offset: trailer + 6)
+        }
         guard (1...8).contains(refSize) else { throw PlistError.binary(.referenceSize(refSize), offset: trailer + 7) }
         let count = Self.bigEndian(bytes, trailer + 8, 8)
         let top = Self.bigEndian(bytes, trailer + 16, 8)
@@ -85,7 +91,9 @@ package struct BinaryReader {
             throw PlistError.binary(.offsetTableOutsideFile(objects: count, table: table), offset: trailer + 8)
         }
         // The root must be one of the objects.
-        guard top < count else { throw PlistError.binary(.topObjectMissing(top: top, objects: count), offset: trailer + 16) }
+        guard top < count else {
+            throw PlistError.binary(.topObjectMissing(top: top, objects: count), offset: trailer + 16)
+        }
         objectCount = Int(count)
         offsetTable = Int(table)
         state = Array(repeating: 0, count: objectCount)
@@ -104,7 +112,7 @@ package struct BinaryReader {
     /// `width` bytes from `at` as a big-endian number; the caller has checked they exist.
     /// (`BinaryEditor` reads the file with this too.)
     static func bigEndian<Bytes: RandomAccessCollection>(_ bytes: Bytes, _ at: Int, _ width: Int) -> UInt64
-        where Bytes.Element == UInt8, Bytes.Index == Int {
+    where Bytes.Element == UInt8, Bytes.Index == Int {
         var v: UInt64 = 0
         for i in 0..<width { v = v << 8 | UInt64(bytes[at + i]) }
         return v
@@ -194,7 +202,9 @@ package struct BinaryReader {
             default: throw PlistError.binary(.realWidth(1 << low), offset: start)
             }
         case .date:
-            guard marker == BPlistMarker.date.byte(3) else { throw PlistError.binary(.unsupportedMarker(marker), offset: start) }
+            guard marker == BPlistMarker.date.byte(3) else {
+                throw PlistError.binary(.unsupportedMarker(marker), offset: start)
+            }
             try require(start + 1, 8)
             try count(1, at: start)
             let seconds = Double(bitPattern: Self.bigEndian(bytes, start + 1, 8))
@@ -287,8 +297,12 @@ package struct BinaryReader {
         if low != Int(BPlistMarker.extendedCount) { return (low, start + 1) }
         try require(start + 1, 1)
         let intMarker = bytes[start + 1]
-        guard BPlistMarker(byte: intMarker) == .integer else { throw PlistError.binary(.badLengthMarker, offset: start + 1) }
-        guard BPlistMarker.low(intMarker) <= 3 else { throw PlistError.binary(.integerWidth(1 << Int(BPlistMarker.low(intMarker))), offset: start + 1) }
+        guard BPlistMarker(byte: intMarker) == .integer else {
+            throw PlistError.binary(.badLengthMarker, offset: start + 1)
+        }
+        guard BPlistMarker.low(intMarker) <= 3 else {
+            throw PlistError.binary(.integerWidth(1 << Int(BPlistMarker.low(intMarker))), offset: start + 1)
+        }
         let value = try integer(at: start + 1)
         guard let n = value.int64, n >= 0, n <= Int64(offsetTable) else {
             throw PlistError.binary(.lengthPastFile(value), offset: start + 1)

@@ -62,7 +62,8 @@ package struct BinaryWriter {
     /// `{CF$UID = n}` is how a UID read from a binary plist is kept; write it back as one.
     private static func uid(_ dict: PlistDictionary) -> UInt64? {
         guard dict.entries.count == 1, dict.entries[0].key == BinaryReader.uidKey,
-              case .int(let n) = dict.entries[0].value, !n.isNegative else { return nil }
+            case .int(let n) = dict.entries[0].value, !n.isNegative
+        else { return nil }
         return n.bitPattern
     }
 
@@ -115,8 +116,10 @@ package struct BinaryWriter {
 
     /// The offset table, in the smallest width that holds the last offset, and the
     /// trailer: 6 unused bytes, the two widths, the object count, the root, the table's offset.
-    static func appendOffsetTable<Offset: BinaryInteger>(_ offsets: [Offset], refSize: Int, root: Int, base: Int = 0,
-                                                         to out: inout [UInt8]) {
+    static func appendOffsetTable<Offset: BinaryInteger>(
+        _ offsets: [Offset], refSize: Int, root: Int, base: Int = 0,
+        to out: inout [UInt8]
+    ) {
         let tableOffset = base + out.count
         let offsetSize = width(UInt64(offsets.last ?? 0))
         out.reserveCapacity(out.count + offsets.count * offsetSize + 32)

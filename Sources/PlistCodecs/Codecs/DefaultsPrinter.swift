@@ -3,10 +3,10 @@ import PlistModel
 /// code-point order, scalars bare when `[A-Za-z0-9]+` and quoted otherwise.
 ///
 ///     DefaultsPrinter.render(.dict(["a": .double(0.5)]))   //=> "{\n    a = \"0.5\";\n}\n"
-public enum DefaultsPrinter {
+package enum DefaultsPrinter {
     /// A whole value as `read D` or a collection under `read D K` prints it, with the
     /// final newline.
-    public static func render(_ value: PlistValue) -> [UInt8] {
+    package static func render(_ value: PlistValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(4096)
         describe(value, level: 0, into: &out)
@@ -15,7 +15,7 @@ public enum DefaultsPrinter {
     }
 
     /// `read D K`: a scalar raw (a string without quotes), a collection as a block.
-    public static func renderBare(_ value: PlistValue) -> [UInt8] {
+    package static func renderBare(_ value: PlistValue) -> [UInt8] {
         switch value {
         case .array, .dict: return render(value)
         default:
@@ -28,7 +28,7 @@ public enum DefaultsPrinter {
     /// One line, for line-oriented output such as `watch`: a scalar as `read D K` prints
     /// it (a string with a line break or tab quoted instead), a collection's block with
     /// each line break and its indentation folded into one space: `( a, b )`.
-    public static func renderLine(_ value: PlistValue) -> [UInt8] {
+    package static func renderLine(_ value: PlistValue) -> [UInt8] {
         var block: [UInt8] = []
         switch value {
         case .array, .dict: describe(value, level: 0, into: &block)
@@ -79,7 +79,11 @@ public enum DefaultsPrinter {
             out.append(UInt8(ascii: ")"))
         default:
             let row = TypeTable.row(for: value)
-            if row.printsBare { out.append(contentsOf: row.text(value).utf8) } else { appendQuoted(row.text(value), &out) }
+            if row.printsBare {
+                out.append(contentsOf: row.text(value).utf8)
+            } else {
+                appendQuoted(row.text(value), &out)
+            }
         }
     }
 
@@ -93,10 +97,13 @@ public enum DefaultsPrinter {
     static func appendQuoted(_ text: String, _ out: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
-            let bare = !bytes.isEmpty && bytes.allSatisfy { b in
-                (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
-                    || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
-            }
+            let bare =
+                !bytes.isEmpty
+                && bytes.allSatisfy { b in
+                    (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z"))
+                        || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+                        || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+                }
             if bare { out.append(contentsOf: bytes); return }
             out.append(UInt8(ascii: "\""))
             for b in bytes {

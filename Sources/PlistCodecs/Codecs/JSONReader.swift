@@ -86,14 +86,20 @@ public enum JSONReader {
                 path.append(key)
                 let isWrapper = self.tags && tags && dict.isEmpty && wrapped == nil && key == "$dict"
                 let value = try self.value(tags: !isWrapper)
-                if isWrapper, case .dict(let body) = value { wrapped = body } else { dict.append(key: key, value: value) }
+                if isWrapper, case .dict(let body) = value {
+                    wrapped = body
+                } else {
+                    dict.append(key: key, value: value)
+                }
                 path.removeLast()
                 skipSpace()
                 guard at < bytes.count else { throw syntax(.unexpectedEnd(expecting: .memberEnd)) }
                 let separator = bytes[at]
                 at += 1
                 if separator == UInt8(ascii: "}") { break }
-                guard separator == UInt8(ascii: ",") else { throw syntax(.unexpected(separator, expecting: .memberEnd), at: at - 1) }
+                guard separator == UInt8(ascii: ",") else {
+                    throw syntax(.unexpected(separator, expecting: .memberEnd), at: at - 1)
+                }
                 if let body = wrapped {
                     // Another member follows: `$dict` was an ordinary key after all.
                     path.append("$dict")
@@ -108,7 +114,8 @@ public enum JSONReader {
 
         /// A one-key object whose key starts with `$` is a tag; any other object is a dictionary.
         func tagged(_ dict: PlistDictionary) throws(JSONError) -> PlistValue {
-            guard dict.entries.count == 1, let entry = dict.entries.first, entry.key.utf8.first == UInt8(ascii: "$") else {
+            guard dict.entries.count == 1, let entry = dict.entries.first, entry.key.utf8.first == UInt8(ascii: "$")
+            else {
                 return .dict(dict)
             }
             switch (entry.key, entry.value) {
@@ -161,7 +168,9 @@ public enum JSONReader {
                 let separator = bytes[at]
                 at += 1
                 if separator == UInt8(ascii: "]") { return .array(items) }
-                guard separator == UInt8(ascii: ",") else { throw syntax(.unexpected(separator, expecting: .elementEnd), at: at - 1) }
+                guard separator == UInt8(ascii: ",") else {
+                    throw syntax(.unexpected(separator, expecting: .elementEnd), at: at - 1)
+                }
             }
         }
 
@@ -208,7 +217,8 @@ public enum JSONReader {
             at += 1
             let start = at
             // The common case: no escapes, one copy.
-            while at < bytes.count, bytes[at] != UInt8(ascii: "\""), bytes[at] != UInt8(ascii: "\\"), bytes[at] >= 0x20 { at += 1 }
+            while at < bytes.count, bytes[at] != UInt8(ascii: "\""), bytes[at] != UInt8(ascii: "\\"), bytes[at] >= 0x20
+            { at += 1 }
             if at < bytes.count, bytes[at] == UInt8(ascii: "\"") {
                 at += 1
                 return try text(UnsafeBufferPointer(rebasing: bytes[start..<(at - 1)]))
@@ -219,7 +229,8 @@ public enum JSONReader {
                 let byte = bytes[at]
                 at += 1
                 switch byte {
-                case UInt8(ascii: "\""): return try out.withUnsafeBufferPointer { buffer throws(JSONError) in try text(buffer) }
+                case UInt8(ascii: "\""):
+                    return try out.withUnsafeBufferPointer { buffer throws(JSONError) in try text(buffer) }
                 case UInt8(ascii: "\\"):
                     guard at < bytes.count else { throw syntax(.unterminatedString) }
                     let escape = bytes[at]
@@ -311,7 +322,8 @@ public enum JSONError: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case let .syntax(code, line): "JSON line \(line): \(code.message)"
-        case let .value(code, pointer): pointer.isEmpty ? "JSON value: \(code.message)" : "JSON value at \(pointer): \(code.message)"
+        case let .value(code, pointer):
+            pointer.isEmpty ? "JSON value: \(code.message)" : "JSON value at \(pointer): \(code.message)"
         }
     }
 
@@ -389,8 +401,10 @@ public enum JSONError: Error, Sendable, Equatable {
             case let .unknownTag(tag):
                 "unknown tag \"\(tag)\" (the tags are $date, $data, $real and $dict; wrap a dictionary with one such key in {\"$dict\": …})"
             case .dateOutOfRange: "the date is outside the years 1 to 9999"
-            case let .integerOutOfRange(text): "\(text) is outside the 64-bit integer range; write it with .0 for a real"
-            case let .realOutOfRange(text): "\(text) is outside the range of a real; write {\"$real\": \"inf\"} for infinity"
+            case let .integerOutOfRange(text):
+                "\(text) is outside the 64-bit integer range; write it with .0 for a real"
+            case let .realOutOfRange(text):
+                "\(text) is outside the range of a real; write {\"$real\": \"inf\"} for infinity"
             case let .topLevelNotObject(type): "the top level is \(TypeTable.row(for: type).phrase), not an object"
             }
         }

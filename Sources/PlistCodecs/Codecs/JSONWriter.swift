@@ -20,9 +20,13 @@ public enum JSONWriter {
     /// Encodes `value` and hands the bytes to `sink` in pieces of about `chunk` bytes,
     /// cut between the root's entries, ending with a newline: a big domain is never
     /// held twice in memory, once as values and once as text.
-    public static func encode(_ value: PlistValue, pretty: Bool, chunk: Int,
-                              to sink: ([UInt8]) throws -> Void) rethrows {
-        guard case .dict(let dict) = value, case let entries = dict.uniqueEntries, !entries.isEmpty, !isTagShaped(entries) else {
+    public static func encode(
+        _ value: PlistValue, pretty: Bool, chunk: Int,
+        to sink: ([UInt8]) throws -> Void
+    ) rethrows {
+        guard case .dict(let dict) = value, case let entries = dict.uniqueEntries, !entries.isEmpty,
+            !isTagShaped(entries)
+        else {
             try sink(encode(value, pretty: pretty) + [UInt8(ascii: "\n")])
             return
         }
@@ -58,7 +62,8 @@ public enum JSONWriter {
         guard tag.utf8.first == UInt8(ascii: "$") else { return nil }
         // The value's JSON read back as plain JSON, tags untouched: the one member is the tag.
         guard case .dict(let raw)? = try? JSONReader.read(encode(value), tags: false), raw.entries.count == 1,
-              raw.entries[0].key == tag else { return nil }
+            raw.entries[0].key == tag
+        else { return nil }
         return raw.entries[0].value
     }
 
@@ -73,16 +78,22 @@ public enum JSONWriter {
         case .data(let bytes):
             var text: [UInt8] = []
             Base64.encode(bytes, into: &text)
-            tagged("$data", level, &out) { out in out.append(UInt8(ascii: "\"")); out += text; out.append(UInt8(ascii: "\"")) }
+            tagged("$data", level, &out) { out in
+                out.append(UInt8(ascii: "\"")); out += text; out.append(UInt8(ascii: "\""))
+            }
         case .date(let date):
             tagged("$date", level, &out) { out in
                 // Outside what RFC 3339 can name, the seconds since 2001 keep the value.
-                if let text = RFC3339.text(date) { appendString(text, &out) } else {
+                if let text = RFC3339.text(date) {
+                    appendString(text, &out)
+                } else {
                     appendReal(date.secondsSince2001.description, date.secondsSince2001, level.map { $0 + 1 }, &out)
                 }
             }
         case .array(let items):
-            appendCollection("[", "]", items.count, level, &out) { i, out in write(items[i], level.map { $0 + 1 }, into: &out) }
+            appendCollection("[", "]", items.count, level, &out) { i, out in
+                write(items[i], level.map { $0 + 1 }, into: &out)
+            }
         case .dict(let dict):
             let entries = dict.uniqueEntries
             if isTagShaped(entries) {
@@ -119,8 +130,10 @@ public enum JSONWriter {
         }
     }
 
-    private static func appendCollection(_ open: Character, _ close: Character, _ count: Int, _ level: Int?,
-                                         _ out: inout [UInt8], _ element: (Int, inout [UInt8]) -> Void) {
+    private static func appendCollection(
+        _ open: Character, _ close: Character, _ count: Int, _ level: Int?,
+        _ out: inout [UInt8], _ element: (Int, inout [UInt8]) -> Void
+    ) {
         out.append(open.asciiValue!)
         for i in 0..<count {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -143,7 +156,8 @@ public enum JSONWriter {
         var s = s
         s.withUTF8 { bytes in
             var run = 0
-            for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for (i, byte) in bytes.enumerated()
+            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
                 run = i + 1
                 switch byte {

@@ -5,7 +5,7 @@ import PlistModel
 extension KeyPath {
     /// A path as `jq`'s `path(…)` prints it: a JSON array of keys (strings) and indexes
     /// (integers), such as `["window","frame",0]`.
-    public init(json text: String) throws(KeyPathError) {
+    package init(json text: String) throws(KeyPathError) {
         let value: PlistValue
         do { value = try JSONReader.read(Array(text.utf8)) } catch { throw .notAJSONPath(text) }
         guard case .array(let items) = value else { throw .notAJSONPath(text) }
@@ -23,7 +23,7 @@ extension KeyPath {
 
     /// Like `value(inside:)`, but a segment may also step into a value's JSON tag, as
     /// a path taken from the exported JSON does: `/when/$date` is the date's text.
-    public func jsonValue(inside root: PlistValue) -> PlistValue? {
+    package func jsonValue(inside root: PlistValue) -> PlistValue? {
         var value = root
         for segment in segments {
             guard let next = Self.step(value, segment) ?? JSONWriter.tagContents(value, segment) else { return nil }

@@ -147,7 +147,9 @@ package struct OpenStepReader {
             pos += 1
             if b == quote {
                 guard pendingHighSurrogate == nil else { throw fail(.unpairedSurrogate) }
-                guard let s = String(validating: out, as: UTF8.self) else { throw PlistError.invalidEncoding(.openStep, line: startLine) }
+                guard let s = String(validating: out, as: UTF8.self) else {
+                    throw PlistError.invalidEncoding(.openStep, line: startLine)
+                }
                 return s
             }
             guard b == UInt8(ascii: "\\") else {
@@ -219,7 +221,9 @@ package struct OpenStepReader {
             } else if b == UInt8(ascii: "/"), pos + 1 < bytes.count, bytes[pos + 1] == UInt8(ascii: "*") {
                 let startLine = line
                 pos += 2
-                while pos + 1 < bytes.count, !(bytes[pos] == UInt8(ascii: "*") && bytes[pos + 1] == UInt8(ascii: "/")) { pos += 1 }
+                while pos + 1 < bytes.count, !(bytes[pos] == UInt8(ascii: "*") && bytes[pos + 1] == UInt8(ascii: "/")) {
+                    pos += 1
+                }
                 guard pos + 1 < bytes.count else { throw PlistError.openStep(.unterminatedComment, line: startLine) }
                 pos += 2
             } else {

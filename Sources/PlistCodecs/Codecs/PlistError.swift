@@ -28,7 +28,8 @@ public enum PlistError: Error, Sendable, Equatable {
         case let .openStep(code, line): "OpenStep line \(line): \(code.message)"
         case let .binary(code, offset): "binary plist at byte \(offset): \(code.message)"
         case let .tooDeep(format, limit, line): "\(format.name) line \(line): nested deeper than \(limit) levels"
-        case let .entityDeclaration(line): "XML line \(line): DTD declarations are not allowed (no entities are expanded)"
+        case let .entityDeclaration(line):
+            "XML line \(line): DTD declarations are not allowed (no entities are expanded)"
         case let .invalidEncoding(format, line): "\(format.name) line \(line): invalid UTF-8 text"
         case .unknownFormat: "not a property list (neither XML, binary nor OpenStep)"
         case let .unsupported(format): "\(format.name) property lists are not supported yet"

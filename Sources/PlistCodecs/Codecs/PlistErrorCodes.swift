@@ -104,7 +104,8 @@ extension PlistError {
             case .unterminatedData: "unterminated data: expected '>'"
             case .expectedString: "expected a string"
             case let .unexpectedCharacter(b):
-                b >= 0x21 && b < 0x7F ? "unexpected character '\(Character(Unicode.Scalar(b)))'" : "unexpected byte 0x\(hexByte(b))"
+                b >= 0x21 && b < 0x7F
+                    ? "unexpected character '\(Character(Unicode.Scalar(b)))'" : "unexpected byte 0x\(hexByte(b))"
             case .unpairedSurrogate: "unpaired UTF-16 surrogate in \\U escape"
             case .escapeWithoutDigits: "\\U needs hex digits"
             case .unterminatedString: "unterminated string"
@@ -146,10 +147,12 @@ extension PlistError {
             case .notBplist00: "not a bplist00 header"
             case let .offsetSize(n): "offset size \(n)"
             case let .referenceSize(n): "reference size \(n)"
-            case let .offsetTableOutsideFile(count, table): "object count \(count) or offset table at \(table) does not fit the file"
+            case let .offsetTableOutsideFile(count, table):
+                "object count \(count) or offset table at \(table) does not fit the file"
             case .noObjects: "no objects"
             case let .topObjectMissing(top, count): "top object \(top) of \(count)"
-            case let .objectOutsideObjectArea(index, offset): "object \(index) at offset \(offset) is outside the object area"
+            case let .objectOutsideObjectArea(index, offset):
+                "object \(index) at offset \(offset) is outside the object area"
             case let .objectContainsItself(index): "object \(index) contains itself"
             case let .tooManyValues(limit): "more than \(limit) values (shared objects expand too far)"
             case .objectPastEnd: "object runs past the end of the object area"

@@ -47,7 +47,9 @@ public enum PropertyList {
     /// XML or binary; OpenStep is read but never written (Apple's writers dropped it too).
     /// `capacity` is the expected size (the old file's, say): reserving it up front spares
     /// the copies, and the doubled buffer, of growing to it.
-    public static func encode(_ value: PlistValue, as format: PlistFormat, capacity: Int = 4096) throws(PlistError) -> [UInt8] {
+    public static func encode(_ value: PlistValue, as format: PlistFormat, capacity: Int = 4096) throws(PlistError)
+        -> [UInt8]
+    {
         switch format {
         case .xml: return XMLWriter.encode(value, capacity: capacity)
         case .binary: return BinaryWriter.encode(value, capacity: capacity)

@@ -13,7 +13,9 @@ package enum RFC3339 {
     package static func text(_ date: PlistDate) -> String? {
         let seconds = date.secondsSince2001
         // -0.0 is the same instant as 0.0, but text cannot carry the sign back.
-        guard seconds.isFinite, abs(seconds) < 9_007_199_254_740_992, seconds != 0 || seconds.sign == .plus else { return nil }
+        guard seconds.isFinite, abs(seconds) < 9_007_199_254_740_992, seconds != 0 || seconds.sign == .plus else {
+            return nil
+        }
         var (whole, fraction) = Self.split(seconds)
         if seconds < 0, !fraction.isEmpty {
             // -12.25 is 13 whole seconds before 2001 plus .75: the calendar counts forward.
@@ -37,8 +39,9 @@ package enum RFC3339 {
     package static func parse(_ text: some Collection<UInt8>) -> PlistDate? {
         var scan = ByteScanner(Array(text))
         guard let year = scan.digits(4), scan.skip(anyOf: "-"), let month = scan.digits(2), scan.skip(anyOf: "-"),
-              let day = scan.digits(2), scan.skip(anyOf: "Tt"), let hour = scan.digits(2), scan.skip(anyOf: ":"),
-              let minute = scan.digits(2), scan.skip(anyOf: ":"), let second = scan.digits(2) else { return nil }
+            let day = scan.digits(2), scan.skip(anyOf: "Tt"), let hour = scan.digits(2), scan.skip(anyOf: ":"),
+            let minute = scan.digits(2), scan.skip(anyOf: ":"), let second = scan.digits(2)
+        else { return nil }
         var fraction: [UInt8] = []
         if scan.skip(anyOf: ".") {
             while let d = scan.digits(1) { fraction.append(UInt8(ascii: "0") + UInt8(d)) }
@@ -48,7 +51,8 @@ package enum RFC3339 {
         var offset: Int64 = 0
         if !scan.skip(anyOf: "Zz") {
             let sign: Int64 = scan.skip(anyOf: "-") ? -1 : scan.skip(anyOf: "+") ? 1 : 0
-            guard sign != 0, let h = scan.digits(2), h < 24, scan.skip(anyOf: ":"), let m = scan.digits(2), m < 60 else { return nil }
+            guard sign != 0, let h = scan.digits(2), h < 24, scan.skip(anyOf: ":"), let m = scan.digits(2), m < 60
+            else { return nil }
             offset = sign * Int64(h * 3600 + m * 60)
         }
         let civil = CivilTime(year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second)
@@ -69,7 +73,9 @@ package enum RFC3339 {
         let (digits, exponent) = DecimalText.digits(of: abs(value))
         let sign: Int64 = value < 0 ? -1 : 1
         if exponent >= 0 {
-            return (sign * Int64(String(decoding: digits, as: UTF8.self) + String(repeating: "0", count: exponent))!, [])
+            return (
+                sign * Int64(String(decoding: digits, as: UTF8.self) + String(repeating: "0", count: exponent))!, []
+            )
         }
         let fractionLength = -exponent
         let padded = [UInt8](repeating: UInt8(ascii: "0"), count: max(0, fractionLength - digits.count + 1)) + digits
@@ -105,7 +111,9 @@ enum DecimalText {
                 exponent = Int(String(decoding: text[(i + 1)...], as: UTF8.self)) ?? 0
                 break
             }
-            if c == UInt8(ascii: ".") { seenPoint = true } else {
+            if c == UInt8(ascii: ".") {
+                seenPoint = true
+            } else {
                 mantissa.append(c)
                 if seenPoint { afterPoint += 1 }
             }

@@ -8,7 +8,9 @@ enum XMLDate {
         var fields: [Int] = []
         var i = 0
         let widths = [4, 2, 2, 2, 2, 2]
-        let separators: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":"), UInt8(ascii: ":")]
+        let separators: [UInt8] = [
+            UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":"), UInt8(ascii: ":"),
+        ]
         for (n, width) in widths.enumerated() {
             if n > 0 {
                 guard i < b.count - 1 else { break }
@@ -26,8 +28,9 @@ enum XMLDate {
         }
         guard i == b.count - 1 else { return nil }
         while fields.count < 6 { fields.append(fields.count < 3 ? 1 : 0) }
-        let civil = CivilTime(year: Int64(fields[0]), month: fields[1], day: fields[2],
-                              hour: fields[3], minute: fields[4], second: fields[5])
+        let civil = CivilTime(
+            year: Int64(fields[0]), month: fields[1], day: fields[2],
+            hour: fields[3], minute: fields[4], second: fields[5])
         guard civil.isValid else { return nil }
         return PlistDate(civil)
     }

@@ -33,7 +33,9 @@ package struct XMLReader {
         try run(try TextDecoding.utf8(input, format: .xml), wanted: Array(key.utf8))
     }
 
-    private static func run(_ text: [UInt8], wanted: [UInt8]?) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {
+    private static func run(_ text: [UInt8], wanted: [UInt8]?) throws(PlistError) -> (
+        root: PlistValue, found: PlistValue?
+    ) {
         let result: Result<(PlistValue, PlistValue?), PlistError> = text.withUnsafeBufferPointer { buffer in
             var reader = XMLReader(buffer, wanted: wanted)
             do throws(PlistError) {

@@ -3,7 +3,8 @@ import PlistModel
 /// header, a tab a level, sorted keys, `<array/>` and `<dict/>` for empty containers,
 /// base64 lines of `76 - 8·min(level, 8)` characters.
 package enum XMLWriter {
-    static let header = Array("""
+    static let header = Array(
+        """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
         <plist version="1.0">\n
@@ -45,8 +46,10 @@ package enum XMLWriter {
     private static func keep(_: inout [UInt8]) {}
 
     /// `flush` is offered the buffer after each entry of the root.
-    private static func write(_ value: PlistValue, level: Int, into out: inout [UInt8],
-                              flush: (inout [UInt8]) throws -> Void) rethrows {
+    private static func write(
+        _ value: PlistValue, level: Int, into out: inout [UInt8],
+        flush: (inout [UInt8]) throws -> Void
+    ) rethrows {
         tabs(level, &out)
         switch value {
         case .bool(let b):
@@ -131,7 +134,8 @@ package enum XMLWriter {
                 default: continue
                 }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                out.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+                out.append(
+                    contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
                 runStart = i + 1
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))

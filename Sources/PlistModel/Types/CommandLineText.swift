@@ -58,12 +58,14 @@ extension ByteScanner {
     /// A command-line date: `YYYY-MM-DD[ HH:MM:SS][ ±ZZZZ|Z]`, local time without a zone.
     mutating func scan() -> PlistDate? {
         guard let year = digits(4), skip(UInt8(ascii: "-")), let month = digits(2),
-              skip(UInt8(ascii: "-")), let day = digits(2) else { return nil }
+            skip(UInt8(ascii: "-")), let day = digits(2)
+        else { return nil }
         var civil = CivilTime(year: Int64(year), month: month, day: day)
         if i < bytes.count {
             guard skip(UInt8(ascii: " ")) || skip(UInt8(ascii: "T")),
-                  let h = digits(2), skip(UInt8(ascii: ":")), let m = digits(2),
-                  skip(UInt8(ascii: ":")), let s = digits(2) else { return nil }
+                let h = digits(2), skip(UInt8(ascii: ":")), let m = digits(2),
+                skip(UInt8(ascii: ":")), let s = digits(2)
+            else { return nil }
             (civil.hour, civil.minute, civil.second) = (h, m, s)
         }
         guard civil.isValid else { return nil }
@@ -122,7 +124,9 @@ extension CommandLineText {
 
     /// The UTF-16 unit of `\U` and exactly four hex digits at `i`, if that is what stands there.
     private static func escapedUnit(_ bytes: [UInt8], at i: Int) -> UInt16? {
-        guard i + 6 <= bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "U") else { return nil }
+        guard i + 6 <= bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "U") else {
+            return nil
+        }
         var unit: UInt16 = 0
         for b in bytes[(i + 2)..<(i + 6)] {
             guard let digit = hexDigitValue(b) else { return nil }

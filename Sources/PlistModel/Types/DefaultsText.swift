@@ -46,7 +46,9 @@ package enum DefaultsText {
             digits.append(UInt8(ascii: "0") + UInt8(v % 10))
             v /= 10
         } while v > 0
-        if digits.count < width { out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
+        if digits.count < width {
+            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count))
+        }
         out.append(contentsOf: digits.reversed())
     }
 }

@@ -28,7 +28,9 @@ extension KeyPath {
             if Self.index(segment) != nil { throw .missingArray(prefix(depth)) }
             var child: PlistValue?
             try set(new, in: &child, depth: depth + 1, insert: insert)
-            node = segment == "-" ? .array([child!]) : .dict(PlistDictionary(entries: [.init(key: segment, value: child!)]))
+            node =
+                segment == "-"
+                ? .array([child!]) : .dict(PlistDictionary(entries: [.init(key: segment, value: child!)]))
         case .dict(var dict)?:
             var child = dict[segment]
             node = nil  // let the dictionary be changed in place, not copied
@@ -89,13 +91,17 @@ extension KeyPath {
 
     /// The index a segment names in `items`: `-` is the end; past the last element only
     /// when `placing` a value (replacing at `count` appends).
-    private func index(of segment: String, depth: Int, in items: [PlistValue], placing: Bool) throws(KeyPathError) -> Int {
+    private func index(of segment: String, depth: Int, in items: [PlistValue], placing: Bool) throws(KeyPathError)
+        -> Int
+    {
         if segment == "-" {
             guard placing else { throw .notAnIndex(prefix(depth + 1)) }
             return items.count
         }
         guard let i = Self.index(segment) else { throw .notAnIndex(prefix(depth + 1)) }
-        guard i < items.count || (placing && i == items.count) else { throw .outOfRange(prefix(depth + 1), count: items.count) }
+        guard i < items.count || (placing && i == items.count) else {
+            throw .outOfRange(prefix(depth + 1), count: items.count)
+        }
         return i
     }
 

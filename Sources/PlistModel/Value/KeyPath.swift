@@ -108,7 +108,8 @@ public struct KeyPath: Sendable, Equatable {
     static func index(_ segment: String) -> Int? {
         let digits = segment.utf8
         guard let first = digits.first, first != UInt8(ascii: "0") || digits.count == 1,
-              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
         return Int(segment)
     }
 }

@@ -73,7 +73,9 @@ public struct CivilTime: Sendable, Equatable {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let (y, m, d) = Self.civilFromDays(days)
-        self.init(year: y, month: m, day: d, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
+        self.init(
+            year: y, month: m, day: d, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60
+        )
     }
 
     /// Seconds since 1970-01-01 UTC.

@@ -39,7 +39,8 @@ extension PlistValue: Equatable {
 
 /// Literals for values, so tests and callers can write `["volume": 50, "name": "x"]`.
 extension PlistValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(integerLiteral value: Int64) { self = .int(PlistInteger(value)) }
     public init(floatLiteral value: Double) { self = .double(value) }

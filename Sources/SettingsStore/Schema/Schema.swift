@@ -52,7 +52,7 @@ public enum SchemaType: String, Sendable, CaseIterable {
     public func matches(_ value: PlistValue) -> Bool { TypeTable.row(for: value).schemaWord == rawValue }
 
     /// The row that reads command-line text as this type; nil for collections.
-    public var row: TypeRow? {
+    package var row: TypeRow? {
         switch self {
         case .boolean: TypeTable.row(for: .bool)
         case .integer: TypeTable.row(for: .int)
@@ -114,7 +114,9 @@ public struct SchemaError: Error, Sendable, Equatable {
         }
     }
 
-    public var message: String { "ignoring the schema \(path): \(pointer.isEmpty ? "" : pointer + ": ")\(code.message)" }
+    public var message: String {
+        "ignoring the schema \(path): \(pointer.isEmpty ? "" : pointer + ": ")\(code.message)"
+    }
 }
 
 /// Why a value is not allowed for a key: the constraint it breaks, with what is allowed.
@@ -128,9 +130,12 @@ public indirect enum SchemaViolation: Sendable, Equatable {
     ///     //=> "101 is not in 0…100"
     public var message: String {
         switch self {
-        case let .type(value, expected): "\(KeySchema.show(value)) is \(TypeTable.row(for: value).phrase), not \(expected.phrase)"
-        case let .choice(value, choices): "\(KeySchema.show(value)) is not one of \(choices.map { KeySchema.text($0) }.joined(separator: ", "))"
-        case let .range(value, low, high): "\(KeySchema.show(value)) is not in \(low.map(KeySchema.text) ?? "")…\(high.map(KeySchema.text) ?? "")"
+        case let .type(value, expected):
+            "\(KeySchema.show(value)) is \(TypeTable.row(for: value).phrase), not \(expected.phrase)"
+        case let .choice(value, choices):
+            "\(KeySchema.show(value)) is not one of \(choices.map { KeySchema.text($0) }.joined(separator: ", "))"
+        case let .range(value, low, high):
+            "\(KeySchema.show(value)) is not in \(low.map(KeySchema.text) ?? "")…\(high.map(KeySchema.text) ?? "")"
         case let .element(i, problem): "element \(i): \(problem.message)"
         }
     }
@@ -144,18 +149,25 @@ extension Schema {
         guard case .dict(let top) = root else { throw SchemaError(path: path, .topLevelNotObject) }
         var strict = false
         if let value = top["strict"] {
-            guard case .bool(let b) = value else { throw SchemaError(path: path, pointer: "/strict", .strictNotBoolean) }
+            guard case .bool(let b) = value else {
+                throw SchemaError(path: path, pointer: "/strict", .strictNotBoolean)
+            }
             strict = b
         }
-        guard case .dict(let keys)? = top["keys"] else { throw SchemaError(path: path, pointer: "/keys", .keysNotObject) }
+        guard case .dict(let keys)? = top["keys"] else {
+            throw SchemaError(path: path, pointer: "/keys", .keysNotObject)
+        }
         var parsed: [KeySchema] = []
         for entry in keys.uniqueEntries {
-            parsed.append(try key(entry.key, entry.value, path: path, at: "/keys/" + KeyPath([entry.key]).pointer.dropFirst()))
+            parsed.append(
+                try key(entry.key, entry.value, path: path, at: "/keys/" + KeyPath([entry.key]).pointer.dropFirst()))
         }
         return Schema(strict: strict, keys: parsed)
     }
 
-    private static func key(_ name: String, _ value: PlistValue, path: String, at pointer: String) throws(SchemaError) -> KeySchema {
+    private static func key(_ name: String, _ value: PlistValue, path: String, at pointer: String) throws(SchemaError)
+        -> KeySchema
+    {
         func fail(_ code: SchemaError.Code) -> SchemaError { SchemaError(path: path, pointer: pointer, code) }
         guard case .dict(let spec) = value else { throw fail(.keyNotObject) }
         var type: SchemaType?
@@ -183,9 +195,10 @@ extension Schema {
         }
         var items: [KeySchema] = []
         if let v = spec["items"] { items = [try key(name, v, path: path, at: pointer + "/items")] }
-        let schema = KeySchema(name: name, type: type, defaultValue: spec["default"], minimum: try number("minimum"),
-                               maximum: try number("maximum"), choices: choices, itemSchemas: items,
-                               summary: try text("summary"), description: try text("description"))
+        let schema = KeySchema(
+            name: name, type: type, defaultValue: spec["default"], minimum: try number("minimum"),
+            maximum: try number("maximum"), choices: choices, itemSchemas: items,
+            summary: try text("summary"), description: try text("description"))
         if let d = schema.defaultValue, let problem = schema.violation(d) { throw fail(.defaultNotAllowed(problem)) }
         return schema
     }
@@ -258,7 +271,9 @@ extension KeySchema {
     }
 
     /// A value as `read` prints it, on one line.
-    package static func text(_ value: PlistValue) -> String { String(decoding: DefaultsPrinter.renderLine(value), as: UTF8.self) }
+    package static func text(_ value: PlistValue) -> String {
+        String(decoding: DefaultsPrinter.renderLine(value), as: UTF8.self)
+    }
 
     /// A value in a message: text quoted, numbers bare.
     static func show(_ value: PlistValue) -> String {

@@ -29,14 +29,20 @@ package enum AtomicFile {
     }
 
     @discardableResult
-    static func replace(_ path: String, directoryFD: CInt, with bytes: [UInt8],
-                        keeping old: FileSystem.Status?, newFileMode: FileSystem.Mode = 0o600) throws(Errno) -> Durability {
-        try replace(path, directoryFD: directoryFD, keeping: old, newFileMode: newFileMode) { write in try write(bytes[...]) }
+    static func replace(
+        _ path: String, directoryFD: CInt, with bytes: [UInt8],
+        keeping old: FileSystem.Status?, newFileMode: FileSystem.Mode = 0o600
+    ) throws(Errno) -> Durability {
+        try replace(path, directoryFD: directoryFD, keeping: old, newFileMode: newFileMode) { write in
+            try write(bytes[...])
+        }
     }
 
     @discardableResult
-    static func replace(_ path: String, directoryFD: CInt, keeping old: FileSystem.Status?, newFileMode: FileSystem.Mode = 0o600,
-                        contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws(Errno) -> Durability {
+    static func replace(
+        _ path: String, directoryFD: CInt, keeping old: FileSystem.Status?, newFileMode: FileSystem.Mode = 0o600,
+        contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
+    ) throws(Errno) -> Durability {
         let (fd, temporary) = try FileSystem.makeTemporaryFile(in: Path.directory(of: path), prefix: temporaryPrefix)
         var renamed = false
         defer {
@@ -45,7 +51,7 @@ package enum AtomicFile {
         }
         if let old {
             if !old.isOwnedByThisProcess {
-                do throws(Errno) { try FileSystem.fchown(fd, old.uid, old.gid) } catch where error == .notPermitted {}
+                do throws(Errno) { try FileSystem.fchown(fd, old.uid, old.gid) } catch  where error == .notPermitted {}
             }
             try FileSystem.fchmod(fd, old.permissions)
             // After the mode: setting the ACL sets the group bits to its mask again.

@@ -18,7 +18,9 @@ public enum DomainName: Sendable, Equatable {
 
     /// The spellings `defaults` accepts for the global domain, matched in any case
     /// (macOS disks are case-insensitive, so scripts write `nsglobaldomain` too).
-    public static let globalSpellings = ["-g", "-globalDomain", "NSGlobalDomain", "Apple Global Domain", ".GlobalPreferences"]
+    package static let globalSpellings = [
+        "-g", "-globalDomain", "NSGlobalDomain", "Apple Global Domain", ".GlobalPreferences",
+    ]
 
     /// The global domain's file name in the config folder (what Foundation reads).
     static let globalFileStem = ".GlobalPreferences"
@@ -33,8 +35,11 @@ public enum DomainName: Sendable, Equatable {
         if let path {
             guard !path.hasSuffix("/") else { throw StoreError.invalidDomain(argument, "a folder is not a domain") }
             let file = path.hasSuffix(".plist") ? path : path + ".plist"
-            if file.utf8.split(separator: UInt8(ascii: "/")).contains(where: { $0.count > 255 }) || file.utf8.count >= 4096 {
-                throw StoreError.invalidDomain(argument, "the path is too long for a file (255 bytes a name, 4095 in all)")
+            if file.utf8.split(separator: UInt8(ascii: "/")).contains(where: { $0.count > 255 })
+                || file.utf8.count >= 4096
+            {
+                throw StoreError.invalidDomain(
+                    argument, "the path is too long for a file (255 bytes a name, 4095 in all)")
             }
             self = try Self.preferencesDomain(file, home: home ?? Environment.process.home) ?? .path(file)
             return
@@ -80,13 +85,15 @@ public enum DomainName: Sendable, Equatable {
     /// may not look like an option.
     static func validate(_ name: String, what: String) throws(StoreError) {
         let reason: String? =
-            if name.isEmpty { "empty \(what)" }
-            else if name == "." || name == ".." { "\(what) '\(name)' names a folder" }
-            else if name.utf8.contains(UInt8(ascii: "/")) { "\(what) may not contain '/'" }
-            else if name.hasPrefix(".") { "\(what) may not start with '.'" }
-            else if name.hasPrefix("-") { "\(what) may not start with '-'" }
-            else if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { "\(what) may not contain control characters" }
-            else if name.utf8.count > maximumNameLength {
+            if name.isEmpty { "empty \(what)" } else if name == "." || name == ".." {
+                "\(what) '\(name)' names a folder"
+            } else if name.utf8.contains(UInt8(ascii: "/")) {
+                "\(what) may not contain '/'"
+            } else if name.hasPrefix(".") { "\(what) may not start with '.'" } else if name.hasPrefix("-") {
+                "\(what) may not start with '-'"
+            } else if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+                "\(what) may not contain control characters"
+            } else if name.utf8.count > maximumNameLength {
                 "\(what) is \(name.utf8.count) bytes long; at most \(maximumNameLength) fit in a file name with .plist"
             } else { nil }
         if let reason { throw StoreError.invalidDomain(name, reason) }
@@ -98,7 +105,7 @@ public enum DomainName: Sendable, Equatable {
     /// word. Only the command line reads words so: a name given to the library (a
     /// SettingsKit domain) never leaves the config folder.
     /// `home` is where `~` points (the process's `$HOME` when nil).
-    public init(commandLine argument: String, home: String? = nil) throws(StoreError) {
+    package init(commandLine argument: String, home: String? = nil) throws(StoreError) {
         guard !argument.hasPrefix("/"), !argument.hasPrefix("~"), argument.utf8.contains(UInt8(ascii: "/")) else {
             try self.init(argument, home: home)
             return
@@ -127,7 +134,7 @@ public enum DomainHost: Sendable, Equatable {
     case named(String)
 
     /// The `-host` argument, checked like a domain name.
-    public static func named(validating name: String) throws(StoreError) -> DomainHost {
+    package static func named(validating name: String) throws(StoreError) -> DomainHost {
         try DomainName.validate(name, what: "host name")
         return .named(name)
     }

@@ -38,8 +38,10 @@ public struct DomainStore: Sendable {
     /// `$SETTINGS_LOCK_TIMEOUT` seconds, or 10; `readRetry` to `$SETTINGS_READ_RETRY`, or
     /// 0.5 (see `secondsFromEnvironment(_:in:)`); either default holds when its variable is
     /// unset or not a number of seconds. The variables are `environment`'s.
-    public init(directory: String? = nil, lockTimeout: Double? = nil, readRetry: Double? = nil,
-                environment: Environment = .process) {
+    public init(
+        directory: String? = nil, lockTimeout: Double? = nil, readRetry: Double? = nil,
+        environment: Environment = .process
+    ) {
         self.environment = environment
         if let directory {
             self.directory = directory
@@ -48,24 +50,30 @@ public struct DomainStore: Sendable {
         } else {
             self.directory = Path.join(environment.home, ".config")
         }
-        self.lockTimeout = lockTimeout ?? (try? Self.secondsFromEnvironment(Self.lockTimeoutVariable, in: environment)) ?? 10
+        self.lockTimeout =
+            lockTimeout ?? (try? Self.secondsFromEnvironment(Self.lockTimeoutVariable, in: environment)) ?? 10
         self.readRetry = readRetry ?? (try? Self.secondsFromEnvironment(Self.readRetryVariable, in: environment)) ?? 0.5
     }
 
     /// The environment variables of `lockTimeout` and `readRetry`.
-    public static let lockTimeoutVariable = "SETTINGS_LOCK_TIMEOUT", readRetryVariable = "SETTINGS_READ_RETRY"
+    package static let lockTimeoutVariable = "SETTINGS_LOCK_TIMEOUT", readRetryVariable = "SETTINGS_READ_RETRY"
 
     /// A number of seconds from the environment variable `name`: nil when unset; the
     /// seconds when it is a non-negative decimal (`5`, `0.5`); else an error naming the
     /// text, so `-1`, `abc` or `0x10` are never taken for something the user did not mean.
-    public static func secondsFromEnvironment(_ name: String, in environment: Environment = .process) throws(StoreError) -> Double? {
+    package static func secondsFromEnvironment(_ name: String, in environment: Environment = .process)
+        throws(StoreError)
+        -> Double?
+    {
         guard let text = environment[name] else { return nil }
         let parts = text.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
         let digits = { (part: Substring.UTF8View.SubSequence) in
             !part.isEmpty && part.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         }
-        guard digits(parts[0]), parts.count == 1 || digits(parts[1]), let seconds = Double(text), seconds.isFinite else {
-            throw StoreError.badEnvironment(name: name, value: text, expected: "a number of seconds, 0 or more (such as 10 or 0.5)")
+        guard digits(parts[0]), parts.count == 1 || digits(parts[1]), let seconds = Double(text), seconds.isFinite
+        else {
+            throw StoreError.badEnvironment(
+                name: name, value: text, expected: "a number of seconds, 0 or more (such as 10 or 0.5)")
         }
         return seconds
     }
@@ -128,10 +136,11 @@ public struct DomainStore: Sendable {
 
     /// A cheap fingerprint of the file at `path` (one `stat`): it changes whenever the
     /// file is replaced or rewritten. Nil when there is no file.
-    public static func stamp(at path: String) -> FileStamp? {
+    package static func stamp(at path: String) -> FileStamp? {
         guard let status = try? FileSystem.status(path) else { return nil }
-        return FileStamp(size: status.size, inode: status.inode, device: status.device,
-                         modified: status.modifiedNanoseconds, changed: status.changedNanoseconds)
+        return FileStamp(
+            size: status.size, inode: status.inode, device: status.device,
+            modified: status.modifiedNanoseconds, changed: status.changedNanoseconds)
     }
 
     /// The domain's values, or nil when it has no file.
@@ -142,7 +151,9 @@ public struct DomainStore: Sendable {
 
     /// One value of a domain, without building the rest: nil when the domain or the key
     /// does not exist. The whole file is still checked, as `load` checks it.
-    public func value(forKey key: String, in domain: DomainName, host: DomainHost = .any) throws(StoreError) -> PlistValue? {
+    public func value(forKey key: String, in domain: DomainName, host: DomainHost = .any) throws(StoreError)
+        -> PlistValue?
+    {
         _ = try located(domain, host: host)
         let path = path(of: domain, host: host)
         let found = try readFile(path) { bytes throws(PlistError) in try PropertyList.lookup(bytes, key: key).0 }
@@ -159,8 +170,10 @@ public struct DomainStore: Sendable {
     /// else nothing is written. A warning comes back when the change is in place but its
     /// durability is not confirmed.
     @discardableResult
-    public func update(_ domain: DomainName, host: DomainHost = .any,
-                       _ change: (inout PlistDictionary) throws -> Bool) throws -> StoreWarning? {
+    public func update(
+        _ domain: DomainName, host: DomainHost = .any,
+        _ change: (inout PlistDictionary) throws -> Bool
+    ) throws -> StoreWarning? {
         try withTarget(domain, host: host) { target throws in
             let existing = try read(target.path)
             let before = existing?.domain.values ?? PlistDictionary()
@@ -185,8 +198,10 @@ public struct DomainStore: Sendable {
     /// copied as bytes, so a one-key write of a big binary domain costs little more
     /// memory than the file.
     @discardableResult
-    public func update(_ domain: DomainName, host: DomainHost = .any, key: String,
-                       _ change: (inout PlistValue?) throws -> Bool) throws -> StoreWarning? {
+    public func update(
+        _ domain: DomainName, host: DomainHost = .any, key: String,
+        _ change: (inout PlistValue?) throws -> Bool
+    ) throws -> StoreWarning? {
         try withTarget(domain, host: host) { target throws in
             let file = try readFile(target.path) { bytes throws(PlistError) -> OneKey in
                 // Smaller than 2 GiB, a file cannot hold more objects than the editor numbers.
@@ -220,24 +235,31 @@ public struct DomainStore: Sendable {
     }
 
     /// Throws when `key` = `value` could not be read back from a `format` file.
-    private func checkStorable(_ key: String, _ value: PlistValue, format: PlistFormat, at path: String) throws(StoreError) {
+    private func checkStorable(_ key: String, _ value: PlistValue, format: PlistFormat, at path: String)
+        throws(StoreError)
+    {
         if let problem = PropertyList.unstorable(key: key, value: value, format: format) {
             throw StoreError.unstorable(path: path, problem)
         }
     }
 
     /// The binary branch of the one-key update.
-    private func edit(_ editor: BinaryEditor, _ found: PlistValue?, key: String, status: FileSystem.Status,
-                      _ change: (inout PlistValue?) throws -> Bool, at target: Target) throws -> StoreWarning? {
+    private func edit(
+        _ editor: BinaryEditor, _ found: PlistValue?, key: String, status: FileSystem.Status,
+        _ change: (inout PlistValue?) throws -> Bool, at target: Target
+    ) throws -> StoreWarning? {
         var value = found
         guard try change(&value) else { return nil }
         if let value { try checkStorable(key, value, format: .binary, at: target.path) }
         if value == nil, editor.otherEntryCount == 0 {
-            return try save(PlistDictionary(), over: FileRead(domain: Domain(values: [:], format: .binary), status: status), to: target)
+            return try save(
+                PlistDictionary(), over: FileRead(domain: Domain(values: [:], format: .binary), status: status),
+                to: target)
         }
         try checkWritable(status, at: target.path)
         do throws(Errno) {
-            let durability = try AtomicFile.replace(target.path, directoryFD: target.directoryFD, keeping: status) { write in
+            let durability = try AtomicFile.replace(target.path, directoryFD: target.directoryFD, keeping: status) {
+                write in
                 try editor.write(value, chunk: 1 << 20, to: write)
             }
             return StoreWarning(durability, path: target.path)
@@ -269,10 +291,13 @@ public struct DomainStore: Sendable {
     ///
     /// Only the config folder (and its ByHost folder) is ever created; a path domain or
     /// a link's target must be in a folder that exists.
-    private func withTarget(_ domain: DomainName, host: DomainHost,
-                            _ body: (Target) throws -> StoreWarning?) throws -> StoreWarning? {
+    private func withTarget(
+        _ domain: DomainName, host: DomainHost,
+        _ body: (Target) throws -> StoreWarning?
+    ) throws -> StoreWarning? {
         let (folder, typed) = try located(domain, host: host)
-        if case .path = domain {} else {
+        if case .path = domain {
+        } else {
             do { try FileSystem.makeDirectories(folder) } catch { throw StoreError.writeFailed(path: typed, error) }
         }
         return try holdingLock(folder, for: typed) { folderFD throws in
@@ -306,17 +331,22 @@ public struct DomainStore: Sendable {
 
     /// Writes `values` over what was read, in its format: a domain left empty loses its
     /// file (unless it was named through a link), and an empty new domain makes none.
-    private func save(_ values: PlistDictionary, over existing: FileRead?, to target: Target) throws(StoreError) -> StoreWarning? {
+    private func save(_ values: PlistDictionary, over existing: FileRead?, to target: Target) throws(StoreError)
+        -> StoreWarning?
+    {
         let path = target.path
         if values.isEmpty && existing == nil { return nil }
         try checkWritable(existing?.status, at: path)
         if values.isEmpty, existing != nil, !target.linked {
-            do throws(Errno) { _ = try FileSystem.unlink(path) } catch { throw StoreError.writeFailed(path: path, error) }
+            do throws(Errno) { _ = try FileSystem.unlink(path) } catch {
+                throw StoreError.writeFailed(path: path, error)
+            }
             return nil
         }
         let binary = existing?.domain.format == .binary
         do throws(Errno) {
-            let durability = try AtomicFile.replace(path, directoryFD: target.directoryFD, keeping: existing?.status) { write in
+            let durability = try AtomicFile.replace(path, directoryFD: target.directoryFD, keeping: existing?.status) {
+                write in
                 if binary {
                     try write(BinaryWriter.encode(.dict(values), capacity: (existing?.status.size ?? 0) + 4096)[...])
                 } else {
@@ -338,10 +368,14 @@ public struct DomainStore: Sendable {
             return try holdingLock(folder, for: typed) { _ throws in
                 let path = path(of: domain, host: host)
                 let status: FileSystem.Status?
-                do throws(Errno) { status = try FileSystem.linkStatus(path) } catch { throw StoreError.unreadable(path: path, error) }
+                do throws(Errno) { status = try FileSystem.linkStatus(path) } catch {
+                    throw StoreError.unreadable(path: path, error)
+                }
                 guard let status else { return false }
                 try checkWritable(status, at: path)
-                do throws(Errno) { return try FileSystem.unlink(path) } catch { throw StoreError.writeFailed(path: path, error) }
+                do throws(Errno) { return try FileSystem.unlink(path) } catch {
+                    throw StoreError.writeFailed(path: path, error)
+                }
             }
         } catch {
             // FolderLock and the body throw only StoreError.
@@ -371,12 +405,16 @@ public struct DomainStore: Sendable {
 
     /// Reads and parses a domain file.
     func read(_ path: String) throws(StoreError) -> FileRead? {
-        guard let file = try readFile(path, parse: { bytes throws(PlistError) in try PropertyList.read(bytes) }) else { return nil }
+        guard let file = try readFile(path, parse: { bytes throws(PlistError) in try PropertyList.read(bytes) }) else {
+            return nil
+        }
         return try fileRead(file.parsed, status: file.status, at: path)
     }
 
     /// A parsed file as a domain; an empty file (nothing parsed) is an empty XML domain.
-    private func fileRead(_ parsed: (PlistValue, PlistFormat)?, status: FileSystem.Status, at path: String) throws(StoreError) -> FileRead {
+    private func fileRead(_ parsed: (PlistValue, PlistFormat)?, status: FileSystem.Status, at path: String)
+        throws(StoreError) -> FileRead
+    {
         guard let (value, format) = parsed else {
             return FileRead(domain: Domain(values: PlistDictionary(), format: .xml), status: status)
         }
@@ -390,7 +428,8 @@ public struct DomainStore: Sendable {
     /// seconds: Foundation rewrites its files in place, so a reader can catch one
     /// half-written (or just truncated, hence empty).
     private func readFile<T>(_ path: String, parse: ([UInt8]) throws(PlistError) -> T)
-        throws(StoreError) -> (parsed: T?, status: FileSystem.Status)? {
+        throws(StoreError) -> (parsed: T?, status: FileSystem.Status)?
+    {
         let deadline = FileSystem.monotonicSeconds() + min(max(readRetry, 0), 2)
         while true {
             let file: (bytes: [UInt8], status: FileSystem.Status)?
@@ -432,7 +471,7 @@ public struct DomainStore: Sendable {
 
 /// What `DomainStore.stamp(at:)` compares: a new inode for an atomic save, new times and
 /// size for a rewrite in place.
-public struct FileStamp: Sendable, Equatable {
-    public let size: Int
+package struct FileStamp: Sendable, Equatable {
+    package let size: Int
     let inode: UInt64, device: UInt64, modified: Int64, changed: Int64
 }

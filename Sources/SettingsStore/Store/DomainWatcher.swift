@@ -39,10 +39,14 @@ public final class DomainWatcher {
     private var cancelled = false
 
     /// The current values are the starting point: only later changes are reported.
-    public init(store: DomainStore, domain: DomainName, host: DomainHost = .any, debounce: Double = 0.05) throws(StoreError) {
+    public init(store: DomainStore, domain: DomainName, host: DomainHost = .any, debounce: Double = 0.05)
+        throws(StoreError)
+    {
         (self.store, self.domain, self.host, self.debounce) = (store, domain, host, max(0, debounce))
         path = store.path(of: domain, host: host)
-        do { (inotify, canceller) = (try Inotify(), try CancelSignal()) } catch { throw StoreError.cannotWatch(path: path, error) }
+        do { (inotify, canceller) = (try Inotify(), try CancelSignal()) } catch {
+            throw StoreError.cannotWatch(path: path, error)
+        }
         snapshot = PlistDictionary()
         try arm()
         snapshot = try store.load(domain, host: host)?.values ?? PlistDictionary()
@@ -86,7 +90,9 @@ public final class DomainWatcher {
     private func wait(_ seconds: Double?) throws(StoreError) -> Bool {
         guard !cancelled else { return false }
         let wake: Inotify.Wake
-        do { wake = try inotify.wait(seconds: seconds, cancel: canceller) } catch { throw StoreError.unreadable(path: path, error) }
+        do { wake = try inotify.wait(seconds: seconds, cancel: canceller) } catch {
+            throw StoreError.unreadable(path: path, error)
+        }
         if wake == .cancelled { cancelled = true }
         return wake == .events
     }
@@ -165,7 +171,7 @@ public final class DomainWatcher {
     private func add(_ folder: String, _ events: UInt32) throws(StoreError) -> CInt? {
         do {
             return try inotify.watch(folder, events)
-        } catch where error == .noSuchFile || error == .notADirectory || error == .accessDenied {
+        } catch  where error == .noSuchFile || error == .notADirectory || error == .accessDenied {
             return nil
         } catch {
             throw StoreError.cannotWatch(path: folder, error)

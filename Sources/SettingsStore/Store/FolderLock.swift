@@ -8,9 +8,11 @@ enum FolderLock {
     /// temporary file a killed writer left there. The folder must exist: the lock never
     /// makes one. `path` is the file the caller means to change, for messages.
     /// `waiting` is told, once, when the lock has been waited for a second.
-    static func holding<T>(_ folder: String, for path: String, timeout: Double,
-                           waiting: (@Sendable (String, Double) -> Void)? = nil,
-                           _ body: (CInt) throws -> T) throws -> T {
+    static func holding<T>(
+        _ folder: String, for path: String, timeout: Double,
+        waiting: (@Sendable (String, Double) -> Void)? = nil,
+        _ body: (CInt) throws -> T
+    ) throws -> T {
         let fd: CInt
         do { fd = try FileSystem.openFolder(folder) } catch {
             throw StoreError.writeFailed(path: path, error)

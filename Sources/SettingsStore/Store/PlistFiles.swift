@@ -1,17 +1,19 @@
 import PlistCodecs
 import PlistModel
 /// Property-list files outside the store: what `import` reads and `export` writes.
-public enum PlistFiles {
+package enum PlistFiles {
     /// The bytes at `path`, or standard input for `-`: a regular file, or a pipe or FIFO
     /// read to its end (`import D <(command)`); at most `FileSystem.maximumReadSize`.
-    public static func read(_ path: String) throws(StoreError) -> [UInt8] {
+    package static func read(_ path: String) throws(StoreError) -> [UInt8] {
         if path == "-" {
             do throws(Errno) { return try StandardStreams.readAll() } catch {
                 throw StoreError.unreadable(path: "standard input", error)
             }
         }
         do throws(FileError) {
-            guard let (bytes, _) = try FileSystem.readFile(path, accepting: .streams) else { throw .system(.noSuchFile) }
+            guard let (bytes, _) = try FileSystem.readFile(path, accepting: .streams) else {
+                throw .system(.noSuchFile)
+            }
             return bytes
         } catch {
             throw StoreError(reading: path, error)
@@ -19,7 +21,7 @@ public enum PlistFiles {
     }
 
     /// A dictionary from any of the three formats; `name` is used in errors.
-    public static func dictionary(from bytes: [UInt8], name: String) throws(StoreError) -> PlistDictionary {
+    package static func dictionary(from bytes: [UInt8], name: String) throws(StoreError) -> PlistDictionary {
         let value: PlistValue
         do { value = try PropertyList.read(bytes).0 } catch { throw StoreError.corrupt(path: name, error) }
         guard case .dict(let dict) = value else { throw StoreError.notADictionary(path: name, value.type) }
@@ -28,7 +30,9 @@ public enum PlistFiles {
 
     /// Writes `bytes` to `path` (see `write(to:contents:)`).
     @discardableResult
-    public static func write(_ bytes: [UInt8], to path: String, lockTimeout: Double) throws(StoreError) -> StoreWarning? {
+    package static func write(_ bytes: [UInt8], to path: String, lockTimeout: Double) throws(StoreError)
+        -> StoreWarning?
+    {
         try write(to: path, lockTimeout: lockTimeout) { write in try write(bytes[...]) }
     }
 
@@ -43,11 +47,15 @@ public enum PlistFiles {
     /// stream the caller holds open, whatever it leads to: it is written into, never
     /// replaced.
     @discardableResult
-    public static func write(to path: String, lockTimeout: Double,
-                             contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws(StoreError) -> StoreWarning? {
+    package static func write(
+        to path: String, lockTimeout: Double,
+        contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
+    ) throws(StoreError) -> StoreWarning? {
         let stream = path.hasPrefix("/dev/") || path.hasPrefix("/proc/")
         let status: FileSystem.Status?
-        do throws(Errno) { status = try FileSystem.status(path) } catch { throw StoreError.writeFailed(path: path, error) }
+        do throws(Errno) { status = try FileSystem.status(path) } catch {
+            throw StoreError.writeFailed(path: path, error)
+        }
         if let status, stream || !status.isRegular {
             switch status.kind {
             case .regular, .fifo, .characterDevice:
@@ -60,14 +68,18 @@ public enum PlistFiles {
         // A link is written through: its target is the file replaced.
         let target = FileSystem.resolvedPath(path) ?? path
         do {
-            return try FolderLock.holding(Path.directory(of: target), for: path, timeout: lockTimeout) { directoryFD throws in
+            return try FolderLock.holding(Path.directory(of: target), for: path, timeout: lockTimeout) {
+                directoryFD throws in
                 // Looked at again under the lock: only a regular file is ever replaced.
                 let old: FileSystem.Status?
-                do throws(Errno) { old = try FileSystem.status(target) } catch { throw StoreError.writeFailed(path: path, error) }
+                do throws(Errno) { old = try FileSystem.status(target) } catch {
+                    throw StoreError.writeFailed(path: path, error)
+                }
                 if let old, !old.isRegular { throw StoreError.notAFile(path: path, old.kind) }
                 do throws(Errno) {
-                    let durability = try AtomicFile.replace(target, directoryFD: directoryFD, keeping: old,
-                                                            newFileMode: 0o644, contents: contents)
+                    let durability = try AtomicFile.replace(
+                        target, directoryFD: directoryFD, keeping: old,
+                        newFileMode: 0o644, contents: contents)
                     return StoreWarning(durability, path: target)
                 } catch {
                     throw StoreError.writeFailed(path: path, error)
@@ -80,8 +92,10 @@ public enum PlistFiles {
 
     /// Writes into a file that is not replaced: a stream, a device, a regular file behind
     /// `/dev/stdout` (then truncated first, as `cp` does).
-    private static func writeInto(_ path: String, truncating: Bool,
-                                  _ contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws(StoreError) {
+    private static func writeInto(
+        _ path: String, truncating: Bool,
+        _ contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
+    ) throws(StoreError) {
         do throws(Errno) {
             let fd = try FileSystem.openForWriting(path, truncating: truncating)
             defer { FileSystem.close(fd) }

@@ -48,11 +48,13 @@ public enum StoreError: Error, Sendable, Equatable {
         case let .corrupt(path, error): "cannot parse \(path): \(error.message)"
         case let .notADictionary(path, type):
             "cannot use \(path): its root is \(TypeTable.row(for: type).phrase), not a dictionary"
-        case let .lockTimeout(path, seconds): "timed out after \(RealText.shortest(seconds)) s waiting for another writer of \(path)"
+        case let .lockTimeout(path, seconds):
+            "timed out after \(RealText.shortest(seconds)) s waiting for another writer of \(path)"
         case let .writeFailed(path, errno): "cannot write \(path): \(errno.message)"
         case let .readOnly(path): "cannot write \(path): the file is read-only"
         case let .unstorable(path, .controlCharacter(character)):
-            "cannot store text with the control character U+\(String(format4: character)) in \(path): an XML property list cannot hold it" + Self.dataAdvice
+            "cannot store text with the control character U+\(String(format4: character)) in \(path): an XML property list cannot hold it"
+                + Self.dataAdvice
         case let .unstorable(path, .tooDeep(limit)):
             "cannot store a value nested deeper than \(limit) levels in \(path): no reader could open the file again"
         case let .unstorable(path, .dateOutOfRange(date)):

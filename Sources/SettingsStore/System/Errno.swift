@@ -1,9 +1,9 @@
 import PlistCodecs
 import PlistModel
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A C `errno` value with a name, so errors carry meaning rather than a bare `CInt`.

@@ -1,9 +1,9 @@
 import PlistCodecs
 import PlistModel
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// What a path holds, from the type bits of its mode: messages name it when a domain,

@@ -1,15 +1,21 @@
 import PlistCodecs
 import PlistModel
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 // <sys/xattr.h> is not in Glibc's module map; these are its C declarations.
-@_extern(c, "listxattr") private func listxattr(_ path: UnsafePointer<CChar>, _ list: UnsafeMutablePointer<CChar>?, _ size: Int) -> Int
-@_extern(c, "getxattr") private func getxattr(_ path: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int
-@_extern(c, "fsetxattr") private func fsetxattr(_ fd: CInt, _ name: UnsafePointer<CChar>, _ value: UnsafeRawPointer, _ size: Int, _ flags: CInt) -> CInt
+@_extern(c, "listxattr") private func listxattr(
+    _ path: UnsafePointer<CChar>, _ list: UnsafeMutablePointer<CChar>?, _ size: Int
+) -> Int
+@_extern(c, "getxattr") private func getxattr(
+    _ path: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, _ value: UnsafeMutableRawPointer?, _ size: Int
+) -> Int
+@_extern(c, "fsetxattr") private func fsetxattr(
+    _ fd: CInt, _ name: UnsafePointer<CChar>, _ value: UnsafeRawPointer, _ size: Int, _ flags: CInt
+) -> CInt
 // <stdlib.h>'s mkostemp is a GNU extension, which Glibc's module leaves out too.
 @_extern(c, "mkostemp") private func mkostemp(_ template: UnsafeMutablePointer<CChar>, _ flags: CInt) -> CInt
 
@@ -54,14 +60,14 @@ package enum FileSystem {
     /// `lstat(2)`; nil when nothing is there.
     package static func linkStatus(_ path: String) throws(Errno) -> Status? {
         var s = stat()
-        do { _ = try retrying { lstat(path, &s) } } catch where error == .noSuchFile { return nil }
+        do { _ = try retrying { lstat(path, &s) } } catch  where error == .noSuchFile { return nil }
         return Status(s)
     }
 
     /// `stat(2)`, following links; nil when nothing is there.
     static func status(_ path: String) throws(Errno) -> Status? {
         var s = stat()
-        do { _ = try retrying { stat(path, &s) } } catch where error == .noSuchFile { return nil }
+        do { _ = try retrying { stat(path, &s) } } catch  where error == .noSuchFile { return nil }
         return Status(s)
     }
 
@@ -107,9 +113,11 @@ package enum FileSystem {
     /// not allow throws `.notAFile` before a byte is read. A regular file is read up to
     /// the size `fstat` gave (a file growing meanwhile is read again by the caller's
     /// retry); a stream to its end. Either way at most `maximumReadSize` bytes.
-    package static func readFile(_ path: String, accepting: Accepting = .regularFiles) throws(FileError) -> (bytes: [UInt8], status: Status)? {
+    package static func readFile(_ path: String, accepting: Accepting = .regularFiles) throws(FileError) -> (
+        bytes: [UInt8], status: Status
+    )? {
         let fd: CInt
-        do { fd = try open(path, O_RDONLY | O_NONBLOCK) } catch where error == .noSuchFile { return nil } catch {
+        do { fd = try open(path, O_RDONLY | O_NONBLOCK) } catch  where error == .noSuchFile { return nil } catch {
             // A socket cannot be opened at all: say what it is.
             if error.rawValue == ENXIO, let s = try? self.status(path), !s.isRegular { throw .notAFile(s.kind) }
             throw .system(error)
@@ -120,7 +128,9 @@ package enum FileSystem {
         switch (status.kind, accepting) {
         case (.regular, _):
             guard status.size <= maximumReadSize else { throw .system(Errno(EFBIG)) }
-            do { return (try readAll(fd, expected: status.size, isStream: false), status) } catch { throw .system(error) }
+            do { return (try readAll(fd, expected: status.size, isStream: false), status) } catch {
+                throw .system(error)
+            }
         case (.fifo, .streams):
             // Block from here on: the writer is there, or the read ends at once.
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
@@ -214,14 +224,16 @@ package enum FileSystem {
 
     /// `unlink(2)`; false when nothing was there.
     package static func unlink(_ path: String) throws(Errno) -> Bool {
-        do { _ = try retrying { Glibc.unlink(path) } } catch where error == .noSuchFile { return false }
+        do { _ = try retrying { Glibc.unlink(path) } } catch  where error == .noSuchFile { return false }
         return true
     }
 
     /// `mkostemp(3)` with the template `<directory>/<prefix>XXXXXX` and `O_CLOEXEC`, as
     /// every other descriptor here is opened: a program SettingsKit's host starts meanwhile
     /// inherits no half-written file. The file is mode 0600.
-    package static func makeTemporaryFile(in directory: String, prefix: String) throws(Errno) -> (fd: CInt, path: String) {
+    package static func makeTemporaryFile(in directory: String, prefix: String) throws(Errno) -> (
+        fd: CInt, path: String
+    ) {
         var template = Array(Path.join(directory, prefix + "XXXXXX").utf8CString)
         let fd = try template.withUnsafeMutableBufferPointer { buffer throws(Errno) in
             try retrying { mkostemp(buffer.baseAddress!, O_CLOEXEC) }
@@ -243,7 +255,7 @@ package enum FileSystem {
         }
         let parent = Path.directory(of: path)
         if parent != path { try makeDirectories(parent) }
-        do { _ = try retrying { mkdir(path, 0o700) } } catch where error == .exists { return }
+        do { _ = try retrying { mkdir(path, 0o700) } } catch  where error == .exists { return }
         if isRoot, let owner = try status(parent) {
             _ = try retrying { chown(path, owner.uid, owner.gid) }
         }
@@ -313,8 +325,10 @@ package enum FileSystem {
     /// `flock(2)` exclusive, polled until `timeoutSeconds`: a process that dies
     /// holding it releases it with its file descriptor, so no lock can go stale.
     /// `waiting` is called once, when the lock has been waited for `noticeAfter` seconds.
-    static func lockExclusive(_ fd: CInt, timeoutSeconds: Double, noticeAfter: Double = 1,
-                              waiting: () -> Void = {}) throws(Errno) -> Bool {
+    static func lockExclusive(
+        _ fd: CInt, timeoutSeconds: Double, noticeAfter: Double = 1,
+        waiting: () -> Void = {}
+    ) throws(Errno) -> Bool {
         let start = monotonicSeconds()
         let deadline = start + timeoutSeconds
         var pause = 0.001
@@ -387,11 +401,11 @@ package enum FileSystem {
 }
 
 /// Text to standard output and error, one `write(2)` per call where the kernel allows.
-public enum StandardStreams {
+package enum StandardStreams {
     /// Throws what `write(2)` said: output to a full disk or a closed descriptor is a
     /// failure the caller reports, never a silent success. (A closed pipe ends the
     /// process with SIGPIPE first, as any Unix filter ends.)
-    public static func write(_ bytes: [UInt8], toError: Bool = false) throws(Errno) {
+    package static func write(_ bytes: [UInt8], toError: Bool = false) throws(Errno) {
         var failure: Errno?
         bytes.withUnsafeBytes { buffer in
             do throws(Errno) { try FileSystem.writeAll(toError ? 2 : 1, buffer) } catch { failure = error }
@@ -399,19 +413,19 @@ public enum StandardStreams {
         if let failure { throw failure }
     }
 
-    public static func write(_ text: String, toError: Bool = false) throws(Errno) {
+    package static func write(_ text: String, toError: Bool = false) throws(Errno) {
         try write(Array(text.utf8), toError: toError)
     }
 
     /// Makes SIGINT, SIGTERM and SIGHUP end the process with status 0, for commands that
     /// run until stopped (`watch`): stopping them is how they are meant to end.
-    public static func exitQuietlyOnSignals() {
+    package static func exitQuietlyOnSignals() {
         for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig) { _ in _exit(0) } }
     }
 
     /// True when standard output is a terminal (JSON is then pretty-printed).
-    public static var outputIsTerminal: Bool { isatty(1) == 1 }
+    package static var outputIsTerminal: Bool { isatty(1) == 1 }
 
     /// Reads standard input to its end (at most `FileSystem.maximumReadSize` bytes).
-    public static func readAll() throws(Errno) -> [UInt8] { try FileSystem.readStandardInput() }
+    package static func readAll() throws(Errno) -> [UInt8] { try FileSystem.readStandardInput() }
 }

@@ -1,9 +1,9 @@
 import PlistCodecs
 import PlistModel
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The kernel's change notifications for folders (`inotify(7)`): the one door to them,
@@ -24,8 +24,9 @@ package final class Inotify {
 
     /// What a domain's folder is watched for: a file closed after writing, renamed in or
     /// out, created or deleted, and the folder itself deleted or moved.
-    package static let folderEvents = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
-        | IN_DELETE_SELF | IN_MOVE_SELF)
+    package static let folderEvents = UInt32(
+        IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
+            | IN_DELETE_SELF | IN_MOVE_SELF)
 
     /// What a folder on the way to a watched one is watched for: names that appear or
     /// go (a folder made, removed, renamed, or a link renamed over).
@@ -58,12 +59,17 @@ package final class Inotify {
     /// `poll(2)` for events, blocking (no wake-ups) up to `seconds`, or forever for nil,
     /// and ending early once `cancel` is signalled.
     func wait(seconds: Double?, cancel: CancelSignal) throws(Errno) -> Wake {
-        var entries = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: cancel.fd, events: Int16(POLLIN), revents: 0)]
+        var entries = [
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: cancel.fd, events: Int16(POLLIN), revents: 0),
+        ]
         let deadline = seconds.map { FileSystem.monotonicSeconds() + $0 }
         while true {
             // Clamped: a wait of more than 24 days (CInt.max ms) is made of several polls.
-            let timeout = deadline.map { CInt(min(max(0, ($0 - FileSystem.monotonicSeconds()) * 1000).rounded(.up), Double(CInt.max))) } ?? -1
+            let timeout =
+                deadline.map {
+                    CInt(min(max(0, ($0 - FileSystem.monotonicSeconds()) * 1000).rounded(.up), Double(CInt.max)))
+                } ?? -1
             let n = poll(&entries, 2, timeout)
             if n > 0 { return entries[1].revents != 0 ? .cancelled : .events }
             if n == 0 {
@@ -88,7 +94,9 @@ package final class Inotify {
             // Each record: wd (4), mask (4), cookie (4), len (4), then `len` bytes of name, NUL-padded.
             var at = 0
             while at + 16 <= n {
-                let field = { [buffer] (i: Int) in buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at + 4 * i, as: UInt32.self) } }
+                let field = { [buffer] (i: Int) in
+                    buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at + 4 * i, as: UInt32.self) }
+                }
                 let length = Int(field(3))
                 let nameBytes = buffer[(at + 16)..<min(n, at + 16 + length)]
                 let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)

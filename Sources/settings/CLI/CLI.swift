@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 import PlistModel
 import PlistCodecs
@@ -24,15 +24,19 @@ enum CLI {
         (0..<Int(CommandLine.argc)).map { i in
             let raw = CommandLine.unsafeArgv[i]!
             if let text = String(validatingCString: raw) { return .success(text) }
-            return .failure(InvalidText(bytes: Array(UnsafeBufferPointer(start: raw, count: strlen(raw)).map { UInt8(bitPattern: $0) })))
+            return .failure(
+                InvalidText(
+                    bytes: Array(UnsafeBufferPointer(start: raw, count: strlen(raw)).map { UInt8(bitPattern: $0) })))
         }
     }
 
     /// `settings WORDS…` run inside another program (the test suite): the environment is
     /// exactly `environment`, standard input is `input`, and what the run prints is handed
     /// to `output` and `error`. Returns the exit status.
-    static func run(_ words: [String], environment: [String: String], input: [UInt8] = [],
-                    output: @escaping @Sendable ([UInt8]) -> Void, error: @escaping @Sendable ([UInt8]) -> Void) -> Int32 {
+    static func run(
+        _ words: [String], environment: [String: String], input: [UInt8] = [],
+        output: @escaping @Sendable ([UInt8]) -> Void, error: @escaping @Sendable ([UInt8]) -> Void
+    ) -> Int32 {
         let streams = Streams.inProcess(environment: environment, input: input, output: output, error: error)
         return run([.success("settings")] + words.map { .success($0) }, streams)
     }
@@ -45,11 +49,16 @@ enum CLI {
         do {
             let words = try checkedWords(Array(argv.dropFirst()))
             let environment = streams.environment
-            if let timeout = try DomainStore.secondsFromEnvironment(DomainStore.lockTimeoutVariable, in: environment) { context.store.lockTimeout = timeout }
-            if let retry = try DomainStore.secondsFromEnvironment(DomainStore.readRetryVariable, in: environment) { context.store.readRetry = retry }
+            if let timeout = try DomainStore.secondsFromEnvironment(DomainStore.lockTimeoutVariable, in: environment) {
+                context.store.lockTimeout = timeout
+            }
+            if let retry = try DomainStore.secondsFromEnvironment(DomainStore.readRetryVariable, in: environment) {
+                context.store.readRetry = retry
+            }
             // Said at once, not gathered: the person is waiting now.
             context.store.waitingForLock = { path, timeout in
-                streams.error(Array("\(program): waiting for another writer of \(path) (up to \(CLI.seconds(timeout)) s)\n".utf8))
+                streams.error(
+                    Array("\(program): waiting for another writer of \(path) (up to \(CLI.seconds(timeout)) s)\n".utf8))
             }
             let invocation = try Invocation(arguments: words)
             context.host = invocation.host
@@ -153,8 +162,6 @@ struct Context {
             throw CLIError.store(error)
         }
     }
-
-
 
     /// One line on stderr that does not change the exit status.
     mutating func warn(_ text: String) {

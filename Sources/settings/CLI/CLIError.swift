@@ -68,8 +68,9 @@ struct Diagnostic {
     /// its messages do not say "leaving defaults unchanged", which would suggest it might
     /// have changed something.
     init(_ error: any Error, program: String = "settings", verbWrites: Bool = true) {
-        let (message, status) = Self.messageAndStatus(error, program: program,
-                                                      unchanged: verbWrites ? "; leaving defaults unchanged." : ".")
+        let (message, status) = Self.messageAndStatus(
+            error, program: program,
+            unchanged: verbWrites ? "; leaving defaults unchanged." : ".")
         // The short usage is the one message of several lines: it is the whole answer.
         if case .bareCommand? = error as? CLIError { isUsageText = true } else { isUsageText = false }
         self.message = isUsageText ? message : CLI.oneLine(message)
@@ -90,10 +91,12 @@ struct Diagnostic {
         let message: String, status: Int32
         switch error {
         case let error as CLIError: (message, status) = Self.describe(error, program: program, unchanged: unchanged)
-        case let error as StoreError: (message, status) = Self.describe(.store(error), program: program, unchanged: unchanged)
+        case let error as StoreError:
+            (message, status) = Self.describe(.store(error), program: program, unchanged: unchanged)
         // A path that does not fit the domain: nothing was changed.
         case let error as KeyPathError: (message, status) = ("\(error.message)\(unchanged)", 1)
-        case let error as JSONError: (message, status) = Self.describe(.json(error, source: "the value"), program: program, unchanged: unchanged)
+        case let error as JSONError:
+            (message, status) = Self.describe(.json(error, source: "the value"), program: program, unchanged: unchanged)
         default: (message, status) = ("\(error)", 1)
         }
         return (message, status)
@@ -119,11 +122,18 @@ struct Diagnostic {
             return ("\(message) ('\(lookalike.word)' is not a type flag; did you mean \(lookalike.flag)?)", status)
         case let .optionAfterVerb(option, verb):
             let example = option == "-host" ? "-host NAME" : option
-            return ("invalid domain '\(option)': put \(option) before the verb, as in: \(program) \(example) \(verb) …", 2)
+            return (
+                "invalid domain '\(option)': put \(option) before the verb, as in: \(program) \(example) \(verb) …", 2
+            )
         case .applicationDomain:
-            return ("invalid domain '-app': -app (application lookup) is macOS-only; name the domain instead, e.g. com.apple.TextEdit", 2)
+            return (
+                "invalid domain '-app': -app (application lookup) is macOS-only; name the domain instead, e.g. com.apple.TextEdit",
+                2
+            )
         case .nestedCollection(let flag):
-            return ("\(flag) cannot be nested; write the inner collection as a literal such as '(a, b)' or '{k = v;}'", 2)
+            return (
+                "\(flag) cannot be nested; write the inner collection as a literal such as '(a, b)' or '{k = v;}'", 2
+            )
         case .couldNotParse(let text):
             return ("Could not parse: \(text).  Try single-quoting it.", 2)
         case let .domainMissing(domain, file?):
@@ -135,7 +145,10 @@ struct Diagnostic {
         case let .keyMissing(domain, key):
             return ("Key \(key) does not exist in domain \(domain)\(unchanged)", 1)
         case let .pairMissingInside(domain, key, pointer):
-            return ("The domain/default pair of (\(domain), \(key)) does not exist; keys are literal: for a value inside a dictionary, use -p \(pointer)", 1)
+            return (
+                "The domain/default pair of (\(domain), \(key)) does not exist; keys are literal: for a value inside a dictionary, use -p \(pointer)",
+                1
+            )
         case let .pairMissing(domain, key):
             return ("The domain/default pair of (\(domain), \(key)) does not exist", 1)
         case .deleteMissing(let domain):
@@ -150,13 +163,18 @@ struct Diagnostic {
         case let .schemaViolation(key, reason):
             return ("invalid value for \(key): \(reason); leaving defaults unchanged. (--force writes it anyway)", 2)
         case let .notInSchema(key, domain):
-            return ("\(key) is not a key of \(domain)'s schema, which is strict; leaving defaults unchanged. (--force writes it anyway)", 2)
+            return (
+                "\(key) is not a key of \(domain)'s schema, which is strict; leaving defaults unchanged. (--force writes it anyway)",
+                2
+            )
         case let .noSchema(domain, key):
             return (key.map { "\(domain)'s schema has no key \($0)" } ?? "no schema for \(domain)", 1)
         case let .json(error, source):
             return ("cannot read \(source) as JSON: \(error.message)\(unchanged)", 2)
         case let .invalidUTF8(position, bytes):
-            let shown = bytes.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined()
+            let shown = bytes.map {
+                $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true)
+            }.joined()
             return ("argument \(position) ('\(shown)') is not valid UTF-8\(unchanged)", 2)
         case .outputFailed(let errno):
             return ("cannot write standard output: \(errno.message)", 4)
@@ -171,7 +189,10 @@ struct Diagnostic {
             switch error {
             case .readOnly: return (error.message + " (--force writes it anyway)", status)
             case .unstorable(_, .controlCharacter):
-                return (error.message.dropLast(StoreError.dataAdvice.count) + " (store it with -data, or keep the domain binary)", status)
+                return (
+                    error.message.dropLast(StoreError.dataAdvice.count)
+                        + " (store it with -data, or keep the domain binary)", status
+                )
             default: return (error.message, status)
             }
         }

@@ -19,19 +19,24 @@ enum JSONIntegers {
             if dict.isStrictlySorted {
                 // Both in key order, the usual case: one walk, no hashing.
                 var j = 0
-                return .dict(PlistDictionary(entries: dict.entries.map { entry in
-                    while j < previous.count, byteOrderPrecedes(previous[j].key, entry.key) { j += 1 }
-                    let old = j < previous.count && sameKey(previous[j].key, entry.key) ? previous[j].value : nil
-                    return .init(key: entry.key, value: keepingReals(entry.value, where: old))
-                }))
+                return .dict(
+                    PlistDictionary(
+                        entries: dict.entries.map { entry in
+                            while j < previous.count, byteOrderPrecedes(previous[j].key, entry.key) { j += 1 }
+                            let old =
+                                j < previous.count && sameKey(previous[j].key, entry.key) ? previous[j].value : nil
+                            return .init(key: entry.key, value: keepingReals(entry.value, where: old))
+                        }))
             }
             // A hash of the old keys, so a big domain is not scanned once per key. Swift
             // hashes canonically equivalent keys alike; at worst such a pair shares a type.
             let old = previous.count < 16 ? nil : Dictionary(previous.map { ($0.key, $0.value) }) { $1 }
-            return .dict(PlistDictionary(entries: dict.entries.map { entry in
-                let value = old.map { $0[entry.key] } ?? before[entry.key]
-                return .init(key: entry.key, value: keepingReals(entry.value, where: value))
-            }))
+            return .dict(
+                PlistDictionary(
+                    entries: dict.entries.map { entry in
+                        let value = old.map { $0[entry.key] } ?? before[entry.key]
+                        return .init(key: entry.key, value: keepingReals(entry.value, where: value))
+                    }))
         case (.array(let items), .array(let before)?):
             return .array(items.indices.map { keepingReals(items[$0], where: $0 < before.count ? before[$0] : nil) })
         default: return new

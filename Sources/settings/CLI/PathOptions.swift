@@ -60,4 +60,3 @@ struct PathOptions {
         return path
     }
 }
-

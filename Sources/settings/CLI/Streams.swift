@@ -33,10 +33,13 @@ struct Streams: Sendable {
 
     /// Streams for a run inside another program: `environment` is the whole environment,
     /// `input` all of standard input, and the output is handed to the two closures.
-    static func inProcess(environment: [String: String], input: [UInt8] = [],
-                          output: @escaping @Sendable ([UInt8]) -> Void, error: @escaping @Sendable ([UInt8]) -> Void) -> Streams {
-        Streams(environment: Environment(environment), output: { bytes throws(Errno) in output(bytes) }, error: error,
-                input: { () throws(Errno) in input }, outputIsTerminal: false, endQuietlyOnSignals: {},
-                processEndsAfterRun: false)
+    static func inProcess(
+        environment: [String: String], input: [UInt8] = [],
+        output: @escaping @Sendable ([UInt8]) -> Void, error: @escaping @Sendable ([UInt8]) -> Void
+    ) -> Streams {
+        Streams(
+            environment: Environment(environment), output: { bytes throws(Errno) in output(bytes) }, error: error,
+            input: { () throws(Errno) in input }, outputIsTerminal: false, endQuietlyOnSignals: {},
+            processEndsAfterRun: false)
     }
 }

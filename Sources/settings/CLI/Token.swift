@@ -27,7 +27,9 @@ struct Invocation {
                 continue
             case "-host":
                 guard i + 1 < tokens.count else { throw CLIError.usage("-host needs a host name") }
-                do throws(StoreError) { host = try DomainHost.named(validating: tokens[i + 1].text) } catch { throw CLIError.store(error) }
+                do throws(StoreError) { host = try DomainHost.named(validating: tokens[i + 1].text) } catch {
+                    throw CLIError.store(error)
+                }
                 i += 2
                 continue
             default: break

@@ -55,10 +55,14 @@ enum ValueArguments {
 
     /// One element of `-array` or value of `-dict`: a scalar flag and its text, or an
     /// untyped value. Advances `i` past what it used.
-    private static func element(_ words: [Token], _ i: inout Int, lookalikes: inout [Lookalike]) throws(CLIError) -> PlistValue {
+    private static func element(_ words: [Token], _ i: inout Int, lookalikes: inout [Lookalike]) throws(CLIError)
+        -> PlistValue
+    {
         let word = words[i]
         i += 1
-        guard let (row, _) = TypeTable.row(forFlag: word.text) else { return try untyped(word.text, lookalikes: &lookalikes) }
+        guard let (row, _) = TypeTable.row(forFlag: word.text) else {
+            return try untyped(word.text, lookalikes: &lookalikes)
+        }
         guard row.parse != nil else { throw CLIError.nestedCollection(word.text) }
         guard i < words.count else { throw CLIError.missingValue(flag: word.text) }
         let text = words[i].text

@@ -29,10 +29,12 @@ struct VerbOption: Sendable {
     /// How help shows it: `-p <pointer>`, `--json`.
     var synopsis: String { argument.map { "\(name) \($0)" } ?? name }
 
-    static let pointer = VerbOption("-p", "a place inside a value, as an RFC 6901 pointer: -p /window/frame/0",
-                                    argument: "<pointer>", at: [.key])
-    static let pathJSON = VerbOption("--path-json", "the same place as a jq path: --path-json '[\"window\",0]'",
-                                     argument: "<path>", at: [.key])
+    static let pointer = VerbOption(
+        "-p", "a place inside a value, as an RFC 6901 pointer: -p /window/frame/0",
+        argument: "<pointer>", at: [.key])
+    static let pathJSON = VerbOption(
+        "--path-json", "the same place as a jq path: --path-json '[\"window\",0]'",
+        argument: "<path>", at: [.key])
     /// `--force` right after the domain (`Context.takeForce`).
     static func force(_ summary: String) -> VerbOption { VerbOption("--force", summary, at: [.key]) }
 }

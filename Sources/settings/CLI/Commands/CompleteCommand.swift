@@ -24,7 +24,8 @@ enum CompleteCommand {
             switch row.type {
             case .array, .dict:
                 guard place != .element else { return [] }
-                return row.flags.map { ($0, "the \(row.expected) that follow") } + (row.addFlag.map { [($0, "add the \(row.expected) that follow")] } ?? [])
+                return row.flags.map { ($0, "the \(row.expected) that follow") }
+                    + (row.addFlag.map { [($0, "add the \(row.expected) that follow")] } ?? [])
             default:
                 return row.flags.map { ($0, row.expected) }
             }
@@ -32,7 +33,9 @@ enum CompleteCommand {
     }
 
     static func complete(_ context: inout Context, _ arguments: [Token]) throws {
-        guard let what = arguments.first?.text else { throw CLIError.usage("complete needs 'domains' or 'keys <domain>'") }
+        guard let what = arguments.first?.text else {
+            throw CLIError.usage("complete needs 'domains' or 'keys <domain>'")
+        }
         switch what {
         case "domains":
             try expectAtMost(1, arguments)
@@ -41,7 +44,9 @@ enum CompleteCommand {
         case "values":
             // What may follow `write D KEY`: the schema's choices, or true and false.
             guard arguments.count == 3 else { throw CLIError.usage("complete values needs a domain and a key") }
-            guard let domain = try? DomainName(commandLine: arguments[1].text), let key = context.schema(for: domain)?.key(arguments[2].text) else { return }
+            guard let domain = try? DomainName(commandLine: arguments[1].text),
+                let key = context.schema(for: domain)?.key(arguments[2].text)
+            else { return }
             if let choices = key.choices {
                 for choice in choices { context.output += DefaultsPrinter.renderLine(choice) + [UInt8(ascii: "\n")] }
             } else if key.type == .boolean {
@@ -56,23 +61,32 @@ enum CompleteCommand {
                 // The schema's keys too, so a key can be completed before it is ever written.
                 let schemaKeys = context.schema(for: domain)?.keys.map(\.name).filter { values[$0] == nil } ?? []
                 for key in (values.keys + schemaKeys).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
-                    where !key.utf8.contains(UInt8(ascii: "\n")) { context.print(key) }
+                where !key.utf8.contains(UInt8(ascii: "\n")) { context.print(key) }
             } else {
-                for path in KeyPath.all(in: values) where !path.pointer.utf8.contains(UInt8(ascii: "\n")) { context.print(path.pointer) }
+                for path in KeyPath.all(in: values) where !path.pointer.utf8.contains(UInt8(ascii: "\n")) {
+                    context.print(path.pointer)
+                }
             }
         case "verbs":
             try expectAtMost(1, arguments)
             for verb in Verb.all where !verb.name.hasPrefix("-") {
                 context.print("\(verb.name)\t\(verb.summary)")
-                for alias in verb.aliases where !alias.hasPrefix("-") { context.print("\(alias)\t\(verb.summary) (as \(verb.name))") }
+                for alias in verb.aliases where !alias.hasPrefix("-") {
+                    context.print("\(alias)\t\(verb.summary) (as \(verb.name))")
+                }
             }
         case "options":
             guard arguments.count == 3 else { throw CLIError.usage("complete options needs a verb and a place") }
-            guard let verb = Verb.named(arguments[1].text), let place = VerbOption.Place(rawValue: arguments[2].text) else { return }
+            guard let verb = Verb.named(arguments[1].text), let place = VerbOption.Place(rawValue: arguments[2].text)
+            else { return }
             for (flag, summary) in typeFlags(at: place) { context.print("\(flag)\t\(summary)") }
-            for option in verb.options where option.places.contains(place) { context.print("\(option.name)\t\(option.summary)") }
+            for option in verb.options where option.places.contains(place) {
+                context.print("\(option.name)\t\(option.summary)")
+            }
         default:
-            throw CLIError.usage("complete needs 'domains', 'keys <domain>', 'paths <domain>', 'values <domain> <key>', 'verbs' or 'options <verb> <place>'")
+            throw CLIError.usage(
+                "complete needs 'domains', 'keys <domain>', 'paths <domain>', 'values <domain> <key>', 'verbs' or 'options <verb> <place>'"
+            )
         }
     }
 }

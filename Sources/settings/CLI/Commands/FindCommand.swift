@@ -17,7 +17,8 @@ enum FindCommand {
             if entry.key.lowercased().contains(needle) {
                 matches = values
             } else {
-                for item in values.sortedEntries where item.key.lowercased().contains(needle) || contains(item.value, needle) {
+                for item in values.sortedEntries
+                where item.key.lowercased().contains(needle) || contains(item.value, needle) {
                     matches[item.key] = item.value
                 }
             }

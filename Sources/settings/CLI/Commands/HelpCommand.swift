@@ -39,16 +39,23 @@ enum HelpCommand {
 
     /// Two or three examples a verb, as a person would type them.
     static let examples: [String: [String]] = [
-        "read": ["read com.example.app", "read com.example.app volume", "read com.example.app -p /window/frame/0 --json"],
+        "read": [
+            "read com.example.app", "read com.example.app volume", "read com.example.app -p /window/frame/0 --json",
+        ],
         "read-type": ["read-type com.example.app volume"],
-        "write": ["write com.example.app music -bool true", "write com.example.app -p /recent/- -string doc.txt",
-                  "write com.example.app window --json '{\"w\": 800}'"],
+        "write": [
+            "write com.example.app music -bool true", "write com.example.app -p /recent/- -string doc.txt",
+            "write com.example.app window --json '{\"w\": 800}'",
+        ],
         "rename": ["rename com.example.app volume level"],
         "delete": ["delete com.example.app volume", "delete com.example.app -p /recent/0", "delete com.example.app"],
         "import": ["import com.example.app backup.plist", "import com.example.app app.json --json --merge"],
         "export": ["export com.example.app backup.plist", "export com.example.app - --json"],
         "paths": ["paths com.example.app"],
-        "watch": ["watch com.example.app", "watch com.example.app volume --count 1 --timeout 30", "watch com.example.app --json"],
+        "watch": [
+            "watch com.example.app", "watch com.example.app volume --count 1 --timeout 30",
+            "watch com.example.app --json",
+        ],
         "keys": ["keys com.example.app"],
         "list-keys": ["list-keys com.example.player"],
         "describe": ["describe com.example.player volume"],
@@ -60,9 +67,11 @@ enum HelpCommand {
         "find": ["find dock"],
         "complete": ["complete keys com.example.app"],
         "help": ["help write", "write --help"],
-        "completion": ["completion bash      # in ~/.bashrc: eval \"$(settings completion bash)\"",
-                       "completion zsh       # in ~/.zshrc: eval \"$(settings completion zsh)\"",
-                       "completion fish      # in config.fish: settings completion fish | source"],
+        "completion": [
+            "completion bash      # in ~/.bashrc: eval \"$(settings completion bash)\"",
+            "completion zsh       # in ~/.zshrc: eval \"$(settings completion zsh)\"",
+            "completion fish      # in config.fish: settings completion fish | source",
+        ],
     ]
 
     /// What a bare command prints: the verbs grouped by what a person wants to do.
@@ -79,7 +88,9 @@ enum HelpCommand {
         for (title, names) in groups {
             lines.append(title.padding(16) + names.joined(separator: ", "))
         }
-        lines += ["", "'\(program) help <verb>' shows one verb; '\(program) help' all of them; man \(program) the rest."]
+        lines += [
+            "", "'\(program) help <verb>' shows one verb; '\(program) help' all of them; man \(program) the rest.",
+        ]
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -8,7 +8,8 @@ enum ReadCommand {
         let (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "read"))
         let streams = context.streams
         let render = { (value: PlistValue, bare: Bool) -> [UInt8] in
-            options.json ? jsonOutput(value, streams) : bare ? DefaultsPrinter.renderBare(value) : DefaultsPrinter.render(value)
+            options.json
+                ? jsonOutput(value, streams) : bare ? DefaultsPrinter.renderBare(value) : DefaultsPrinter.render(value)
         }
         try expectAtMost(options.path == nil ? 2 : 1, arguments)
         guard let domainToken = arguments.first else {
@@ -45,18 +46,23 @@ enum ReadCommand {
     /// `read D window.width` of a missing key, where `window` is a dictionary: the key
     /// is literal (as in defaults), so say how to reach inside instead (git and gsettings
     /// users write dotted names).
-    private static func dottedHint(_ context: inout Context, _ domain: DomainName, _ arguments: [Token]) throws -> CLIError? {
+    private static func dottedHint(_ context: inout Context, _ domain: DomainName, _ arguments: [Token]) throws
+        -> CLIError?
+    {
         let key = arguments[1].text
         let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count > 1, parts.allSatisfy({ !$0.isEmpty }),
-              case .dict? = try context.store.value(forKey: parts[0], in: domain, host: context.host) else { return nil }
+            case .dict? = try context.store.value(forKey: parts[0], in: domain, host: context.host)
+        else { return nil }
         return CLIError.pairMissingInside(domain: arguments[0].text, key: key, pointer: KeyPath(parts).pointer)
     }
 
     /// `read-type D K`, `read-type D -p POINTER`: `Type is boolean`.
     static func readType(_ context: inout Context, _ arguments: [Token]) throws {
         let (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "read-type"))
-        guard arguments.count + (options.path == nil ? 0 : 1) >= 2 else { throw CLIError.usage("read-type needs a domain and a key") }
+        guard arguments.count + (options.path == nil ? 0 : 1) >= 2 else {
+            throw CLIError.usage("read-type needs a domain and a key")
+        }
         try expectAtMost(options.path == nil ? 2 : 1, arguments)
         let value = try lookUp(&context, try context.domainName(arguments[0]), arguments[0], arguments, options)
         context.print("Type is \(TypeTable.row(for: value).word)")
@@ -64,8 +70,10 @@ enum ReadCommand {
 
     /// The value of the key (`arguments[1]`) or of the path; only its top-level key is
     /// built from the file.
-    private static func lookUp(_ context: inout Context, _ domain: DomainName, _ domainToken: Token,
-                               _ arguments: [Token], _ options: PathOptions) throws -> PlistValue {
+    private static func lookUp(
+        _ context: inout Context, _ domain: DomainName, _ domainToken: Token,
+        _ arguments: [Token], _ options: PathOptions
+    ) throws -> PlistValue {
         let path = options.path ?? KeyPath([arguments[1].text])
         let name = options.path == nil ? arguments[1].text : path.pointer
         guard !path.segments.isEmpty else {
@@ -75,7 +83,8 @@ enum ReadCommand {
             return .dict(values)
         }
         guard let top = try context.store.value(forKey: path.segments[0], in: domain, host: context.host),
-              let value = KeyPath(Array(path.segments.dropFirst())).jsonValue(inside: top) else {
+            let value = KeyPath(Array(path.segments.dropFirst())).jsonValue(inside: top)
+        else {
             throw CLIError.pairMissing(domain: domainToken.text, key: name)
         }
         return value

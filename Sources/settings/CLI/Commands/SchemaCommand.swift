@@ -40,7 +40,9 @@ enum SchemaCommand {
         let domain = try context.domainName(arguments[0])
         var names = arguments.dropFirst().map(\.text)
         if names == ["--all"] {
-            guard let schema = context.schema(for: domain) else { throw CLIError.noSchema(domain: arguments[0].text, key: nil) }
+            guard let schema = context.schema(for: domain) else {
+                throw CLIError.noSchema(domain: arguments[0].text, key: nil)
+            }
             names = schema.keys.map(\.name)
         }
         try context.update(domain) { values in
@@ -71,23 +73,34 @@ enum SchemaCommand {
     static func schema(_ context: inout Context, _ arguments: [Token]) throws {
         guard arguments.count == 2, arguments[0].text == "path" else { throw CLIError.usage("schema path <domain>") }
         let domain = try context.domainName(arguments[1])
-        guard case .named(let name) = domain, let path = SchemaFiles.path(for: name, configDirectory: context.store.directory, environment: context.store.environment) else {
+        guard case .named(let name) = domain,
+            let path = SchemaFiles.path(
+                for: name, configDirectory: context.store.directory, environment: context.store.environment)
+        else {
             throw CLIError.noSchema(domain: arguments[1].text, key: nil)
         }
         context.print(path)
     }
 
-    private static func domainAndSchema(_ context: inout Context, _ arguments: [Token], count: Int) throws -> (DomainName, Schema) {
-        guard arguments.count >= count else { throw CLIError.usage("this verb needs a domain" + (count > 1 ? " and a key" : "")) }
+    private static func domainAndSchema(_ context: inout Context, _ arguments: [Token], count: Int) throws -> (
+        DomainName, Schema
+    ) {
+        guard arguments.count >= count else {
+            throw CLIError.usage("this verb needs a domain" + (count > 1 ? " and a key" : ""))
+        }
         try expectAtMost(count, arguments)
         let domain = try context.domainName(arguments[0])
-        guard let schema = context.schema(for: domain) else { throw CLIError.noSchema(domain: arguments[0].text, key: nil) }
+        guard let schema = context.schema(for: domain) else {
+            throw CLIError.noSchema(domain: arguments[0].text, key: nil)
+        }
         return (domain, schema)
     }
 
     private static func keySchema(_ context: inout Context, _ arguments: [Token]) throws -> KeySchema {
         let (_, schema) = try domainAndSchema(&context, arguments, count: 2)
-        guard let key = schema.key(arguments[1].text) else { throw CLIError.noSchema(domain: arguments[0].text, key: arguments[1].text) }
+        guard let key = schema.key(arguments[1].text) else {
+            throw CLIError.noSchema(domain: arguments[0].text, key: arguments[1].text)
+        }
         return key
     }
 }

@@ -9,21 +9,27 @@ enum TransferCommand {
     static func importDomain(_ context: inout Context, _ arguments: [Token]) throws {
         var (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "import"))
         context.takeForce(&arguments)
-        guard arguments.count >= 2 else { throw CLIError.usage("import needs a domain and a path (or - for standard input)") }
+        guard arguments.count >= 2 else {
+            throw CLIError.usage("import needs a domain and a path (or - for standard input)")
+        }
         try expectAtMost(2, arguments)
         let domain = try context.domainName(arguments[0])
         let path = arguments[1].text
         let name = path == "-" ? "standard input" : path
         let bytes: [UInt8]
         if path == "-" {
-            do throws(Errno) { bytes = try context.streams.input() } catch { throw StoreError.unreadable(path: name, error) }
+            do throws(Errno) { bytes = try context.streams.input() } catch {
+                throw StoreError.unreadable(path: name, error)
+            }
         } else {
             bytes = try PlistFiles.read(path)
         }
         var imported: PlistDictionary
         if options.json {
             let value: PlistValue
-            do throws(JSONError) { value = try JSONReader.read(bytes) } catch { throw CLIError.json(error, source: name) }
+            do throws(JSONError) { value = try JSONReader.read(bytes) } catch {
+                throw CLIError.json(error, source: name)
+            }
             guard case .dict(let dict) = value else {
                 throw CLIError.json(.value(.topLevelNotObject(value.type), pointer: ""), source: name)
             }
@@ -32,7 +38,9 @@ enum TransferCommand {
             imported = try PlistFiles.dictionary(from: bytes, name: name)
         }
         try context.update(domain) { values in
-            if options.json, !options.exact, case .dict(let kept) = JSONIntegers.keepingReals(.dict(imported), where: .dict(values)) {
+            if options.json, !options.exact,
+                case .dict(let kept) = JSONIntegers.keepingReals(.dict(imported), where: .dict(values))
+            {
                 imported = kept
             }
             let result = options.merge ? merged(values, imported) : imported
@@ -60,7 +68,9 @@ enum TransferCommand {
     /// `--json`, JSON in either place.
     static func exportDomain(_ context: inout Context, _ arguments: [Token]) throws {
         let (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "export"))
-        guard arguments.count >= 2 else { throw CLIError.usage("export needs a domain and a path (or - for standard output)") }
+        guard arguments.count >= 2 else {
+            throw CLIError.usage("export needs a domain and a path (or - for standard output)")
+        }
         try expectAtMost(2, arguments)
         let domain = try context.domainName(arguments[0])
         guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
@@ -73,19 +83,25 @@ enum TransferCommand {
             let pretty = context.streams.outputIsTerminal && path == "-"
             if path == "-" {
                 do {
-                    try JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { piece throws(Errno) in try context.streams.output(piece) }
+                    try JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { piece throws(Errno) in
+                        try context.streams.output(piece)
+                    }
                 } catch let error as Errno {
                     throw CLIError.outputFailed(error)
                 }
             } else {
-                context.note(try PlistFiles.write(to: path, lockTimeout: context.store.lockTimeout) { write in
-                    try JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { try write($0[...]) }
-                })
+                context.note(
+                    try PlistFiles.write(to: path, lockTimeout: context.store.lockTimeout) { write in
+                        try JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { try write($0[...]) }
+                    })
             }
         } else if path == "-" {
             context.output.append(contentsOf: try PropertyList.encode(.dict(values), as: .xml))
         } else {
-            context.note(try PlistFiles.write(try PropertyList.encode(.dict(values), as: .binary), to: path, lockTimeout: context.store.lockTimeout))
+            context.note(
+                try PlistFiles.write(
+                    try PropertyList.encode(.dict(values), as: .binary), to: path,
+                    lockTimeout: context.store.lockTimeout))
         }
     }
 }

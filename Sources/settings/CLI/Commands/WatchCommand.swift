@@ -39,7 +39,8 @@ enum WatchCommand {
         guard let domainToken = arguments.first else { throw CLIError.usage("watch needs a domain") }
         let domain = try context.domainName(domainToken)
         let options = try parse(Array(arguments.dropFirst()))
-        let watcher = try DomainWatcher(store: context.store, domain: domain, host: context.host, debounce: options.debounce)
+        let watcher = try DomainWatcher(
+            store: context.store, domain: domain, host: context.host, debounce: options.debounce)
         context.streams.endQuietlyOnSignals()
         let program = context.program
         let streams = context.streams
@@ -76,7 +77,8 @@ enum WatchCommand {
         }
         // As timeout(1): 124 when the time ran out with nothing to show, with one line.
         if let timeout = options.timeout, printed == 0 {
-            context.error.append(contentsOf: "\(program): no change to \(domain.displayName) in \(CLI.seconds(timeout)) s\n".utf8)
+            context.error.append(
+                contentsOf: "\(program): no change to \(domain.displayName) in \(CLI.seconds(timeout)) s\n".utf8)
             context.status = 124
         }
     }
@@ -84,8 +86,10 @@ enum WatchCommand {
     /// The lines one batch of key changes makes: every changed key when nothing was
     /// selected, else each selector that saw a change, in the order they were given.
     static func events(_ changes: [KeyChange], _ selectors: [Selector]) -> [Event] {
-        func event(_ change: KeyChange, _ label: String, _ path: KeyPath,
-                   _ old: PlistValue?, _ new: PlistValue?) -> Event {
+        func event(
+            _ change: KeyChange, _ label: String, _ path: KeyPath,
+            _ old: PlistValue?, _ new: PlistValue?
+        ) -> Event {
             Event(key: change.key, path: path, label: label, kind: new == nil ? .delete : .set, old: old, new: new)
         }
         if selectors.isEmpty {
@@ -94,9 +98,13 @@ enum WatchCommand {
         return selectors.compactMap { selector in
             switch selector {
             case .key(let key):
-                return changes.first { $0.key.utf8.elementsEqual(key.utf8) }.map { event($0, key, KeyPath([key]), $0.old, $0.new) }
+                return changes.first { $0.key.utf8.elementsEqual(key.utf8) }.map {
+                    event($0, key, KeyPath([key]), $0.old, $0.new)
+                }
             case .path(let path):
-                guard let change = changes.first(where: { $0.key.utf8.elementsEqual(path.segments[0].utf8) }) else { return nil }
+                guard let change = changes.first(where: { $0.key.utf8.elementsEqual(path.segments[0].utf8) }) else {
+                    return nil
+                }
                 let below = KeyPath(Array(path.segments.dropFirst()))
                 let old = change.old.flatMap { below.value(inside: $0) }
                 let new = change.new.flatMap { below.value(inside: $0) }
@@ -152,7 +160,9 @@ enum WatchCommand {
         }
         func count() throws(CLIError) -> Int {
             let text = try argument("--count")
-            guard let n = Int(text), n >= 1, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            guard let n = Int(text), n >= 1,
+                text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            else {
                 throw CLIError.badValue(flag: "--count", text: text, expected: "a whole number from 1 to \(Int.max)")
             }
             return n

@@ -55,21 +55,27 @@ enum WriteCommand {
     /// A single untyped word takes the schema's type: `write D volume 70` stores an
     /// integer, `write D ratio 2` a real. Text that does not read as that type is an error
     /// that says what the schema expects (with `--force`, it is stored as typed).
-    private static func typed(_ change: ValueArguments.Change, _ words: [Token], _ keySchema: KeySchema?,
-                              force: Bool, _ options: PathOptions) throws -> ValueArguments.Change {
+    private static func typed(
+        _ change: ValueArguments.Change, _ words: [Token], _ keySchema: KeySchema?,
+        force: Bool, _ options: PathOptions
+    ) throws -> ValueArguments.Change {
         guard let keySchema, let type = keySchema.type, let row = type.row, type != .string, !options.json,
-              words.count == 1, TypeTable.row(forFlag: words[0].text) == nil, case .set(.string(let text)) = change,
-              let parse = row.parse else { return change }
+            words.count == 1, TypeTable.row(forFlag: words[0].text) == nil, case .set(.string(let text)) = change,
+            let parse = row.parse
+        else { return change }
         if let value = parse(text) { return .set(value) }
         if force { return change }
         throw CLIError.schemaViolation(key: keySchema.name, "'\(text)' is not \(type.phrase) (\(row.expected))")
     }
 
     /// The value words, or `[--exact] --json TEXT`.
-    private static func valueChange(_ context: inout Context, _ words: inout [Token],
-                                    _ options: inout PathOptions) throws -> ValueArguments.Change {
+    private static func valueChange(
+        _ context: inout Context, _ words: inout [Token],
+        _ options: inout PathOptions
+    ) throws -> ValueArguments.Change {
         let flags = words.map(\.text)
-        if flags.count == 2 && flags[0] == "--json" || flags.count == 3 && flags[0] == "--exact" && flags[1] == "--json" {
+        if flags.count == 2 && flags[0] == "--json" || flags.count == 3 && flags[0] == "--exact" && flags[1] == "--json"
+        {
             options.json = true
             options.exact = options.exact || flags[0] == "--exact"
             do throws(JSONError) { return .set(try JSONReader.read(Array(flags[flags.count - 1].utf8))) } catch {
@@ -84,14 +90,17 @@ enum WriteCommand {
             throw lookalikes.first.map { CLIError.lookalike(error, $0) } ?? error
         }
         for lookalike in lookalikes {
-            context.warn("'\(lookalike.word)' is not a type flag (did you mean \(lookalike.flag)?); stored as the string '\(lookalike.word)', as defaults does")
+            context.warn(
+                "'\(lookalike.word)' is not a type flag (did you mean \(lookalike.flag)?); stored as the string '\(lookalike.word)', as defaults does"
+            )
         }
         return change
     }
 
     /// The value `change` makes of `value` (nil when there is none). `name` is the key or
     /// pointer, for errors.
-    private static func apply(_ change: ValueArguments.Change, to value: PlistValue?, name: String) throws -> PlistValue {
+    private static func apply(_ change: ValueArguments.Change, to value: PlistValue?, name: String) throws -> PlistValue
+    {
         switch change {
         case .set(let new):
             return new
@@ -117,7 +126,9 @@ enum WriteCommand {
     private static func replaceDomain(_ context: inout Context, _ domain: DomainName, literal: String) throws {
         // A plain word is a key whose value was forgotten, not a literal that failed.
         guard CommandLineValue.looksLikeLiteral(literal) else { throw CLIError.valueMissing(key: literal) }
-        guard case .dict(let replacement) = try ValueArguments.untyped(literal) else { throw CLIError.couldNotParse(literal) }
+        guard case .dict(let replacement) = try ValueArguments.untyped(literal) else {
+            throw CLIError.couldNotParse(literal)
+        }
         try context.update(domain) { values in
             if values == replacement { return false }
             values = replacement

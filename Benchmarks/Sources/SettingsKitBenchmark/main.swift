@@ -34,8 +34,19 @@ case "set":
     let defaults = UserDefaults(suiteName: "com.bench.set.ud")!
     let key = SettingsKey<Int>("n", default: 0)
     var i = 0
-    let kit = median((0..<30).map { _ in i += 1; return time(1) { settings[key] = i } }) / 1000
-    let ud = median((0..<30).map { _ in i += 1; return time(1) { defaults.set(i, forKey: "n"); defaults.synchronize() } }) / 1000
+    let kit =
+        median(
+            (0..<30).map { _ in
+                i += 1; return time(1) { settings[key] = i }
+            }) / 1000
+    let ud =
+        median(
+            (0..<30).map { _ in
+                i += 1;
+                return time(1) {
+                    defaults.set(i, forKey: "n"); defaults.synchronize()
+                }
+            }) / 1000
     print("set \(kit) \(ud)")
 case "first" where args.count == 4:
     var ours = 0, theirs = 0
