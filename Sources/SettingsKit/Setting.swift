@@ -8,17 +8,22 @@
 ///     for await v in player.$volume { … }    // the value now, then each change
 @propertyWrapper
 public struct Setting<Value: SettingsValue>: Sendable {
+    /// The key the property reads and writes.
     public let key: SettingsKey<Value>
+    /// Where it is stored.
     public let settings: Settings
 
+    /// A property stored under `key` in `settings`.
     public init(_ key: SettingsKey<Value>, in settings: Settings = .standard) {
         (self.key, self.settings) = (key, settings)
     }
 
+    /// The key's value (its default until something is stored); setting it stores it, durably.
     public var wrappedValue: Value {
         get { settings[key] }
         nonmutating set { settings[key] = newValue }
     }
 
+    /// The value now, then each change, as `settings.updates(key)`.
     public var projectedValue: AsyncStream<Value> { settings.updates(key) }
 }

@@ -7,8 +7,11 @@ import Synchronization
 ///
 ///     settings.observe(.volume) { change in print(change.old, change.new) }   // prints 50.0 70.0
 public struct SettingsChange<Value: SettingsValue>: Sendable {
+    /// The key's name.
     public let key: String
+    /// The value before the change.
     public let old: Value
+    /// The value after it.
     public let new: Value
 }
 
@@ -23,6 +26,7 @@ public final class SettingsObservation: Sendable {
 
     init(_ stop: @escaping @Sendable () -> Void) { self.stop = stop }
 
+    /// Stops the observation: no call starts after this returns.
     public func cancel() {
         guard
             stopped.withLock({ done in

@@ -16,7 +16,9 @@ import Synchronization
 /// global domain, then the key's default, which is never written. A value of another
 /// type reads as the default and is reported once to `errorHandler`.
 public final class Settings: Sendable {
+    /// The domain read and written.
     public let domain: DomainName
+    /// The host part: `-currentHost`'s `ByHost` file, or any.
     public let host: DomainHost
     let store: DomainStore
     /// `-key value` pairs from the command line, as Foundation's argument domain.
@@ -235,10 +237,12 @@ public final class Settings: Sendable {
     ///     try settings.batch { $0[.volume] = 70; $0[.volume] += 1 }; settings[.volume]   //=> 71
     public struct Batch {
         var values: PlistDictionary
+        /// The key's value in the batch (its default when absent); setting it changes the batch.
         public subscript<Value>(key: SettingsKey<Value>) -> Value {
             get { values[key.name].flatMap(Value.init(propertyListValue:)) ?? key.defaultValue }
             set { values[key.name] = (key.adjust?(newValue) ?? newValue).propertyListValue }
         }
+        /// Removes the key in the batch, so it reads as its default.
         public mutating func reset<Value>(_ key: SettingsKey<Value>) { values.removeValue(forKey: key.name) }
     }
 

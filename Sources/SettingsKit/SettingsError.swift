@@ -12,6 +12,7 @@ public enum SettingsError: Error, Sendable, Equatable {
     /// A stored value of another type than the key's; the default was used instead.
     case wrongType(key: String, found: String)
 
+    /// One line for a user.
     public var message: String {
         switch self {
         case .store(let error): error.message

@@ -4,7 +4,9 @@ import PlistCodecs
 import SettingsStore
 
 extension Date: SettingsValue {
+    /// Stored as a date.
     public var propertyListValue: PlistValue? { .date(PlistDate(secondsSince2001: timeIntervalSinceReferenceDate)) }
+    /// A stored date.
     public init?(propertyListValue value: PlistValue) {
         guard case .date(let date) = value else { return nil }
         self.init(timeIntervalSinceReferenceDate: date.secondsSince2001)
@@ -12,7 +14,9 @@ extension Date: SettingsValue {
 }
 
 extension Data: SettingsValue {
+    /// Stored as data.
     public var propertyListValue: PlistValue? { .data([UInt8](self)) }
+    /// Stored data.
     public init?(propertyListValue value: PlistValue) {
         guard case .data(let bytes) = value else { return nil }
         self.init(bytes)
@@ -21,7 +25,9 @@ extension Data: SettingsValue {
 
 /// A URL is stored as its absolute string, which `settings read` shows as it is.
 extension URL: SettingsValue {
+    /// Stored as its absolute string.
     public var propertyListValue: PlistValue? { .string(absoluteString) }
+    /// A stored string that parses as a URL.
     public init?(propertyListValue value: PlistValue) {
         guard case .string(let text) = value else { return nil }
         self.init(string: text)
@@ -29,7 +35,9 @@ extension URL: SettingsValue {
 }
 
 extension UUID: SettingsValue {
+    /// Stored as its string.
     public var propertyListValue: PlistValue? { .string(uuidString) }
+    /// A stored string that is a UUID.
     public init?(propertyListValue value: PlistValue) {
         guard case .string(let text) = value else { return nil }
         self.init(uuidString: text)
@@ -44,7 +52,9 @@ extension UUID: SettingsValue {
 public protocol SettingsCodable: Codable, SettingsValue {}
 
 extension SettingsCodable {
+    /// Stored as the property list its `Encodable` conformance makes (a dictionary for a struct).
     public var propertyListValue: PlistValue? { try? PropertyListValueEncoder.encode(self) }
+    /// Decoded from a stored property list; nil when it does not decode.
     public init?(propertyListValue value: PlistValue) {
         guard let decoded = try? PropertyListValueDecoder.decode(Self.self, from: value) else { return nil }
         self = decoded

@@ -20,6 +20,7 @@ public protocol SettingsValue: Sendable {
 }
 
 extension Bool: SettingsValue {
+    /// Stored as a boolean.
     public var propertyListValue: PlistValue? { .bool(self) }
     /// A boolean, or 0 and 1 (what an integer flag from an old writer looks like).
     public init?(propertyListValue value: PlistValue) {
@@ -32,7 +33,9 @@ extension Bool: SettingsValue {
 }
 
 extension String: SettingsValue {
+    /// Stored as a string.
     public var propertyListValue: PlistValue? { .string(self) }
+    /// A stored string.
     public init?(propertyListValue value: PlistValue) {
         guard case .string(let s) = value else { return nil }
         self = s
@@ -40,6 +43,7 @@ extension String: SettingsValue {
 }
 
 extension Double: SettingsValue {
+    /// Stored as a real (a double).
     public var propertyListValue: PlistValue? { .double(self) }
     /// A real of either width, or an integer (Foundation stores 75.0 as it likes).
     public init?(propertyListValue value: PlistValue) {
@@ -53,7 +57,9 @@ extension Double: SettingsValue {
 }
 
 extension Float: SettingsValue {
+    /// Stored as a 32-bit real.
     public var propertyListValue: PlistValue? { .float(self) }
+    /// What `Double` reads (a real of either width, or an integer), rounded to a `Float`.
     public init?(propertyListValue value: PlistValue) {
         guard let d = Double(propertyListValue: value) else { return nil }
         self = Float(d)
@@ -65,9 +71,11 @@ extension Float: SettingsValue {
 public protocol SettingsInteger: FixedWidthInteger, SettingsValue {}
 
 extension SettingsInteger {
+    /// Stored as an integer (above `Int64.max`, as plists allow up to `UInt64.max`).
     public var propertyListValue: PlistValue? {
         Self.isSigned ? .int(PlistInteger(Int64(self))) : .int(PlistInteger(unsigned: UInt64(self)))
     }
+    /// A stored integer that fits the type; nil when it does not.
     public init?(propertyListValue value: PlistValue) {
         guard case .int(let i) = value else { return nil }
         if let signed = i.int64 {
@@ -97,6 +105,7 @@ extension Array: SettingsValue where Element: SettingsValue {
         if let bytes = self as? [UInt8] { return .data(bytes) }
         return .array(compactMap(\.propertyListValue))
     }
+    /// Stored data (for `[UInt8]`) or an array whose every element reads as `Element`.
     public init?(propertyListValue value: PlistValue) {
         switch value {
         case .data(let bytes) where Element.self == UInt8.self: self = bytes as! [Element]
@@ -114,11 +123,13 @@ extension Array: SettingsValue where Element: SettingsValue {
 }
 
 extension Dictionary: SettingsValue where Key == String, Value: SettingsValue {
+    /// Stored as a dictionary.
     public var propertyListValue: PlistValue? {
         var dict = PlistDictionary()
         for (key, value) in self { dict[key] = value.propertyListValue }
         return .dict(dict)
     }
+    /// A stored dictionary whose every value reads as `Value`.
     public init?(propertyListValue value: PlistValue) {
         guard case .dict(let dict) = value else { return nil }
         var out: [String: Value] = [:]
@@ -131,7 +142,9 @@ extension Dictionary: SettingsValue where Key == String, Value: SettingsValue {
 }
 
 extension Optional: SettingsValue where Wrapped: SettingsValue {
+    /// The wrapped value's; nil (absent) for nil.
     public var propertyListValue: PlistValue? { self?.propertyListValue }
+    /// The wrapped type's reading of a stored value.
     public init?(propertyListValue value: PlistValue) {
         guard let wrapped = Wrapped(propertyListValue: value) else { return nil }
         self = .some(wrapped)
@@ -140,7 +153,9 @@ extension Optional: SettingsValue where Wrapped: SettingsValue {
 
 /// An enum with a raw value is stored as its raw value: `enum Theme: String, SettingsValue {}`.
 extension SettingsValue where Self: RawRepresentable, RawValue: SettingsValue {
+    /// Stored as its raw value.
     public var propertyListValue: PlistValue? { rawValue.propertyListValue }
+    /// The case whose raw value is stored; nil for any other value.
     public init?(propertyListValue value: PlistValue) {
         guard let raw = RawValue(propertyListValue: value) else { return nil }
         self.init(rawValue: raw)

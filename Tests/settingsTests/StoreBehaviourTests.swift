@@ -131,12 +131,19 @@ final class StoreBehaviourTests: XCTestCase {
         let domain = PlistDictionary(entries: (0..<100_000).map { .init(key: "key\($0)", value: .int(Int64($0))) })
         FileManager.default.createFile(atPath: h.path("com.big"), contents: Data(XMLWriter.encode(.dict(domain))))
         // Kill within 1.5 times the length of one whole write, so some finish and some don't.
+        // The whole write is timed as the writers below run it: a process of its own.
         let start = Date()
-        h.ok("write", "com.big", "first", "-int", "0")
+        let first = h.exec(Harness.settings, ["write", "com.big", "first", "-int", "0"])
         let window = Date().timeIntervalSince(start) * 1.5
+        XCTAssertEqual(first.status, 0, first.stderr)
         var finished = ["first"]
         var killed = 0
         var generator = SystemRandomNumberGenerator()
+        // Each round's file is parsed on another thread while the next writer runs (two
+        // cores); what it finds is asserted below, round by round.
+        let checks = DispatchGroup()
+        let checker = DispatchQueue(label: "killed-writers.check")
+        let problems = NSLock(), found = Found()
         for round in 0..<12 {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Harness.settings)
@@ -148,11 +155,29 @@ final class StoreBehaviourTests: XCTestCase {
             process.waitUntilExit()
             if process.terminationReason == .exit && process.terminationStatus == 0 { finished.append("round\(round)") }
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: h.path("com.big"))))
-            guard case .dict(let now) = try PropertyList.read(bytes).0 else {
-                return XCTFail("root is not a dictionary")
+            let expected = finished
+            checker.async(group: checks) {
+                var lines: [String] = []
+                do {
+                    if case .dict(let now) = try PropertyList.read(bytes).0 {
+                        if now.count < 100_000 + expected.count { lines.append("round \(round): \(now.count) keys") }
+                        let keys = Set(now.entries.map(\.key))
+                        for key in expected where !keys.contains(key) { lines.append("round \(round): \(key) lost") }
+                    } else {
+                        lines.append("round \(round): the root is not a dictionary")
+                    }
+                } catch {
+                    lines.append("round \(round): \(error)")
+                }
+                problems.withLock {
+                    found.lines += lines; found.rounds += 1
+                }
             }
-            XCTAssertGreaterThanOrEqual(now.count, 100_000 + finished.count, "round \(round)")
-            for key in finished { XCTAssertNotNil(now[key], "round \(round): \(key) lost") }
+        }
+        checks.wait()
+        problems.withLock {
+            XCTAssertEqual(found.rounds, 12, "every round's file was checked")
+            XCTAssertEqual(found.lines, [], "every round's file parses whole, with every finished write in it")
         }
         // Whatever was killed, the next writer proceeds and cleans up after it.
         h.ok("write", "com.big", "after", "1")
@@ -160,6 +185,12 @@ final class StoreBehaviourTests: XCTestCase {
         XCTAssertEqual(names.filter { $0.hasPrefix(".") }, [], "no temporary files left")
         XCTAssertGreaterThan(killed, 0, "no writer was killed mid-way")
         print("killed \(killed) of 12 writers; \(finished.count - 1) finished")
+    }
+
+    /// What the killed-writers checks found, shared with the thread that parses.
+    private final class Found: @unchecked Sendable {
+        var lines: [String] = []
+        var rounds = 0
     }
 
     /// A process that holds the config folder's lock for `seconds`, as a writer does.

@@ -51,16 +51,11 @@ package struct BinaryReader {
     private static func run(_ input: [UInt8], wanted: String?) throws(PlistError) -> (
         root: PlistValue, found: PlistValue?
     ) {
-        let result: Result<(PlistValue, PlistValue?), PlistError> = input.withUnsafeBufferPointer { buffer in
-            do throws(PlistError) {
-                var reader = try BinaryReader(buffer, wanted: wanted)
-                let root = try reader.document()
-                return .success((root, reader.found))
-            } catch {
-                return .failure(error)
-            }
+        try input.withUnsafeBufferPointer { buffer throws(PlistError) in
+            var reader = try BinaryReader(buffer, wanted: wanted)
+            let root = try reader.document()
+            return (root, reader.found)
         }
-        return try result.get()
     }
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: String?) throws(PlistError) {

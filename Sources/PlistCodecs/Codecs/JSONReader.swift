@@ -9,6 +9,16 @@ import PlistModel
 ///     try JSONReader.read(Array(#"{"n": 1.0, "when": {"$date": "2024-01-02T03:04:05Z"}}"#.utf8))
 ///     //=> .dict(["n": .double(1), "when": .date(…)])
 public enum JSONReader {
+    /// The value of JSON text in the project's mapping: objects are dictionaries, integers
+    /// stay integers, and the one-key tags `$date`, `$data`, `$real` and `$dict` give the
+    /// other types back.
+    ///
+    ///     try JSONReader.read(Array(#"{"when": {"$date": "2024-01-02T03:04:05Z"}}"#.utf8))
+    ///     //=> ["when": .date(…)]
+    ///
+    /// - Parameter bytes: UTF-8 JSON text, a BOM allowed.
+    /// - Throws: `JSONError`: `.syntax` with the line, or `.value` with the JSON Pointer of a value
+    ///   the mapping refuses (null, a bad tag).
     public static func read(_ bytes: [UInt8]) throws(JSONError) -> PlistValue {
         try read(bytes, tags: true)
     }
@@ -319,6 +329,7 @@ public enum JSONError: Error, Sendable, Equatable {
     /// JSON with a value the mapping refuses.
     case value(ValueCode, pointer: String)
 
+    /// One line for a user, with the line or the pointer.
     public var message: String {
         switch self {
         case let .syntax(code, line): "JSON line \(line): \(code.message)"
@@ -342,6 +353,7 @@ public enum JSONError: Error, Sendable, Equatable {
         }
     }
 
+    /// Why text is not JSON.
     public enum SyntaxCode: Sendable, Equatable {
         case textAfterValue
         case tooDeep(limit: Int)
@@ -358,6 +370,7 @@ public enum JSONError: Error, Sendable, Equatable {
         case loneSurrogate(UInt32)
         case invalidUTF8
 
+        /// What is wrong, without where.
         public var message: String {
             switch self {
             case .textAfterValue: "unexpected text after the value"
@@ -378,6 +391,7 @@ public enum JSONError: Error, Sendable, Equatable {
         }
     }
 
+    /// Why a JSON value has no property-list counterpart.
     public enum ValueCode: Sendable, Equatable {
         case null
         case notADate(String)
@@ -391,6 +405,7 @@ public enum JSONError: Error, Sendable, Equatable {
         /// Where a dictionary is required (an import): the root's type.
         case topLevelNotObject(ValueType)
 
+        /// What is wrong, without where.
         public var message: String {
             switch self {
             case .null: "null has no property-list type; leave the key out instead"

@@ -13,11 +13,10 @@ package struct OpenStepReader {
 
     package static func read(_ input: [UInt8]) throws(PlistError) -> PlistValue {
         let text = try TextDecoding.utf8(input, format: .openStep)
-        let result: Result<PlistValue, PlistError> = text.withUnsafeBufferPointer { buffer in
+        return try text.withUnsafeBufferPointer { buffer throws(PlistError) in
             var reader = OpenStepReader(buffer)
-            do throws(PlistError) { return .success(try reader.document()) } catch { return .failure(error) }
+            return try reader.document()
         }
-        return try result.get()
     }
 
     private mutating func document() throws(PlistError) -> PlistValue {

@@ -4,6 +4,7 @@ import PlistModel
 // input are cut to 40 characters by the reader, so a message stays one short line.
 
 extension PlistError {
+    /// What can be wrong in XML text: one case per rule.
     public enum XMLCode: Sendable, Equatable {
         case emptyPlistElement
         case plistHoldsNoValue
@@ -34,6 +35,7 @@ extension PlistError {
         case referenceBeyondUnicode
         case referenceToNoCharacter
 
+        /// What is wrong, without where.
         public var message: String {
             switch self {
             case .emptyPlistElement: "empty <plist/> element"
@@ -68,6 +70,7 @@ extension PlistError {
         }
     }
 
+    /// What can be wrong in OpenStep text: one case per rule.
     public enum OpenStepCode: Sendable, Equatable {
         case noValue
         case textAfterValue
@@ -88,6 +91,7 @@ extension PlistError {
         case unterminatedString
         case unterminatedComment
 
+        /// What is wrong, without where.
         public var message: String {
             switch self {
             case .noValue: "no value"
@@ -114,6 +118,7 @@ extension PlistError {
         }
     }
 
+    /// What can be wrong in a binary plist's structure: one case per rule.
     public enum BinaryCode: Sendable, Equatable {
         case tooShort
         case notBplist00
@@ -141,6 +146,7 @@ extension PlistError {
         case integerBeyond64Bits
         case referenceOutOfRange(UInt64, objects: Int)
 
+        /// What is wrong, without where.
         public var message: String {
             switch self {
             case .tooShort: "file too short"

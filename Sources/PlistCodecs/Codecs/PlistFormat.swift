@@ -3,6 +3,7 @@ import PlistModel
 public enum PlistFormat: Sendable, Equatable {
     case xml, binary, openStep
 
+    /// The format's name in messages: `XML`, `binary`, `OpenStep`.
     public var name: String {
         switch self {
         case .xml: "XML"

@@ -6,6 +6,13 @@ import PlistModel
 public enum PropertyList {
     /// Reads bytes in whichever format they are: `bplist00` is binary, text starting
     /// with `<` is XML, other text is OpenStep.
+    ///
+    ///     try PropertyList.read(Array("{ volume = 70; }".utf8))   //=> (["volume": "70"], .openStep)
+    ///
+    /// - Parameter bytes: a whole file; XML and OpenStep may be UTF-8 or UTF-16 with a BOM.
+    /// - Returns: the root value and the format it was in.
+    /// - Throws: `PlistError`: the code of the first rule broken, with its line (text) or
+    ///   byte offset (binary); `.unknownFormat` for bytes like none of the three.
     public static func read(_ bytes: [UInt8]) throws(PlistError) -> (PlistValue, PlistFormat) {
         let format = sniff(bytes)
         return (try read(bytes, as: format), format)
@@ -22,6 +29,15 @@ public enum PropertyList {
     /// The value of one top-level key. The whole input is read and checked as strictly
     /// as `read` does, but only that value is built: a one-key `read` of a big domain
     /// costs little more memory than the file.
+    ///
+    ///     try PropertyList.lookup(bytes, key: "volume").0   //=> .dictionary(.int(70))
+    ///
+    /// - Parameters:
+    ///   - bytes: a whole file, in any of the three formats.
+    ///   - key: the top-level key, compared as UTF-8 bytes.
+    /// - Returns: the key's value (nil when absent) or the root's type when it is no
+    ///   dictionary, and the format.
+    /// - Throws: `PlistError`, as `read`.
     public static func lookup(_ bytes: [UInt8], key: String) throws(PlistError) -> (Lookup, PlistFormat) {
         let format = sniff(bytes)
         let (root, found): (PlistValue, PlistValue?)
@@ -36,6 +52,9 @@ public enum PropertyList {
         return (.dictionary(found), format)
     }
 
+    /// The value in `bytes`, read as `format` (no sniffing).
+    ///
+    /// - Throws: `PlistError`, with the code and place of the first fault.
     public static func read(_ bytes: [UInt8], as format: PlistFormat) throws(PlistError) -> PlistValue {
         switch format {
         case .xml: return try XMLReader.read(bytes)
@@ -45,8 +64,15 @@ public enum PropertyList {
     }
 
     /// XML or binary; OpenStep is read but never written (Apple's writers dropped it too).
-    /// `capacity` is the expected size (the old file's, say): reserving it up front spares
-    /// the copies, and the doubled buffer, of growing to it.
+    ///
+    ///     try PropertyList.encode(["volume": 70], as: .binary).prefix(8)   //=> "bplist00" as bytes
+    ///
+    /// - Parameters:
+    ///   - value: the root; any value (defaults' files hold a dictionary).
+    ///   - format: `.xml` or `.binary`.
+    ///   - capacity: the expected size (the old file's, say): reserving it up front spares
+    ///     the copies, and the doubled buffer, of growing to it.
+    /// - Throws: `PlistError.unsupported(.openStep)` for OpenStep.
     public static func encode(_ value: PlistValue, as format: PlistFormat, capacity: Int = 4096) throws(PlistError)
         -> [UInt8]
     {

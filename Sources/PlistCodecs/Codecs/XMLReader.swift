@@ -36,16 +36,11 @@ package struct XMLReader {
     private static func run(_ text: [UInt8], wanted: [UInt8]?) throws(PlistError) -> (
         root: PlistValue, found: PlistValue?
     ) {
-        let result: Result<(PlistValue, PlistValue?), PlistError> = text.withUnsafeBufferPointer { buffer in
+        try text.withUnsafeBufferPointer { buffer throws(PlistError) in
             var reader = XMLReader(buffer, wanted: wanted)
-            do throws(PlistError) {
-                let root = try reader.document()
-                return .success((root, reader.found))
-            } catch {
-                return .failure(error)
-            }
+            let root = try reader.document()
+            return (root, reader.found)
         }
-        return try result.get()
     }
 
     // MARK: Document

@@ -1,6 +1,7 @@
 /// What a user reads for each path error: above the value layer, since a type's name
 /// ("a string") is the type table's.
 extension KeyPathError {
+    /// One line for a user, naming the place.
     public var message: String {
         switch self {
         case .noLeadingSlash(let text): "'\(text)' is not a JSON Pointer: it must be empty or start with '/'"

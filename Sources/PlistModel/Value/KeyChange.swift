@@ -1,9 +1,13 @@
 /// One key's net change between two readings of a domain; `old` is nil for a new key,
 /// `new` nil for a removed one.
 public struct KeyChange: Sendable, Equatable {
+    /// The top-level key that changed.
     public let key: String
+    /// Its value before; nil when it was added.
     public let old: PlistValue?
+    /// Its value after; nil when it was removed.
     public let new: PlistValue?
+    /// A change of `key` from `old` to `new`.
     public init(key: String, old: PlistValue?, new: PlistValue?) { (self.key, self.old, self.new) = (key, old, new) }
 }
 

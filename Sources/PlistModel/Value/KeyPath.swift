@@ -7,8 +7,12 @@
 ///     try KeyPath(pointer: "/a~1b/0").segments   //=> ["a/b", "0"]
 ///     KeyPath(["a.b", "~"]).pointer               //=> "/a.b/~0"
 public struct KeyPath: Sendable, Equatable {
+    /// The keys and array indices from the root, unescaped: `/a~1b/0` is `["a/b", "0"]`.
     public var segments: [String]
 
+    /// A path of these segments.
+    ///
+    ///     KeyPath(["window", "frame"]).pointer   //=> "/window/frame"
     public init(_ segments: [String]) { self.segments = segments }
 
     /// `~1` is `/`, `~0` is `~`; any other `~` and a first character other than `/` are

@@ -5,8 +5,10 @@
 ///
 ///     PlistDate(secondsSince2001: 0).components.year   //=> 2001
 public struct PlistDate: Sendable, Hashable {
+    /// Seconds since 2001-01-01 00:00:00 UTC, the reference date of every plist format.
     public var secondsSince2001: Double
 
+    /// The date `secondsSince2001` seconds after 2001-01-01 UTC.
     public init(secondsSince2001: Double) { self.secondsSince2001 = secondsSince2001 }
 
     /// Years 1 to 9999 (0001-01-01T00:00:00Z up to 10000-01-01T00:00:00Z), the range
@@ -17,8 +19,12 @@ public struct PlistDate: Sendable, Hashable {
     /// Seconds between 1970-01-01 and 2001-01-01.
     package static let unixEpochOffset: Double = 978_307_200
 
+    /// The date `unixSeconds` after 1970-01-01 UTC.
+    ///
+    ///     PlistDate(unixSeconds: 978_307_200).secondsSince2001   //=> 0
     public init(unixSeconds: Double) { secondsSince2001 = unixSeconds - Self.unixEpochOffset }
 
+    /// Seconds since 1970-01-01 UTC.
     public var unixSeconds: Double { secondsSince2001 + Self.unixEpochOffset }
 }
 
@@ -26,6 +32,9 @@ public struct PlistDate: Sendable, Hashable {
 public struct CivilTime: Sendable, Equatable {
     public var year: Int64, month: Int, day: Int, hour: Int, minute: Int, second: Int
 
+    /// The UTC civil time given, in the proleptic Gregorian calendar.
+    ///
+    ///     PlistDate(year: 2001, month: 1, day: 2).secondsSince2001   //=> 86400
     public init(year: Int64, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         (self.year, self.month, self.day) = (year, month, day)
         (self.hour, self.minute, self.second) = (hour, minute, second)
@@ -93,6 +102,7 @@ extension PlistDate {
         return CivilTime(unixSeconds: Int64(unix))
     }
 
+    /// The civil time `civil` at a place `offsetSeconds` east of UTC.
     public init(_ civil: CivilTime, offsetSeconds: Int64 = 0) {
         self.init(unixSeconds: Double(civil.unixSeconds - offsetSeconds))
     }

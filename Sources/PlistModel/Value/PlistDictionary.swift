@@ -8,10 +8,15 @@
 ///     d["b"] = .bool(true); d["a"] = .int(1)
 ///     d.sortedEntries.map(\.key)   //=> ["a", "b"]
 public struct PlistDictionary: Sendable {
+    /// One key and its value.
     public struct Entry: Sendable, Equatable {
+        /// The key, compared as UTF-8 bytes (no Unicode normalization, as Foundation).
         public var key: String
+        /// The value.
         public var value: PlistValue
+        /// An entry of `key` and `value`.
         public init(key: String, value: PlistValue) { (self.key, self.value) = (key, value) }
+        /// Same key bytes and equal values.
         public static func == (a: Entry, b: Entry) -> Bool {
             a.key.utf8.elementsEqual(b.key.utf8) && a.value == b.value
         }
@@ -20,14 +25,18 @@ public struct PlistDictionary: Sendable {
     /// In insertion order; may hold a key more than once (the last one counts).
     public private(set) var entries: [Entry]
 
+    /// An empty dictionary.
     public init() { entries = [] }
+    /// A dictionary of `entries` in this order; a repeated key's last value wins on lookup.
     public init(entries: [Entry]) { self.entries = entries }
 
+    /// Whether there is no entry.
     public var isEmpty: Bool { entries.isEmpty }
 
     /// The number of distinct keys.
     public var count: Int { sortedEntries.count }
 
+    /// The keys in byte order, each once.
     public var keys: [String] { sortedEntries.map(\.key) }
 
     package mutating func reserveCapacity(_ n: Int) { entries.reserveCapacity(n) }
@@ -38,6 +47,9 @@ public struct PlistDictionary: Sendable {
         entries.append(Entry(key: key, value: value))
     }
 
+    /// The value for `key`; setting nil removes it, setting a new key appends it.
+    ///
+    ///     var d: PlistDictionary = ["a": 1]; d["b"] = 2; d.keys   //=> ["a", "b"]
     public subscript(key: String) -> PlistValue? {
         get {
             var i = entries.count
@@ -109,6 +121,7 @@ public struct PlistDictionary: Sendable {
 }
 
 extension PlistDictionary: Equatable {
+    /// The same keys with equal values, in any order.
     public static func == (a: PlistDictionary, b: PlistDictionary) -> Bool {
         a.sortedEntries == b.sortedEntries
     }
@@ -131,6 +144,7 @@ package func byteOrderPrecedes(_ a: String, _ b: String) -> Bool {
 }
 
 extension PlistDictionary: ExpressibleByDictionaryLiteral {
+    /// A dictionary literal: `["volume": 50]`.
     public init(dictionaryLiteral elements: (String, PlistValue)...) {
         entries = elements.map { Entry(key: $0.0, value: $0.1) }
     }

@@ -11,11 +11,13 @@ public struct PlistInteger: Sendable, Hashable {
     /// True only for values above `Int64.max`, so each value has one representation.
     public let isUnsigned: Bool
 
+    /// A signed value.
     public init(_ value: Int64) {
         bitPattern = UInt64(bitPattern: value)
         isUnsigned = false
     }
 
+    /// A value above `Int64.max` (or any unsigned value): plists hold up to `UInt64.max`.
     public init(unsigned value: UInt64) {
         bitPattern = value
         isUnsigned = value > UInt64(Int64.max)
@@ -27,6 +29,7 @@ public struct PlistInteger: Sendable, Hashable {
     /// The nearest `Double`.
     public var doubleValue: Double { isUnsigned ? Double(bitPattern) : Double(Int64(bitPattern: bitPattern)) }
 
+    /// Whether the value is below zero.
     public var isNegative: Bool { !isUnsigned && Int64(bitPattern: bitPattern) < 0 }
 
     /// Parses optional sign and decimal digits, or `0x` hex digits, as XML plists allow.
@@ -68,6 +71,7 @@ public struct PlistInteger: Sendable, Hashable {
 }
 
 extension PlistInteger: CustomStringConvertible {
+    /// The value in decimal: `-1`, `18446744073709551615`.
     public var description: String {
         isUnsigned ? String(bitPattern) : String(Int64(bitPattern: bitPattern))
     }

@@ -17,10 +17,13 @@ public enum PlistValue: Sendable {
 }
 
 extension PlistValue {
+    /// An integer from an `Int64`: `.int(5)`.
     public static func int(_ value: Int64) -> PlistValue { .int(PlistInteger(value)) }
 }
 
 extension PlistValue: Equatable {
+    /// Equal values of equal types: reals by bit pattern (so NaN equals NaN), dictionaries
+    /// key for key in any order, and `1` never equals `1.0`.
     public static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
         switch (lhs, rhs) {
         case let (.bool(a), .bool(b)): return a == b
@@ -41,11 +44,17 @@ extension PlistValue: Equatable {
 extension PlistValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// `true` and `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer literal.
     public init(integerLiteral value: Int64) { self = .int(PlistInteger(value)) }
+    /// A real literal, stored as a double.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// A string literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array literal: `[1, "a"]`.
     public init(arrayLiteral elements: PlistValue...) { self = .array(elements) }
+    /// A dictionary literal: `["k": 1]`.
     public init(dictionaryLiteral elements: (String, PlistValue)...) {
         self = .dict(PlistDictionary(entries: elements.map { .init(key: $0.0, value: $0.1) }))
     }

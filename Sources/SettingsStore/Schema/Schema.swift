@@ -16,6 +16,7 @@ public struct Schema: Sendable {
     /// In the order of the file.
     public let keys: [KeySchema]
 
+    /// The schema of the key named `name` (compared as bytes), if the schema has one.
     public func key(_ name: String) -> KeySchema? { keys.first { $0.name.utf8.elementsEqual(name.utf8) } }
 
     /// The keys by name, sorted, as `list-keys` prints them.
@@ -24,19 +25,26 @@ public struct Schema: Sendable {
 
 /// One key of a schema.
 public struct KeySchema: Sendable {
+    /// The key's name.
     public let name: String
+    /// The type its value must have; nil when any goes.
     public let type: SchemaType?
+    /// The value read when the key is not set.
     public let defaultValue: PlistValue?
-    /// Inclusive bounds of a number.
+    /// Inclusive lower bound of a number.
     public let minimum: PlistValue?
+    /// Inclusive upper bound of a number.
     public let maximum: PlistValue?
     /// The only values allowed (`enum`).
     public let choices: [PlistValue]?
     /// What each element of an array must be; empty when anything goes.
     let itemSchemas: [KeySchema]
+    /// A one-line summary.
     public let summary: String?
+    /// A longer description.
     public let description: String?
 
+    /// What each element of an array value must be; nil when anything goes.
     public var items: KeySchema? { itemSchemas.first }
 }
 
@@ -70,16 +78,21 @@ public enum SchemaType: String, Sendable, CaseIterable {
 /// Why a schema file was not used; the caller warns and goes on without it. The code
 /// says what is wrong, the pointer where in the file ("" for the whole file).
 public struct SchemaError: Error, Sendable, Equatable {
+    /// The schema file.
     public let path: String
+    /// The JSON Pointer of the fault in the file; "" for the whole file.
     public let pointer: String
+    /// What is wrong.
     public let code: Code
 
+    /// A fault `code` in the schema file at `path`, at `pointer` inside it.
     public init(path: String, pointer: String = "", _ code: Code) {
         self.path = path
         self.pointer = pointer
         self.code = code
     }
 
+    /// What can be wrong with a schema file.
     public enum Code: Sendable, Equatable {
         case unreadable(Errno)
         case notAFile(FileKind)
@@ -95,6 +108,7 @@ public struct SchemaError: Error, Sendable, Equatable {
         case enumEmpty
         case defaultNotAllowed(SchemaViolation)
 
+        /// What is wrong, without where.
         public var message: String {
             switch self {
             case let .unreadable(errno): errno.message
@@ -114,6 +128,7 @@ public struct SchemaError: Error, Sendable, Equatable {
         }
     }
 
+    /// One line for a user.
     public var message: String {
         "ignoring the schema \(path): \(pointer.isEmpty ? "" : pointer + ": ")\(code.message)"
     }

@@ -25,6 +25,15 @@ public enum DomainName: Sendable, Equatable {
     /// The global domain's file name in the config folder (what Foundation reads).
     static let globalFileStem = ".GlobalPreferences"
 
+    /// A domain as the library names one: a global spelling (`-g`, `NSGlobalDomain`…), an
+    /// absolute or `~/` path (a `~/Library/Preferences` path is the named domain), or a name.
+    ///
+    ///     try DomainName("com.example.app")   //=> .named("com.example.app")
+    ///
+    /// - Parameters:
+    ///   - argument: the name or path.
+    ///   - home: where `~` points; the process's `$HOME` when nil.
+    /// - Throws: `StoreError.invalidDomain` for a name that cannot be a file name.
     public init(_ argument: String, home: String? = nil) throws(StoreError) {
         if Self.isGlobal(argument) { self = .global; return }
         var path: String?

@@ -2,7 +2,9 @@ import PlistCodecs
 import PlistModel
 /// A domain as read from disk: its values and the format to write it back in.
 public struct Domain: Sendable, Equatable {
+    /// The domain's keys and values, in the file's order.
     public var values: PlistDictionary
+    /// The format of its file, which a write keeps.
     public var format: PlistFormat
 }
 
@@ -144,6 +146,14 @@ public struct DomainStore: Sendable {
     }
 
     /// The domain's values, or nil when it has no file.
+    ///
+    ///     try DomainStore().load(.named("com.example.app"))?.values["volume"]   //=> .int(70)
+    ///
+    /// - Parameters:
+    ///   - domain: the domain; its file is found in any case (see `path(of:host:)`).
+    ///   - host: `.current` for the `ByHost` file of `-currentHost`.
+    /// - Throws: `StoreError`: a file that does not parse (`.corrupt`, never read as
+    ///   empty), is no dictionary, is not a regular file, or cannot be read.
     public func load(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> Domain? {
         _ = try located(domain, host: host)
         return try read(path(of: domain, host: host))?.domain
@@ -169,6 +179,17 @@ public struct DomainStore: Sendable {
     /// loses its file, as Foundation does. What changed must be storable (`Unstorable`):
     /// else nothing is written. A warning comes back when the change is in place but its
     /// durability is not confirmed.
+    ///
+    ///     try store.update(.named("com.example.app")) { $0["volume"] = 70; return true }
+    ///
+    /// - Parameters:
+    ///   - domain: the domain; a new file is made in the config folder (mode 0600).
+    ///   - host: `.current` for the `ByHost` file of `-currentHost`.
+    ///   - change: edits the values; returns whether it changed anything.
+    /// - Returns: a warning when the write is in place but not confirmed durable.
+    /// - Throws: `StoreError` (a file that does not parse is never overwritten, a
+    ///   read-only one is refused, the lock timed out, the disk is full), or what
+    ///   `change` threw, with nothing written.
     @discardableResult
     public func update(
         _ domain: DomainName, host: DomainHost = .any,
@@ -385,6 +406,10 @@ public struct DomainStore: Sendable {
 
     /// The app domains in the config folder, sorted; the global domain and ByHost
     /// files are left out, as `defaults domains` does.
+    ///
+    ///     try DomainStore().domainNames()   //=> ["com.example.app", "org.gnome.x"]
+    ///
+    /// - Throws: `StoreError.unreadable` when the folder cannot be listed.
     public func domainNames() throws(StoreError) -> [String] {
         let names: [String]
         do { names = try FileSystem.directoryEntries(directory) } catch {

@@ -38,6 +38,7 @@ public enum StoreError: Error, Sendable, Equatable {
     /// command line names its flag instead.
     package static let dataAdvice = " (store it as data, or keep the domain binary)"
 
+    /// One line for a user, naming the file and what to do.
     public var message: String {
         switch self {
         case let .invalidDomain(name, reason): "invalid domain '\(name)': \(reason)"
@@ -80,6 +81,7 @@ public enum StoreWarning: Sendable, Equatable {
         self = .notDurable(path: path, errno)
     }
 
+    /// One line for a user.
     public var message: String {
         switch self {
         case let .notDurable(path, errno):

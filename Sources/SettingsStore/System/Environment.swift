@@ -15,6 +15,7 @@ public struct Environment: Sendable {
     /// Exactly `variables`: anything not in it is unset.
     public init(_ variables: [String: String]) { self.variables = variables }
 
+    /// The variable's value; nil when it is unset.
     public subscript(_ name: String) -> String? {
         guard let variables else { return FileSystem.environment(name) }
         return variables[name]

@@ -8,7 +8,9 @@ import PlistModel
 
 /// A C `errno` value with a name, so errors carry meaning rather than a bare `CInt`.
 public struct Errno: Error, Sendable, Equatable {
+    /// The `errno` value.
     public let rawValue: CInt
+    /// The error with this `errno` value.
     public init(_ rawValue: CInt) { self.rawValue = rawValue }
 
     static var current: Errno { Errno(errno) }
