@@ -187,8 +187,8 @@ public final class Settings: Sendable {
                 current = new
                 return true
             }
-        } catch let error as SettingsError { throw error } catch {
-            fatalError("set's change throws nothing else: \(error)")
+        } catch {
+            throw settingsError(error)
         }
     }
 
@@ -196,7 +196,19 @@ public final class Settings: Sendable {
     /// (or the default) is handed to `body`, and what it leaves is stored.
     ///
     ///     try settings.modify(.launches) { $0 += 1 }
+    ///
+    /// - Throws: `SettingsError`, as `set` does.
+    public func modify<Value>(_ key: SettingsKey<Value>, _ body: (inout Value) -> Void) throws(SettingsError) {
+        do { try modifyAny(key, body) } catch { throw settingsError(error) }
+    }
+
+    /// `modify` with a body that may throw: its error passes through unchanged, and
+    /// nothing is written; the store's errors are `SettingsError`s.
     public func modify<Value>(_ key: SettingsKey<Value>, _ body: (inout Value) throws -> Void) throws {
+        try modifyAny(key, body)
+    }
+
+    private func modifyAny<Value>(_ key: SettingsKey<Value>, _ body: (inout Value) throws -> Void) throws {
         try write(key.name) { current in
             var value = current.flatMap(Value.init(propertyListValue:)) ?? key.defaultValue
             try body(&value)
@@ -210,19 +222,37 @@ public final class Settings: Sendable {
     /// Removes the keys from the domain, so reads give the defaults again.
     ///
     ///     try settings.reset(.volume, .name); settings[.volume]   //=> 50
-    public func reset(_ keys: SettingsKeys...) throws {
+    ///
+    /// - Throws: `SettingsError`, as `set` does.
+    public func reset(_ keys: SettingsKeys...) throws(SettingsError) {
         let names = keys.compactMap { ($0 as? any NamedKey)?.name }
-        try batchWrite { values in
-            var changed = false
-            for name in names where values.removeValue(forKey: name) != nil { changed = true }
-            return changed
+        do {
+            try batchWrite { values in
+                var changed = false
+                for name in names where values.removeValue(forKey: name) != nil { changed = true }
+                return changed
+            }
+        } catch {
+            throw settingsError(error)
         }
     }
 
     /// Several changes under one lock and one write.
     ///
     ///     try settings.batch { $0[.volume] = 70; $0[.name] = "Ann" }
+    ///
+    /// - Throws: `SettingsError`, as `set` does.
+    public func batch(_ body: (inout Batch) -> Void) throws(SettingsError) {
+        do { try batchAny(body) } catch { throw settingsError(error) }
+    }
+
+    /// `batch` with a body that may throw: its error passes through unchanged, and
+    /// nothing is written; the store's errors are `SettingsError`s.
     public func batch(_ body: (inout Batch) throws -> Void) throws {
+        try batchAny(body)
+    }
+
+    private func batchAny(_ body: (inout Batch) throws -> Void) throws {
         try batchWrite { values in
             var batch = Batch(values: values)
             try body(&batch)
@@ -244,6 +274,15 @@ public final class Settings: Sendable {
         }
         /// Removes the key in the batch, so it reads as its default.
         public mutating func reset<Value>(_ key: SettingsKey<Value>) { values.removeValue(forKey: key.name) }
+    }
+
+    /// The `SettingsError` of a write whose change cannot throw: the store's errors are
+    /// wrapped and `SettingsError`s pass; anything else (which no path throws) is reported
+    /// as an I/O failure of the domain's file rather than ending the program.
+    private func settingsError(_ error: any Error) -> SettingsError {
+        if let error = error as? SettingsError { return error }
+        if let error = error as? StoreError { return .store(error) }
+        return .store(.writeFailed(path: store.path(of: domain, host: host), .ioError))
     }
 
     /// A locked one-key update; the store's errors become `SettingsError`s, the

@@ -40,6 +40,44 @@ final class SettingsTests: XCTestCase {
 
     override func tearDown() { scratch.remove() }
 
+    /// `get`, `set`, `modify`, `batch` and `reset` throw one type: this compiles only
+    /// because each call's error is `SettingsError` (`do throws(SettingsError)`), and each
+    /// reports the domain that cannot be a file the same way.
+    func testEveryCallThrowsSettingsError() {
+        let bad = Settings(domain: "bad/name", directory: scratch.directory, errorHandler: { _ in })
+        var caught: [SettingsError] = []
+        do throws(SettingsError) { _ = try bad.get(.volume) } catch { caught.append(error) }
+        do throws(SettingsError) { try bad.set(1, for: .volume) } catch { caught.append(error) }
+        do throws(SettingsError) { try bad.modify(.volume) { $0 += 1 } } catch { caught.append(error) }
+        do throws(SettingsError) { try bad.batch { $0[.volume] = 2 } } catch { caught.append(error) }
+        do throws(SettingsError) { try bad.reset(.volume) } catch { caught.append(error) }
+        XCTAssertEqual(caught.count, 5)
+        for error in caught {
+            guard case .store(.invalidDomain("bad/name", _)) = error else { return XCTFail("\(error)") }
+        }
+    }
+
+    /// A body that throws aborts `modify` and `batch` with its own error, and nothing is written.
+    func testAThrowingBodyPassesItsErrorAndWritesNothing() throws {
+        struct Stop: Error, Equatable {}
+        try settings.set(7, for: .volume)
+        XCTAssertThrowsError(
+            try settings.modify(.volume) { value throws in
+                value = 9; throw Stop()
+            }
+        ) {
+            XCTAssertEqual($0 as? Stop, Stop())
+        }
+        XCTAssertThrowsError(
+            try settings.batch { batch throws in
+                batch[.volume] = 9; throw Stop()
+            }
+        ) {
+            XCTAssertEqual($0 as? Stop, Stop())
+        }
+        XCTAssertEqual(settings[.volume], 7)
+    }
+
     /// Codable values are native dictionaries: Foundation's `dictionary(forKey:)` sees
     /// the fields, and `settings read` prints them.
     func testCodableValuesAreNativeDictionaries() throws {

@@ -23,7 +23,7 @@ public struct Errno: Error, Sendable, Equatable {
     static let fileTooLarge = Errno(EFBIG)
     static let tooManyOpenFiles = Errno(EMFILE)
     static let noSpace = Errno(ENOSPC)
-    static let ioError = Errno(EIO)
+    package static let ioError = Errno(EIO)
 
     /// `strerror(3)`'s text, lower-cased first letter as in git's messages.
     public var message: String {
