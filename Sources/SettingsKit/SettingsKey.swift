@@ -47,10 +47,12 @@ public final class SettingsKey<Value: SettingsValue>: SettingsKeys, @unchecked S
     }
 }
 
-extension SettingsKey where Value: OptionalSettingsValue {
+extension SettingsKey {
     /// An optional key: `SettingsKey<String?>("name")` reads nil until something is stored,
     /// and writing nil removes it.
-    public convenience init(_ name: String) { self.init(name, default: nil) }
+    public convenience init<Wrapped: SettingsValue>(_ name: String) where Value == Wrapped? {
+        self.init(name, default: nil)
+    }
 }
 
 extension SettingsKey where Value: Comparable {

@@ -67,10 +67,9 @@ extension Float: SettingsValue {
 }
 
 /// Every fixed-width integer, with one implementation: a stored integer that does not
-/// fit the type reads as absent, never as a truncated number.
-public protocol SettingsInteger: FixedWidthInteger, SettingsValue {}
-
-extension SettingsInteger {
+/// fit the type reads as absent, never as a truncated number. (A constrained extension,
+/// not a protocol of its own, so no plumbing protocol is public API.)
+extension SettingsValue where Self: FixedWidthInteger {
     /// Stored as an integer (above `Int64.max`, as plists allow up to `UInt64.max`).
     public var propertyListValue: PlistValue? {
         Self.isSigned ? .int(PlistInteger(Int64(self))) : .int(PlistInteger(unsigned: UInt64(self)))
@@ -88,16 +87,16 @@ extension SettingsInteger {
     }
 }
 
-extension Int: SettingsInteger {}
-extension Int8: SettingsInteger {}
-extension Int16: SettingsInteger {}
-extension Int32: SettingsInteger {}
-extension Int64: SettingsInteger {}
-extension UInt: SettingsInteger {}
-extension UInt8: SettingsInteger {}
-extension UInt16: SettingsInteger {}
-extension UInt32: SettingsInteger {}
-extension UInt64: SettingsInteger {}
+extension Int: SettingsValue {}
+extension Int8: SettingsValue {}
+extension Int16: SettingsValue {}
+extension Int32: SettingsValue {}
+extension Int64: SettingsValue {}
+extension UInt: SettingsValue {}
+extension UInt8: SettingsValue {}
+extension UInt16: SettingsValue {}
+extension UInt32: SettingsValue {}
+extension UInt64: SettingsValue {}
 
 extension Array: SettingsValue where Element: SettingsValue {
     /// `[UInt8]` is stored as data, as Foundation stores `Data`; other arrays as arrays.
@@ -161,7 +160,3 @@ extension SettingsValue where Self: RawRepresentable, RawValue: SettingsValue {
         self.init(rawValue: raw)
     }
 }
-
-/// Optional keys: `SettingsKey<String?>("name")` has nil as its default.
-public protocol OptionalSettingsValue: SettingsValue, ExpressibleByNilLiteral {}
-extension Optional: OptionalSettingsValue where Wrapped: SettingsValue {}
