@@ -8,10 +8,16 @@ import XCTest
 /// binary dictionary we have, every kind of change to one key reads back as the tree
 /// with that change, and the untouched values keep their sharing.
 final class BinaryEditorTests: XCTestCase {
+    /// An editor as the store makes one: from the layout of a lookup that checked the file.
+    private func editor(_ bytes: [UInt8], _ key: String) -> BinaryEditor? {
+        guard let (_, _, layout) = try? BinaryReader.lookupWithLayout(bytes, key: key) else { return nil }
+        return BinaryEditor(bytes, layout: layout, key: key)
+    }
+
     /// The document `bytes` with `key` set to `value` (nil removes it), through the editor.
     private func edit(_ bytes: [UInt8], _ key: String, _ value: PlistValue?, chunk: Int = 1 << 20) throws -> [UInt8] {
         _ = try BinaryReader.lookup(bytes, key: key)  // the editor's precondition: a checked file
-        let editor = try XCTUnwrap(BinaryEditor(bytes, key: key), "the root is no dictionary object")
+        let editor = try XCTUnwrap(editor(bytes, key), "the root is no dictionary object")
         var out: [UInt8] = []
         try editor.write(value, chunk: chunk) { out.append(contentsOf: $0) }
         return out
@@ -62,7 +68,7 @@ final class BinaryEditorTests: XCTestCase {
         let samples = Self.samples
         XCTAssertGreaterThan(samples.count, 12, "the corpus's binary dictionaries are here")
         for (name, bytes) in samples {
-            guard case .dict(let dict) = try BinaryReader.read(bytes), BinaryEditor(bytes, key: "") != nil else {
+            guard case .dict(let dict) = try BinaryReader.read(bytes), editor(bytes, "") != nil else {
                 continue
             }
             let keys = dict.keys
@@ -80,7 +86,7 @@ final class BinaryEditorTests: XCTestCase {
     func testAUIDRootIsNotEdited() throws {
         let uid = BinaryWriter.encode(.dict([BinaryReader.uidKey: .int(7)]))
         XCTAssertEqual(try BinaryReader.read(uid), .dict([BinaryReader.uidKey: .int(7)]))
-        XCTAssertNil(BinaryEditor(uid, key: "k"), "a UID object has no entries")
+        XCTAssertNil(editor(uid, "k"), "a UID object has no entries")
     }
 
     func testTheOldValueIsDroppedAndSharingKept() throws {
@@ -108,7 +114,7 @@ final class BinaryEditorTests: XCTestCase {
             offsets + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 6] + [UInt8](repeating: 0, count: 8)
             + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
         XCTAssertEqual(try BinaryReader.lookup(bytes, key: "k").found, .int(3))
-        XCTAssertEqual(BinaryEditor(bytes, key: "k")?.otherEntryCount, 1)
+        XCTAssertEqual(editor(bytes, "k")?.otherEntryCount, 1)
         let edited = try edit(bytes, "k", .int(9))
         guard case .dict(let back) = try BinaryReader.read(edited) else { return XCTFail("not a dictionary") }
         XCTAssertEqual(back.entries.map(\.key), ["other", "k"], "one k, where the last one stood")

@@ -8,10 +8,11 @@ import PlistModel
 /// and their sharing, with references renumbered in the smallest width that fits. The
 /// new value is numbered by `BinaryWriter` and written after them, then the new root.
 ///
-/// Precondition: `input` passed `BinaryReader.lookup`, so every offset, reference and
-/// length in it is known to fit, there is no cycle, and the root is a dictionary.
+/// It is built only from the `BinaryReader.Layout` of a lookup that checked `input` whole,
+/// so every offset, reference and length in it is known to fit and there is no cycle.
 ///
-///     let editor = BinaryEditor(bytes, key: "volume")!
+///     let (_, found, layout) = try BinaryReader.lookupWithLayout(bytes, key: "volume")
+///     let editor = BinaryEditor(bytes, layout: layout, key: "volume")!
 ///     try editor.write(.int(70), chunk: 1 << 20) { piece in try file.write(piece) }
 package struct BinaryEditor {
     private let input: [UInt8]
@@ -29,16 +30,12 @@ package struct BinaryEditor {
 
     /// Nil when the root is no dictionary object: a UID root reads as `{CF$UID = n}`
     /// but has no entries to edit.
-    package init?(_ input: [UInt8], key: String) {
+    package init?(_ input: [UInt8], layout: BinaryReader.Layout, key: String) {
         self.input = input
         self.key = key
-        let trailer = input.count - 32
-        offsetSize = Int(input[trailer + 6])
-        refSize = Int(input[trailer + 7])
-        objectCount = Self.bigEndian(input, trailer + 8, 8)
-        offsetTable = Self.bigEndian(input, trailer + 24, 8)
-        let root = Self.bigEndian(input, trailer + 16, 8)
-        let start = Self.bigEndian(input, offsetTable + root * offsetSize, offsetSize)
+        (offsetSize, refSize, objectCount, offsetTable) =
+            (layout.offsetSize, layout.refSize, layout.objectCount, layout.offsetTable)
+        let start = Self.bigEndian(input, offsetTable + layout.rootIndex * offsetSize, offsetSize)
         guard BPlistMarker(byte: input[start]) == .dictionary else { return nil }
         (entryCount, rootRefs) = Self.countAndBody(input, start)
         var matches = [Bool](repeating: false, count: entryCount)

@@ -48,6 +48,33 @@ package struct BinaryReader {
         try run(input, wanted: key)
     }
 
+    /// Where things are in a binary plist that passed the reader whole: its widths, object
+    /// count and offset table, and its root. Only the reader makes one, after checking
+    /// every offset, reference and length, so `BinaryEditor`, which trusts them, is built
+    /// from one of these and never from bytes alone.
+    package struct Layout {
+        let offsetSize: Int
+        let refSize: Int
+        let objectCount: Int
+        let offsetTable: Int
+        let rootIndex: Int
+        fileprivate init(_ reader: BinaryReader) {
+            (offsetSize, refSize, objectCount, offsetTable, rootIndex) =
+                (reader.offsetSize, reader.refSize, reader.objectCount, reader.offsetTable, reader.rootIndex)
+        }
+    }
+
+    /// `lookup`, with the layout of the file it checked.
+    package static func lookupWithLayout(_ input: [UInt8], key: String) throws(PlistError) -> (
+        root: PlistValue, found: PlistValue?, layout: Layout
+    ) {
+        try input.withUnsafeBufferPointer { buffer throws(PlistError) in
+            var reader = try BinaryReader(buffer, wanted: key)
+            let root = try reader.document()
+            return (root, reader.found, Layout(reader))
+        }
+    }
+
     private static func run(_ input: [UInt8], wanted: String?) throws(PlistError) -> (
         root: PlistValue, found: PlistValue?
     ) {

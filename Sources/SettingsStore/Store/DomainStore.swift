@@ -229,12 +229,12 @@ public struct DomainStore: Sendable {
                 guard PropertyList.sniff(bytes) == .binary, bytes.count < Int(Int32.max) else {
                     return .tree(try PropertyList.read(bytes))
                 }
-                switch try PropertyList.lookup(bytes, key: key).0 {
-                case .dictionary(let found):
-                    guard let editor = BinaryEditor(bytes, key: key) else { return .tree(try PropertyList.read(bytes)) }
-                    return .binary(editor, found)
-                case .notADictionary(let type): return .notADictionary(type)
+                let (root, found, layout) = try BinaryReader.lookupWithLayout(bytes, key: key)
+                guard case .dict = root else { return .notADictionary(root.type) }
+                guard let editor = BinaryEditor(bytes, layout: layout, key: key) else {
+                    return .tree(try PropertyList.read(bytes))
                 }
+                return .binary(editor, found)
             }
             var existing: FileRead?
             if let file {
