@@ -32,24 +32,23 @@ public enum JSONReader {
     }
 
     struct Parser {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var at = 0
+        var c: ByteCursor
         /// The keys and indexes down to the value being read, for error messages.
         var path: [String] = []
         /// False to read every object as a plain dictionary.
         let tags: Bool
 
         init(bytes: UnsafeBufferPointer<UInt8>, tags: Bool = true) {
-            self.bytes = bytes
+            c = ByteCursor(bytes)
             self.tags = tags
             // A UTF-8 byte-order mark is allowed before the text, and ignored.
-            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { at = 3 }
+            _ = c.skip("\u{FEFF}")
         }
 
         mutating func document() throws(JSONError) -> PlistValue {
             let value = try self.value(tags: tags)
             skipSpace()
-            guard at == bytes.count else { throw syntax(.textAfterValue) }
+            guard c.atEnd else { throw syntax(.textAfterValue) }
             return value
         }
 
@@ -59,8 +58,8 @@ public enum JSONReader {
         mutating func value(tags: Bool) throws(JSONError) -> PlistValue {
             guard path.count <= maximumNestingDepth else { throw syntax(.tooDeep(limit: maximumNestingDepth)) }
             skipSpace()
-            guard at < bytes.count else { throw syntax(.unexpectedEnd(expecting: .value)) }
-            switch bytes[at] {
+            guard let next = c.peek() else { throw syntax(.unexpectedEnd(expecting: .value)) }
+            switch next {
             case UInt8(ascii: "{"): return try object(tags: tags)
             case UInt8(ascii: "["): return try array()
             case UInt8(ascii: "\""): return .string(try string())
@@ -70,29 +69,27 @@ public enum JSONReader {
                 try literal("null")
                 throw invalid(.null)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
-            default: throw syntax(.unexpected(bytes[at], expecting: .value))
+            default: throw syntax(.unexpected(next, expecting: .value))
             }
         }
 
         mutating func object(tags: Bool) throws(JSONError) -> PlistValue {
-            at += 1
+            c.offset += 1
             var dict = PlistDictionary()
             /// `$dict`'s body, kept apart until we know it is the object's only member.
             var wrapped: PlistDictionary?
             skipSpace()
-            if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
-                at += 1
-                return .dict(dict)
-            }
+            if c.skip(UInt8(ascii: "}")) { return .dict(dict) }
             while true {
                 skipSpace()
-                guard at < bytes.count else { throw syntax(.unexpectedEnd(expecting: .key)) }
-                guard bytes[at] == UInt8(ascii: "\"") else { throw syntax(.unexpected(bytes[at], expecting: .key)) }
+                guard let quote = c.peek() else { throw syntax(.unexpectedEnd(expecting: .key)) }
+                guard quote == UInt8(ascii: "\"") else { throw syntax(.unexpected(quote, expecting: .key)) }
                 let key = try string()
                 skipSpace()
-                guard at < bytes.count else { throw syntax(.unexpectedEnd(expecting: .colon)) }
-                guard bytes[at] == UInt8(ascii: ":") else { throw syntax(.unexpected(bytes[at], expecting: .colon)) }
-                at += 1
+                guard let colon = c.pop() else { throw syntax(.unexpectedEnd(expecting: .colon)) }
+                guard colon == UInt8(ascii: ":") else {
+                    throw syntax(.unexpected(colon, expecting: .colon), at: c.offset - 1)
+                }
                 path.append(key)
                 let isWrapper = self.tags && tags && dict.isEmpty && wrapped == nil && key == "$dict"
                 let value = try self.value(tags: !isWrapper)
@@ -103,12 +100,10 @@ public enum JSONReader {
                 }
                 path.removeLast()
                 skipSpace()
-                guard at < bytes.count else { throw syntax(.unexpectedEnd(expecting: .memberEnd)) }
-                let separator = bytes[at]
-                at += 1
+                guard let separator = c.pop() else { throw syntax(.unexpectedEnd(expecting: .memberEnd)) }
                 if separator == UInt8(ascii: "}") { break }
                 guard separator == UInt8(ascii: ",") else {
-                    throw syntax(.unexpected(separator, expecting: .memberEnd), at: at - 1)
+                    throw syntax(.unexpected(separator, expecting: .memberEnd), at: c.offset - 1)
                 }
                 if let body = wrapped {
                     // Another member follows: `$dict` was an ordinary key after all.
@@ -162,24 +157,19 @@ public enum JSONReader {
         }
 
         mutating func array() throws(JSONError) -> PlistValue {
-            at += 1
+            c.offset += 1
             var items: [PlistValue] = []
             skipSpace()
-            if at < bytes.count, bytes[at] == UInt8(ascii: "]") {
-                at += 1
-                return .array(items)
-            }
+            if c.skip(UInt8(ascii: "]")) { return .array(items) }
             while true {
                 path.append(String(items.count))
                 items.append(try value(tags: self.tags))
                 path.removeLast()
                 skipSpace()
-                guard at < bytes.count else { throw syntax(.unexpectedEnd(expecting: .elementEnd)) }
-                let separator = bytes[at]
-                at += 1
+                guard let separator = c.pop() else { throw syntax(.unexpectedEnd(expecting: .elementEnd)) }
                 if separator == UInt8(ascii: "]") { return .array(items) }
                 guard separator == UInt8(ascii: ",") else {
-                    throw syntax(.unexpected(separator, expecting: .elementEnd), at: at - 1)
+                    throw syntax(.unexpected(separator, expecting: .elementEnd), at: c.offset - 1)
                 }
             }
         }
@@ -187,30 +177,23 @@ public enum JSONReader {
         /// `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`: an integer without `.` or
         /// exponent, else a real.
         mutating func number() throws(JSONError) -> PlistValue {
-            let start = at
-            func digits() -> Int {
-                let first = at
-                while at < bytes.count, bytes[at] >= UInt8(ascii: "0"), bytes[at] <= UInt8(ascii: "9") { at += 1 }
-                return at - first
-            }
-            if bytes[at] == UInt8(ascii: "-") { at += 1 }
-            let leadingZero = at < bytes.count && bytes[at] == UInt8(ascii: "0")
-            let whole = digits()
+            let start = c.offset
+            _ = c.skip(UInt8(ascii: "-"))
+            let leadingZero = c.peek() == UInt8(ascii: "0")
+            let whole = c.digits()
             guard whole > 0 else { throw syntax(.numberWithoutDigits) }
             guard !(leadingZero && whole > 1) else { throw syntax(.leadingZero) }
             var isReal = false
-            if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
-                at += 1
-                guard digits() > 0 else { throw syntax(.noDigitsAfterPoint) }
+            if c.skip(UInt8(ascii: ".")) {
+                guard c.digits() > 0 else { throw syntax(.noDigitsAfterPoint) }
                 isReal = true
             }
-            if at < bytes.count, bytes[at] | 0x20 == UInt8(ascii: "e") {
-                at += 1
-                if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
-                guard digits() > 0 else { throw syntax(.noDigitsInExponent) }
+            if c.skip(UInt8(ascii: "e")) || c.skip(UInt8(ascii: "E")) {
+                if !c.skip(UInt8(ascii: "+")) { _ = c.skip(UInt8(ascii: "-")) }
+                guard c.digits() > 0 else { throw syntax(.noDigitsInExponent) }
                 isReal = true
             }
-            let text = UnsafeBufferPointer(rebasing: bytes[start..<at])
+            let text = c.text(from: start)
             if !isReal {
                 guard let integer = PlistInteger.parse(text, allowHex: false) else {
                     throw invalid(.integerOutOfRange(String(decoding: text.prefix(40), as: UTF8.self)))
@@ -224,27 +207,20 @@ public enum JSONReader {
         }
 
         mutating func string() throws(JSONError) -> String {
-            at += 1
-            let start = at
+            c.offset += 1
+            let start = c.offset
             // The common case: no escapes, one copy.
-            while at < bytes.count, bytes[at] != UInt8(ascii: "\""), bytes[at] != UInt8(ascii: "\\"), bytes[at] >= 0x20
-            { at += 1 }
-            if at < bytes.count, bytes[at] == UInt8(ascii: "\"") {
-                at += 1
-                return try text(UnsafeBufferPointer(rebasing: bytes[start..<(at - 1)]))
-            }
-            var out = Array(bytes[start..<at])
+            c.skip { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 >= 0x20 }
+            let plain = c.text(from: start)
+            if c.skip(UInt8(ascii: "\"")) { return try text(plain) }
+            var out = Array(plain)
             while true {
-                guard at < bytes.count else { throw syntax(.unterminatedString) }
-                let byte = bytes[at]
-                at += 1
+                guard let byte = c.pop() else { throw syntax(.unterminatedString) }
                 switch byte {
                 case UInt8(ascii: "\""):
                     return try out.withUnsafeBufferPointer { buffer throws(JSONError) in try text(buffer) }
                 case UInt8(ascii: "\\"):
-                    guard at < bytes.count else { throw syntax(.unterminatedString) }
-                    let escape = bytes[at]
-                    at += 1
+                    guard let escape = c.pop() else { throw syntax(.unterminatedString) }
                     switch escape {
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
                     case UInt8(ascii: "b"): out.append(8)
@@ -264,21 +240,16 @@ public enum JSONReader {
         /// The four hex digits after `\u`, and a low surrogate's `\uXXXX` after a high one.
         mutating func unicodeEscape() throws(JSONError) -> Unicode.Scalar {
             func hex4() throws(JSONError) -> UInt32 {
-                guard at + 4 <= bytes.count else { throw syntax(.shortUnicodeEscape) }
                 var v: UInt32 = 0
                 for _ in 0..<4 {
-                    guard let d = hexDigitValue(bytes[at]) else { throw syntax(.shortUnicodeEscape) }
+                    guard let d = c.pop().flatMap(hexDigitValue) else { throw syntax(.shortUnicodeEscape) }
                     v = v << 4 | UInt32(d)
-                    at += 1
                 }
                 return v
             }
             let first = try hex4()
             if (0xD800..<0xDC00).contains(first) {
-                guard at + 2 <= bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") else {
-                    throw syntax(.loneSurrogate(first))
-                }
-                at += 2
+                guard c.skip("\\u") else { throw syntax(.loneSurrogate(first)) }
                 let second = try hex4()
                 guard (0xDC00..<0xE000).contains(second) else { throw syntax(.loneSurrogate(first)) }
                 return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
@@ -293,26 +264,20 @@ public enum JSONReader {
         }
 
         mutating func literal(_ word: StaticString) throws(JSONError) {
-            let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-            guard at + expected.count <= bytes.count, bytes[at..<(at + expected.count)].elementsEqual(expected) else {
-                throw syntax(.unexpected(bytes[at], expecting: .value))
-            }
-            at += expected.count
+            guard c.skip(word) else { throw syntax(.unexpected(c.peek()!, expecting: .value)) }
         }
 
         mutating func skipSpace() {
-            while at < bytes.count {
-                switch bytes[at] {
-                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): at += 1
-                default: return
-                }
+            c.skip {
+                $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n")
+                    || $0 == UInt8(ascii: "\r")
             }
         }
 
         // MARK: Errors
 
         func syntax(_ code: JSONError.SyntaxCode, at offset: Int? = nil) -> JSONError {
-            .syntax(code, line: lineNumber(in: bytes, at: offset ?? at))
+            .syntax(code, line: c.line(at: offset))
         }
 
         func invalid(_ code: JSONError.ValueCode) -> JSONError {

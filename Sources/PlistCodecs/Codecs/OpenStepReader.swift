@@ -5,11 +5,10 @@ import PlistModel
 ///
 /// OpenStep has only strings, data, arrays and dictionaries: `(1, true)` is two strings.
 package struct OpenStepReader {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var pos = 0
+    private var c: ByteCursor
     private var depth = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) { c = ByteCursor(bytes) }
 
     package static func read(_ input: [UInt8]) throws(PlistError) -> PlistValue {
         let text = try TextDecoding.utf8(input, format: .openStep)
@@ -21,28 +20,28 @@ package struct OpenStepReader {
 
     private mutating func document() throws(PlistError) -> PlistValue {
         try skipSpace()
-        guard pos < bytes.count else { throw fail(.noValue) }
+        guard !c.atEnd else { throw fail(.noValue) }
         let value = try self.value()
         try skipSpace()
-        if pos == bytes.count { return value }
+        guard let next = c.peek() else { return value }
         // `key = value;` at the top: a .strings file, a dictionary without braces.
-        if case .string = value, bytes[pos] == UInt8(ascii: "=") || bytes[pos] == UInt8(ascii: ";") {
-            pos = 0
+        if case .string = value, next == UInt8(ascii: "=") || next == UInt8(ascii: ";") {
+            c.offset = 0
             return .dict(try dictionaryBody(closer: nil))
         }
         throw fail(.textAfterValue)
     }
 
     private mutating func value() throws(PlistError) -> PlistValue {
-        guard pos < bytes.count else { throw fail(.unexpectedEnd) }
-        switch bytes[pos] {
+        guard let next = c.peek() else { throw fail(.unexpectedEnd) }
+        switch next {
         case UInt8(ascii: "{"):
-            pos += 1
+            c.offset += 1
             try enter()
             defer { depth -= 1 }
             return .dict(try dictionaryBody(closer: UInt8(ascii: "}")))
         case UInt8(ascii: "("):
-            pos += 1
+            c.offset += 1
             try enter()
             defer { depth -= 1 }
             return .array(try arrayBody())
@@ -66,28 +65,25 @@ package struct OpenStepReader {
         while true {
             try skipSpace()
             if let closer {
-                guard pos < bytes.count else { throw fail(.unterminatedDictionary) }
-                if bytes[pos] == closer { pos += 1; return dict }
-            } else if pos == bytes.count {
+                guard !c.atEnd else { throw fail(.unterminatedDictionary) }
+                if c.skip(closer) { return dict }
+            } else if c.atEnd {
                 return dict
             }
             let key = try string()
             try skipSpace()
-            guard pos < bytes.count else { throw fail(.expectedEqualsOrSemicolon(key: String(key.prefix(40)))) }
-            if bytes[pos] == UInt8(ascii: ";") {
-                pos += 1
+            guard !c.atEnd else { throw fail(.expectedEqualsOrSemicolon(key: String(key.prefix(40)))) }
+            if c.skip(UInt8(ascii: ";")) {
                 dict.append(key: key, value: .string(key))
                 continue
             }
-            guard bytes[pos] == UInt8(ascii: "=") else { throw fail(.expectedEquals(key: String(key.prefix(40)))) }
-            pos += 1
+            guard c.skip(UInt8(ascii: "=")) else { throw fail(.expectedEquals(key: String(key.prefix(40)))) }
             try skipSpace()
             let value = try self.value()
             dict.append(key: key, value: value)
             try skipSpace()
-            guard pos < bytes.count else { throw fail(.unexpectedEnd) }
-            guard bytes[pos] == UInt8(ascii: ";") else { throw fail(.expectedSemicolon(key: String(key.prefix(40)))) }
-            pos += 1
+            guard !c.atEnd else { throw fail(.unexpectedEnd) }
+            guard c.skip(UInt8(ascii: ";")) else { throw fail(.expectedSemicolon(key: String(key.prefix(40)))) }
         }
     }
 
@@ -96,24 +92,22 @@ package struct OpenStepReader {
         var elements: [PlistValue] = []
         while true {
             try skipSpace()
-            guard pos < bytes.count else { throw fail(.unterminatedArray) }
-            if bytes[pos] == UInt8(ascii: ")") { pos += 1; return elements }
+            guard !c.atEnd else { throw fail(.unterminatedArray) }
+            if c.skip(UInt8(ascii: ")")) { return elements }
             elements.append(try value())
             try skipSpace()
-            guard pos < bytes.count else { throw fail(.unterminatedArray) }
-            if bytes[pos] == UInt8(ascii: ",") { pos += 1; continue }
-            guard bytes[pos] == UInt8(ascii: ")") else { throw fail(.expectedCommaOrParenthesis) }
+            guard !c.atEnd else { throw fail(.unterminatedArray) }
+            if c.skip(UInt8(ascii: ",")) { continue }
+            guard c.peek() == UInt8(ascii: ")") else { throw fail(.expectedCommaOrParenthesis) }
         }
     }
 
     /// `<0a0b 0c>`: hex digit pairs, whitespace anywhere between them.
     private mutating func data() throws(PlistError) -> [UInt8] {
-        pos += 1
+        c.offset += 1
         var out: [UInt8] = []
         var high: UInt8?
-        while pos < bytes.count {
-            let b = bytes[pos]
-            pos += 1
+        while let b = c.pop() {
             if b == UInt8(ascii: ">") {
                 guard high == nil else { throw fail(.oddHexDigits) }
                 return out
@@ -126,24 +120,20 @@ package struct OpenStepReader {
     }
 
     private mutating func string() throws(PlistError) -> String {
-        guard pos < bytes.count else { throw fail(.expectedString) }
-        let b = bytes[pos]
+        guard let b = c.peek() else { throw fail(.expectedString) }
         if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { return try quoted(b) }
-        let start = pos
-        while pos < bytes.count, isBareByte(bytes[pos]) { pos += 1 }
-        guard pos > start else { throw fail(.unexpectedCharacter(b)) }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
+        let start = c.offset
+        guard c.skip(while: isBareByte) > 0 else { throw fail(.unexpectedCharacter(b)) }
+        return String(decoding: c.text(from: start), as: UTF8.self)
     }
 
     /// A quoted string with `\n \t \" \\ \Uxxxx \ooo` and the other C escapes.
     private mutating func quoted(_ quote: UInt8) throws(PlistError) -> String {
         let startLine = line
-        pos += 1
+        c.offset += 1
         var out: [UInt8] = []
         var pendingHighSurrogate: UInt16?
-        while pos < bytes.count {
-            let b = bytes[pos]
-            pos += 1
+        while let b = c.pop() {
             if b == quote {
                 guard pendingHighSurrogate == nil else { throw fail(.unpairedSurrogate) }
                 guard let s = String(validating: out, as: UTF8.self) else {
@@ -156,15 +146,13 @@ package struct OpenStepReader {
                 out.append(b)
                 continue
             }
-            guard pos < bytes.count else { break }
-            let e = bytes[pos]
-            pos += 1
+            guard let e = c.pop() else { break }
             if e == UInt8(ascii: "U") || e == UInt8(ascii: "u") {
                 var unit: UInt16 = 0
                 var digits = 0
-                while digits < 4, pos < bytes.count, let v = hexDigitValue(bytes[pos]) {
+                while digits < 4, let v = c.peek().flatMap(hexDigitValue) {
                     unit = unit << 4 | UInt16(v)
-                    pos += 1
+                    c.offset += 1
                     digits += 1
                 }
                 guard digits > 0 else { throw fail(.escapeWithoutDigits) }
@@ -187,9 +175,9 @@ package struct OpenStepReader {
                 // Up to three octal digits name a byte of the NeXTSTEP character set.
                 var value = UInt32(e - UInt8(ascii: "0"))
                 var digits = 1
-                while digits < 3, pos < bytes.count, bytes[pos] >= UInt8(ascii: "0"), bytes[pos] <= UInt8(ascii: "7") {
-                    value = value * 8 + UInt32(bytes[pos] - UInt8(ascii: "0"))
-                    pos += 1
+                while digits < 3, let d = c.peek(), d >= UInt8(ascii: "0"), d <= UInt8(ascii: "7") {
+                    value = value * 8 + UInt32(d - UInt8(ascii: "0"))
+                    c.offset += 1
                     digits += 1
                 }
                 out.append(contentsOf: UTF8.encode(NeXTSTEP.scalar(UInt8(truncatingIfNeeded: value)))!)
@@ -211,27 +199,24 @@ package struct OpenStepReader {
 
     /// Whitespace and comments.
     private mutating func skipSpace() throws(PlistError) {
-        while pos < bytes.count {
-            let b = bytes[pos]
+        while let b = c.peek() {
             if isSpace(b) {
-                pos += 1
-            } else if b == UInt8(ascii: "/"), pos + 1 < bytes.count, bytes[pos + 1] == UInt8(ascii: "/") {
-                while pos < bytes.count, bytes[pos] != UInt8(ascii: "\n") { pos += 1 }
-            } else if b == UInt8(ascii: "/"), pos + 1 < bytes.count, bytes[pos + 1] == UInt8(ascii: "*") {
+                c.offset += 1
+            } else if c.skip("//") {
+                c.skip { $0 != UInt8(ascii: "\n") }
+            } else if b == UInt8(ascii: "/"), c.peek(1) == UInt8(ascii: "*") {
                 let startLine = line
-                pos += 2
-                while pos + 1 < bytes.count, !(bytes[pos] == UInt8(ascii: "*") && bytes[pos + 1] == UInt8(ascii: "/")) {
-                    pos += 1
-                }
-                guard pos + 1 < bytes.count else { throw PlistError.openStep(.unterminatedComment, line: startLine) }
-                pos += 2
+                c.offset += 2
+                var closed = false
+                while !closed, !c.atEnd { if c.skip("*/") { closed = true } else { c.offset += 1 } }
+                guard closed else { throw PlistError.openStep(.unterminatedComment, line: startLine) }
             } else {
                 return
             }
         }
     }
 
-    private var line: Int { lineNumber(in: bytes, at: pos) }
+    private var line: Int { c.line() }
 
     private func fail(_ code: PlistError.OpenStepCode) -> PlistError { .openStep(code, line: line) }
 }

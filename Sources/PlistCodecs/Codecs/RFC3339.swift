@@ -37,21 +37,29 @@ package enum RFC3339 {
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `t`/`z` in either case, as
     /// RFC 3339 allows. Nil for anything else, a field out of range included.
     package static func parse(_ text: some Collection<UInt8>) -> PlistDate? {
-        var scan = ByteScanner(Array(text))
-        guard let year = scan.digits(4), scan.skip(anyOf: "-"), let month = scan.digits(2), scan.skip(anyOf: "-"),
-            let day = scan.digits(2), scan.skip(anyOf: "Tt"), let hour = scan.digits(2), scan.skip(anyOf: ":"),
-            let minute = scan.digits(2), scan.skip(anyOf: ":"), let second = scan.digits(2)
+        Array(text).withUnsafeBufferPointer { bytes in
+            var scan = ByteCursor(bytes)
+            return parse(&scan)
+        }
+    }
+
+    private static func parse(_ scan: inout ByteCursor) -> PlistDate? {
+        guard let year = scan.number(ofDigits: 4), scan.skip(anyOf: "-"), let month = scan.number(ofDigits: 2),
+            scan.skip(anyOf: "-"), let day = scan.number(ofDigits: 2), scan.skip(anyOf: "Tt"),
+            let hour = scan.number(ofDigits: 2), scan.skip(anyOf: ":"), let minute = scan.number(ofDigits: 2),
+            scan.skip(anyOf: ":"), let second = scan.number(ofDigits: 2)
         else { return nil }
         var fraction: [UInt8] = []
         if scan.skip(anyOf: ".") {
-            while let d = scan.digits(1) { fraction.append(UInt8(ascii: "0") + UInt8(d)) }
+            while let d = scan.number(ofDigits: 1) { fraction.append(UInt8(ascii: "0") + UInt8(d)) }
             guard !fraction.isEmpty, fraction.count <= 1000 else { return nil }
             while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
         }
         var offset: Int64 = 0
         if !scan.skip(anyOf: "Zz") {
             let sign: Int64 = scan.skip(anyOf: "-") ? -1 : scan.skip(anyOf: "+") ? 1 : 0
-            guard sign != 0, let h = scan.digits(2), h < 24, scan.skip(anyOf: ":"), let m = scan.digits(2), m < 60
+            guard sign != 0, let h = scan.number(ofDigits: 2), h < 24, scan.skip(anyOf: ":"),
+                let m = scan.number(ofDigits: 2), m < 60
             else { return nil }
             offset = sign * Int64(h * 3600 + m * 60)
         }

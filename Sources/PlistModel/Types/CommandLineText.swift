@@ -49,37 +49,40 @@ package enum CommandLineText {
     /// (local time), ISO 8601 `YYYY-MM-DDTHH:MM:SSZ` or `±HH:MM`, or a bare date; in years
     /// 1 to 9999 (after the zone is applied), the dates every reader can read back.
     static func date(_ text: String) -> PlistDate? {
-        var scanner = ByteScanner(Array(text.utf8))
-        return scanner.scan().flatMap { PlistDate.representable.contains($0.secondsSince2001) ? $0 : nil }
+        let date = Array(text.utf8).withUnsafeBufferPointer { bytes in
+            var scan = ByteCursor(bytes)
+            return scan.commandLineDate()
+        }
+        return date.flatMap { PlistDate.representable.contains($0.secondsSince2001) ? $0 : nil }
     }
 }
 
-extension ByteScanner {
+extension ByteCursor {
     /// A command-line date: `YYYY-MM-DD[ HH:MM:SS][ ±ZZZZ|Z]`, local time without a zone.
-    mutating func scan() -> PlistDate? {
-        guard let year = digits(4), skip(UInt8(ascii: "-")), let month = digits(2),
-            skip(UInt8(ascii: "-")), let day = digits(2)
+    mutating func commandLineDate() -> PlistDate? {
+        guard let year = number(ofDigits: 4), skip(UInt8(ascii: "-")), let month = number(ofDigits: 2),
+            skip(UInt8(ascii: "-")), let day = number(ofDigits: 2)
         else { return nil }
         var civil = CivilTime(year: Int64(year), month: month, day: day)
-        if i < bytes.count {
+        if !atEnd {
             guard skip(UInt8(ascii: " ")) || skip(UInt8(ascii: "T")),
-                let h = digits(2), skip(UInt8(ascii: ":")), let m = digits(2),
-                skip(UInt8(ascii: ":")), let s = digits(2)
+                let h = number(ofDigits: 2), skip(UInt8(ascii: ":")), let m = number(ofDigits: 2),
+                skip(UInt8(ascii: ":")), let s = number(ofDigits: 2)
             else { return nil }
             (civil.hour, civil.minute, civil.second) = (h, m, s)
         }
         guard civil.isValid else { return nil }
         _ = skip(UInt8(ascii: " "))
-        if i == bytes.count {
+        if atEnd {
             guard let offset = civil.localUTCOffset else { return nil }
             return PlistDate(civil, offsetSeconds: offset)
         }
-        if skip(UInt8(ascii: "Z")) { return i == bytes.count ? PlistDate(civil) : nil }
+        if skip(UInt8(ascii: "Z")) { return atEnd ? PlistDate(civil) : nil }
         let sign: Int64
         if skip(UInt8(ascii: "+")) { sign = 1 } else if skip(UInt8(ascii: "-")) { sign = -1 } else { return nil }
-        guard let hh = digits(2) else { return nil }
+        guard let hh = number(ofDigits: 2) else { return nil }
         _ = skip(UInt8(ascii: ":"))
-        guard let mm = digits(2), i == bytes.count, hh < 24, mm < 60 else { return nil }
+        guard let mm = number(ofDigits: 2), atEnd, hh < 24, mm < 60 else { return nil }
         return PlistDate(civil, offsetSeconds: sign * Int64(hh * 3600 + mm * 60))
     }
 }
