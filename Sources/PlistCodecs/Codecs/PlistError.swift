@@ -36,10 +36,3 @@ public enum PlistError: Error, Sendable, Equatable {
         }
     }
 }
-
-/// 1-based line of `offset` in `bytes`; counted only when an error is reported.
-func lineNumber(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
-    var line = 1
-    for i in 0..<min(offset, bytes.count) where bytes[i] == UInt8(ascii: "\n") { line += 1 }
-    return line
-}

@@ -6,8 +6,13 @@ import PlistModel
 /// BOM, a document without the `<plist>` wrapper) and refuses DTD declarations, so no
 /// entity is ever expanded or fetched.
 package struct XMLReader {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var pos = 0
+    private var c: ByteCursor
+    /// The cursor's bytes and position, under the names the element code uses.
+    private var bytes: UnsafeBufferPointer<UInt8> { @inline(__always) get { c.bytes } }
+    private var pos: Int {
+        @inline(__always) get { c.offset }
+        @inline(__always) set { c.offset = newValue }
+    }
     private var depth = 0
     /// In lookup mode, the UTF-8 bytes of the one top-level key wanted.
     private let wanted: [UInt8]?
@@ -17,7 +22,7 @@ package struct XMLReader {
     private var found: PlistValue?
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: [UInt8]?) {
-        self.bytes = bytes
+        c = ByteCursor(bytes)
         self.wanted = wanted
         materializing = wanted == nil
     }
@@ -390,14 +395,12 @@ package struct XMLReader {
 
     // MARK: Bytes
 
-    private var line: Int { lineNumber(in: bytes, at: pos) }
+    private var line: Int { c.line() }
 
     private func fail(_ code: PlistError.XMLCode) -> PlistError { .xml(code, line: line) }
 
     @inline(__always)
-    private func at(_ literal: StaticString) -> Bool {
-        pos + literal.utf8CodeUnitCount <= bytes.count && matches(pos, literal)
-    }
+    private func at(_ literal: StaticString) -> Bool { c.starts(with: literal) }
 
     @inline(__always)
     private func matches(_ offset: Int, _ literal: StaticString) -> Bool {

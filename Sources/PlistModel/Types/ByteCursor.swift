@@ -38,6 +38,16 @@ package struct ByteCursor {
         return true
     }
 
+    /// Whether `text` is next (nothing is taken).
+    @inlinable @inline(__always)
+    package func starts(with text: StaticString) -> Bool {
+        let n = text.utf8CodeUnitCount
+        guard offset + n <= bytes.count else { return false }
+        let p = text.utf8Start
+        for i in 0..<n where bytes[offset + i] != p[i] { return false }
+        return true
+    }
+
     /// Steps over `text` when it is next.
     @inlinable @inline(__always)
     package mutating func skip(_ text: StaticString) -> Bool {
