@@ -379,7 +379,8 @@ public enum JSONError: Error, Sendable, Equatable {
             case let .notARealWord(text): "\"$real\" takes \"nan\", \"inf\" or \"-inf\", not \"\(text)\""
             case let .tagHolds(tag, type): "\"\(tag)\" holds \(TypeTable.row(for: type).phrase), not what the tag takes"
             case let .unknownTag(tag):
-                "unknown tag \"\(tag)\" (the tags are $date, $data, $real and $dict; wrap a dictionary with one such key in {\"$dict\": …})"
+                "unknown tag \"\(tag)\" (the tags are $date, $data, $real and "
+                    + "$dict; wrap a dictionary with one such key in {\"$dict\": …})"
             case .dateOutOfRange: "the date is outside the years 1 to 9999"
             case let .integerOutOfRange(text):
                 "\(text) is outside the 64-bit integer range; write it with .0 for a real"

@@ -43,7 +43,8 @@ public enum StoreError: Error, Sendable, Equatable {
         switch self {
         case let .invalidDomain(name, reason): "invalid domain '\(name)': \(reason)"
         case let .unreadable(path, errno) where errno == .fileTooLarge:
-            "cannot read \(path): it is larger than \(FileSystem.maximumReadSize >> 30) GiB, the most a property list may be"
+            "cannot read \(path): it is larger than "
+                + "\(FileSystem.maximumReadSize >> 30) GiB, the most a property list may be"
         case let .unreadable(path, errno): "cannot read \(path): \(errno.message)"
         case let .notAFile(path, kind): "cannot use \(path): it is \(kind.phrase), not a regular file"
         case let .corrupt(path, error): "cannot parse \(path): \(error.message)"
@@ -54,16 +55,20 @@ public enum StoreError: Error, Sendable, Equatable {
         case let .writeFailed(path, errno): "cannot write \(path): \(errno.message)"
         case let .readOnly(path): "cannot write \(path): the file is read-only"
         case let .unstorable(path, .controlCharacter(character)):
-            "cannot store text with the control character U+\(String(format4: character)) in \(path): an XML property list cannot hold it"
+            "cannot store text with the control character U+\(String(format4: character)) "
+                + "in \(path): an XML property list cannot hold it"
                 + Self.dataAdvice
         case let .unstorable(path, .tooDeep(limit)):
             "cannot store a value nested deeper than \(limit) levels in \(path): no reader could open the file again"
         case let .unstorable(path, .dateOutOfRange(date)):
-            "cannot store the date \(RealText.shortest(date.secondsSince2001)) s from 2001 in \(path): only years 1 to 9999 can be read back"
+            "cannot store the date \(RealText.shortest(date.secondsSince2001)) "
+                + "s from 2001 in \(path): only years 1 to 9999 can be read back"
         case let .cannotWatch(path, errno) where errno == .tooManyOpenFiles:
-            "cannot watch \(path): too many inotify instances (the limit is the sysctl fs.inotify.max_user_instances; raise it, e.g. sysctl fs.inotify.max_user_instances=1024)"
+            "cannot watch \(path): too many inotify instances (the limit is the sysctl "
+                + "fs.inotify.max_user_instances; raise it, e.g. sysctl fs.inotify.max_user_instances=1024)"
         case let .cannotWatch(path, errno) where errno == .noSpace:
-            "cannot watch \(path): the inotify watch limit is reached (the sysctl fs.inotify.max_user_watches; raise it, e.g. sysctl fs.inotify.max_user_watches=524288)"
+            "cannot watch \(path): the inotify watch limit is reached (the sysctl "
+                + "fs.inotify.max_user_watches; raise it, e.g. sysctl fs.inotify.max_user_watches=524288)"
         case let .cannotWatch(path, errno): "cannot watch \(path): \(errno.message)"
         case let .badEnvironment(name, value, expected): "invalid \(name) '\(value)': expected \(expected)"
         }
@@ -85,7 +90,8 @@ public enum StoreWarning: Sendable, Equatable {
     public var message: String {
         switch self {
         case let .notDurable(path, errno):
-            "\(path) was written, but syncing its folder failed (\(errno.message)): the change is in place; its durability is not confirmed"
+            "\(path) was written, but syncing its folder failed (\(errno.message)): "
+                + "the change is in place; its durability is not confirmed"
         }
     }
 }

@@ -127,7 +127,8 @@ struct Diagnostic {
             )
         case .applicationDomain:
             return (
-                "invalid domain '-app': -app (application lookup) is macOS-only; name the domain instead, e.g. com.apple.TextEdit",
+                "invalid domain '-app': -app (application lookup) is "
+                    + "macOS-only; name the domain instead, e.g. com.apple.TextEdit",
                 2
             )
         case .nestedCollection(let flag):
@@ -146,7 +147,8 @@ struct Diagnostic {
             return ("Key \(key) does not exist in domain \(domain)\(unchanged)", 1)
         case let .pairMissingInside(domain, key, pointer):
             return (
-                "The domain/default pair of (\(domain), \(key)) does not exist; keys are literal: for a value inside a dictionary, use -p \(pointer)",
+                "The domain/default pair of (\(domain), \(key)) does not exist; keys "
+                    + "are literal: for a value inside a dictionary, use -p \(pointer)",
                 1
             )
         case let .pairMissing(domain, key):
@@ -164,7 +166,8 @@ struct Diagnostic {
             return ("invalid value for \(key): \(reason); leaving defaults unchanged. (--force writes it anyway)", 2)
         case let .notInSchema(key, domain):
             return (
-                "\(key) is not a key of \(domain)'s schema, which is strict; leaving defaults unchanged. (--force writes it anyway)",
+                "\(key) is not a key of \(domain)'s schema, which is strict; "
+                    + "leaving defaults unchanged. (--force writes it anyway)",
                 2
             )
         case let .noSchema(domain, key):

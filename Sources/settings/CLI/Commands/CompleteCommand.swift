@@ -85,7 +85,8 @@ enum CompleteCommand {
             }
         default:
             throw CLIError.usage(
-                "complete needs 'domains', 'keys <domain>', 'paths <domain>', 'values <domain> <key>', 'verbs' or 'options <verb> <place>'"
+                "complete needs 'domains', 'keys <domain>', 'paths <domain>', "
+                    + "'values <domain> <key>', 'verbs' or 'options <verb> <place>'"
             )
         }
     }

@@ -91,7 +91,8 @@ enum WriteCommand {
         }
         for lookalike in lookalikes {
             context.warn(
-                "'\(lookalike.word)' is not a type flag (did you mean \(lookalike.flag)?); stored as the string '\(lookalike.word)', as defaults does"
+                "'\(lookalike.word)' is not a type flag (did you mean \(lookalike.flag)?); "
+                    + "stored as the string '\(lookalike.word)', as defaults does"
             )
         }
         return change
