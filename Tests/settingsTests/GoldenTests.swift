@@ -2,9 +2,11 @@ import Foundation
 import XCTest
 @testable import settings
 
-/// What a person reads, byte for byte: `help`, every `help VERB`, the completion scripts
-/// and the man page as `man` renders it. A change to any of them shows in review as a
-/// change to a file in `Golden/`. After a change you mean, re-record them:
+/// What a person reads, byte for byte: `help`, every `help VERB` and the man page as `man`
+/// renders it. A change to any of them shows in review as a change to a file in `Golden/`.
+/// (The completion scripts' golden copies are `completions/` itself: CompletionFilesTests
+/// holds `settings completion SHELL` to them byte for byte.) After a change you mean,
+/// re-record them:
 ///
 ///     SETTINGS_RECORD_GOLDEN=1 swift test --disable-swift-testing --filter GoldenTests
 final class GoldenTests: XCTestCase {
@@ -47,10 +49,6 @@ final class GoldenTests: XCTestCase {
             XCTAssertEqual(r.stderr, "", verb.name)
             check(r.stdout, "help-\(verb.name).txt")
         }
-    }
-
-    func testCompletionScripts() {
-        for shell in ["bash", "zsh", "fish"] { check(h.ok("completion", shell), "completion.\(shell)") }
     }
 
     /// The man page as `man -Tutf8` renders it, with no warning from groff (a table wider
