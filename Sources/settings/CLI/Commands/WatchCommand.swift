@@ -65,7 +65,9 @@ enum WatchCommand {
             } catch {
                 // A file that stays broken is reported once per change of it, never as deletions.
                 if case .cannotWatch = error { throw error }
-                streams.error(Array("\(program): \(CLI.oneLine(error.message))\n".utf8))
+                // Through the one mapper, as every other message.
+                streams.error(
+                    Array(Diagnostic(error, program: program, verbWrites: false).lines(program: program).utf8))
                 continue
             }
             guard let changes else { break }
