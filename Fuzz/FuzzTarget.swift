@@ -38,7 +38,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     #endif
     // The binary editor must give what rebuilding the tree gives, for a set and a removal.
     #if FUZZ_BINARY
-        if case .dict(let dict)? = value, let editor = BinaryEditor(bytes, key: "a") {
+        if case .dict(let dict)? = value, let (_, _, layout) = try? BinaryReader.lookupWithLayout(bytes, key: "a"),
+            let editor = BinaryEditor(bytes, layout: layout, key: "a")
+        {
             for change in [PlistValue.int(1), nil] {
                 var expected = dict
                 expected["a"] = change
