@@ -67,7 +67,8 @@ final class DefaultsCompatibilityTests: XCTestCase {
         let exported = h.ok("export", "com.apple.dock", "-")
         XCTAssertTrue(exported.contains("<key>c</key>"), exported)
         XCTAssertEqual(h.run(["import", "Com.Apple.Dock", "-"], stdin: Data(#"{ imported = yes; }"#.utf8)).status, 0)
-        XCTAssertEqual(h.ok("read", "com.apple.Dock"), "{\n    imported = yes;\n}\n")
+        // An import sets its keys and keeps the others (issue 21: as macOS imports).
+        XCTAssertEqual(h.ok("read", "com.apple.Dock"), "{\n    a = 1;\n    c = 2;\n    imported = yes;\n}\n")
         XCTAssertEqual(files(), ["com.apple.Dock.plist"], "every verb used the one file")
         XCTAssertEqual(h.python(["canon", h.path("com.apple.Dock")]).status, 0)
         h.ok("delete", "com.apple.dock")

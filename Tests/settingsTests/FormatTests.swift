@@ -102,9 +102,12 @@ final class FormatTests: XCTestCase {
         r = h.run(["import", "com.t", "-"], stdin: Data("(1, 2)".utf8))
         XCTAssertEqual(r.status, 3)
         XCTAssertTrue(r.stderr.contains("not a dictionary"), r.stderr)
+        // Issue 21: a domain that does not exist exports as an empty dictionary, as
+        // CFPreferences gives it (it was status 1 and "Domain com.none does not exist").
         r = h.run(["export", "com.none", "-"])
-        XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.stderr, "settings: Domain com.none does not exist\n")
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertTrue(r.stdout.contains("<dict/>"), r.stdout)
         XCTAssertEqual(h.run(["import", "com.t", "-"], stdin: Data()).status, 3, "empty input is no dictionary")
         XCTAssertEqual(h.run(["import", "com.t", "-"], stdin: Data("{ a = b; }".utf8)).status, 0)
         XCTAssertEqual(h.ok("read", "com.t", "a"), "b\n")

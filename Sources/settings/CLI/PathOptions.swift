@@ -14,6 +14,8 @@ struct PathOptions {
     var insert = false
     var exact = false
     var merge = false
+    /// `import --replace`: the file becomes the whole domain.
+    var replace = false
     /// `read --source`: say where the value comes from, `user` or `default`.
     var source = false
     /// `read D --with-defaults`: the schema's defaults fill in absent keys.
@@ -37,6 +39,7 @@ struct PathOptions {
             case "--insert" where takesIt: options.insert = true
             case "--exact" where takesIt: options.exact = true
             case "--merge" where takesIt: options.merge = true
+            case "--replace" where takesIt: options.replace = true
             case "--source" where takesIt: options.source = true
             case "--with-defaults" where takesIt: options.withDefaults = true
             default: rest.append(words[i])

@@ -77,7 +77,7 @@ struct Verb: Sendable {
                 ("delete <domain> -p <pointer>", "deletes the value at pointer (arrays close the gap)"),
             ], options: [.pointer, .pathJSON, .force("also a read-only file")], run: DeleteCommand.delete),
         Verb(
-            name: "import", summary: "replace a domain with a property-list file",
+            name: "import", summary: "write a property-list file's keys into a domain",
             usage: [
                 ("import <domain> <path to plist>", "writes the plist at path to domain"),
                 ("import <domain> -", "writes a plist from stdin to domain"),
@@ -85,8 +85,8 @@ struct Verb: Sendable {
             options: [
                 .force("also over a read-only file"),
                 VerbOption("--json", "the file is JSON", at: [.after]),
-                VerbOption(
-                    "--merge", "merge dictionaries deeply into the domain instead of replacing it", at: [.after]),
+                VerbOption("--replace", "make the file the whole domain (keys it lacks are removed)", at: [.after]),
+                VerbOption("--merge", "merge dictionaries deeply, key by key inside them", at: [.after]),
                 VerbOption("--exact", "with --json: keep integers integers where reals were", at: [.after]),
             ],
             run: TransferCommand.importDomain),

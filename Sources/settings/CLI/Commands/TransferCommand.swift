@@ -4,11 +4,15 @@ import SettingsStore
 
 /// `import` and `export`: whole domains to and from property-list or JSON files.
 enum TransferCommand {
-    /// `import D PATH|- [--json] [--merge] [--exact]`: the dictionary at PATH (any plist
-    /// format, or JSON) becomes the domain, or with `--merge` is merged into it deeply.
+    /// `import D PATH|- [--json] [--replace | --merge] [--exact]`: each top-level key of
+    /// the dictionary at PATH (any plist format, or JSON) is set in the domain, and keys
+    /// the file does not have are kept, as macOS imports (CFPreferencesSetMultiple with
+    /// nothing to remove). `--replace` makes the file the whole domain; `--merge` merges
+    /// dictionaries deeply, key by key inside them.
     static func importDomain(_ context: inout Context, _ arguments: [Token]) throws {
         var (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "import"))
         context.takeForce(&arguments)
+        guard !(options.replace && options.merge) else { throw CLIError.usage("give one of --replace and --merge") }
         guard arguments.count >= 2 else {
             throw CLIError.usage("import needs a domain and a path (or - for standard input)")
         }
@@ -43,12 +47,20 @@ enum TransferCommand {
             {
                 imported = kept
             }
-            let result = options.merge ? merged(values, imported) : imported
+            let result =
+                options.replace ? imported : options.merge ? merged(values, imported) : topLevelMerged(values, imported)
             if values == result { return false }
             values = result
             return true
         }
         context.keepUntilExit(imported)
+    }
+
+    /// `old` with every top-level key of `new` set to `new`'s value.
+    static func topLevelMerged(_ old: PlistDictionary, _ new: PlistDictionary) -> PlistDictionary {
+        var result = old
+        for entry in new.uniqueEntries { result[entry.key] = entry.value }
+        return result
     }
 
     /// `old` with every key of `new` set, dictionaries in both merged key by key.
@@ -65,7 +77,9 @@ enum TransferCommand {
     }
 
     /// `export D PATH|- [--json]`: a binary plist at PATH, or XML on standard output; with
-    /// `--json`, JSON in either place.
+    /// `--json`, JSON in either place. A domain that does not exist exports as an empty
+    /// dictionary, status 0, as CFPreferences gives an unknown domain (Salt's macdefaults
+    /// reads a domain this way before its first write).
     static func exportDomain(_ context: inout Context, _ arguments: [Token]) throws {
         let (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "export"))
         guard arguments.count >= 2 else {
@@ -73,9 +87,7 @@ enum TransferCommand {
         }
         try expectAtMost(2, arguments)
         let domain = try context.domainName(arguments[0])
-        guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
-            throw CLIError.domainMissing(arguments[0].text, file: domain.file)
-        }
+        let values = try context.store.load(domain, host: context.host)?.values ?? PlistDictionary()
         context.keepUntilExit(values)
         let path = arguments[1].text
         if options.json {
