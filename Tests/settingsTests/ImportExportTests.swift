@@ -1,5 +1,7 @@
 import Foundation
+import PlistModel
 import XCTest
+@testable import settings
 
 /// `import` and `export` as macOS does them (issue 21): an import sets the file's top-level
 /// keys and keeps the domain's others; `--replace` makes the file the whole domain and
@@ -64,6 +66,26 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(r.status, 2)
         XCTAssertTrue(r.stderr.hasPrefix("settings: give one of --replace and --merge"), r.stderr)
         XCTAssertEqual(h.snapshot(), before)
+    }
+
+    /// The overlay keeps the domain's order, compares keys as bytes ("é" precomposed and
+    /// decomposed are two keys), lets a repeated key's last value count, and appends the new
+    /// keys in the file's order; it is linear, where setting each key searched the domain.
+    func testTheOverlayIsSettingEachKeyInOrder() {
+        let old = PlistDictionary(entries: [
+            .init(key: "b", value: 1), .init(key: "\u{E9}", value: 2), .init(key: "b", value: 3),
+            .init(key: "z", value: 4),
+        ])
+        let new = PlistDictionary(entries: [
+            .init(key: "e\u{301}", value: 5), .init(key: "b", value: 6), .init(key: "a", value: 7),
+            .init(key: "a", value: 8),
+        ])
+        var expected = old
+        for entry in new.entries { expected[entry.key] = entry.value }
+        let merged = TransferCommand.topLevelMerged(old, new)
+        XCTAssertEqual(merged.entries.map(\.key), expected.entries.map(\.key))
+        XCTAssertEqual(merged.entries.map(\.value), expected.entries.map(\.value))
+        XCTAssertEqual(merged.entries.map(\.key), ["\u{E9}", "b", "z", "e\u{301}", "a"])
     }
 
     /// CFPreferences gives an unknown domain as an empty dictionary, and Salt's macdefaults
