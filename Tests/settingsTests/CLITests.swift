@@ -10,6 +10,32 @@ final class CLITests: XCTestCase {
     override func setUp() { h = Harness() }
     override func tearDown() { h.cleanUp() }
 
+    /// `~` is the run's `$HOME` for every verb and for completion alike (completion once
+    /// read the test process's own), and a named domain never looks the home folder up: with
+    /// `$HOME` unset, `read` of one does not open /etc/passwd.
+    func testTildeIsTheRunsHomeAndOnlyPathsLookItUp() throws {
+        try FileManager.default.createDirectory(atPath: h.config + "/home/Prefs", withIntermediateDirectories: true)
+        h.ok("write", "~/Prefs/app", "k", "v")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: h.config + "/home/Prefs/app.plist"))
+        XCTAssertEqual(h.ok("complete", "keys", "~/Prefs/app"), "k\n")
+        XCTAssertEqual(h.ok("complete", "values", "~/Prefs/app", "k"), "")
+        try Harness.require("strace", package: "strace")
+        h.ok("write", "com.t", "k", "1")
+        let tracePath = h.config + "-trace"
+        defer { try? FileManager.default.removeItem(atPath: tracePath) }
+        let r = h.exec(
+            "/usr/bin/env",
+            [
+                "-u", "HOME", "/usr/bin/strace", "-f", "-e", "trace=open,openat", "-o", tracePath, Harness.settings,
+                "read", "com.t", "k",
+            ])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "1\n")
+        let trace = try String(contentsOfFile: tracePath, encoding: .utf8)
+        XCTAssertTrue(trace.contains("com.t.plist"), "the trace saw the read")
+        XCTAssertFalse(trace.contains("/etc/passwd"), "a named domain looked up the home folder")
+    }
+
     func testTheNewcomerExample() {
         h.ok("write", "com.example.app", "music", "-bool", "true")
         h.ok("write", "com.example.app", "musicVolume", "-float", "75")

@@ -45,7 +45,8 @@ package struct BinaryReader {
     package static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> (
         root: PlistValue, found: PlistValue?
     ) {
-        try run(input, wanted: key)
+        let (root, found, _) = try run(input, wanted: key)
+        return (root, found)
     }
 
     /// Where things are in a binary plist that passed the reader whole: its widths, object
@@ -68,20 +69,16 @@ package struct BinaryReader {
     package static func lookupWithLayout(_ input: [UInt8], key: String) throws(PlistError) -> (
         root: PlistValue, found: PlistValue?, layout: Layout
     ) {
-        try input.withUnsafeBufferPointer { buffer throws(PlistError) in
-            var reader = try BinaryReader(buffer, wanted: key)
-            let root = try reader.document()
-            return (root, reader.found, Layout(reader))
-        }
+        try run(input, wanted: key)
     }
 
     private static func run(_ input: [UInt8], wanted: String?) throws(PlistError) -> (
-        root: PlistValue, found: PlistValue?
+        root: PlistValue, found: PlistValue?, layout: Layout
     ) {
         try input.withUnsafeBufferPointer { buffer throws(PlistError) in
             var reader = try BinaryReader(buffer, wanted: wanted)
             let root = try reader.document()
-            return (root, reader.found)
+            return (root, reader.found, Layout(reader))
         }
     }
 

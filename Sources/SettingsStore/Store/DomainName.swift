@@ -36,12 +36,11 @@ public enum DomainName: Sendable, Equatable {
     /// - Throws: `StoreError.invalidDomain` for a name that cannot be a file name.
     public init(_ argument: String, home: String? = nil) throws(StoreError) {
         if Self.isGlobal(argument) { self = .global; return }
-        var path: String?
-        if argument.hasPrefix("/") { path = argument }
-        if argument == "~" || argument.hasPrefix("~/") {
-            path = Path.join(home ?? Environment.process.home, String(argument.dropFirst(2)))
-        }
-        if let path {
+        let inHome = argument == "~" || argument.hasPrefix("~/")
+        if argument.hasPrefix("/") || inHome {
+            // Looked up once, and only for a path (`~`, and ~/Library/Preferences below).
+            let home = home ?? Environment.process.home
+            let path = inHome ? Path.join(home, String(argument.dropFirst(2))) : argument
             guard !path.hasSuffix("/") else { throw StoreError.invalidDomain(argument, "a folder is not a domain") }
             let file = path.hasSuffix(".plist") ? path : path + ".plist"
             if file.utf8.split(separator: UInt8(ascii: "/")).contains(where: { $0.count > 255 })
@@ -50,7 +49,7 @@ public enum DomainName: Sendable, Equatable {
                 throw StoreError.invalidDomain(
                     argument, "the path is too long for a file (255 bytes a name, 4095 in all)")
             }
-            self = try Self.preferencesDomain(file, home: home ?? Environment.process.home) ?? .path(file)
+            self = try Self.preferencesDomain(file, home: home) ?? .path(file)
             return
         }
         try Self.validate(argument, what: "domain name")
@@ -113,8 +112,9 @@ public enum DomainName: Sendable, Equatable {
     /// relative to the current folder, as every other command-line tool reads such a
     /// word. Only the command line reads words so: a name given to the library (a
     /// SettingsKit domain) never leaves the config folder.
-    /// `home` is where `~` points (the process's `$HOME` when nil).
-    package init(commandLine argument: String, home: String? = nil) throws(StoreError) {
+    /// `environment`'s `$HOME` is where `~` points; it is read only for a path.
+    package init(commandLine argument: String, environment: Environment = .process) throws(StoreError) {
+        let home = argument.hasPrefix("~") || argument.utf8.contains(UInt8(ascii: "/")) ? environment.home : nil
         guard !argument.hasPrefix("/"), !argument.hasPrefix("~"), argument.utf8.contains(UInt8(ascii: "/")) else {
             try self.init(argument, home: home)
             return

@@ -158,7 +158,8 @@ struct Context {
 
     /// The domain argument, checked; `~` is the run's `$HOME`.
     func domainName(_ token: Token) throws(CLIError) -> DomainName {
-        do throws(StoreError) { return try DomainName(commandLine: token.text, home: streams.environment.home) } catch {
+        do throws(StoreError) { return try DomainName(commandLine: token.text, environment: streams.environment) } catch
+        {
             throw CLIError.store(error)
         }
     }

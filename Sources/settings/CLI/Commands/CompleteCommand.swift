@@ -44,7 +44,7 @@ enum CompleteCommand {
         case "values":
             // What may follow `write D KEY`: the schema's choices, or true and false.
             guard arguments.count == 3 else { throw CLIError.usage("complete values needs a domain and a key") }
-            guard let domain = try? DomainName(commandLine: arguments[1].text),
+            guard let domain = try? context.domainName(arguments[1]),
                 let key = context.schema(for: domain)?.key(arguments[2].text)
             else { return }
             if let choices = key.choices {
@@ -55,7 +55,7 @@ enum CompleteCommand {
             }
         case "keys", "paths":
             guard arguments.count == 2 else { throw CLIError.usage("complete \(what) needs a domain") }
-            guard let domain = try? DomainName(commandLine: arguments[1].text) else { return }
+            guard let domain = try? context.domainName(arguments[1]) else { return }
             let values = (try? context.store.load(domain, host: context.host))??.values ?? [:]
             if what == "keys" {
                 // The schema's keys too, so a key can be completed before it is ever written.
