@@ -2,14 +2,10 @@ import PlistCodecs
 import PlistModel
 /// Property-list files outside the store: what `import` reads and `export` writes.
 package enum PlistFiles {
-    /// The bytes at `path`, or standard input for `-`: a regular file, or a pipe or FIFO
-    /// read to its end (`import D <(command)`); at most `FileSystem.maximumReadSize`.
+    /// The bytes at `path`: a regular file, or a pipe or FIFO read to its end
+    /// (`import D <(command)`); at most `FileSystem.maximumReadSize`. Standard input (`-`)
+    /// is the caller's to read, from the streams it runs with.
     package static func read(_ path: String) throws(StoreError) -> [UInt8] {
-        if path == "-" {
-            do throws(Errno) { return try StandardStreams.readAll() } catch {
-                throw StoreError.unreadable(path: "standard input", error)
-            }
-        }
         do throws(FileError) {
             guard let (bytes, _) = try FileSystem.readFile(path, accepting: .streams) else {
                 throw .system(.noSuchFile)
