@@ -55,6 +55,12 @@ final class FolderChanges {
             } else if let watch = try? inotify.watch(folder, Inotify.folderEvents) {
                 folders[watch] = folder
                 ok = watchChain(above: folder)
+            } else if !exists(folder) {
+                // No folder (an administrator's layer nobody made): no file in it either,
+                // until the folder appears, which is an event in the nearest folder above
+                // that exists, and makes every file count as changed. Looked at again
+                // after the chain is watched, so a folder made meanwhile is not missed.
+                ok = watchChain(above: folder, missingAllowed: true) && !exists(folder)
             }
         }
         trusted[path] = ok
@@ -62,14 +68,21 @@ final class FolderChanges {
     }
 
     /// Watches every folder above `folder`, as named and as its links resolve, for the
-    /// next name down; false when one cannot be watched (then callers `stat`).
-    private func watchChain(above folder: String) -> Bool {
+    /// next name down; false when one cannot be watched (then callers `stat`), except,
+    /// with `missingAllowed`, one that does not exist (a folder above it that does is
+    /// watched for its name).
+    private func watchChain(above folder: String, missingAllowed: Bool = false) -> Bool {
         for (parent, next) in FileSystem.foldersAbove(folder) {
-            guard let watch = try? inotify.watch(parent, Inotify.entryEvents) else { return false }
+            guard let watch = try? inotify.watch(parent, Inotify.entryEvents) else {
+                if missingAllowed, !exists(parent) { continue }
+                return false
+            }
             chains[watch, default: []].insert(next)
         }
         return true
     }
+
+    private func exists(_ path: String) -> Bool { ((try? FileSystem.linkStatus(path)) ?? nil) != nil }
 
     private func drain() {
         guard let events = try? inotify.events() else {

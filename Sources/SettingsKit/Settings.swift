@@ -112,13 +112,19 @@ public final class Settings: Sendable {
         ((try? storedValue(key.name)) ?? nil) != nil
     }
 
-    /// The stored value, in `UserDefaults`' order: arguments, domain, global domain.
+    /// The stored value, in `UserDefaults`' order (arguments, domain, global domain),
+    /// each domain read through its administrator's layers: a managed value wins over
+    /// everything, even the arguments; a machine-wide default comes after the user's own.
     func storedValue(_ name: String) throws(SettingsError) -> PlistValue? {
         if let domainError { throw .store(domainError) }
+        let own = layers(domain, host)
+        if let value = own.managed?.values[name] { return value }
         if let value = arguments[name] { return value }
-        if let value = try value(name, in: domain, host) { return value }
-        if case .named = domain, let value = try value(name, in: .global, .any) { return value }
-        return nil
+        if let (value, _) = own.resolve(name, user: try value(name, in: domain, host)) { return value }
+        guard case .named = domain else { return nil }
+        let global = layers(.global, .any)
+        if let value = global.managed?.values[name] { return value }
+        return global.resolve(name, user: try value(name, in: .global, .any))?.value
     }
 
     /// One key of one domain: from the cache, or for the first read of a big file from
@@ -367,6 +373,11 @@ struct State: ~Copyable {
     var reported: Set<ReportedValue> = []
     /// Big files whose first read was a one-key lookup.
     var lookedUp: Set<String> = []
+    /// The administrator's layers of the domain and of the global domain.
+    var ownLayers: LayerCache?
+    var globalLayers: LayerCache?
+    /// Administrators' files already reported as unusable, so each is reported once.
+    var reportedLayers: Set<String> = []
 }
 
 struct DomainCache {

@@ -34,6 +34,19 @@ final class FolderChangesTests: XCTestCase {
         let link = directory + "/linked.plist"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
         XCTAssertNil(changes.check(link, since: nil).now, "a link's target may change elsewhere")
-        XCTAssertNil(changes.check(directory + "/no/such/folder.plist", since: nil).now)
+        // A file in a folder that is not there yet (an administrator's layer) is watched
+        // from the nearest folder that is: unchanged until the folder appears.
+        let missing = directory + "/no/such/folder.plist"
+        let before = try XCTUnwrap(changes.check(missing, since: nil).now)
+        XCTAssertTrue(changes.check(missing, since: before).unchanged)
+        try FileManager.default.createDirectory(atPath: directory + "/no", withIntermediateDirectories: false)
+        XCTAssertFalse(changes.check(missing, since: before).unchanged, "a folder on the way appeared")
+        let again = try XCTUnwrap(changes.check(missing, since: nil).now)
+        try FileManager.default.createDirectory(atPath: directory + "/no/such", withIntermediateDirectories: false)
+        XCTAssertFalse(changes.check(missing, since: again).unchanged, "the folder appeared")
+        let watched = try XCTUnwrap(changes.check(missing, since: nil).now)
+        XCTAssertTrue(changes.check(missing, since: watched).unchanged)
+        try Data("<plist/>".utf8).write(to: URL(fileURLWithPath: missing))
+        XCTAssertFalse(changes.check(missing, since: watched).unchanged, "the file appeared")
     }
 }

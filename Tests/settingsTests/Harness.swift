@@ -18,7 +18,21 @@ struct Harness {
         try? FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
     }
 
-    func cleanUp() { try? FileManager.default.removeItem(atPath: config) }
+    func cleanUp() {
+        try? FileManager.default.removeItem(atPath: config)
+        try? FileManager.default.removeItem(atPath: system)
+    }
+
+    /// The run's `$XDG_CONFIG_DIRS`, beside the config folder: the machine's own
+    /// `/etc/xdg` never reaches a test.
+    var system: String { config + "-xdg" }
+
+    /// Writes an administrator's file, `settings/LAYER/NAME` under `system`.
+    func admin(_ layer: String, _ name: String, _ text: String, in folder: String? = nil) {
+        let dir = (folder ?? system) + "/settings/" + layer
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(text.utf8))
+    }
 
     /// The folder the test runner and the built products are in; SETTINGS_BIN_DIR
     /// points the suite at another build (a release one, say).
@@ -92,6 +106,7 @@ struct Harness {
     func environment(_ extra: [String: String]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = config
+        environment["XDG_CONFIG_DIRS"] = system
         environment["HOME"] = config + "/home"
         // No waiting on a hostile or half-written file unless a test asks for the store's
         // retry (StoreBehaviourTests): it is what made the hostile-file tests slow.
@@ -142,6 +157,19 @@ struct Harness {
     /// plistlib's canonical form of a file.
     func plistlibCanon(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> String {
         let r = python(["canon", path])
+        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+        return r.stdout.trimmingCharacters(in: .newlines)
+    }
+
+    /// A file as plistlib reads it, as JSON with sorted keys (for files of JSON's types).
+    func plistlibJSON(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+        let r = exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import json, plistlib, sys; print(json.dumps(plistlib.load(open(sys.argv[1], 'rb')), sort_keys=True))",
+                path,
+            ])
         XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
         return r.stdout.trimmingCharacters(in: .newlines)
     }

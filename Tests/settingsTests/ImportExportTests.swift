@@ -12,19 +12,6 @@ final class ImportExportTests: XCTestCase {
     override func setUp() { h = Harness() }
     override func tearDown() { h.cleanUp() }
 
-    /// The domain as plistlib reads it, as JSON with sorted keys.
-    private func plistlib(_ path: String, line: UInt = #line) -> String {
-        let r = h.exec(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                "import json, plistlib, sys; print(json.dumps(plistlib.load(open(sys.argv[1], 'rb')), sort_keys=True))",
-                path,
-            ])
-        XCTAssertEqual(r.status, 0, r.stderr, line: line)
-        return r.stdout.trimmingCharacters(in: .newlines)
-    }
-
     private func file(_ text: String) -> String {
         let path = h.config + "/../" + URL(fileURLWithPath: h.config).lastPathComponent + "-import.plist"
         FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
@@ -40,23 +27,23 @@ final class ImportExportTests: XCTestCase {
     func testAnImportKeepsTheKeysTheFileLacks() {
         start()
         h.ok("import", "com.t", file("{ b = 3; d = { y = 9; }; }"))
-        XCTAssertEqual(plistlib(h.path("com.t")), #"{"a": 1, "b": "3", "d": {"y": "9"}}"#)
+        XCTAssertEqual(h.plistlibJSON(h.path("com.t")), #"{"a": 1, "b": "3", "d": {"y": "9"}}"#)
         // From standard input and as JSON alike.
         let r = h.run(["import", "com.t", "-", "--json"], stdin: Data(#"{"c": true}"#.utf8))
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(plistlib(h.path("com.t")), #"{"a": 1, "b": "3", "c": true, "d": {"y": "9"}}"#)
+        XCTAssertEqual(h.plistlibJSON(h.path("com.t")), #"{"a": 1, "b": "3", "c": true, "d": {"y": "9"}}"#)
     }
 
     func testReplaceMakesTheFileTheWholeDomain() {
         start()
         h.ok("import", "com.t", file("{ b = 3; }"), "--replace")
-        XCTAssertEqual(plistlib(h.path("com.t")), #"{"b": "3"}"#)
+        XCTAssertEqual(h.plistlibJSON(h.path("com.t")), #"{"b": "3"}"#)
     }
 
     func testMergeMergesDictionariesDeeply() {
         start()
         h.ok("import", "com.t", file("{ d = { y = 9; z = 0; }; }"), "--merge")
-        XCTAssertEqual(plistlib(h.path("com.t")), #"{"a": 1, "d": {"x": 1, "y": "9", "z": "0"}}"#)
+        XCTAssertEqual(h.plistlibJSON(h.path("com.t")), #"{"a": 1, "d": {"x": 1, "y": "9", "z": "0"}}"#)
     }
 
     func testReplaceAndMergeTogetherAreAUsageError() {
@@ -99,9 +86,9 @@ final class ImportExportTests: XCTestCase {
             for suffix in [".xml", ".plist", ".json"] { try? FileManager.default.removeItem(atPath: out + suffix) }
         }
         FileManager.default.createFile(atPath: out + ".xml", contents: Data(xml.stdout.utf8))
-        XCTAssertEqual(plistlib(out + ".xml"), "{}")
+        XCTAssertEqual(h.plistlibJSON(out + ".xml"), "{}")
         h.ok("export", "com.none", out + ".plist")
-        XCTAssertEqual(plistlib(out + ".plist"), "{}")
+        XCTAssertEqual(h.plistlibJSON(out + ".plist"), "{}")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + ".plist")).prefix(8), Data("bplist00".utf8))
         XCTAssertEqual(h.ok("export", "com.none", "-", "--json"), "{}\n")
         XCTAssertEqual(h.run(["read", "com.none"]).status, 1)

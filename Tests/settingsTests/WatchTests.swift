@@ -33,7 +33,9 @@ final class WatchTests: XCTestCase {
 
     /// Starts `settings watch ARGS…`; `finish` waits for it and returns status and output.
     /// `options` go before the verb (`-currentHost`).
-    private func watch(_ arguments: [String], config: String? = nil, options: [String] = []) throws -> () -> (
+    private func watch(
+        _ arguments: [String], config: String? = nil, options: [String] = [], environment extra: [String: String] = [:]
+    ) throws -> () -> (
         Int32, String, String
     ) {
         let process = Process()
@@ -42,6 +44,8 @@ final class WatchTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = config ?? h.config
         environment["HOME"] = h.config + "/home"
+        environment["XDG_CONFIG_DIRS"] = h.system
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -356,5 +360,20 @@ final class WatchTests: XCTestCase {
         let (status, out, err) = finish()
         XCTAssertEqual(status, 0, err)
         XCTAssertEqual(out, "k\t2\nk\t3\n")
+    }
+
+    /// The watch shows the domain as readers see it: a managed file made, changed and
+    /// removed (its folders made after the watch started) is a change of the key.
+    func testAnAdministratorsFilesAreWatchedToo() throws {
+        h.ok("write", "com.w", "volume", "-int", "3")
+        let finish = try watch(["com.w", "--count", "3"])
+        h.admin("managed", "com.w.json", #"{"volume": 9}"#)
+        Thread.sleep(forTimeInterval: 0.3)
+        h.admin("defaults", "com.w.plist", "{ theme = dark; }")
+        Thread.sleep(forTimeInterval: 0.3)
+        try FileManager.default.removeItem(atPath: h.system + "/settings/managed/com.w.json")
+        let (status, out, err) = finish()
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "volume\t9\ntheme\tdark\nvolume\t3\n")
     }
 }

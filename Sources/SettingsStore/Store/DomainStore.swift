@@ -32,6 +32,9 @@ public struct DomainStore: Sendable {
     /// long at most (2 s at most, the age below which a file counts as just changed); 0
     /// turns the retry off.
     public var readRetry: Double
+    /// Told of each administrator's file a write could not use (see `AdminLayers`): the
+    /// write goes on as if that layer were empty.
+    public var layerWarning: (@Sendable (LayerWarning) -> Void)?
 
     /// The variables the store was made from; schemas are looked up in its `XDG_DATA_DIRS`.
     public let environment: Environment
@@ -195,7 +198,8 @@ public struct DomainStore: Sendable {
         _ domain: DomainName, host: DomainHost = .any,
         _ change: (inout PlistDictionary) throws -> Bool
     ) throws -> StoreWarning? {
-        try withTarget(domain, host: host) { target throws in
+        let managed = managedFile(of: domain, host: host)
+        return try withTarget(domain, host: host) { target throws in
             let existing = try read(target.path)
             let before = existing?.domain.values ?? PlistDictionary()
             var values = before
@@ -203,6 +207,7 @@ public struct DomainStore: Sendable {
             // Only what changed: a file another writer left such text in stays writable.
             let format = existing?.domain.format ?? .xml
             for changed in values.changes(from: before) {
+                try checkUnmanaged(changed.key, managed)
                 guard let new = changed.new else { continue }
                 try checkStorable(changed.key, new, format: format, at: target.path)
             }
@@ -223,7 +228,8 @@ public struct DomainStore: Sendable {
         _ domain: DomainName, host: DomainHost = .any, key: String,
         _ change: (inout PlistValue?) throws -> Bool
     ) throws -> StoreWarning? {
-        try withTarget(domain, host: host) { target throws in
+        let managed = managedFile(of: domain, host: host)
+        return try withTarget(domain, host: host) { target throws in
             let file = try readFile(target.path) { bytes throws(PlistError) -> OneKey in
                 // Smaller than 2 GiB, a file cannot hold more objects than the editor numbers.
                 guard PropertyList.sniff(bytes) == .binary, bytes.count < Int(Int32.max) else {
@@ -240,7 +246,7 @@ public struct DomainStore: Sendable {
             if let file {
                 switch file.parsed {
                 case .binary(let editor, let found)?:
-                    return try edit(editor, found, key: key, status: file.status, change, at: target)
+                    return try edit(editor, found, key: key, status: file.status, managed: managed, change, at: target)
                 case .notADictionary(let type)?: throw StoreError.notADictionary(path: target.path, type)
                 case .tree(let tree)?: existing = try fileRead(tree, status: file.status, at: target.path)
                 case nil: existing = try fileRead(nil, status: file.status, at: target.path)
@@ -249,6 +255,7 @@ public struct DomainStore: Sendable {
             var values = existing?.domain.values ?? PlistDictionary()
             var value = values[key]
             guard try change(&value) else { return nil }
+            try checkUnmanaged(key, managed)
             if let value { try checkStorable(key, value, format: existing?.domain.format ?? .xml, at: target.path) }
             values[key] = value
             return try save(values, over: existing, to: target)
@@ -264,13 +271,28 @@ public struct DomainStore: Sendable {
         }
     }
 
+    /// Throws when `key` is locked by the domain's managed file.
+    private func checkUnmanaged(_ key: String, _ managed: AdminFile?) throws(StoreError) {
+        if let managed, managed.values[key] != nil { throw StoreError.managed(key: key, path: managed.path) }
+    }
+
+    /// The domain's managed file, for a writer: a file that cannot be used is told to
+    /// `layerWarning` and locks nothing.
+    private func managedFile(of domain: DomainName, host: DomainHost) -> AdminFile? {
+        var warnings: [LayerWarning] = []
+        let managed = adminFile(of: domain, host: host, .managed, &warnings)
+        if let layerWarning { warnings.forEach(layerWarning) }
+        return managed
+    }
+
     /// The binary branch of the one-key update.
     private func edit(
-        _ editor: BinaryEditor, _ found: PlistValue?, key: String, status: FileSystem.Status,
+        _ editor: BinaryEditor, _ found: PlistValue?, key: String, status: FileSystem.Status, managed: AdminFile?,
         _ change: (inout PlistValue?) throws -> Bool, at target: Target
     ) throws -> StoreWarning? {
         var value = found
         guard try change(&value) else { return nil }
+        try checkUnmanaged(key, managed)
         if let value { try checkStorable(key, value, format: .binary, at: target.path) }
         if value == nil, editor.otherEntryCount == 0 {
             return try save(
@@ -384,6 +406,7 @@ public struct DomainStore: Sendable {
     /// the folder's lock; a read-only file is refused unless `overwriteReadOnly`.
     public func remove(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> Bool {
         let (folder, typed) = try located(domain, host: host)
+        let managed = managedFile(of: domain, host: host)
         guard (try? FileSystem.status(folder))??.isDirectory == true else { return false }
         do {
             return try holdingLock(folder, for: typed) { _ throws in
@@ -394,6 +417,10 @@ public struct DomainStore: Sendable {
                 }
                 guard let status else { return false }
                 try checkWritable(status, at: path)
+                // Removing the file would remove the user's copy of a locked key.
+                if let managed, let values = try read(path)?.domain.values {
+                    for entry in values.entries { try checkUnmanaged(entry.key, managed) }
+                }
                 do throws(Errno) { return try FileSystem.unlink(path) } catch {
                     throw StoreError.writeFailed(path: path, error)
                 }

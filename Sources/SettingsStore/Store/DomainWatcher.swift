@@ -13,6 +13,9 @@ import PlistModel
 /// A domain that is a symbolic link is also watched where the link points, and the
 /// watch follows the link when it is pointed elsewhere (one level of link).
 ///
+/// The values are the domain as readers see it: an administrator's managed and
+/// machine-wide files (`AdminLayers`) are watched too, and applied to the user's values.
+///
 ///     let watcher = try DomainWatcher(store: DomainStore(), domain: .named("com.app"), host: .any)
 ///     while let changes = try watcher.next() { for c in changes { print(c.key, c.new ?? "(deleted)") } }
 public final class DomainWatcher {
@@ -34,6 +37,8 @@ public final class DomainWatcher {
     /// Where the domain's link pointed when the watches were set (nil: no link).
     private var linkTarget: String?
     private var snapshot: PlistDictionary
+    /// What the last reading could not use of an administrator's files (see `AdminLayers`).
+    public private(set) var layerWarnings: [LayerWarning] = []
     /// Raised by `cancel()`, from any thread.
     public let canceller: CancelSignal
     private var cancelled = false
@@ -49,7 +54,15 @@ public final class DomainWatcher {
         }
         snapshot = PlistDictionary()
         try arm()
-        snapshot = try store.load(domain, host: host)?.values ?? PlistDictionary()
+        snapshot = try current()
+    }
+
+    /// The domain as readers see it now: the user's values with the layers applied.
+    private func current() throws(StoreError) -> PlistDictionary {
+        let user = try store.load(domain, host: host)?.values ?? PlistDictionary()
+        let layers = store.adminLayers(of: domain, host: host)
+        layerWarnings = layers.warnings
+        return layers.isEmpty ? user : layers.merged(over: user)
     }
 
     /// Seconds on the monotonic clock the watcher times itself by, for callers that keep
@@ -76,7 +89,7 @@ public final class DomainWatcher {
                 if let deadline, FileSystem.monotonicSeconds() >= deadline { return nil }
                 continue
             }
-            let current = try store.load(domain, host: host)?.values ?? PlistDictionary()
+            let current = try current()
             let changes = current.changes(from: snapshot)
             snapshot = current
             if !changes.isEmpty { return changes }
@@ -149,6 +162,7 @@ public final class DomainWatcher {
         linkTarget = currentLinkTarget()
         try watchFolder(of: path)
         if let linkTarget { try watchFolder(of: linkTarget) }
+        for file in store.adminCandidates(of: domain, host: host) { try watchFolder(of: file) }
     }
 
     /// Watches the file's folder for its name (in any case: the store finds a file in

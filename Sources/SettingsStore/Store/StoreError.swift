@@ -25,6 +25,11 @@ public enum StoreError: Error, Sendable, Equatable {
     case cannotWatch(path: String, Errno)
     /// An environment variable the store reads holds text it does not take.
     case badEnvironment(name: String, value: String, expected: String)
+    /// A JSON file (an administrator's layer) that does not parse.
+    case notJSON(path: String, JSONError)
+    /// The change would set or remove a key an administrator's managed file locks
+    /// (`AdminLayers`): nothing was written.
+    case managed(key: String, path: String)
 
     /// A failed whole-file read of `path`.
     init(reading path: String, _ error: FileError) {
@@ -71,6 +76,8 @@ public enum StoreError: Error, Sendable, Equatable {
                 + "fs.inotify.max_user_watches; raise it, e.g. sysctl fs.inotify.max_user_watches=524288)"
         case let .cannotWatch(path, errno): "cannot watch \(path): \(errno.message)"
         case let .badEnvironment(name, value, expected): "invalid \(name) '\(value)': expected \(expected)"
+        case let .notJSON(path, error): "cannot parse \(path): \(error.message)"
+        case let .managed(key, path): "cannot change \(key): it is managed by the administrator's \(path)"
         }
     }
 }

@@ -139,6 +139,8 @@ struct Context {
     var status: Int32 = 0
     /// Whether the verb may change a domain (see `Verb.writes`).
     var verbWrites = true
+    /// The last domain's layers, so a verb that looks twice warns once (see `layers(for:)`).
+    var lastLayers: (DomainName, AdminLayers)?
 
     init(program: String, streams: Streams) {
         (self.program, self.streams) = (program, streams)
@@ -184,12 +186,16 @@ struct Context {
 
     /// The store's one-key update; a change in place whose durability is unconfirmed is
     /// a warning, and exit 0.
+    /// The store refuses a change to a managed key; an administrator's file it cannot use
+    /// is a warning here, on writes as on reads (see `layers(for:)`).
     mutating func update(_ domain: DomainName, key: String, _ change: (inout PlistValue?) throws -> Bool) throws {
+        _ = layers(for: domain)
         note(try store.update(domain, host: host, key: key, change))
     }
 
     /// The store's whole-domain update, as `update(_:key:_:)`.
     mutating func update(_ domain: DomainName, _ change: (inout PlistDictionary) throws -> Bool) throws {
+        _ = layers(for: domain)
         note(try store.update(domain, host: host, change))
     }
 }

@@ -16,9 +16,10 @@ struct PathOptions {
     var merge = false
     /// `import --replace`: the file becomes the whole domain.
     var replace = false
-    /// `read --source`: say where the value comes from, `user` or `default`.
+    /// `read --source`: say where the value comes from: managed, user, system or default.
     var source = false
-    /// `read D --with-defaults`: the schema's defaults fill in absent keys.
+    /// `read D --with-defaults`, `export D … --with-defaults`: the domain as readers see
+    /// it (the layers applied, the schema's defaults filled in).
     var withDefaults = false
 
     /// Takes the options out of `words`, wherever they stand, and returns the rest.

@@ -36,8 +36,12 @@ struct Verb: Sendable {
             options: [
                 .pointer, .pathJSON,
                 VerbOption("--json", "prints JSON (pretty at a terminal), in the man page's mapping", at: [.after]),
-                VerbOption("--source", "with a key: prints user or default (from the schema)", at: [.after]),
-                VerbOption("--with-defaults", "the domain with the schema's defaults filled in", at: [.after]),
+                VerbOption(
+                    "--source", "with a key: prints where its value comes from: managed, user, system or default",
+                    at: [.after]),
+                VerbOption(
+                    "--with-defaults", "the domain as readers see it: managed, machine-wide and schema values applied",
+                    at: [.after]),
             ],
             run: ReadCommand.read),
         Verb(
@@ -95,7 +99,13 @@ struct Verb: Sendable {
             usage: [
                 ("export <domain> <path to plist>", "saves domain as a binary plist to path"),
                 ("export <domain> -", "writes domain as an xml plist to stdout"),
-            ], options: [VerbOption("--json", "as JSON instead", at: [.after])], run: TransferCommand.exportDomain),
+            ],
+            options: [
+                VerbOption("--json", "as JSON instead", at: [.after]),
+                VerbOption(
+                    "--with-defaults", "what readers see: managed, machine-wide and schema values applied",
+                    at: [.after]),
+            ], run: TransferCommand.exportDomain),
         Verb(
             name: "paths", summary: "list a JSON Pointer for every leaf value",
             usage: [

@@ -56,7 +56,10 @@ enum CompleteCommand {
         case "keys", "paths":
             guard arguments.count == 2 else { throw CLIError.usage("complete \(what) needs a domain") }
             guard let domain = try? context.domainName(arguments[1]) else { return }
-            let values = (try? context.store.load(domain, host: context.host))??.values ?? [:]
+            // As readers see the domain: the administrator's keys too (a broken file of theirs
+            // is left out, without a word: completion never writes to the terminal).
+            let user = (try? context.store.load(domain, host: context.host))??.values ?? [:]
+            let values = context.store.adminLayers(of: domain, host: context.host).merged(over: user)
             if what == "keys" {
                 // The schema's keys too, so a key can be completed before it is ever written.
                 let schemaKeys = context.schema(for: domain)?.keys.map(\.name).filter { values[$0] == nil } ?? []

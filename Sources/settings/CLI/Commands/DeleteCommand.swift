@@ -12,11 +12,13 @@ enum DeleteCommand {
         try expectAtMost(options.path == nil ? 2 : 1, arguments)
         let domain = try context.domainName(domainToken)
         guard let path = try options.placeInside() ?? arguments.dropFirst().first.map({ KeyPath([$0.text]) }) else {
+            _ = context.layers(for: domain)
             guard try context.store.remove(domain, host: context.host) else {
                 throw CLIError.deleteMissing(domain: domainToken.text)
             }
             return
         }
+        try context.refuseManaged([path.segments[0]], in: domain)
         var removed = false
         try context.update(domain, key: path.segments[0]) { value in
             removed = try path.remove(in: &value)

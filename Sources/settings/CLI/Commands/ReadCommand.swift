@@ -19,27 +19,22 @@ enum ReadCommand {
         }
         let domain = try context.domainName(domainToken)
         if arguments.count == 1, options.path == nil {
+            // Plain `read D` is the user's file, as defaults prints it; the layers and the
+            // schema's defaults only with --with-defaults.
             var values = try context.store.load(domain, host: context.host)?.values ?? [:]
-            if options.withDefaults, let schema = context.schema(for: domain) {
-                for key in schema.keys where values[key.name] == nil { values[key.name] = key.defaultValue }
-            }
+            if options.withDefaults { values = context.mergedView(of: domain, user: values) }
             guard !values.isEmpty else { throw CLIError.domainMissing(domainToken.text, file: domain.file) }
             context.output.append(contentsOf: render(.dict(values), false))
             return
         }
-        let value: PlistValue
-        var source = "user"
+        let value: PlistValue, source: ValueSource
         do {
-            value = try lookUp(&context, domain, domainToken, arguments, options)
+            (value, source) = try lookUp(&context, domain, domainToken, arguments, options)
         } catch let error as CLIError {
-            // An absent key reads as its schema default, as gsettings reads it.
             guard case .pairMissing = error, options.path == nil else { throw error }
-            guard let fallback = context.schema(for: domain)?.key(arguments[1].text)?.defaultValue else {
-                throw try dottedHint(&context, domain, arguments) ?? error
-            }
-            (value, source) = (fallback, "default")
+            throw try dottedHint(&context, domain, arguments) ?? error
         }
-        if options.source { context.print(source); return }
+        if options.source { context.print(source.rawValue); return }
         context.output.append(contentsOf: render(value, true))
     }
 
@@ -64,30 +59,32 @@ enum ReadCommand {
             throw CLIError.usage("read-type needs a domain and a key")
         }
         try expectAtMost(options.path == nil ? 2 : 1, arguments)
-        let value = try lookUp(&context, try context.domainName(arguments[0]), arguments[0], arguments, options)
+        let (value, _) = try lookUp(&context, try context.domainName(arguments[0]), arguments[0], arguments, options)
         context.print("Type is \(TypeTable.row(for: value).word)")
     }
 
-    /// The value of the key (`arguments[1]`) or of the path; only its top-level key is
-    /// built from the file.
-    private static func lookUp(
+    /// The value of the key (`arguments[1]`) or of the path, as a reader gets it, and
+    /// where it comes from (see `Context.resolve`); only its top-level key is built from
+    /// the file. A schema's default counts for a plain key, as gsettings reads one.
+    static func lookUp(
         _ context: inout Context, _ domain: DomainName, _ domainToken: Token,
         _ arguments: [Token], _ options: PathOptions
-    ) throws -> PlistValue {
+    ) throws -> (PlistValue, ValueSource) {
         let path = options.path ?? KeyPath([arguments[1].text])
         let name = options.path == nil ? arguments[1].text : path.pointer
         guard !path.segments.isEmpty else {
             guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
                 throw CLIError.domainMissing(domainToken.text, file: domain.file)
             }
-            return .dict(values)
+            return (.dict(values), .user)
         }
-        guard let top = try context.store.value(forKey: path.segments[0], in: domain, host: context.host),
+        guard let (top, source) = try context.resolve(path.segments[0], in: domain),
+            options.path == nil || source != .default,
             let value = KeyPath(Array(path.segments.dropFirst())).jsonValue(inside: top)
         else {
             throw CLIError.pairMissing(domain: domainToken.text, key: name)
         }
-        return value
+        return (value, source)
     }
 
     /// Every domain keyed by its name, the global one as NSGlobalDomain. A file that

@@ -11,6 +11,7 @@ enum RenameCommand {
         try expectAtMost(3, arguments)
         let domain = try context.domainName(arguments[0])
         let (old, new) = (arguments[1].text, arguments[2].text)
+        try context.refuseManaged([old, new], in: domain)
         try context.update(domain) { values in
             guard let value = values.removeValue(forKey: old) else {
                 throw CLIError.renameMissing(domain: arguments[0].text, key: old)

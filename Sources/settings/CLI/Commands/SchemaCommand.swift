@@ -44,6 +44,8 @@ enum SchemaCommand {
                 throw CLIError.noSchema(domain: arguments[0].text, key: nil)
             }
             names = schema.keys.map(\.name)
+        } else {
+            try context.refuseManaged(names, in: domain)
         }
         try context.update(domain) { values in
             var changed = false

@@ -58,49 +58,22 @@ enum TransferCommand {
 
     /// `old` with every top-level key of `new` set to `new`'s value.
     static func topLevelMerged(_ old: PlistDictionary, _ new: PlistDictionary) -> PlistDictionary {
-        overlaid(old, new) { _, incoming in incoming }
+        old.overlaid(by: new) { _, incoming in incoming }
     }
 
     /// `old` with every key of `new` set, dictionaries in both merged key by key.
     static func merged(_ old: PlistDictionary, _ new: PlistDictionary) -> PlistDictionary {
-        overlaid(old, new) { existing, incoming in
+        old.overlaid(by: new) { existing, incoming in
             if case .dict(let inner) = existing, case .dict(let more) = incoming { return .dict(merged(inner, more)) }
             return incoming
         }
     }
 
-    /// `old`'s entries in their order, each key `new` also has given `combine(old, new)`,
-    /// then `new`'s other keys in theirs; as setting `new`'s keys one by one would, but in
-    /// time linear in both (one at a time, each set searches the domain: a 100,000-key
-    /// import would take minutes). Keys are compared as bytes, as everywhere.
-    private static func overlaid(
-        _ old: PlistDictionary, _ new: PlistDictionary, combine: (PlistValue, PlistValue) -> PlistValue
-    ) -> PlistDictionary {
-        let incoming = new.uniqueEntries
-        if old.isEmpty { return PlistDictionary(entries: incoming) }
-        var byKey: [[UInt8]: PlistValue] = [:]
-        byKey.reserveCapacity(incoming.count)
-        for entry in incoming { byKey[Array(entry.key.utf8)] = entry.value }
-        var entries: [PlistDictionary.Entry] = []
-        entries.reserveCapacity(old.entries.count + incoming.count)
-        var placed = Set<[UInt8]>()
-        for entry in old.uniqueEntries {
-            let key = Array(entry.key.utf8)
-            guard let value = byKey[key] else {
-                entries.append(entry)
-                continue
-            }
-            entries.append(.init(key: entry.key, value: combine(entry.value, value)))
-            placed.insert(key)
-        }
-        for entry in incoming where !placed.contains(Array(entry.key.utf8)) { entries.append(entry) }
-        return PlistDictionary(entries: entries)
-    }
-
     /// `export D PATH|- [--json]`: a binary plist at PATH, or XML on standard output; with
     /// `--json`, JSON in either place. A domain that does not exist exports as an empty
     /// dictionary, status 0, as CFPreferences gives an unknown domain (Salt's macdefaults
-    /// reads a domain this way before its first write).
+    /// reads a domain this way before its first write). `--with-defaults` exports what
+    /// readers see: the machine-wide layers and the schema's defaults applied.
     static func exportDomain(_ context: inout Context, _ arguments: [Token]) throws {
         let (options, arguments) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: "export"))
         guard arguments.count >= 2 else {
@@ -108,7 +81,8 @@ enum TransferCommand {
         }
         try expectAtMost(2, arguments)
         let domain = try context.domainName(arguments[0])
-        let values = try context.store.load(domain, host: context.host)?.values ?? PlistDictionary()
+        var values = try context.store.load(domain, host: context.host)?.values ?? PlistDictionary()
+        if options.withDefaults { values = context.mergedView(of: domain, user: values) }
         context.keepUntilExit(values)
         let path = arguments[1].text
         if options.json {

@@ -50,6 +50,17 @@ enum WatchCommand {
                 throw CLIError.outputFailed(error)
             }
         }
+        // An administrator's file that cannot be used: said when the watch starts, and
+        // again only when what is wrong changes (said at once: a watch runs until stopped).
+        var warned: [LayerWarning] = []
+        let warnLayers = {
+            guard watcher.layerWarnings != warned else { return }
+            warned = watcher.layerWarnings
+            for warning in warned {
+                streams.error(Array("\(program): warning: \(CLI.oneLine(warning.message))\n".utf8))
+            }
+        }
+        warnLayers()
         if options.initial {
             let current = watcher.values
             let initial = current.sortedEntries.map { KeyChange(key: $0.key, old: nil, new: $0.value) }
@@ -70,6 +81,7 @@ enum WatchCommand {
                     Array(Diagnostic(error, program: program, verbWrites: false).lines(program: program).utf8))
                 continue
             }
+            warnLayers()
             guard let changes else { break }
             for event in events(changes, options.selectors) {
                 try emit(event)

@@ -29,6 +29,7 @@ enum WriteCommand {
         }
         let path = try options.placeInside() ?? KeyPath([words.removeFirst().text])
         let key = path.segments[0]
+        try context.refuseManaged([key], in: domain)
         // A schema types a flagless value and checks every value written to a top-level key.
         let schema = context.schema(for: domain)
         let keySchema = schema?.key(key)

@@ -1,0 +1,39 @@
+import PlistModel
+import PlistCodecs
+import SettingsStore
+
+/// An administrator's layers of one domain, as last read, and when (see `Settings.layers`).
+struct LayerCache {
+    let layers: AdminLayers
+    /// When, in the folder watch's history, the files were known to be as read; nil when
+    /// one of their folders cannot be watched (then they are read every time).
+    let checkedAt: UInt64?
+}
+
+extension Settings {
+    /// A domain's machine-wide layers (`AdminLayers`), read again only when one of their
+    /// files (or folders) changed, as the domain's own cache is. A file that cannot be used
+    /// is reported to `errorHandler` once, as a store error.
+    func layers(_ name: DomainName, _ host: DomainHost) -> AdminLayers {
+        let candidates = store.adminCandidates(of: name, host: host)
+        if candidates.isEmpty { return .none }
+        let isOwn = name == domain
+        let known = state.withLock { isOwn ? $0.ownLayers : $0.globalLayers }
+        var checkedAt: UInt64? = nil
+        var unchanged = true
+        for (index, path) in candidates.enumerated() {
+            let (same, now) = FolderWatch.check(path, since: known?.checkedAt)
+            if index == 0 { checkedAt = now } else if now == nil { checkedAt = nil }
+            unchanged = unchanged && same
+        }
+        if unchanged, let known { return known.layers }
+        let layers = store.adminLayers(of: name, host: host)
+        for warning in layers.warnings {
+            let first = state.withLock { $0.reportedLayers.insert(warning.message).inserted }
+            if first, case .unusable(let error) = warning { errorHandler(.store(error)) }
+        }
+        let cache = LayerCache(layers: layers, checkedAt: checkedAt)
+        state.withLock { state in if isOwn { state.ownLayers = cache } else { state.globalLayers = cache } }
+        return layers
+    }
+}
