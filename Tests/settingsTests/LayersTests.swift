@@ -118,9 +118,12 @@ final class LayersTests: XCTestCase {
             r.stderr,
             "settings: warning: ignoring \(first)/settings/defaults/com.t.json: "
                 + "\(first)/settings/defaults/com.t.plist is in the same folder and comes first\n")
-        // Unset, the folder is /etc/xdg; relative entries are never used.
-        r = h.run(["read", "com.t", "k"], environment: ["XDG_CONFIG_DIRS": "relative"])
-        XCTAssertEqual(r.status, 1)
+        // Relative entries are never used; an entry that is a file, or empty, holds nothing.
+        for dirs in ["relative", "/etc/passwd", "::", ""] {
+            r = h.run(["read", "com.t", "k"], environment: ["XDG_CONFIG_DIRS": dirs])
+            XCTAssertEqual(r.status, 1, dirs)
+            XCTAssertEqual(r.stderr, "settings: The domain/default pair of (com.t, k) does not exist\n", dirs)
+        }
     }
 
     func testAnAdministratorsBrokenFileIsOneWarningAndIgnored() {
@@ -150,6 +153,18 @@ final class LayersTests: XCTestCase {
                 + "its root is an array, not a dictionary\n"
                 + "settings: warning: ignoring an administrator's file: cannot use \(h.system)/settings/defaults/com.t.json: "
                 + "it is a FIFO, not a regular file\n")
+        // A folder, or a link loop, in the file's place: one line each, never a hang.
+        let managed = h.system + "/settings/managed/com.t.plist"
+        try? FileManager.default.removeItem(atPath: managed)
+        try? FileManager.default.createDirectory(atPath: managed, withIntermediateDirectories: false)
+        r = h.run(["write", "com.t", "locked", "again"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("\(managed): it is a directory, not a regular file\n"), r.stderr)
+        try? FileManager.default.removeItem(atPath: managed)
+        try? FileManager.default.createSymbolicLink(atPath: managed, withDestinationPath: "com.t.plist")
+        r = h.run(["read", "com.t", "locked"])
+        XCTAssertEqual(r.stdout, "again\n")
+        XCTAssertTrue(r.stderr.contains("cannot read \(managed): Too many levels of symbolic links\n"), r.stderr)
     }
 
     func testTheGlobalDomainHasLayersAndPathDomainsNone() {

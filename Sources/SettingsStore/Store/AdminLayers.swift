@@ -139,6 +139,11 @@ extension DomainStore {
                 }
                 bytes = read
             } catch {
+                // An entry of $XDG_CONFIG_DIRS that is a file holds no layer, as a missing one.
+                if case .system(.notADirectory) = error {
+                    index += 1
+                    continue
+                }
                 warnings.append(.unusable(StoreError(reading: path, error)))
                 return nil
             }
