@@ -65,7 +65,7 @@ _settings() {
         ((arg == 2)) && _settings_reply_lines "$("$cmd" "${host[@]}" complete domains 2>/dev/null)"
         return
         ;;
-    read | read-type | write | rename | delete | remove | import | export | watch | paths | keys | list-keys | describe | range | reset | validate)
+    read | read-type | check | write | rename | delete | remove | import | export | watch | paths | keys | list-keys | describe | range | reset | validate)
         if ((arg == 1)); then
             if [[ $cur == /* || $cur == "~"* ]]; then
                 compopt -o filenames 2>/dev/null
@@ -110,7 +110,7 @@ _settings() {
             _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
         fi
         ;;
-    read | read-type | rename | delete | remove)
+    read | read-type | check | rename | delete | remove)
         if ((arg == 2)) && [[ $cur == -* ]]; then
             _settings_options "$verb" key
         elif ((arg == 2)); then

@@ -50,7 +50,7 @@ function __settings_state
     test "$verb" = get; and set verb read
     test "$verb" = set; and set verb write
     # A pointer into the domain follows -p, for every verb that takes one.
-    if test $n -ge 2; and test "$previous" = -p; and contains -- $verb read read-type write delete remove watch
+    if test $n -ge 2; and test "$previous" = -p; and contains -- $verb read read-type check write delete remove watch
         echo pointer
         return
     end
@@ -63,7 +63,7 @@ function __settings_state
         end
     end
     switch $verb
-        case read read-type delete remove
+        case read read-type check delete remove
             if test $n -eq 1
                 echo domain
             else if test $n -eq 2; and contains -- $verb delete remove

@@ -71,7 +71,7 @@ enum CompletionScripts {
                 ((arg == 2)) && _settings_reply_lines "$("$cmd" "${host[@]}" complete domains 2>/dev/null)"
                 return
                 ;;
-            read | read-type | write | rename | delete | remove | import | export | watch | paths | keys | list-keys | describe | range | reset | validate)
+            read | read-type | check | write | rename | delete | remove | import | export | watch | paths | keys | list-keys | describe | range | reset | validate)
                 if ((arg == 1)); then
                     if [[ $cur == /* || $cur == "~"* ]]; then
                         compopt -o filenames 2>/dev/null
@@ -116,7 +116,7 @@ enum CompletionScripts {
                     _settings_reply_lines "$("$cmd" "${host[@]}" complete keys "$domain" 2>/dev/null)"
                 fi
                 ;;
-            read | read-type | rename | delete | remove)
+            read | read-type | check | rename | delete | remove)
                 if ((arg == 2)) && [[ $cur == -* ]]; then
                     _settings_options "$verb" key
                 elif ((arg == 2)); then
@@ -244,7 +244,7 @@ enum CompletionScripts {
           [[ $verb == get ]] && verb=read
           [[ $verb == set ]] && verb=write
           case $verb in
-            read|read-type|write|rename|delete|remove|import|export|watch|paths|keys|list-keys|describe|range|reset|validate)
+            read|read-type|check|write|rename|delete|remove|import|export|watch|paths|keys|list-keys|describe|range|reset|validate)
               if (( arg == 1 )); then _settings_domains; return; fi ;;
             schema)
               (( arg == 1 )) && compadd path
@@ -277,7 +277,7 @@ enum CompletionScripts {
             reset)
               _settings_keys
               _settings_options reset key ;;
-            read|read-type|rename|delete|remove)
+            read|read-type|check|rename|delete|remove)
               if (( arg == 2 )) && [[ $PREFIX == -* ]]; then
                 _settings_options $verb key
               elif (( arg == 2 )); then
@@ -387,7 +387,7 @@ enum CompletionScripts {
             test "$verb" = get; and set verb read
             test "$verb" = set; and set verb write
             # A pointer into the domain follows -p, for every verb that takes one.
-            if test $n -ge 2; and test "$previous" = -p; and contains -- $verb read read-type write delete remove watch
+            if test $n -ge 2; and test "$previous" = -p; and contains -- $verb read read-type check write delete remove watch
                 echo pointer
                 return
             end
@@ -400,7 +400,7 @@ enum CompletionScripts {
                 end
             end
             switch $verb
-                case read read-type delete remove
+                case read read-type check delete remove
                     if test $n -eq 1
                         echo domain
                     else if test $n -eq 2; and contains -- $verb delete remove

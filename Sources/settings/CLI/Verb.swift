@@ -69,6 +69,18 @@ struct Verb: Sendable {
             ],
             run: WriteCommand.write),
         Verb(
+            name: "check", summary: "exit 0 if a key already has a value, type included",
+            usage: [
+                ("check <domain> <key> <value>", "exits 0 if key's value is what write would store, else 1"),
+                ("check <domain> -p <pointer> <value>", "the same for the place at pointer"),
+                ("check -v <domain> <key> <value>", "also prints equal, differs: VALUE (TYPE), or missing"),
+            ],
+            options: [
+                .pointer, .pathJSON,
+                VerbOption("--json", "the value is JSON", argument: "<json>", at: [.value, .pointerValue]),
+            ],
+            run: WriteCommand.check),
+        Verb(
             name: "rename", summary: "rename a key",
             usage: [
                 ("rename <domain> <old_key> <new_key>", "renames old_key to new_key")

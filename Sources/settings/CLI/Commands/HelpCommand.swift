@@ -43,6 +43,10 @@ enum HelpCommand {
             "read com.example.app", "read com.example.app volume", "read com.example.app -p /window/frame/0 --json",
         ],
         "read-type": ["read-type com.example.app volume"],
+        "check": [
+            "check com.example.app music -bool true",
+            "check -v com.example.app recent -array-add doc.txt",
+        ],
         "write": [
             "write com.example.app music -bool true", "write com.example.app -p /recent/- -string doc.txt",
             "write com.example.app window --json '{\"w\": 800}'",
@@ -77,7 +81,7 @@ enum HelpCommand {
     /// What a bare command prints: the verbs grouped by what a person wants to do.
     static func shortUsage(program: String) -> String {
         let groups: [(String, [String])] = [
-            ("read", ["read", "read-type", "keys", "find", "domains"]),
+            ("read", ["read", "read-type", "check", "keys", "find", "domains"]),
             ("write", ["write", "delete", "rename"]),
             ("files and JSON", ["import", "export", "paths"]),
             ("watch", ["watch"]),

@@ -7,49 +7,110 @@ enum WriteCommand {
     /// `write D -p POINTER [--insert] VALUE…` sets a place inside a value; `--json TEXT`
     /// in place of the value words gives the value as JSON.
     static func write(_ context: inout Context, _ arguments: [Token]) throws {
-        // `--force` right after the domain writes what the schema would refuse, and over a
-        // read-only file. (`write D --force` alone stores the key --force, as defaults.)
-        var arguments = arguments
-        let force = arguments.count > 2 && context.takeForce(&arguments)
-        guard arguments.count >= 2 else { throw CLIError.usage("write needs a domain, a key and a value") }
-        let domain = try context.domainName(arguments[0])
-        var words = Array(arguments.dropFirst())
-        // A path only with a value after it: `write D -p V` stores the key -p, as defaults does.
-        var options = PathOptions()
-        if ["-p", "--path-json"].contains(words[0].text), words.count >= 3 {
-            options.path = try PathOptions.parsePath(words[0].text, words[1].text)
-            words.removeFirst(2)
-            while let flag = words.first?.text, flag == "--insert" || flag == "--exact", words.count > 1 {
-                if flag == "--insert" { options.insert = true } else { options.exact = true }
-                words.removeFirst()
-            }
-        } else if words.count == 1 {
-            try replaceDomain(&context, domain, literal: words[0].text)
-            return
-        }
-        let path = try options.placeInside() ?? KeyPath([words.removeFirst().text])
-        let key = path.segments[0]
-        try context.refuseManaged([key], in: domain)
-        // A schema types a flagless value and checks every value written to a top-level key.
-        let schema = context.schema(for: domain)
-        let keySchema = schema?.key(key)
-        if let schema, schema.strict, keySchema == nil, !force {
-            throw CLIError.notInSchema(key: key, domain: arguments[0].text)
-        }
-        var change = try valueChange(&context, &words, &options)
-        if path.segments.count == 1 { change = try typed(change, words, keySchema, force: force, options) }
-        let below = KeyPath(Array(path.segments.dropFirst()))
-        try context.update(domain, key: key) { value in
-            let target = value.flatMap(below.value(inside:))
-            var new = try apply(change, to: target, name: options.path?.pointer ?? key)
-            if options.json, !options.exact { new = JSONIntegers.keepingReals(new, where: target) }
+        guard let request = try Request(&context, arguments) else { return }
+        let (key, options, keySchema, force) = (request.key, request.options, request.keySchema, request.force)
+        try context.update(request.domain, key: key) { value in
+            let target = value.flatMap(request.below.value(inside:))
+            let new = try request.newValue(over: target)
             if new == target, !options.insert { return false }
-            try path.set(new, in: &value, insert: options.insert)
+            try request.path.set(new, in: &value, insert: options.insert)
             // The key's whole value is checked, so a write deep inside it is checked too.
             if let keySchema, !force, let value, let problem = keySchema.violation(value) {
                 throw CLIError.schemaViolation(key: key, problem.message)
             }
             return true
+        }
+    }
+
+    /// `check [-v] D K VALUE…` (the value words of `write`): status 0 when the value a
+    /// reader gets (the managed, user and machine-wide layers; not a schema's default)
+    /// is what `write` would store, type included, so that `write` would change nothing;
+    /// 1 when not, a missing key or domain included. Writes nothing; with `-v`, one line:
+    /// `equal`, `differs: VALUE (TYPE)` or `missing`.
+    static func check(_ context: inout Context, _ arguments: [Token]) throws {
+        var arguments = arguments
+        let verbose = arguments.first?.text == "-v"
+        if verbose { arguments.removeFirst() }
+        guard arguments.count >= 3 else { throw CLIError.usage("check needs a domain, a key and a value") }
+        guard let request = try Request(&context, arguments, checking: true) else { return }
+        let found = try context.resolve(request.key, in: request.domain)
+        let current = found.flatMap { $0.source == .default ? nil : request.below.value(inside: $0.value) }
+        var same = false
+        if let current, case .append(let elements) = request.change {
+            // Appending is done when the array already ends with the elements.
+            if case .array(let items) = current {
+                same = items.count >= elements.count && items.suffix(elements.count).elementsEqual(elements)
+            }
+        } else if let current {
+            // A value `write` could not apply (-dict-add to a string) differs.
+            same = (try? request.newValue(over: current)) == current
+        }
+        if !same { context.status = 1 }
+        guard verbose else { return }
+        guard let current else { return context.print("missing") }
+        let shown = String(decoding: DefaultsPrinter.renderLine(current), as: UTF8.self)
+        context.print(same ? "equal" : "differs: \(shown) (\(TypeTable.row(for: current).word))")
+    }
+
+    /// What a `write` (or `check`) asks for: the place, the change, and the schema that
+    /// types and checks it.
+    private struct Request {
+        let domain: DomainName
+        let path: KeyPath
+        let change: ValueArguments.Change
+        let options: PathOptions
+        let keySchema: KeySchema?
+        let force: Bool
+
+        var key: String { path.segments[0] }
+        /// The place below the top-level key.
+        var below: KeyPath { KeyPath(Array(path.segments.dropFirst())) }
+        /// The key, or the pointer for `-p`, for messages.
+        var name: String { options.path?.pointer ?? key }
+
+        /// Nil when the words were `write D PLIST`, done here (a whole domain); `check`
+        /// takes a key and a value only.
+        init?(_ context: inout Context, _ arguments: [Token], checking: Bool = false) throws {
+            // `--force` right after the domain writes what the schema would refuse, and over a
+            // read-only file. (`write D --force` alone stores the key --force, as defaults.)
+            var arguments = arguments
+            force = !checking && arguments.count > 2 && context.takeForce(&arguments)
+            guard arguments.count >= 2 else { throw CLIError.usage("write needs a domain, a key and a value") }
+            domain = try context.domainName(arguments[0])
+            var words = Array(arguments.dropFirst())
+            // A path only with a value after it: `write D -p V` stores the key -p, as defaults does.
+            var options = PathOptions()
+            if ["-p", "--path-json"].contains(words[0].text), words.count >= 3 {
+                options.path = try PathOptions.parsePath(words[0].text, words[1].text)
+                words.removeFirst(2)
+                while let flag = words.first?.text, flag == "--insert" || flag == "--exact", words.count > 1 {
+                    if flag == "--insert" { options.insert = true } else { options.exact = true }
+                    words.removeFirst()
+                }
+            } else if words.count == 1 {
+                if checking { throw CLIError.usage("check needs a domain, a key and a value") }
+                try replaceDomain(&context, domain, literal: words[0].text)
+                return nil
+            }
+            path = try options.placeInside() ?? KeyPath([words.removeFirst().text])
+            let key = path.segments[0]
+            if !checking { try context.refuseManaged([key], in: domain) }
+            // A schema types a flagless value and checks every value written to a top-level key.
+            let schema = context.schema(for: domain)
+            keySchema = schema?.key(key)
+            if !checking, let schema, schema.strict, keySchema == nil, !force {
+                throw CLIError.notInSchema(key: key, domain: arguments[0].text)
+            }
+            var change = try valueChange(&context, &words, &options)
+            if path.segments.count == 1 { change = try typed(change, words, keySchema, force: force, options) }
+            (self.change, self.options) = (change, options)
+        }
+
+        /// What the place holds after the write, given what it holds now.
+        func newValue(over target: PlistValue?) throws -> PlistValue {
+            var new = try apply(change, to: target, name: name)
+            if options.json, !options.exact { new = JSONIntegers.keepingReals(new, where: target) }
+            return new
         }
     }
 
