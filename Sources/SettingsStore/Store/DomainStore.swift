@@ -32,9 +32,6 @@ public struct DomainStore: Sendable {
     /// long at most (2 s at most, the age below which a file counts as just changed); 0
     /// turns the retry off.
     public var readRetry: Double
-    /// Told of each administrator's file a write could not use (see `AdminLayers`): the
-    /// write goes on as if that layer were empty.
-    public var layerWarning: (@Sendable (LayerWarning) -> Void)?
 
     /// The variables the store was made from; schemas are looked up in its `XDG_DATA_DIRS`.
     public let environment: Environment
@@ -276,13 +273,11 @@ public struct DomainStore: Sendable {
         if let managed, managed.values[key] != nil { throw StoreError.managed(key: key, path: managed.path) }
     }
 
-    /// The domain's managed file, for a writer: a file that cannot be used is told to
-    /// `layerWarning` and locks nothing.
+    /// The domain's managed file, for a writer. One that cannot be used locks nothing;
+    /// saying so is the readers' part (`adminLayers(of:host:)`), so it is said once.
     private func managedFile(of domain: DomainName, host: DomainHost) -> AdminFile? {
-        var warnings: [LayerWarning] = []
-        let managed = adminFile(of: domain, host: host, .managed, &warnings)
-        if let layerWarning { warnings.forEach(layerWarning) }
-        return managed
+        var unused: [LayerWarning] = []
+        return adminFile(of: domain, host: host, .managed, &unused)
     }
 
     /// The binary branch of the one-key update.

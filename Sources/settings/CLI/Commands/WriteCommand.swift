@@ -7,7 +7,11 @@ enum WriteCommand {
     /// `write D -p POINTER [--insert] VALUE…` sets a place inside a value; `--json TEXT`
     /// in place of the value words gives the value as JSON.
     static func write(_ context: inout Context, _ arguments: [Token]) throws {
-        guard let request = try Request(&context, arguments) else { return }
+        let request: Request
+        switch try Request.parse(&context, arguments) {
+        case let .wholeDomain(domain, literal): return try replaceDomain(&context, domain, literal: literal)
+        case .place(let place): request = place
+        }
         let (key, options, keySchema, force) = (request.key, request.options, request.keySchema, request.force)
         try context.update(request.domain, key: key) { value in
             let target = value.flatMap(request.below.value(inside:))
@@ -32,7 +36,9 @@ enum WriteCommand {
         let verbose = arguments.first?.text == "-v"
         if verbose { arguments.removeFirst() }
         guard arguments.count >= 3 else { throw CLIError.usage("check needs a domain, a key and a value") }
-        guard let request = try Request(&context, arguments, checking: true) else { return }
+        guard case .place(let request) = try Request.parse(&context, arguments, checking: true) else {
+            throw CLIError.usage("check needs a domain, a key and a value")
+        }
         let found = try context.resolve(request.key, in: request.domain)
         let current = found.flatMap { $0.source == .default ? nil : request.below.value(inside: $0.value) }
         var same = false
@@ -68,29 +74,43 @@ enum WriteCommand {
         /// The key, or the pointer for `-p`, for messages.
         var name: String { options.path?.pointer ?? key }
 
-        /// Nil when the words were `write D PLIST`, done here (a whole domain); `check`
-        /// takes a key and a value only.
-        init?(_ context: inout Context, _ arguments: [Token], checking: Bool = false) throws {
+        /// What the words ask for: `write D PLIST` (a whole domain), or a place and a value.
+        enum Parsed {
+            case wholeDomain(DomainName, literal: String)
+            case place(Request)
+        }
+
+        /// `check` (`checking`) takes no `--force`, and refuses nothing a reader may ask about.
+        static func parse(_ context: inout Context, _ arguments: [Token], checking: Bool = false) throws -> Parsed {
             // `--force` right after the domain writes what the schema would refuse, and over a
             // read-only file. (`write D --force` alone stores the key --force, as defaults.)
             var arguments = arguments
-            force = !checking && arguments.count > 2 && context.takeForce(&arguments)
+            let force = !checking && arguments.count > 2 && context.takeForce(&arguments)
             guard arguments.count >= 2 else { throw CLIError.usage("write needs a domain, a key and a value") }
-            domain = try context.domainName(arguments[0])
-            var words = Array(arguments.dropFirst())
+            let domain = try context.domainName(arguments[0])
+            let words = Array(arguments.dropFirst())
             // A path only with a value after it: `write D -p V` stores the key -p, as defaults does.
+            let isPath = ["-p", "--path-json"].contains(words[0].text) && words.count >= 3
+            if !isPath, words.count == 1 { return .wholeDomain(domain, literal: words[0].text) }
+            return .place(
+                try Request(
+                    &context, domain, arguments[0].text, words, force: force, isPath: isPath, checking: checking))
+        }
+
+        private init(
+            _ context: inout Context, _ domain: DomainName, _ domainText: String, _ words: [Token], force: Bool,
+            isPath: Bool, checking: Bool
+        ) throws {
+            (self.domain, self.force) = (domain, force)
+            var words = words
             var options = PathOptions()
-            if ["-p", "--path-json"].contains(words[0].text), words.count >= 3 {
+            if isPath {
                 options.path = try PathOptions.parsePath(words[0].text, words[1].text)
                 words.removeFirst(2)
                 while let flag = words.first?.text, flag == "--insert" || flag == "--exact", words.count > 1 {
                     if flag == "--insert" { options.insert = true } else { options.exact = true }
                     words.removeFirst()
                 }
-            } else if words.count == 1 {
-                if checking { throw CLIError.usage("check needs a domain, a key and a value") }
-                try replaceDomain(&context, domain, literal: words[0].text)
-                return nil
             }
             path = try options.placeInside() ?? KeyPath([words.removeFirst().text])
             let key = path.segments[0]
@@ -99,7 +119,7 @@ enum WriteCommand {
             let schema = context.schema(for: domain)
             keySchema = schema?.key(key)
             if !checking, let schema, schema.strict, keySchema == nil, !force {
-                throw CLIError.notInSchema(key: key, domain: arguments[0].text)
+                throw CLIError.notInSchema(key: key, domain: domainText)
             }
             var change = try valueChange(&context, &words, &options)
             if path.segments.count == 1 { change = try typed(change, words, keySchema, force: force, options) }
