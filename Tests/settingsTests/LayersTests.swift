@@ -176,4 +176,31 @@ final class LayersTests: XCTestCase {
         XCTAssertEqual(h.ok("read", file, "AppleLocale"), "fr_FR\n")
         XCTAssertEqual(h.ok("-currentHost", "write", "-g", "AppleLocale", "de_DE"), "")
     }
+
+    /// As another user than root: a managed file they can read locks the key; one they
+    /// cannot read is a warning and locks nothing (the man page asks for mode 0644).
+    func testAsAnotherUserAManagedFileMustBeReadable() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs root, to run as nobody") }
+        let config = h.config + "/nobody"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        XCTAssertEqual(chown(config, 65534, 65534), 0)
+        h.admin("managed", "com.t.json", #"{"locked": 5}"#)
+        let asNobody = { (arguments: [String]) in
+            self.h.exec(
+                "/usr/bin/setpriv",
+                ["--reuid=65534", "--regid=65534", "--clear-groups", Harness.settings] + arguments,
+                environment: ["XDG_CONFIG_HOME": config])
+        }
+        var r = asNobody(["write", "com.t", "locked", "6"])
+        XCTAssertEqual(r.status, 4, r.stderr)
+        XCTAssertEqual(
+            r.stderr, "settings: cannot change locked: it is managed by the administrator's \(managedFile())\n")
+        XCTAssertEqual(asNobody(["read", "com.t", "locked"]).stdout, "5\n")
+        XCTAssertEqual(chmod(managedFile(), 0o600), 0)
+        r = asNobody(["write", "com.t", "locked", "6"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(
+            r.stderr,
+            "settings: warning: ignoring an administrator's file: cannot read \(managedFile()): Permission denied\n")
+    }
 }
