@@ -41,8 +41,15 @@ public final class SettingsObservation: Sendable {
 
 extension Settings {
     /// Calls `handler` after each change of `key`: from this `Settings` at once, from
-    /// any other writer (the CLI, Foundation, another process) when the watcher sees it.
-    /// Storing the value already there delivers nothing, and no change is delivered twice.
+    /// any other writer (the CLI, Foundation, another process, an administrator's file)
+    /// when the watcher sees it. With `initial`, it is called first with the current value
+    /// as `new` and the absent value (the key's default, nil for an optional) as `old`, as
+    /// KVO's initial call does.
+    ///
+    /// Only changes of the value read are delivered: storing the value already there, or
+    /// a write to the file that leaves this key's value as it was, delivers nothing (unlike
+    /// `UserDefaults`' notification, which fires for any write), and no change is
+    /// delivered twice.
     ///
     ///     let token = settings.observe(.music) { print($0.old, "->", $0.new) }
     public func observe<Value>(
@@ -50,7 +57,7 @@ extension Settings {
         _ handler: @escaping @Sendable (SettingsChange<Value>) -> Void
     ) -> SettingsObservation {
         let last = Mutex(self[key])
-        if initial { handler(SettingsChange(key: key.name, old: last.withLock { $0 }, new: last.withLock { $0 })) }
+        if initial { handler(SettingsChange(key: key.name, old: key.defaultValue, new: last.withLock { $0 })) }
         return addObserver(key.name) { [weak self] _ in
             guard let self else { return }
             let new = self[key]

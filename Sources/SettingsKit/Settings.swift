@@ -334,12 +334,19 @@ public final class Settings: Sendable {
         var candidates: [PlistValue] = []
         if let i = Int64(text) { candidates.append(.int(i)) }
         if let d = Double(text) { candidates.append(.double(d)) }
-        switch text.lowercased() {
-        case "yes", "true": candidates.append(.bool(true))
-        case "no", "false": candidates.append(.bool(false))
-        default: break
-        }
+        candidates.append(.bool(foundationBool(text)))
         return candidates.lazy.compactMap(Value.init(propertyListValue:)).first
+    }
+
+    /// A word as Foundation's `bool(forKey:)` reads a string (`NSString.boolValue`): true
+    /// when, after leading spaces, a sign and zeros, it starts with Y, T (any case) or a
+    /// digit 1 to 9, so `-flag YES`, `-flag t` and `-flag 2` are true; anything else is false.
+    static func foundationBool(_ text: String) -> Bool {
+        var rest = text.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        if let sign = rest.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { rest = rest.dropFirst() }
+        rest = rest.drop { $0 == UInt8(ascii: "0") }
+        guard let first = rest.first else { return false }
+        return "YyTt123456789".utf8.contains(first)
     }
 
     /// `-key value` pairs, each value read as `defaults` reads an untyped word.

@@ -101,7 +101,9 @@ extension UInt64: SettingsValue {}
 extension Array: SettingsValue where Element: SettingsValue {
     /// `[UInt8]` is stored as data, as Foundation stores `Data`; other arrays as arrays.
     public var propertyListValue: PlistValue? {
-        if let bytes = self as? [UInt8] { return .data(bytes) }
+        // The type, not the cast: any empty array casts to [UInt8], and `[]` of strings
+        // must stay an array.
+        if Element.self == UInt8.self, let bytes = self as? [UInt8] { return .data(bytes) }
         return .array(compactMap(\.propertyListValue))
     }
     /// Stored data (for `[UInt8]`) or an array whose every element reads as `Element`.

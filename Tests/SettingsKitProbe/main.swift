@@ -3,6 +3,8 @@
 //   SettingsKitProbe count DIR DOMAIN N     N locked `modify { $0 += 1 }` of the key "count"
 //   SettingsKitProbe standard               prints the domain Settings.standard uses
 //   SettingsKitProbe get-standard KEY       prints Settings.standard's integer for KEY
+//   SettingsKitProbe get-date DIR DOMAIN KEY prints the Date read for KEY, as seconds from 2001
+import FoundationEssentials
 import SettingsKit
 
 extension SettingsKeys {
@@ -18,6 +20,9 @@ case "standard":
     print(Settings.standard.domain.displayName)
 case "get-standard" where args.count == 3:
     print(Settings.standard[SettingsKey<Int>(args[2], default: -1)])
+case "get-date" where args.count == 5:
+    let date = Settings(domain: args[3], directory: args[2])[SettingsKey<Date?>(args[4])]
+    print(date.map { "\($0.timeIntervalSinceReferenceDate)" } ?? "nil")
 default:
-    print("usage: SettingsKitProbe count DIR DOMAIN N | standard | get-standard KEY")
+    print("usage: SettingsKitProbe count DIR DOMAIN N | standard | get-standard KEY | get-date DIR DOMAIN KEY")
 }

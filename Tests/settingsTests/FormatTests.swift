@@ -148,4 +148,22 @@ final class FormatTests: XCTestCase {
             XCTAssertEqual(bytes(path), content, name)
         }
     }
+
+    /// A date with a fraction of a second makes the domain binary, which keeps it (XML
+    /// dates hold whole seconds), so JSON in is JSON out and plistlib reads the fraction.
+    func testAFractionalDateMakesTheDomainBinary() {
+        h.ok("write", "com.t", "whole", "-date", "2024-01-01T00:00:00Z")
+        XCTAssertEqual(String(decoding: bytes(h.path("com.t")).prefix(5), as: UTF8.self), "<?xml")
+        h.ok("write", "com.t", "when", "--json", #"{"$date": "2024-01-01T00:00:00.25Z"}"#)
+        XCTAssertEqual(String(decoding: bytes(h.path("com.t")).prefix(8), as: UTF8.self), "bplist00")
+        XCTAssertEqual(h.ok("read", "com.t", "when", "--json"), #"{"$date":"2024-01-01T00:00:00.25Z"}"# + "\n")
+        let r = h.exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import plistlib, sys; d = plistlib.load(open(sys.argv[1], 'rb')); print(d['when'], d['whole'])",
+                h.path("com.t"),
+            ])
+        XCTAssertEqual(r.stdout, "2024-01-01 00:00:00.250000 2024-01-01 00:00:00\n", r.stderr)
+    }
 }

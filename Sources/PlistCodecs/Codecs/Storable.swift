@@ -40,3 +40,20 @@ extension PropertyList {
         return nil
     }
 }
+
+extension PropertyList {
+    /// Whether `value` holds a date with a fraction of a second: an XML file keeps whole
+    /// seconds (as Foundation and plistlib read XML dates), so only a binary one keeps it.
+    package static func hasFractionalDate(_ value: PlistValue) -> Bool {
+        var pending = [value]
+        while let value = pending.popLast() {
+            switch value {
+            case .date(let d): if d.secondsSince2001.rounded(.down) != d.secondsSince2001 { return true }
+            case .array(let items): pending += items
+            case .dict(let dict): pending += dict.entries.map(\.value)
+            default: break
+            }
+        }
+        return false
+    }
+}

@@ -203,12 +203,14 @@ public struct DomainStore: Sendable {
             guard try change(&values) else { return nil }
             // Only what changed: a file another writer left such text in stays writable.
             let format = existing?.domain.format ?? .xml
+            var fractional = false
             for changed in values.changes(from: before) {
                 try checkUnmanaged(changed.key, managed)
                 guard let new = changed.new else { continue }
                 try checkStorable(changed.key, new, format: format, at: target.path)
+                fractional = fractional || PropertyList.hasFractionalDate(new)
             }
-            return try save(values, over: existing, to: target)
+            return try save(values, over: existing, to: target, fractionalDates: fractional)
         }
     }
 
@@ -255,7 +257,8 @@ public struct DomainStore: Sendable {
             try checkUnmanaged(key, managed)
             if let value { try checkStorable(key, value, format: existing?.domain.format ?? .xml, at: target.path) }
             values[key] = value
-            return try save(values, over: existing, to: target)
+            let fractional = value.map(PropertyList.hasFractionalDate) ?? false
+            return try save(values, over: existing, to: target, fractionalDates: fractional)
         }
     }
 
@@ -369,9 +372,13 @@ public struct DomainStore: Sendable {
 
     /// Writes `values` over what was read, in its format: a domain left empty loses its
     /// file (unless it was named through a link), and an empty new domain makes none.
-    private func save(_ values: PlistDictionary, over existing: FileRead?, to target: Target) throws(StoreError)
-        -> StoreWarning?
-    {
+    /// A change that stores a date with a fraction of a second (`fractionalDates`) makes
+    /// the file binary, the one format that keeps it: `Date()` set is the `Date()` read,
+    /// here and in Foundation. (An XML file read back holds none, so only what changed is
+    /// looked at.)
+    private func save(
+        _ values: PlistDictionary, over existing: FileRead?, to target: Target, fractionalDates: Bool = false
+    ) throws(StoreError) -> StoreWarning? {
         let path = target.path
         if values.isEmpty && existing == nil { return nil }
         try checkWritable(existing?.status, at: path)
@@ -381,7 +388,7 @@ public struct DomainStore: Sendable {
             }
             return nil
         }
-        let binary = existing?.domain.format == .binary
+        let binary = existing?.domain.format == .binary || fractionalDates
         do throws(Errno) {
             let durability = try AtomicFile.replace(path, directoryFD: target.directoryFD, keeping: existing?.status) {
                 write in
