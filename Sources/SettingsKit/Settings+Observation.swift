@@ -70,12 +70,13 @@ extension Settings {
         }
     }
 
-    /// The value of `key` now, then after every change, as an async sequence.
+    /// The value of `key` now (unless `initial` is false), then after every change, as an
+    /// async sequence.
     ///
     ///     for await volume in settings.updates(.volume) { print(volume) }
-    public func updates<Value>(_ key: SettingsKey<Value>) -> AsyncStream<Value> {
+    public func updates<Value>(_ key: SettingsKey<Value>, initial: Bool = true) -> AsyncStream<Value> {
         AsyncStream { continuation in
-            continuation.yield(self[key])
+            if initial { continuation.yield(self[key]) }
             let token = observe(key) { continuation.yield($0.new) }
             continuation.onTermination = { _ in token.cancel() }
         }
@@ -119,6 +120,7 @@ extension Settings {
     /// Values just written (nil: removed), from this process or seen by the watcher.
     /// Each key is delivered only when it differs from what was last delivered.
     func delivered(_ changes: [String: PlistValue?]) {
+        let propagates = Self.propagates
         let calls: [(@Sendable ([String]) -> Void, [String])] = observers.withLock { observers in
             guard !observers.handlers.isEmpty else { return [] }
             var names: [String] = []
@@ -128,7 +130,9 @@ extension Settings {
                 observers.lastDelivered[key] = value
                 names.append(name)
             }
-            guard !names.isEmpty else { return [] }
+            // Inside `withoutPropagation`: recorded as heard, so the watcher's sight of the
+            // same change is not delivered later either.
+            guard !names.isEmpty, propagates else { return [] }
             return observers.handlers.values.compactMap { handler in
                 guard let name = handler.name else { return (handler.call, names.sorted()) }
                 return names.contains { ExactKey($0) == name } ? (handler.call, [name.text]) : nil

@@ -15,6 +15,7 @@ import Synchronization
 /// Reads look where `UserDefaults` looks: the arguments (when opted in), the domain, the
 /// global domain, then the key's default, which is never written. A value of another
 /// type reads as the default and is reported once to `errorHandler`.
+@dynamicMemberLookup
 public final class Settings: Sendable {
     /// The domain read and written.
     public let domain: DomainName
@@ -271,6 +272,7 @@ public final class Settings: Sendable {
     /// The values a batch changes; reads inside it see the batch's own writes.
     ///
     ///     try settings.batch { $0[.volume] = 70; $0[.volume] += 1 }; settings[.volume]   //=> 71
+    @dynamicMemberLookup
     public struct Batch {
         var values: PlistDictionary
         /// The key's value in the batch (its default when absent); setting it changes the batch.

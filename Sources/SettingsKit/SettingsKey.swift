@@ -23,28 +23,52 @@ public final class SettingsKey<Value: SettingsValue>: SettingsKeys, @unchecked S
     /// The key in the domain's file; dots and slashes are plain characters.
     public let name: String
     /// What a read returns when the key is absent or holds another type. Never written.
-    public let defaultValue: Value
+    /// A dynamic default is computed again at each read.
+    public var defaultValue: Value {
+        switch defaultSource {
+        case .fixed(let value): value
+        case .computed(let make): make()
+        }
+    }
+    private enum Default {
+        case fixed(Value)
+        case computed(@Sendable () -> Value)
+    }
+    private let defaultSource: Default
     let adjust: (@Sendable (Value) -> Value)?
     /// The bounds of a clamped key, for its schema.
     let bounds: (PlistValue, PlistValue)?
 
     /// `SettingsKey<Int>("count", default: 0)`
     public init(_ name: String, default defaultValue: Value) {
-        (self.name, self.defaultValue, adjust, bounds) = (name, defaultValue, nil, nil)
+        (self.name, defaultSource, adjust, bounds) = (name, .fixed(defaultValue), nil, nil)
+    }
+
+    /// A default computed at each read and never written, as Defaults' dynamic default:
+    /// `SettingsKey<String>("name", default: { hostName() })`.
+    public init(_ name: String, default dynamicDefault: @escaping @Sendable () -> Value) {
+        (self.name, defaultSource, adjust, bounds) = (name, .computed(dynamicDefault), nil, nil)
     }
 
     /// `SettingsKey<Int>("level", default: 1) { max($0, 1) }`: every written value goes
     /// through `adjust` first.
     public init(_ name: String, default defaultValue: Value, adjust: @escaping @Sendable (Value) -> Value) {
-        (self.name, self.defaultValue, self.adjust, bounds) = (name, defaultValue, adjust, nil)
+        (self.name, defaultSource, self.adjust, bounds) = (name, .fixed(defaultValue), adjust, nil)
     }
 
     init(
         _ name: String, default defaultValue: Value, adjust: @escaping @Sendable (Value) -> Value,
         bounds: (PlistValue, PlistValue)?
     ) {
-        (self.name, self.defaultValue, self.adjust, self.bounds) = (name, defaultValue, adjust, bounds)
+        (self.name, defaultSource, self.adjust, self.bounds) = (name, .fixed(defaultValue), adjust, bounds)
     }
+}
+
+extension SettingsKey: Hashable {
+    /// Two keys are equal when they name the same key in the file (compared as bytes).
+    public static func == (a: SettingsKey, b: SettingsKey) -> Bool { a.name.utf8.elementsEqual(b.name.utf8) }
+    /// The name's bytes.
+    public func hash(into hasher: inout Hasher) { ExactKey(name).hash(into: &hasher) }
 }
 
 extension SettingsKey {

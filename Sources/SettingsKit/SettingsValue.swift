@@ -123,23 +123,109 @@ extension Array: SettingsValue where Element: SettingsValue {
     }
 }
 
-extension Dictionary: SettingsValue where Key == String, Value: SettingsValue {
-    /// Stored as a dictionary.
+/// What keys a stored dictionary may have in Swift: `String`, every fixed-width integer and
+/// other `LosslessStringConvertible` types by an empty conformance, and an enum whose raw
+/// value is a `String` (`enum Day: String, SettingsDictionaryKey`). In the file, keys are text.
+public protocol SettingsDictionaryKey: Hashable, Sendable {
+    /// The key as stored.
+    var settingsKeyText: String { get }
+    /// The key for stored text; nil when the text names none.
+    init?(settingsKeyText: String)
+}
+
+extension SettingsDictionaryKey where Self: LosslessStringConvertible {
+    /// `description`, as `String(self)` gives it.
+    public var settingsKeyText: String { description }
+    /// `Self(text)`.
+    public init?(settingsKeyText text: String) { self.init(text) }
+}
+
+extension SettingsDictionaryKey where Self: RawRepresentable, RawValue == String {
+    /// The raw value.
+    public var settingsKeyText: String { rawValue }
+    /// The case with this raw value.
+    public init?(settingsKeyText text: String) { self.init(rawValue: text) }
+}
+
+extension String: SettingsDictionaryKey {}
+extension Int: SettingsDictionaryKey {}
+extension Int8: SettingsDictionaryKey {}
+extension Int16: SettingsDictionaryKey {}
+extension Int32: SettingsDictionaryKey {}
+extension Int64: SettingsDictionaryKey {}
+extension UInt: SettingsDictionaryKey {}
+extension UInt8: SettingsDictionaryKey {}
+extension UInt16: SettingsDictionaryKey {}
+extension UInt32: SettingsDictionaryKey {}
+extension UInt64: SettingsDictionaryKey {}
+
+extension Dictionary: SettingsValue where Key: SettingsDictionaryKey, Value: SettingsValue {
+    /// Stored as a dictionary, its keys as text.
     public var propertyListValue: PlistValue? {
         var dict = PlistDictionary()
-        for (key, value) in self { dict[key] = value.propertyListValue }
+        for (key, value) in self { dict[key.settingsKeyText] = value.propertyListValue }
         return .dict(dict)
     }
-    /// A stored dictionary whose every value reads as `Value`.
+    /// A stored dictionary whose every key reads as `Key` and every value as `Value`.
     public init?(propertyListValue value: PlistValue) {
         guard case .dict(let dict) = value else { return nil }
-        var out: [String: Value] = [:]
+        var out: [Key: Value] = [:]
         for entry in dict.sortedEntries {
-            guard let v = Value(propertyListValue: entry.value) else { return nil }
-            out[entry.key] = v
+            guard let k = Key(settingsKeyText: entry.key), let v = Value(propertyListValue: entry.value) else {
+                return nil
+            }
+            out[k] = v
         }
         self = out
     }
+}
+
+extension Set: SettingsValue where Element: SettingsValue {
+    /// Stored as an array (in no particular order).
+    public var propertyListValue: PlistValue? { .array(compactMap(\.propertyListValue)) }
+    /// A stored array whose every element reads as `Element`.
+    public init?(propertyListValue value: PlistValue) {
+        guard case .array = value, let elements = [Element](propertyListValue: value) else { return nil }
+        self.init(elements)
+    }
+}
+
+extension ClosedRange: SettingsValue where Bound: SettingsValue {
+    /// Stored as a two-element array, `[lower, upper]`, as Defaults stores a range.
+    public var propertyListValue: PlistValue? {
+        guard let low = lowerBound.propertyListValue, let high = upperBound.propertyListValue else { return nil }
+        return .array([low, high])
+    }
+    /// A stored `[lower, upper]` with lower ≤ upper.
+    public init?(propertyListValue value: PlistValue) {
+        guard case .array(let items) = value, items.count == 2, let low = Bound(propertyListValue: items[0]),
+            let high = Bound(propertyListValue: items[1]), low <= high
+        else { return nil }
+        self = low...high
+    }
+}
+
+extension Range: SettingsValue where Bound: SettingsValue {
+    /// Stored as a two-element array, `[lower, upper]`.
+    public var propertyListValue: PlistValue? {
+        guard let low = lowerBound.propertyListValue, let high = upperBound.propertyListValue else { return nil }
+        return .array([low, high])
+    }
+    /// A stored `[lower, upper]` with lower ≤ upper.
+    public init?(propertyListValue value: PlistValue) {
+        guard case .array(let items) = value, items.count == 2, let low = Bound(propertyListValue: items[0]),
+            let high = Bound(propertyListValue: items[1]), low <= high
+        else { return nil }
+        self = low..<high
+    }
+}
+
+extension PlistValue: SettingsValue {
+    /// Itself: a `SettingsKey<PlistValue>` holds any property-list value (Defaults'
+    /// `AnySerializable`), written with literals: `settings[.mixed] = ["a": 1, "b": [true]]`.
+    public var propertyListValue: PlistValue? { self }
+    /// Whatever is stored.
+    public init?(propertyListValue value: PlistValue) { self = value }
 }
 
 extension Optional: SettingsValue where Wrapped: SettingsValue {
