@@ -30,6 +30,10 @@ public final class Settings: Sendable {
     /// with it, and no file is touched.
     let domainError: StoreError?
 
+    /// How `set` writes: `.durable` (each one on disk when it returns) or `.coalesced`.
+    public let writes: SettingsWrites
+    let pending = Mutex(Pending())
+
     /// Reports what the non-throwing API cannot throw: a file that cannot be read or
     /// written, a value of the wrong type. Defaults to printing one line on stderr.
     public let errorHandler: @Sendable (SettingsError) -> Void
@@ -43,11 +47,14 @@ public final class Settings: Sendable {
     /// `Settings(domain: "com.example.player")`; `host: .current` for `-currentHost`
     /// settings; `arguments: CommandLine.arguments` to let `-volume 70` on the command
     /// line override the domain, as Foundation does; `directory` for a folder other
-    /// than `$XDG_CONFIG_HOME`.
+    /// than `$XDG_CONFIG_HOME`; `writes: .coalesced` to gather bursts of `set`s into one
+    /// write (see `SettingsWrites`).
     public init(
         domain: String, host: DomainHost = .any, arguments: [String] = [], directory: String? = nil,
+        writes: SettingsWrites = .durable,
         errorHandler: @escaping @Sendable (SettingsError) -> Void = Settings.printError
     ) {
+        self.writes = writes
         do throws(StoreError) {
             (self.domain, domainError) = (try DomainName(domain), nil)
         } catch {
@@ -62,9 +69,14 @@ public final class Settings: Sendable {
     ///
     ///     Settings(path: "App/Info.plist")[SettingsKey<String>("CFBundleVersion", default: "")]   //=> "42"
     public init(path: String, errorHandler: @escaping @Sendable (SettingsError) -> Void = Settings.printError) {
-        (domain, host, self.errorHandler, store, arguments, domainError) = (
-            .path(path), .any, errorHandler, DomainStore(), [:], nil
+        (domain, host, self.errorHandler, store, arguments, domainError, writes) = (
+            .path(path), .any, errorHandler, DomainStore(), [:], nil, .durable
         )
+    }
+
+    /// A coalescing `Settings` writes what it gathered before it goes.
+    deinit {
+        if writes == .coalesced { try? flush() }
     }
 
     /// The default error handler: one line on standard error.
@@ -121,7 +133,9 @@ public final class Settings: Sendable {
         let own = layers(domain, host)
         if let value = own.managed?.values[name] { return value }
         if let value = arguments[name] { return value }
-        if let (value, _) = own.resolve(name, user: try value(name, in: domain, host)) { return value }
+        let user: PlistValue?
+        if let gathered = gathered(name) { user = gathered } else { user = try value(name, in: domain, host) }
+        if let (value, _) = own.resolve(name, user: user) { return value }
         guard case .named = domain else { return nil }
         let global = layers(.global, .any)
         if let value = global.managed?.values[name] { return value }
@@ -188,6 +202,21 @@ public final class Settings: Sendable {
     ///     try settings.set(150, for: .volume); settings[.volume]   //=> 100 (clamped)
     public func set<Value>(_ value: Value, for key: SettingsKey<Value>) throws(SettingsError) {
         let new = (key.adjust?(value) ?? value).propertyListValue
+        if writes == .coalesced {
+            if let domainError { throw .store(domainError) }
+            // Refused now, as the write would be refused later.
+            if let managed = layers(domain, host).managed, managed.values[key.name] != nil {
+                throw .store(.managed(key: key.name, path: managed.path))
+            }
+            let current: PlistValue?
+            if let gathered = gathered(key.name) {
+                current = gathered
+            } else {
+                current = try self.value(key.name, in: domain, host)
+            }
+            if current != new { gather(key.name, new) }
+            return
+        }
         do {
             try write(key.name) { current in
                 if current == new { return false }
@@ -297,6 +326,7 @@ public final class Settings: Sendable {
     /// caller's own pass through. Observers hear of the change at once.
     func write(_ name: String, _ change: (inout PlistValue?) throws -> Bool) throws {
         if let domainError { throw SettingsError.store(domainError) }
+        try flush()
         var written: PlistValue??
         do {
             try store.update(domain, host: host, key: name) { value in
@@ -310,6 +340,7 @@ public final class Settings: Sendable {
 
     func batchWrite(_ change: (inout PlistDictionary) throws -> Bool) throws {
         if let domainError { throw SettingsError.store(domainError) }
+        try flush()
         var before = PlistDictionary(), after = PlistDictionary(), changed = false
         do {
             try store.update(domain, host: host) { values in

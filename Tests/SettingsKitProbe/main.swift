@@ -4,6 +4,7 @@
 //   SettingsKitProbe standard               prints the domain Settings.standard uses
 //   SettingsKitProbe get-standard KEY       prints Settings.standard's integer for KEY
 //   SettingsKitProbe get-date DIR DOMAIN KEY prints the Date read for KEY, as seconds from 2001
+//   SettingsKitProbe coalesced DIR DOMAIN N sets keys k0…k(N-1) coalesced, then exits at once
 import FoundationEssentials
 import SettingsKit
 
@@ -23,6 +24,11 @@ case "get-standard" where args.count == 3:
 case "get-date" where args.count == 5:
     let date = Settings(domain: args[3], directory: args[2])[SettingsKey<Date?>(args[4])]
     print(date.map { "\($0.timeIntervalSinceReferenceDate)" } ?? "nil")
+case "coalesced" where args.count == 5:
+    let settings = Settings(domain: args[3], directory: args[2], writes: .coalesced)
+    for i in 0..<Int(args[4])! { settings[SettingsKey<Int>("k\(i)", default: -1)] = i }
 default:
-    print("usage: SettingsKitProbe count DIR DOMAIN N | standard | get-standard KEY | get-date DIR DOMAIN KEY")
+    print(
+        "usage: SettingsKitProbe count DIR DOMAIN N | standard | get-standard KEY | get-date DIR DOMAIN KEY | coalesced DIR DOMAIN N"
+    )
 }

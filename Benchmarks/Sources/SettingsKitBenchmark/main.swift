@@ -3,6 +3,9 @@
 //
 //   SettingsKitBenchmark warm            median ns of a warm get of a 10-key domain, both
 //   SettingsKitBenchmark set             median µs of a set (UserDefaults: set + synchronize)
+//   SettingsKitBenchmark burst           median ms of 1,000 sets of different keys into a new
+//                                       domain: durable, coalesced + flush(), and
+//                                       UserDefaults' 1,000 sets + synchronize()
 //   SettingsKitBenchmark first D K       ms of the first get of K in D, SettingsKit then
 //                                       UserDefaults(suiteName:), in this fresh process
 import Foundation
@@ -48,11 +51,43 @@ case "set":
                 }
             }) / 1000
     print("set \(kit) \(ud)")
+case "burst":
+    let keys = (0..<1000).map { SettingsKey<Int>("key\($0)", default: 0) }
+    var round = 0
+    func fresh(_ name: String) -> String {
+        round += 1
+        return "com.bench.burst.\(name).\(round)"
+    }
+    let durable =
+        median(
+            (0..<5).map { _ in
+                let settings = Settings(domain: fresh("durable"))
+                return time(1) { for (i, key) in keys.enumerated() { settings[key] = i } }
+            }) / 1e6
+    let coalesced =
+        median(
+            (0..<5).map { _ in
+                let settings = Settings(domain: fresh("coalesced"), writes: .coalesced)
+                return time(1) {
+                    for (i, key) in keys.enumerated() { settings[key] = i }
+                    try! settings.flush()
+                }
+            }) / 1e6
+    let ud =
+        median(
+            (0..<5).map { _ in
+                let defaults = UserDefaults(suiteName: fresh("ud"))!
+                return time(1) {
+                    for i in 0..<1000 { defaults.set(i, forKey: "key\(i)") }
+                    defaults.synchronize()
+                }
+            }) / 1e6
+    print("burst \(durable) \(coalesced) \(ud)")
 case "first" where args.count == 4:
     var ours = 0, theirs = 0
     let kit = time(1) { ours = Settings(domain: args[2])[SettingsKey<Int>(args[3], default: -1)] } / 1e6
     let ud = time(1) { theirs = UserDefaults(suiteName: args[2])!.integer(forKey: args[3]) } / 1e6
     print("first-get \(kit) \(ud) \(ours == theirs ? "same" : "DIFFERENT")")
 default:
-    print("usage: SettingsKitBenchmark warm | set | first D K")
+    print("usage: SettingsKitBenchmark warm | set | burst | first D K")
 }

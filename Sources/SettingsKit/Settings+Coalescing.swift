@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+import PlistModel
+import PlistCodecs
+import SettingsStore
+import Synchronization
+
+/// How a `Settings` writes.
+public enum SettingsWrites: Sendable, Equatable {
+    /// Every `set` is one locked, atomic, durable write when it returns (the default).
+    case durable
+    /// `set`s within a short window (50 ms) are gathered into one locked write: reads in
+    /// this process see them at once, observers hear them at once, `flush()` makes them
+    /// durable, and they are flushed at normal exit. `modify`, `batch` and `reset` flush
+    /// first and stay one locked read-modify-write across processes. For bursts: a
+    /// thousand `set`s cost about one write, as `UserDefaults`' do.
+    case coalesced
+}
+
+/// The `set`s a coalescing `Settings` has not written yet.
+struct Pending {
+    /// Per key, the value to store (nil: remove it) and the count when it was set.
+    var values: [ExactKey: (name: String, value: PlistValue?, generation: UInt64)] = [:]
+    var generation: UInt64 = 0
+    /// Whether a flush is due (a thread is waiting out the window).
+    var scheduled = false
+}
+
+extension Settings {
+    /// The quiet window a coalesced `set` waits for others to join it.
+    static let coalescingWindow = 0.05
+
+    /// Writes every gathered `set` now, in one locked write; durable when it returns.
+    /// Nothing to do for a durable `Settings`.
+    ///
+    ///     settings[.volume] = 70; try settings.flush()   // on disk now
+    ///
+    /// - Throws: `SettingsError` when the write fails; the values stay gathered, and the
+    ///   next flush tries again.
+    public func flush() throws(SettingsError) {
+        guard writes == .coalesced else { return }
+        let batch = pending.withLock { pending in
+            pending.scheduled = false
+            return pending.values.values.sorted { $0.generation < $1.generation }
+        }
+        guard !batch.isEmpty else { return }
+        do {
+            try store.update(domain, host: host) { values in
+                var changed = false
+                for entry in batch where values[entry.name] != entry.value {
+                    values[entry.name] = entry.value
+                    changed = true
+                }
+                return changed
+            }
+        } catch {
+            throw error as? SettingsError ?? (error as? StoreError).map { .store($0) }
+                ?? .store(.writeFailed(path: store.path(of: domain, host: host), .ioError))
+        }
+        // Only what was written leaves the queue: a set made meanwhile waits for the next flush.
+        pending.withLock { pending in
+            for entry in batch {
+                let key = ExactKey(entry.name)
+                if pending.values[key]?.generation == entry.generation { pending.values[key] = nil }
+            }
+        }
+    }
+
+    /// A coalesced `set`: gathered, seen by reads and observers at once, written within
+    /// the window.
+    func gather(_ name: String, _ value: PlistValue?) {
+        let schedule = pending.withLock { pending in
+            pending.generation += 1
+            pending.values[ExactKey(name)] = (name, value, pending.generation)
+            defer { pending.scheduled = true }
+            return !pending.scheduled
+        }
+        delivered([name: value])
+        guard schedule else { return }
+        Self.registerForExit(self)
+        _ = BackgroundThread { [weak self] in
+            usleep(UInt32(Self.coalescingWindow * 1_000_000))
+            guard let self else { return }
+            do throws(SettingsError) { try self.flush() } catch { self.errorHandler(error) }
+        }
+    }
+
+    /// The gathered value of `name`, if a `set` of it is waiting: `.some(nil)` when it
+    /// removes the key.
+    func gathered(_ name: String) -> PlistValue?? {
+        guard writes == .coalesced else { return nil }
+        return pending.withLock { pending -> PlistValue?? in
+            guard let entry = pending.values[ExactKey(name)] else { return nil }
+            return .some(entry.value)
+        }
+    }
+
+    // MARK: Exit
+
+    /// Every coalescing `Settings` with values gathered, flushed when the process exits
+    /// normally (`exit`, or returning from `main`).
+    private static let live = Mutex<[ObjectIdentifier: WeakSettings]>([:])
+    private static let exitHook: Void = { atexit { Settings.flushAllAtExit() } }()
+
+    static func registerForExit(_ settings: Settings) {
+        _ = exitHook
+        live.withLock { $0[ObjectIdentifier(settings)] = WeakSettings(settings) }
+    }
+
+    static func flushAllAtExit() {
+        let all = live.withLock { live in live.values.compactMap(\.settings) }
+        for settings in all {
+            do throws(SettingsError) { try settings.flush() } catch { settings.errorHandler(error) }
+        }
+    }
+}
+
+/// A registry entry that does not keep its `Settings` alive.
+struct WeakSettings: @unchecked Sendable {
+    weak var settings: Settings?
+    init(_ settings: Settings) { self.settings = settings }
+}

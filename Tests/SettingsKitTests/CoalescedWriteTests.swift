@@ -1,0 +1,74 @@
+import Foundation
+import SettingsKit
+import Synchronization
+import XCTest
+
+/// `Settings(domain:writes: .coalesced)` (issue 22 §3): a burst of sets is one write; reads
+/// and observers see each set at once; `flush()`, the window and a normal exit write it.
+final class CoalescedWriteTests: XCTestCase {
+    var scratch: Scratch!
+    override func setUp() { scratch = Scratch() }
+    override func tearDown() { scratch.remove() }
+
+    private var file: String { scratch.directory + "/com.example.burst.plist" }
+    private func inode() -> UInt64? {
+        (try? FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? NSNumber)?.uint64Value
+    }
+
+    func testABurstIsOneWriteSeenAtOnce() throws {
+        let settings = Settings(domain: "com.example.burst", directory: scratch.directory, writes: .coalesced)
+        let seen = Mutex<[Int]>([])
+        let key = SettingsKey<Int>("k0", default: -1)
+        let token = settings.observe(key) { change in seen.withLock { $0.append(change.new) } }
+        for i in 0..<100 { settings[SettingsKey<Int>("k\(i)", default: -1)] = i }
+        settings[key] = 7
+        XCTAssertEqual(settings[key], 7, "read at once")
+        XCTAssertEqual(settings[SettingsKey<Int>("k99", default: -1)], 99)
+        XCTAssertEqual(seen.withLock { $0 }, [0, 7], "observers hear each set at once")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file), "nothing written inside the window")
+        try settings.flush()
+        let written = inode()
+        XCTAssertNotNil(written)
+        XCTAssertEqual(scratch.run("settings", ["read", "com.example.burst", "k99"]), "99\n")
+        XCTAssertEqual(scratch.run("settings", ["read", "com.example.burst", "k0"]), "7\n")
+        try settings.flush()
+        XCTAssertEqual(inode(), written, "nothing gathered, nothing written")
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertEqual(seen.withLock { $0 }, [0, 7], "the watcher's sight of the flush is not delivered again")
+        token.cancel()
+    }
+
+    func testTheWindowAndANormalExitWriteWhatWasGathered() {
+        let settings = Settings(domain: "com.example.burst", directory: scratch.directory, writes: .coalesced)
+        settings[SettingsKey<String>("name", default: "")] = "Ann"
+        let deadline = Date().addingTimeInterval(2)
+        while !FileManager.default.fileExists(atPath: file), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertEqual(scratch.run("settings", ["read", "com.example.burst", "name"]), "Ann\n")
+        // Another process sets 500 keys and exits at once: the exit flushes them.
+        scratch.run("SettingsKitProbe", ["coalesced", scratch.directory, "com.example.exit", "500"])
+        XCTAssertEqual(scratch.run("settings", ["read", "com.example.exit", "k499"]), "499\n")
+    }
+
+    func testModifyAndBatchFlushFirstAndManagedKeysAreRefusedAtOnce() throws {
+        let settings = Settings(domain: "com.example.burst", directory: scratch.directory, writes: .coalesced)
+        let count = SettingsKey<Int>("count", default: 0)
+        settings[count] = 5
+        try settings.modify(count) { $0 += 1 }
+        XCTAssertEqual(scratch.run("settings", ["read", "com.example.burst", "count"]), "6\n")
+        settings[count] = 10
+        try settings.batch { $0[SettingsKey<Int>("other", default: 0)] = 1 }
+        XCTAssertEqual(scratch.run("settings", ["read", "com.example.burst", "count"]), "10\n")
+        let system = scratch.directory + "/xdg"
+        setenv("XDG_CONFIG_DIRS", system, 1)
+        defer { unsetenv("XDG_CONFIG_DIRS") }
+        try FileManager.default.createDirectory(atPath: system + "/settings/managed", withIntermediateDirectories: true)
+        try Data(#"{"count": 1}"#.utf8).write(
+            to: URL(fileURLWithPath: system + "/settings/managed/com.example.burst.json"))
+        let locked = Settings(domain: "com.example.burst", directory: scratch.directory, writes: .coalesced)
+        XCTAssertThrowsError(try locked.set(2, for: count)) { error in
+            XCTAssertEqual(
+                error as? SettingsError,
+                .store(.managed(key: "count", path: system + "/settings/managed/com.example.burst.json")))
+        }
+    }
+}
