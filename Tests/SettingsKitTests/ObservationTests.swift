@@ -1,0 +1,62 @@
+import Foundation
+import Observation
+import SettingsKit
+import Synchronization
+import XCTest
+
+extension SettingsKeys {
+    static let modelVolume = SettingsKey<Int>("volume", default: 50)
+    static let modelName = SettingsKey<String>("name", default: "")
+}
+
+/// A player whose settings live in a domain, `Sendable` without `@unchecked`: a class
+/// holds `Setting`s as `let`s (a property wrapper's storage is a `var`, which a Sendable
+/// class may not have).
+final class SendablePlayer: Sendable {
+    let volume: Setting<Int>
+    init(_ settings: Settings) { volume = Setting(.modelVolume, in: settings) }
+}
+
+/// `SettingsModel` (issue 22 §2): the Observation framework sees reads through it, and
+/// any writer's change ends the tracking.
+final class ObservationTests: XCTestCase {
+    var scratch: Scratch!
+    override func setUp() { scratch = Scratch() }
+    override func tearDown() { scratch.remove() }
+
+    func testTrackingSeesReadsAndEveryWritersChanges() {
+        let settings = Settings(domain: "com.example.model", directory: scratch.directory)
+        let model = SettingsModel(settings)
+        XCTAssertEqual(model.modelVolume, 50)
+        let fired = Mutex<[String]>([])
+        withObservationTracking {
+            _ = model.modelVolume
+        } onChange: {
+            fired.withLock { $0.append("volume") }
+        }
+        model.modelName = "Ann"
+        XCTAssertEqual(fired.withLock { $0 }, [], "another key's change is not this tracking's")
+        model.modelVolume = 70
+        XCTAssertEqual(fired.withLock { $0 }, ["volume"])
+        XCTAssertEqual(settings[.modelVolume], 70)
+        // Another process's write reaches a new tracking.
+        withObservationTracking {
+            _ = model[.modelName]
+        } onChange: {
+            fired.withLock { $0.append("name") }
+        }
+        scratch.run("settings", ["write", "com.example.model", "name", "Bob"])
+        let deadline = Date().addingTimeInterval(3)
+        while fired.withLock({ $0.count < 2 }), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertEqual(fired.withLock { $0 }, ["volume", "name"])
+        XCTAssertEqual(model.modelName, "Bob")
+    }
+
+    func testASendableClassHoldsSettingsAsLets() {
+        let player = SendablePlayer(Settings(domain: "com.example.model", directory: scratch.directory))
+        player.volume.wrappedValue = 80
+        XCTAssertEqual(player.volume.wrappedValue, 80)
+        let shared: any Sendable = player
+        XCTAssertNotNil(shared)
+    }
+}
