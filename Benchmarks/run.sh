@@ -126,6 +126,7 @@ for _ in 1 2 3 4 5; do "$kit" first com.bench.big $key; done >"$work/kit.txt"
 for _ in 1 2 3; do "$kit" warm; done >>"$work/kit.txt"
 for _ in 1 2 3; do "$kit" set; done >>"$work/kit.txt"
 for _ in 1 2 3; do "$kit" burst; done >>"$work/kit.txt"
+"$kit" pressure >>"$work/kit.txt"
 
 # From a write returning to the watch line, and a watch's wake-ups while idle.
 python3 Benchmarks/watch_latency.py "$settings" "$runs_small" >"$work/watch.txt"
@@ -176,20 +177,23 @@ for text, met in checks:
     ok &= met
     print(f"  {text}: {'met' if met else 'MISSED'}")
 print("\nSettingsKit against UserDefaults, in one process (median of 3 runs, each a median)")
-kit = {"first-get": [], "warm-get": [], "set": [], "burst-durable": [], "burst-coalesced": []}
+kit = {"first-get": [], "warm-get": [], "set": [], "burst-durable": [], "burst-coalesced": [],
+       "pressure-durable": [], "pressure-coalesced": []}
 for line in open(f"{work}/kit.txt"):
-    if line.startswith("burst "):
-        # burst DURABLE COALESCED USERDEFAULTS, in ms
-        _, durable, coalesced, theirs = line.split()
-        kit["burst-durable"].append((float(durable), float(theirs)))
-        kit["burst-coalesced"].append((float(coalesced), float(theirs)))
+    if line.startswith(("burst ", "pressure ")):
+        # NAME DURABLE COALESCED USERDEFAULTS, in ms
+        name, durable, coalesced, theirs = line.split()
+        kit[f"{name}-durable"].append((float(durable), float(theirs)))
+        kit[f"{name}-coalesced"].append((float(coalesced), float(theirs)))
         continue
     name, ours, theirs = line.split()[:3]
     kit[name].append((float(ours), float(theirs)))
 for name, unit, target, label in [("first-get", "ms", 0.1, "first get, one key of the 100k domain"),
                                   ("warm-get", "ns", 1.0, "warm get, 10-key domain"), ("set", "us", 1.0, "set (UserDefaults: set + synchronize)"),
                                   ("burst-coalesced", "ms", 1.0, "1,000 sets, .coalesced + flush()"),
-                                  ("burst-durable", "ms", 5.0, "1,000 sets, durable (UD: + synchronize)")]:
+                                  ("burst-durable", "ms", 5.0, "1,000 sets, durable (UD: + synchronize)"),
+                                  ("pressure-coalesced", "ms", 1.0, "1,000 set+get, 1.3 MB domain, coalesced"),
+                                  ("pressure-durable", "ms", 2.0, "1,000 set+get, 1.3 MB domain, durable")]:
     ours = statistics.median(o for o, _ in kit[name]); theirs = statistics.median(t for _, t in kit[name])
     met = ours <= target * theirs
     ok &= met

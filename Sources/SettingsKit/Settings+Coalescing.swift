@@ -47,8 +47,9 @@ extension Settings {
             return pending.values.values.sorted { $0.generation < $1.generation }
         }
         guard !batch.isEmpty else { return }
+        var stamps: (FileStamp?, FileStamp?)?
         do {
-            try store.update(domain, host: host) { values in
+            try store.update(domain, host: host, written: { stamps = ($0, $1) }) { values in
                 var changed = false
                 for entry in batch where values[entry.name] != entry.value {
                     values[entry.name] = entry.value
@@ -59,6 +60,11 @@ extension Settings {
         } catch {
             throw error as? SettingsError ?? (error as? StoreError).map { .store($0) }
                 ?? .store(.writeFailed(path: store.path(of: domain, host: host), .ioError))
+        }
+        if let stamps {
+            var changes: [String: PlistValue?] = [:]
+            for entry in batch { changes[entry.name] = entry.value }
+            patchCache(changes, stamps)
         }
         // Only what was written leaves the queue: a set made meanwhile waits for the next flush.
         pending.withLock { pending in

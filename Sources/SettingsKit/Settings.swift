@@ -328,22 +328,38 @@ public final class Settings: Sendable {
         if let domainError { throw SettingsError.store(domainError) }
         try flush()
         var written: PlistValue??
+        var stamps: (FileStamp?, FileStamp?)?
         do {
-            try store.update(domain, host: host, key: name) { value in
+            try store.update(domain, host: host, key: name, written: { stamps = ($0, $1) }) { value in
                 guard try change(&value) else { return false }
                 written = .some(value)
                 return true
             }
         } catch let error as StoreError { throw SettingsError.store(error) }
-        if let written { delivered([name: written]) }
+        guard let written else { return }
+        if let stamps { patchCache([name: written], stamps) }
+        delivered([name: written])
+    }
+
+    /// After this process's own write: the cached values become the file's new ones
+    /// without reading it, when the cache held exactly the file the write replaced (its
+    /// stamp); otherwise the next read reads the file, as after any other writer.
+    func patchCache(_ changes: [String: PlistValue?], _ stamps: (before: FileStamp?, after: FileStamp?)) {
+        state.withLock { state in
+            guard let own = state.own, own.stamp == stamps.before else { return }
+            var values = own.values
+            for (name, value) in changes { values[ExactKey(name)] = value }
+            state.own = DomainCache(path: own.path, stamp: stamps.after, checkedAt: nil, values: values)
+        }
     }
 
     func batchWrite(_ change: (inout PlistDictionary) throws -> Bool) throws {
         if let domainError { throw SettingsError.store(domainError) }
         try flush()
         var before = PlistDictionary(), after = PlistDictionary(), changed = false
+        var stamps: (FileStamp?, FileStamp?)?
         do {
-            try store.update(domain, host: host) { values in
+            try store.update(domain, host: host, written: { stamps = ($0, $1) }) { values in
                 before = values
                 guard try change(&values) else { return false }
                 (after, changed) = (values, true)
@@ -353,6 +369,7 @@ public final class Settings: Sendable {
         guard changed else { return }
         var changes: [String: PlistValue?] = [:]
         for change in after.changes(from: before) { changes[change.key] = change.new }
+        if let stamps { patchCache(changes, stamps) }
         delivered(changes)
     }
 

@@ -72,3 +72,28 @@ final class CoalescedWriteTests: XCTestCase {
         }
     }
 }
+
+/// After this process's own write the cache is the new file's, without reading it, but
+/// only when it held the file the write replaced.
+final class OwnWriteCacheTests: XCTestCase {
+    func testAnotherWritersChangeBeforeOurWriteIsNotHidden() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let settings = Settings(domain: "com.example.cache", directory: scratch.directory)
+        let a = SettingsKey<Int>("a", default: 0), b = SettingsKey<Int>("b", default: 0)
+        settings[a] = 1
+        XCTAssertEqual(settings[b], 0)
+        // Another writer changes b; our next write replaces that file, so our cache
+        // (of the file before) must not simply be patched with a.
+        scratch.run("settings", ["write", "com.example.cache", "b", "-int", "5"])
+        settings[a] = 2
+        XCTAssertEqual(settings[b], 5)
+        XCTAssertEqual(settings[a], 2)
+        // Our own writes in a row, each read back at once.
+        for i in 3...20 {
+            settings[a] = i
+            XCTAssertEqual(settings[a], i)
+        }
+        XCTAssertEqual(scratch.run("settings", ["read", "com.example.cache", "a"]), "20\n")
+    }
+}

@@ -6,6 +6,9 @@
 //   SettingsKitBenchmark burst           median ms of 1,000 sets of different keys into a new
 //                                       domain: durable, coalesced + flush(), and
 //                                       UserDefaults' 1,000 sets + synchronize()
+//   SettingsKitBenchmark pressure        ms of 1,000 set-then-get rounds on one key of a
+//                                       1.3 MB domain: durable, coalesced (+ flush), and
+//                                       UserDefaults (+ one synchronize)
 //   SettingsKitBenchmark first D K       ms of the first get of K in D, SettingsKit then
 //                                       UserDefaults(suiteName:), in this fresh process
 import Foundation
@@ -83,11 +86,47 @@ case "burst":
                 }
             }) / 1e6
     print("burst \(durable) \(coalesced) \(ud)")
+case "pressure":
+    // 8,000 keys of 120-byte strings: about 1.3 MB of XML, as the peers' memory-pressure test.
+    let filler = String(repeating: "x", count: 120)
+    var big = PlistDictionary()
+    for i in 0..<8000 { big["key\(i)"] = .string(filler) }
+    let key = SettingsKey<Int>("counter", default: 0)
+    func run(_ writes: SettingsWrites, _ name: String) -> Double {
+        let settings = Settings(domain: name, writes: writes)
+        try! settings.batch { batch in
+            for entry in big.entries { batch[SettingsKey<String>(entry.key, default: "")] = filler }
+        }
+        var sink = 0
+        let elapsed = time(1) {
+            for i in 0..<1000 {
+                settings[key] = i
+                sink &+= settings[key]
+            }
+            try! settings.flush()
+        }
+        return elapsed / 1e6 + Double(sink == -1 ? 1 : 0)
+    }
+    let durable = run(.durable, "com.bench.pressure.durable")
+    let coalesced = run(.coalesced, "com.bench.pressure.coalesced")
+    let defaults = UserDefaults(suiteName: "com.bench.pressure.ud")!
+    for i in 0..<8000 { defaults.set(filler, forKey: "key\(i)") }
+    defaults.synchronize()
+    var total = 0
+    let ud =
+        time(1) {
+            for i in 0..<1000 {
+                defaults.set(i, forKey: "counter")
+                total &+= defaults.integer(forKey: "counter")
+            }
+            defaults.synchronize()
+        } / 1e6
+    print("pressure \(durable) \(coalesced) \(ud)")
 case "first" where args.count == 4:
     var ours = 0, theirs = 0
     let kit = time(1) { ours = Settings(domain: args[2])[SettingsKey<Int>(args[3], default: -1)] } / 1e6
     let ud = time(1) { theirs = UserDefaults(suiteName: args[2])!.integer(forKey: args[3]) } / 1e6
     print("first-get \(kit) \(ud) \(ours == theirs ? "same" : "DIFFERENT")")
 default:
-    print("usage: SettingsKitBenchmark warm | set | burst | first D K")
+    print("usage: SettingsKitBenchmark warm | set | burst | pressure | first D K")
 }

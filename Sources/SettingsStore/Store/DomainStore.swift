@@ -140,9 +140,7 @@ public struct DomainStore: Sendable {
     /// file is replaced or rewritten. Nil when there is no file.
     package static func stamp(at path: String) -> FileStamp? {
         guard let status = try? FileSystem.status(path) else { return nil }
-        return FileStamp(
-            size: status.size, inode: status.inode, device: status.device,
-            modified: status.modifiedNanoseconds, changed: status.changedNanoseconds)
+        return FileStamp(status)
     }
 
     /// The domain's values, or nil when it has no file.
@@ -195,6 +193,20 @@ public struct DomainStore: Sendable {
         _ domain: DomainName, host: DomainHost = .any,
         _ change: (inout PlistDictionary) throws -> Bool
     ) throws -> StoreWarning? {
+        try update(domain, host: host, written: nil, change)
+    }
+
+    /// What a change replaced: the stamps of the file read under the lock and of the file
+    /// written (nil: none), told while the lock is still held, so a cache of the old
+    /// file can become a cache of the new one without reading it.
+    package typealias Written = (_ before: FileStamp?, _ after: FileStamp?) -> Void
+
+    /// `update(_:host:_:)`, telling `written` what the change replaced.
+    @discardableResult
+    package func update(
+        _ domain: DomainName, host: DomainHost = .any, written: Written?,
+        _ change: (inout PlistDictionary) throws -> Bool
+    ) throws -> StoreWarning? {
         let managed = managedFile(of: domain, host: host)
         return try withTarget(domain, host: host) { target throws in
             let existing = try read(target.path)
@@ -210,7 +222,7 @@ public struct DomainStore: Sendable {
                 try checkStorable(changed.key, new, format: format, at: target.path)
                 fractional = fractional || PropertyList.hasFractionalDate(new)
             }
-            return try save(values, over: existing, to: target, fractionalDates: fractional)
+            return try save(values, over: existing, to: target, fractionalDates: fractional, written: written)
         }
     }
 
@@ -225,6 +237,15 @@ public struct DomainStore: Sendable {
     @discardableResult
     public func update(
         _ domain: DomainName, host: DomainHost = .any, key: String,
+        _ change: (inout PlistValue?) throws -> Bool
+    ) throws -> StoreWarning? {
+        try update(domain, host: host, key: key, written: nil, change)
+    }
+
+    /// `update(_:host:key:_:)`, telling `written` what the change replaced.
+    @discardableResult
+    package func update(
+        _ domain: DomainName, host: DomainHost = .any, key: String, written: Written?,
         _ change: (inout PlistValue?) throws -> Bool
     ) throws -> StoreWarning? {
         let managed = managedFile(of: domain, host: host)
@@ -245,7 +266,9 @@ public struct DomainStore: Sendable {
             if let file {
                 switch file.parsed {
                 case .binary(let editor, let found)?:
-                    return try edit(editor, found, key: key, status: file.status, managed: managed, change, at: target)
+                    return try edit(
+                        editor, found, key: key, status: file.status, managed: managed, change, at: target,
+                        written: written)
                 case .notADictionary(let type)?: throw StoreError.notADictionary(path: target.path, type)
                 case .tree(let tree)?: existing = try fileRead(tree, status: file.status, at: target.path)
                 case nil: existing = try fileRead(nil, status: file.status, at: target.path)
@@ -258,7 +281,7 @@ public struct DomainStore: Sendable {
             if let value { try checkStorable(key, value, format: existing?.domain.format ?? .xml, at: target.path) }
             values[key] = value
             let fractional = value.map(PropertyList.hasFractionalDate) ?? false
-            return try save(values, over: existing, to: target, fractionalDates: fractional)
+            return try save(values, over: existing, to: target, fractionalDates: fractional, written: written)
         }
     }
 
@@ -286,7 +309,7 @@ public struct DomainStore: Sendable {
     /// The binary branch of the one-key update.
     private func edit(
         _ editor: BinaryEditor, _ found: PlistValue?, key: String, status: FileSystem.Status, managed: AdminFile?,
-        _ change: (inout PlistValue?) throws -> Bool, at target: Target
+        _ change: (inout PlistValue?) throws -> Bool, at target: Target, written: Written?
     ) throws -> StoreWarning? {
         var value = found
         guard try change(&value) else { return nil }
@@ -295,7 +318,7 @@ public struct DomainStore: Sendable {
         if value == nil, editor.otherEntryCount == 0 {
             return try save(
                 PlistDictionary(), over: FileRead(domain: Domain(values: [:], format: .binary), status: status),
-                to: target)
+                to: target, written: written)
         }
         try checkWritable(status, at: target.path)
         do throws(Errno) {
@@ -303,6 +326,7 @@ public struct DomainStore: Sendable {
                 write in
                 try editor.write(value, chunk: 1 << 20, to: write)
             }
+            written?(FileStamp(status), Self.stamp(at: target.path))
             return StoreWarning(durability, path: target.path)
         } catch {
             throw StoreError.writeFailed(path: target.path, error)
@@ -377,15 +401,18 @@ public struct DomainStore: Sendable {
     /// here and in Foundation. (An XML file read back holds none, so only what changed is
     /// looked at.)
     private func save(
-        _ values: PlistDictionary, over existing: FileRead?, to target: Target, fractionalDates: Bool = false
+        _ values: PlistDictionary, over existing: FileRead?, to target: Target, fractionalDates: Bool = false,
+        written: Written? = nil
     ) throws(StoreError) -> StoreWarning? {
         let path = target.path
         if values.isEmpty && existing == nil { return nil }
         try checkWritable(existing?.status, at: path)
+        let before = existing.map { FileStamp($0.status) }
         if values.isEmpty, existing != nil, !target.linked {
             do throws(Errno) { _ = try FileSystem.unlink(path) } catch {
                 throw StoreError.writeFailed(path: path, error)
             }
+            written?(before, nil)
             return nil
         }
         let binary = existing?.domain.format == .binary || fractionalDates
@@ -398,6 +425,7 @@ public struct DomainStore: Sendable {
                     try XMLWriter.encode(.dict(values), chunk: 1 << 20, to: write)
                 }
             }
+            written?(before, Self.stamp(at: path))
             return StoreWarning(durability, path: path)
         } catch {
             throw StoreError.writeFailed(path: path, error)
@@ -528,4 +556,12 @@ public struct DomainStore: Sendable {
 package struct FileStamp: Sendable, Equatable {
     package let size: Int
     let inode: UInt64, device: UInt64, modified: Int64, changed: Int64
+}
+
+extension FileStamp {
+    init(_ status: FileSystem.Status) {
+        self.init(
+            size: status.size, inode: status.inode, device: status.device,
+            modified: status.modifiedNanoseconds, changed: status.changedNanoseconds)
+    }
 }
