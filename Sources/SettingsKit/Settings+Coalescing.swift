@@ -113,7 +113,11 @@ extension Settings {
 
     static func registerForExit(_ settings: Settings) {
         _ = exitHook
-        live.withLock { $0[ObjectIdentifier(settings)] = WeakSettings(settings) }
+        live.withLock { live in
+            // Settings gone since are dropped, so the registry stays as small as the live ones.
+            live = live.filter { $0.value.settings != nil }
+            live[ObjectIdentifier(settings)] = WeakSettings(settings)
+        }
     }
 
     static func flushAllAtExit() {
