@@ -211,3 +211,32 @@ private final class WatcherBox: @unchecked Sendable {
     let watcher: DomainWatcher
     init(_ watcher: DomainWatcher) { self.watcher = watcher }
 }
+
+extension Settings {
+    /// `observe(_:initial:_:)` with each change delivered on `actor`'s executor, in order,
+    /// so code bound to an actor (`MainActor.shared` for UI) need not hop:
+    ///
+    ///     settings.observe(.volume, isolation: MainActor.shared) { change in
+    ///         MainActor.assumeIsolated { label.text = "\(change.new)" }
+    ///     }
+    ///
+    /// Cancelling the observation stops deliveries not yet made.
+    public func observe<Value>(
+        _ key: SettingsKey<Value>, initial: Bool = false, isolation actor: any Actor,
+        _ handler: @escaping @Sendable (SettingsChange<Value>) -> Void
+    ) -> SettingsObservation {
+        let (changes, continuation) = AsyncStream<SettingsChange<Value>>.makeStream()
+        let delivery = Task {
+            for await change in changes { await Self.run(on: actor) { handler(change) } }
+        }
+        let token = observe(key, initial: initial) { continuation.yield($0) }
+        return SettingsObservation {
+            token.cancel()
+            continuation.finish()
+            delivery.cancel()
+        }
+    }
+
+    /// Runs `body` on `actor`'s executor.
+    private static func run(on actor: isolated any Actor, _ body: () -> Void) { body() }
+}

@@ -60,3 +60,36 @@ final class ObservationTests: XCTestCase {
         XCTAssertNotNil(shared)
     }
 }
+
+/// An actor that records what it is told, only on its own executor.
+actor Recorder {
+    var seen: [Int] = []
+    func values() -> [Int] { seen }
+    nonisolated func recordHere(_ value: Int) {
+        // Traps unless the caller is already on this actor's executor.
+        assumeIsolated { $0.seen.append(value) }
+    }
+}
+
+final class ActorDeliveryTests: XCTestCase {
+    func testChangesAreDeliveredOnTheActorInOrder() async throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let settings = Settings(domain: "com.example.actor", directory: scratch.directory)
+        let recorder = Recorder()
+        let key = SettingsKey<Int>("volume", default: 0)
+        let token = settings.observe(key, initial: true, isolation: recorder) { change in
+            recorder.recordHere(change.new)
+        }
+        for i in 1...20 { settings[key] = i }
+        let deadline = Date().addingTimeInterval(3)
+        while await recorder.values().count < 21, Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        let seen = await recorder.values()
+        XCTAssertEqual(seen, Array(0...20))
+        token.cancel()
+        settings[key] = 99
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let after = await recorder.values()
+        XCTAssertEqual(after, Array(0...20), "nothing after cancel")
+    }
+}
