@@ -145,7 +145,12 @@ extension Settings {
     private func startWatching() {
         if let domainError { return errorHandler(.store(domainError)) }
         let watcher: DomainWatcher
-        do { watcher = try DomainWatcher(store: store, domain: domain, host: host) } catch {
+        do {
+            // The file this process read or just wrote is not parsed again: the cache has its values.
+            watcher = try DomainWatcher(store: store, domain: domain, host: host) { [weak self] stamp in
+                self?.cachedValues(at: stamp)
+            }
+        } catch {
             errorHandler(.store(error))
             return
         }

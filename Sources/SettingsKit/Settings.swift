@@ -344,6 +344,17 @@ public final class Settings: Sendable {
     /// After this process's own write: the cached values become the file's new ones
     /// without reading it, when the cache held exactly the file the write replaced (its
     /// stamp); otherwise the next read reads the file, as after any other writer.
+    /// The domain's values as cached, when the cache is of the file at `stamp`.
+    func cachedValues(at stamp: FileStamp) -> PlistDictionary? {
+        state.withLock { state -> PlistDictionary? in
+            guard let own = state.own, own.stamp == stamp else { return nil }
+            var values = PlistDictionary()
+            values.reserveCapacity(own.values.count)
+            for (key, value) in own.values { values.append(key: key.text, value: value) }
+            return values
+        }
+    }
+
     func patchCache(_ changes: [String: PlistValue?], _ stamps: (before: FileStamp?, after: FileStamp?)) {
         state.withLock { state in
             guard let own = state.own, own.stamp == stamps.before else { return }

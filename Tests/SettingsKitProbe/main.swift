@@ -5,7 +5,9 @@
 //   SettingsKitProbe get-standard KEY       prints Settings.standard's integer for KEY
 //   SettingsKitProbe get-date DIR DOMAIN KEY prints the Date read for KEY, as seconds from 2001
 //   SettingsKitProbe coalesced DIR DOMAIN N sets keys k0…k(N-1) coalesced, then exits at once
+//   SettingsKitProbe observed-set DIR DOMAIN observes "count", sets it, waits for the watcher
 import FoundationEssentials
+import Glibc
 import SettingsKit
 
 extension SettingsKeys {
@@ -27,8 +29,12 @@ case "get-date" where args.count == 5:
 case "coalesced" where args.count == 5:
     let settings = Settings(domain: args[3], directory: args[2], writes: .coalesced)
     for i in 0..<Int(args[4])! { settings[SettingsKey<Int>("k\(i)", default: -1)] = i }
+case "observed-set" where args.count == 4:
+    let settings = Settings(domain: args[3], directory: args[2])
+    let token = settings.observe(.count) { print("delivered \($0.new)") }
+    settings[.count] += 1
+    usleep(300_000)  // the watcher sees the write meanwhile
+    token.cancel()
 default:
-    print(
-        "usage: SettingsKitProbe count DIR DOMAIN N | standard | get-standard KEY | get-date DIR DOMAIN KEY | coalesced DIR DOMAIN N"
-    )
+    print("usage: SettingsKitProbe count | standard | get-standard | get-date | coalesced | observed-set (see above)")
 }

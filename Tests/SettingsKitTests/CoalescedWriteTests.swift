@@ -97,3 +97,31 @@ final class OwnWriteCacheTests: XCTestCase {
         XCTAssertEqual(scratch.run("settings", ["read", "com.example.cache", "a"]), "20\n")
     }
 }
+
+/// One parse per observed change: the write's own read of the file under its lock. The
+/// read after it takes the written values, and the watcher, seeing the file this process
+/// wrote, takes them from the cache too (counted as the opens of the domain file).
+final class ParseCountTests: XCTestCase {
+    func testAnObservedSetReadsTheFileOnce() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
+            throw XCTSkip("needs strace: apt-get install strace")
+        }
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        scratch.run("settings", ["write", "com.example.parse", "count", "-int", "1"])
+        let trace = scratch.directory + "/trace"
+        let out = scratch.run(
+            "/usr/bin/strace",
+            [
+                "-f", "-qq", "-e", "trace=openat", "-o", trace, Scratch.binaries + "/SettingsKitProbe", "observed-set",
+                scratch.directory, "com.example.parse",
+            ])
+        XCTAssertEqual(out, "delivered 2\n")
+        let opens = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
+            $0.contains("\"\(scratch.directory)/com.example.parse.plist\"") && $0.contains("O_RDONLY")
+        }
+        // The first read (observe's current value; the watcher's start takes it from the
+        // cache), then the write's read under its lock: nothing after.
+        XCTAssertEqual(opens.count, 2, opens.joined(separator: "\n"))
+    }
+}

@@ -39,15 +39,29 @@ public final class DomainWatcher {
     private var snapshot: PlistDictionary
     /// What the last reading could not use of an administrator's files (see `AdminLayers`).
     public private(set) var layerWarnings: [LayerWarning] = []
+    /// The values of the domain's file at a stamp, when the caller already has them (its
+    /// own write): then that file is not parsed again.
+    private let known: (@Sendable (FileStamp) -> PlistDictionary?)?
     /// Raised by `cancel()`, from any thread.
     public let canceller: CancelSignal
     private var cancelled = false
 
     /// The current values are the starting point: only later changes are reported.
-    public init(store: DomainStore, domain: DomainName, host: DomainHost = .any, debounce: Double = 0.05)
+    public convenience init(store: DomainStore, domain: DomainName, host: DomainHost = .any, debounce: Double = 0.05)
         throws(StoreError)
     {
-        (self.store, self.domain, self.host, self.debounce) = (store, domain, host, max(0, debounce))
+        try self.init(store: store, domain: domain, host: host, debounce: debounce, known: nil)
+    }
+
+    /// `known` gives the values of the domain's file at a stamp when the caller already
+    /// has them (the file it just wrote), so that file is not parsed again.
+    package init(
+        store: DomainStore, domain: DomainName, host: DomainHost = .any, debounce: Double = 0.05,
+        known: (@Sendable (FileStamp) -> PlistDictionary?)?
+    ) throws(StoreError) {
+        (self.store, self.domain, self.host, self.debounce, self.known) = (
+            store, domain, host, max(0, debounce), known
+        )
         path = store.path(of: domain, host: host)
         do { (inotify, canceller) = (try Inotify(), try CancelSignal()) } catch {
             throw StoreError.cannotWatch(path: path, error)
@@ -59,7 +73,12 @@ public final class DomainWatcher {
 
     /// The domain as readers see it now: the user's values with the layers applied.
     private func current() throws(StoreError) -> PlistDictionary {
-        let user = try store.load(domain, host: host)?.values ?? PlistDictionary()
+        let user: PlistDictionary
+        if let known, let stamp = DomainStore.stamp(at: path), let values = known(stamp) {
+            user = values
+        } else {
+            user = try store.load(domain, host: host)?.values ?? PlistDictionary()
+        }
         let layers = store.adminLayers(of: domain, host: host)
         layerWarnings = layers.warnings
         return layers.isEmpty ? user : layers.merged(over: user)
