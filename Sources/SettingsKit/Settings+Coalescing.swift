@@ -50,16 +50,25 @@ extension Settings {
         var stamps: (FileStamp?, FileStamp?)?
         do {
             try store.update(domain, host: host, written: { stamps = ($0, $1) }) { values in
-                var changed = false
-                for entry in batch where values[entry.name] != entry.value {
-                    values[entry.name] = entry.value
-                    changed = true
+                // One pass over the domain for all the sets (a burst into a big domain is
+                // not a search of it per key); removals, rare, one by one.
+                var sets = PlistDictionary()
+                var removals: [String] = []
+                for entry in batch {
+                    if let value = entry.value {
+                        sets.append(key: entry.name, value: value)
+                    } else {
+                        removals.append(entry.name)
+                    }
                 }
-                return changed
+                var next = values.overlaid(by: sets) { _, new in new }
+                for name in removals { _ = next.removeValue(forKey: name) }
+                guard next != values else { return false }
+                values = next
+                return true
             }
         } catch {
-            throw error as? SettingsError ?? (error as? StoreError).map { .store($0) }
-                ?? .store(.writeFailed(path: store.path(of: domain, host: host), .ioError))
+            throw settingsError(error)
         }
         if let stamps {
             var changes: [String: PlistValue?] = [:]

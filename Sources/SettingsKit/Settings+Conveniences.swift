@@ -18,7 +18,7 @@ extension Settings {
                 return true
             }
         } catch {
-            throw error as? SettingsError ?? .store(.writeFailed(path: store.path(of: domain, host: host), .ioError))
+            throw settingsError(error)
         }
     }
 
@@ -34,7 +34,7 @@ extension Settings {
                 return changed
             }
         } catch {
-            throw error as? SettingsError ?? .store(.writeFailed(path: store.path(of: domain, host: host), .ioError))
+            throw settingsError(error)
         }
     }
 

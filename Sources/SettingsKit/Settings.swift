@@ -261,16 +261,7 @@ public final class Settings: Sendable {
     ///
     /// - Throws: `SettingsError`, as `set` does.
     public func reset(_ keys: SettingsKeys...) throws(SettingsError) {
-        let names = keys.compactMap { ($0 as? any NamedKey)?.name }
-        do {
-            try batchWrite { values in
-                var changed = false
-                for name in names where values.removeValue(forKey: name) != nil { changed = true }
-                return changed
-            }
-        } catch {
-            throw settingsError(error)
-        }
+        try reset(keys)
     }
 
     /// Several changes under one lock and one write.
@@ -316,7 +307,7 @@ public final class Settings: Sendable {
     /// The `SettingsError` of a write whose change cannot throw: the store's errors are
     /// wrapped and `SettingsError`s pass; anything else (which no path throws) is reported
     /// as an I/O failure of the domain's file rather than ending the program.
-    private func settingsError(_ error: any Error) -> SettingsError {
+    func settingsError(_ error: any Error) -> SettingsError {
         if let error = error as? SettingsError { return error }
         if let error = error as? StoreError { return .store(error) }
         return .store(.writeFailed(path: store.path(of: domain, host: host), .ioError))

@@ -190,32 +190,38 @@ extension Set: SettingsValue where Element: SettingsValue {
     }
 }
 
-extension ClosedRange: SettingsValue where Bound: SettingsValue {
-    /// Stored as a two-element array, `[lower, upper]`, as Defaults stores a range.
-    public var propertyListValue: PlistValue? {
-        guard let low = lowerBound.propertyListValue, let high = upperBound.propertyListValue else { return nil }
+/// A range's bounds as stored, a two-element array `[lower, upper]` (as Defaults stores
+/// a range), and back: nil unless both read as `Bound` and lower ≤ upper.
+private enum RangeBounds {
+    static func value<Bound: SettingsValue>(_ low: Bound, _ high: Bound) -> PlistValue? {
+        guard let low = low.propertyListValue, let high = high.propertyListValue else { return nil }
         return .array([low, high])
     }
-    /// A stored `[lower, upper]` with lower ≤ upper.
-    public init?(propertyListValue value: PlistValue) {
+
+    static func bounds<Bound: SettingsValue & Comparable>(_ value: PlistValue) -> (Bound, Bound)? {
         guard case .array(let items) = value, items.count == 2, let low = Bound(propertyListValue: items[0]),
             let high = Bound(propertyListValue: items[1]), low <= high
         else { return nil }
+        return (low, high)
+    }
+}
+
+extension ClosedRange: SettingsValue where Bound: SettingsValue {
+    /// Stored as a two-element array, `[lower, upper]`, as Defaults stores a range.
+    public var propertyListValue: PlistValue? { RangeBounds.value(lowerBound, upperBound) }
+    /// A stored `[lower, upper]` with lower ≤ upper.
+    public init?(propertyListValue value: PlistValue) {
+        guard let (low, high): (Bound, Bound) = RangeBounds.bounds(value) else { return nil }
         self = low...high
     }
 }
 
 extension Range: SettingsValue where Bound: SettingsValue {
     /// Stored as a two-element array, `[lower, upper]`.
-    public var propertyListValue: PlistValue? {
-        guard let low = lowerBound.propertyListValue, let high = upperBound.propertyListValue else { return nil }
-        return .array([low, high])
-    }
+    public var propertyListValue: PlistValue? { RangeBounds.value(lowerBound, upperBound) }
     /// A stored `[lower, upper]` with lower ≤ upper.
     public init?(propertyListValue value: PlistValue) {
-        guard case .array(let items) = value, items.count == 2, let low = Bound(propertyListValue: items[0]),
-            let high = Bound(propertyListValue: items[1]), low <= high
-        else { return nil }
+        guard let (low, high): (Bound, Bound) = RangeBounds.bounds(value) else { return nil }
         self = low..<high
     }
 }
