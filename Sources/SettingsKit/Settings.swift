@@ -133,13 +133,18 @@ public final class Settings: Sendable {
         let own = layers(domain, host)
         if let value = own.managed?.values[name] { return value }
         if let value = arguments[name] { return value }
-        let user: PlistValue?
-        if let gathered = gathered(name) { user = gathered } else { user = try value(name, in: domain, host) }
-        if let (value, _) = own.resolve(name, user: user) { return value }
+        if let (value, _) = own.resolve(name, user: try userValue(name)) { return value }
         guard case .named = domain else { return nil }
         let global = layers(.global, .any)
         if let value = global.managed?.values[name] { return value }
         return global.resolve(name, user: try value(name, in: .global, .any))?.value
+    }
+
+    /// The user's own value of `name` in this domain: a gathered `set` waiting to be
+    /// written (see `SettingsWrites.coalesced`), else the file's.
+    private func userValue(_ name: String) throws(SettingsError) -> PlistValue? {
+        if let gathered = gathered(name) { return gathered }
+        return try value(name, in: domain, host)
     }
 
     /// One key of one domain: from the cache, or for the first read of a big file from
@@ -208,13 +213,7 @@ public final class Settings: Sendable {
             if let managed = layers(domain, host).managed, managed.values[key.name] != nil {
                 throw .store(.managed(key: key.name, path: managed.path))
             }
-            let current: PlistValue?
-            if let gathered = gathered(key.name) {
-                current = gathered
-            } else {
-                current = try self.value(key.name, in: domain, host)
-            }
-            if current != new { gather(key.name, new) }
+            if try userValue(key.name) != new { gather(key.name, new) }
             return
         }
         do {
@@ -332,9 +331,6 @@ public final class Settings: Sendable {
         delivered([name: written])
     }
 
-    /// After this process's own write: the cached values become the file's new ones
-    /// without reading it, when the cache held exactly the file the write replaced (its
-    /// stamp); otherwise the next read reads the file, as after any other writer.
     /// The domain's values as cached, when the cache is of the file at `stamp`.
     func cachedValues(at stamp: FileStamp) -> PlistDictionary? {
         state.withLock { state -> PlistDictionary? in
@@ -346,6 +342,9 @@ public final class Settings: Sendable {
         }
     }
 
+    /// After this process's own write: the cached values become the file's new ones
+    /// without reading it, when the cache held exactly the file the write replaced (its
+    /// stamp); otherwise the next read reads the file, as after any other writer.
     func patchCache(_ changes: [String: PlistValue?], _ stamps: (before: FileStamp?, after: FileStamp?)) {
         state.withLock { state in
             guard let own = state.own, own.stamp == stamps.before else { return }
