@@ -38,8 +38,13 @@ final class FolderChanges {
     /// Whether `path` is known not to have changed after `since` (a `now` from an earlier
     /// check), and the point in history to record for a reading made now: nil when the
     /// file cannot be watched this way (no folder yet, a link), and the caller must `stat`.
-    func check(_ path: String, since: UInt64?) -> (unchanged: Bool, now: UInt64?) {
-        drain()
+    /// With `drain` false, the queue is not read: the caller read it a moment ago, within
+    /// the same lookup (a read of one key asks about the domain and each of its layers).
+    func check(_ path: String, since: UInt64?, drain: Bool = true) -> (unchanged: Bool, now: UInt64?) {
+        if drain { self.drain() }
+        // Nothing at all happened since: the file was trusted then (or `since` would be
+        // nil), and only an event, which moves `tick`, withdraws trust.
+        if let since, tick <= since { return (true, tick) }
         guard trusted[path] ?? watch(path) else { return (false, nil) }
         let unchanged = since.map { everything <= $0 && (lastEvent[path] ?? 0) <= $0 } ?? false
         return (unchanged, tick)
@@ -84,7 +89,7 @@ final class FolderChanges {
 
     private func exists(_ path: String) -> Bool { ((try? FileSystem.linkStatus(path)) ?? nil) != nil }
 
-    private func drain() {
+    func drain() {
         guard let events = try? inotify.events() else {
             forgetEverything()
             return

@@ -49,7 +49,7 @@ extension Settings {
         guard !batch.isEmpty else { return }
         var stamps: (FileStamp?, FileStamp?)?
         do {
-            try store.update(domain, host: host, written: { stamps = ($0, $1) }) { values in
+            try store.update(domain, host: host, written: { stamps = ($0, $1) }, memo: memo) { values in
                 // One pass over the domain for all the sets (a burst into a big domain is
                 // not a search of it per key); removals, rare, one by one.
                 var sets = PlistDictionary()

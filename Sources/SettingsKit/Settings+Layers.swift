@@ -4,6 +4,8 @@ import SettingsStore
 
 /// An administrator's layers of one domain, as last read, and when (see `Settings.layers`).
 struct LayerCache {
+    /// The files looked at (`DomainStore.adminCandidates`), fixed for the store's life.
+    let candidates: [String]
     let layers: AdminLayers
     /// When, in the folder watch's history, the files were known to be as read; nil when
     /// one of their folders cannot be watched (then they are read every time).
@@ -13,16 +15,17 @@ struct LayerCache {
 extension Settings {
     /// A domain's machine-wide layers (`AdminLayers`), read again only when one of their
     /// files (or folders) changed, as the domain's own cache is. A file that cannot be used
-    /// is reported to `errorHandler` once, as a store error.
-    func layers(_ name: DomainName, _ host: DomainHost) -> AdminLayers {
-        let candidates = store.adminCandidates(of: name, host: host)
-        if candidates.isEmpty { return .none }
+    /// is reported to `errorHandler` once, as a store error. `drained`: the caller has
+    /// just called `FolderWatch.drain()`.
+    func layers(_ name: DomainName, _ host: DomainHost, drained: Bool = false) -> AdminLayers {
         let isOwn = name == domain
         let known = state.withLock { isOwn ? $0.ownLayers : $0.globalLayers }
+        let candidates = known?.candidates ?? store.adminCandidates(of: name, host: host)
+        if candidates.isEmpty { return .none }
         var checkedAt: UInt64? = nil
         var unchanged = true
         for (index, path) in candidates.enumerated() {
-            let (same, now) = FolderWatch.check(path, since: known?.checkedAt)
+            let (same, now) = FolderWatch.check(path, since: known?.checkedAt, drain: !drained && index == 0)
             if index == 0 { checkedAt = now } else if now == nil { checkedAt = nil }
             unchanged = unchanged && same
         }
@@ -32,7 +35,7 @@ extension Settings {
             let first = state.withLock { $0.reportedLayers.insert(warning.message).inserted }
             if first, case .unusable(let error) = warning { errorHandler(.store(error)) }
         }
-        let cache = LayerCache(layers: layers, checkedAt: checkedAt)
+        let cache = LayerCache(candidates: candidates, layers: layers, checkedAt: checkedAt)
         state.withLock { state in if isOwn { state.ownLayers = cache } else { state.globalLayers = cache } }
         return layers
     }

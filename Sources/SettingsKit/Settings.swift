@@ -33,6 +33,9 @@ public final class Settings: Sendable {
     /// How `set` writes: `.durable` (each one on disk when it returns) or `.coalesced`.
     public let writes: SettingsWrites
     let pending = Mutex(Pending())
+    /// The domain file this instance last read or wrote under the lock, so the next
+    /// write of it compares bytes instead of parsing them again (`FileMemo`).
+    let memo = FileMemo()
 
     /// Reports what the non-throwing API cannot throw: a file that cannot be read or
     /// written, a value of the wrong type. Defaults to printing one line on stderr.
@@ -130,27 +133,31 @@ public final class Settings: Sendable {
     /// everything, even the arguments; a machine-wide default comes after the user's own.
     func storedValue(_ name: String) throws(SettingsError) -> PlistValue? {
         if let domainError { throw .store(domainError) }
-        let own = layers(domain, host)
+        // One look at the folder watch for the whole lookup (up to ten files), not one each.
+        FolderWatch.drain()
+        let own = layers(domain, host, drained: true)
         if let value = own.managed?.values[name] { return value }
         if let value = arguments[name] { return value }
-        if let (value, _) = own.resolve(name, user: try userValue(name)) { return value }
+        if let (value, _) = own.resolve(name, user: try userValue(name, drained: true)) { return value }
         guard case .named = domain else { return nil }
-        let global = layers(.global, .any)
+        let global = layers(.global, .any, drained: true)
         if let value = global.managed?.values[name] { return value }
-        return global.resolve(name, user: try value(name, in: .global, .any))?.value
+        return global.resolve(name, user: try value(name, in: .global, .any, drained: true))?.value
     }
 
     /// The user's own value of `name` in this domain: a gathered `set` waiting to be
     /// written (see `SettingsWrites.coalesced`), else the file's.
-    private func userValue(_ name: String) throws(SettingsError) -> PlistValue? {
+    private func userValue(_ name: String, drained: Bool = false) throws(SettingsError) -> PlistValue? {
         if let gathered = gathered(name) { return gathered }
-        return try value(name, in: domain, host)
+        return try value(name, in: domain, host, drained: drained)
     }
 
     /// One key of one domain: from the cache, or for the first read of a big file from
     /// a lookup that builds only that value (the cache is built on the next read).
-    private func value(_ name: String, in domain: DomainName, _ host: DomainHost) throws(SettingsError) -> PlistValue? {
-        guard let index = try cached(domain, host) else {
+    private func value(_ name: String, in domain: DomainName, _ host: DomainHost, drained: Bool = false)
+        throws(SettingsError) -> PlistValue?
+    {
+        guard let index = try cached(domain, host, drained: drained) else {
             do { return try store.value(forKey: name, in: domain, host: host) } catch { throw .store(error) }
         }
         return index[ExactKey(name)]
@@ -161,8 +168,11 @@ public final class Settings: Sendable {
     /// system call but an empty `read`), and only then is the file's stamp compared.
     ///
     /// Nil the first time a file over 1 MB is read: a program that reads one setting of a
-    /// big domain and exits should not pay for indexing all of it.
-    func cached(_ name: DomainName, _ host: DomainHost) throws(SettingsError) -> [ExactKey: PlistValue]? {
+    /// big domain and exits should not pay for indexing all of it. `drained`: the caller
+    /// has just called `FolderWatch.drain()`.
+    func cached(_ name: DomainName, _ host: DomainHost, drained: Bool = false) throws(SettingsError)
+        -> [ExactKey: PlistValue]?
+    {
         let isOwn = name == domain
         let (path, known) = state.withLock { state in
             let cache = isOwn ? state.own : state.global
@@ -170,7 +180,7 @@ public final class Settings: Sendable {
             // looked for, as Foundation does not look for it either.
             return (cache?.path ?? store.path(of: name, host: host), cache)
         }
-        let (unchanged, now) = FolderWatch.check(path, since: known?.checkedAt)
+        let (unchanged, now) = FolderWatch.check(path, since: known?.checkedAt, drain: !drained)
         if unchanged, let known { return known.values }
         let stamp = DomainStore.stamp(at: path)
         if let known, known.stamp == stamp {
@@ -320,7 +330,7 @@ public final class Settings: Sendable {
         var written: PlistValue??
         var stamps: (FileStamp?, FileStamp?)?
         do {
-            try store.update(domain, host: host, key: name, written: { stamps = ($0, $1) }) { value in
+            try store.update(domain, host: host, key: name, written: { stamps = ($0, $1) }, memo: memo) { value in
                 guard try change(&value) else { return false }
                 written = .some(value)
                 return true
@@ -360,7 +370,7 @@ public final class Settings: Sendable {
         var before = PlistDictionary(), after = PlistDictionary(), changed = false
         var stamps: (FileStamp?, FileStamp?)?
         do {
-            try store.update(domain, host: host, written: { stamps = ($0, $1) }) { values in
+            try store.update(domain, host: host, written: { stamps = ($0, $1) }, memo: memo) { values in
                 before = values
                 guard try change(&values) else { return false }
                 (after, changed) = (values, true)
@@ -455,8 +465,15 @@ enum FolderWatch {
 
     /// Whether `path` is known unchanged since `since`, and the point in history to
     /// record for a reading made now (nil when the folder cannot be watched).
-    static func check(_ path: String, since: UInt64?) -> (unchanged: Bool, now: UInt64?) {
-        shared.withLock { changes in changes?.check(path, since: since) ?? (false, nil) }
+    /// `drain: false` when the caller has just called `drain()` in this same lookup.
+    static func check(_ path: String, since: UInt64?, drain: Bool = true) -> (unchanged: Bool, now: UInt64?) {
+        shared.withLock { changes in changes?.check(path, since: since, drain: drain) ?? (false, nil) }
+    }
+
+    /// Takes in what happened since the last look (one `read(2)`), so the checks of one
+    /// lookup that follow need not each read the queue.
+    static func drain() {
+        shared.withLock { $0?.drain() }
     }
 }
 

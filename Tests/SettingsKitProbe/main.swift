@@ -6,6 +6,7 @@
 //   SettingsKitProbe get-date DIR DOMAIN KEY prints the Date read for KEY, as seconds from 2001
 //   SettingsKitProbe coalesced DIR DOMAIN N sets keys k0…k(N-1) coalesced, then exits at once
 //   SettingsKitProbe observed-set DIR DOMAIN observes "count", sets it, waits for the watcher
+//   SettingsKitProbe gets DIR DOMAIN N      reads "count" N times after a first read, prints the sum
 import FoundationEssentials
 import Glibc
 import SettingsKit
@@ -35,6 +36,13 @@ case "observed-set" where args.count == 4:
     settings[.count] += 1
     usleep(300_000)  // the watcher sees the write meanwhile
     token.cancel()
+case "gets" where args.count == 5:
+    let settings = Settings(domain: args[3], directory: args[2])
+    var sum = settings[.count]
+    for _ in 0..<Int(args[4])! { sum += settings[.count] }
+    print(sum)
 default:
-    print("usage: SettingsKitProbe count | standard | get-standard | get-date | coalesced | observed-set (see above)")
+    print(
+        "usage: SettingsKitProbe count | standard | get-standard | get-date | coalesced | observed-set | gets (see above)"
+    )
 }

@@ -124,4 +124,36 @@ final class ParseCountTests: XCTestCase {
         // cache), then the write's read under its lock: nothing after.
         XCTAssertEqual(opens.count, 2, opens.joined(separator: "\n"))
     }
+
+    /// A warm read asks the process-wide folder watch once (one `read(2)` of its queue),
+    /// however many files the lookup covers (the domain, the global domain, four
+    /// administrators' files each), and makes no `stat` and no `open`.
+    func testAWarmReadMakesOneReadOfTheWatchAndNoStat() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
+            throw XCTSkip("needs strace: apt-get install strace")
+        }
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        scratch.run("settings", ["write", "com.example.warm", "count", "-int", "1"])
+        func calls(_ reads: Int) throws -> (reads: Int, others: Int) {
+            // Outside the watched folder: strace writing there would be an event per line.
+            let trace = NSTemporaryDirectory() + "/settings-trace-\(UUID().uuidString)"
+            defer { try? FileManager.default.removeItem(atPath: trace) }
+            let out = scratch.run(
+                "/usr/bin/strace",
+                [
+                    "-f", "-qq", "-e", "trace=read,openat,newfstatat,statx,fstat,stat,lstat", "-o", trace,
+                    Scratch.binaries + "/SettingsKitProbe", "gets", scratch.directory, "com.example.warm", "\(reads)",
+                ])
+            XCTAssertEqual(out, "\(reads + 1)\n")
+            let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+            let readCount = lines.filter {
+                $0.split(separator: " ", maxSplits: 2).dropFirst().first?.hasPrefix("read(") == true
+            }.count
+            return (readCount, lines.count - readCount)
+        }
+        let few = try calls(10), many = try calls(1010)
+        XCTAssertEqual(many.reads - few.reads, 1000, "one read of the watch per get")
+        XCTAssertEqual(many.others - few.others, 0, "no stat, no open on a warm get")
+    }
 }

@@ -4,8 +4,9 @@
 //   SettingsKitBenchmark warm            median ns of a warm get of a 10-key domain, both
 //   SettingsKitBenchmark set             median µs of a set (UserDefaults: set + synchronize)
 //   SettingsKitBenchmark burst           median ms of 1,000 sets of different keys into a new
-//                                       domain: durable, coalesced + flush(), and
-//                                       UserDefaults' 1,000 sets + synchronize()
+//                                       domain: durable, coalesced + flush(),
+//                                       UserDefaults' 1,000 sets + synchronize(), and the
+//                                       floor: 1,000 bare file replacements of the same sizes
 //   SettingsKitBenchmark pressure        ms of 1,000 set-then-get rounds on one key of a
 //                                       1.3 MB domain: durable, coalesced (+ flush), and
 //                                       UserDefaults (+ one synchronize)
@@ -58,8 +59,10 @@ case "burst":
     let keys = (0..<1000).map { SettingsKey<Int>("key\($0)", default: 0) }
     var round = 0
     func fresh(_ name: String) -> String {
+        // A new domain each round, and each process: a set of a value already there
+        // writes nothing, so a domain left by an earlier run would time no writes.
         round += 1
-        return "com.bench.burst.\(name).\(round)"
+        return "com.bench.burst.\(name).\(getpid()).\(round)"
     }
     let durable =
         median(
@@ -85,7 +88,32 @@ case "burst":
                     defaults.synchronize()
                 }
             }) / 1e6
-    print("burst \(durable) \(coalesced) \(ud)")
+    // The floor of a durable set: what replacing the file costs with no settings work,
+    // the same growing sizes written to a temporary file, fsynced, renamed over the
+    // domain and the folder fsynced, 1,000 times.
+    let folder = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]!
+    let size =
+        (try? FileManager.default.attributesOfItem(
+            atPath: "\(folder)/com.bench.burst.durable.\(getpid()).1.plist")[.size] as? Int) ?? 0
+    let floor =
+        median(
+            (0..<5).map { _ in
+                let target = "\(folder)/floor.\(getpid()).plist", temporary = "\(folder)/.floor.tmp"
+                let directory = open(folder, O_RDONLY | O_DIRECTORY)
+                defer { close(directory); unlink(target) }
+                let bytes = [UInt8](repeating: 0x20, count: size)
+                return time(1) {
+                    for i in 1...1000 {
+                        let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, size * i / 1000) }
+                        fsync(fd)
+                        close(fd)
+                        rename(temporary, target)
+                        fsync(directory)
+                    }
+                }
+            }) / 1e6
+    print("burst \(durable) \(coalesced) \(ud) \(floor)")
 case "pressure":
     // 8,000 keys of 120-byte strings: about 1.3 MB of XML, as the peers' memory-pressure test.
     let filler = String(repeating: "x", count: 120)

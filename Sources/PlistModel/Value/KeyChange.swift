@@ -18,24 +18,30 @@ extension PlistDictionary {
     ///     (["a": .int(2), "c": .int(3)] as PlistDictionary).changes(from: ["a": .int(1), "b": .int(1)]).map(\.key)
     ///     //=> ["a", "b", "c"]
     public func changes(from old: PlistDictionary) -> [KeyChange] {
-        let before = old.sortedEntries, after = sortedEntries
         var changes: [KeyChange] = []
+        forEachChange(from: old) { changes.append($0) }
+        return changes
+    }
+
+    /// `changes(from:)` one at a time, without the array: a writer checking each changed
+    /// key of a 100,000-key import needs no second copy of them.
+    package func forEachChange<E: Error>(from old: PlistDictionary, _ body: (KeyChange) throws(E) -> Void) throws(E) {
+        let before = old.sortedEntries, after = sortedEntries
         var i = 0, j = 0
         while i < before.count || j < after.count {
             if j == after.count || (i < before.count && byteOrderPrecedes(before[i].key, after[j].key)) {
-                changes.append(KeyChange(key: before[i].key, old: before[i].value, new: nil))
+                try body(KeyChange(key: before[i].key, old: before[i].value, new: nil))
                 i += 1
             } else if i == before.count || byteOrderPrecedes(after[j].key, before[i].key) {
-                changes.append(KeyChange(key: after[j].key, old: nil, new: after[j].value))
+                try body(KeyChange(key: after[j].key, old: nil, new: after[j].value))
                 j += 1
             } else {
                 if before[i].value != after[j].value {
-                    changes.append(KeyChange(key: after[j].key, old: before[i].value, new: after[j].value))
+                    try body(KeyChange(key: after[j].key, old: before[i].value, new: after[j].value))
                 }
                 i += 1
                 j += 1
             }
         }
-        return changes
     }
 }

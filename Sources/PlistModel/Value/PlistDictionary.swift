@@ -83,7 +83,33 @@ public struct PlistDictionary: Sendable {
     /// One entry per key, the last one read, sorted by the keys' code points: the
     /// order Apple's writers and `defaults read` use.
     public var sortedEntries: [Entry] {
-        if isStrictlySorted { return entries }
+        // A domain read from a sorted file and then set keys it lacked is a sorted run
+        // followed by a few entries: sort only those and merge, so a write after a one-key
+        // change costs a pass, not a sort of the whole domain.
+        var run = 1
+        while run < entries.count, byteOrderPrecedes(entries[run - 1].key, entries[run].key) { run += 1 }
+        if run >= entries.count { return entries }
+        let tail = Self.sortedUnique(entries[run...])
+        var merged: [Entry] = []
+        merged.reserveCapacity(entries.count)
+        var i = 0, j = 0
+        while i < run, j < tail.count {
+            if byteOrderPrecedes(entries[i].key, tail[j].key) {
+                merged.append(entries[i]); i += 1
+            } else if byteOrderPrecedes(tail[j].key, entries[i].key) {
+                merged.append(tail[j]); j += 1
+            } else {
+                // The same key: the later entry, the tail's, counts.
+                merged.append(tail[j]); i += 1; j += 1
+            }
+        }
+        merged.append(contentsOf: entries[i..<run])
+        merged.append(contentsOf: tail[j...])
+        return merged
+    }
+
+    /// `entries` in byte order, one per key: the last of the entries of a key.
+    private static func sortedUnique(_ entries: ArraySlice<Entry>) -> [Entry] {
         // A stable sort keeps duplicates in file order, so the last of a run wins.
         let sorted = entries.sorted { byteOrderPrecedes($0.key, $1.key) }
         var unique: [Entry] = []

@@ -193,7 +193,7 @@ public struct DomainStore: Sendable {
         _ domain: DomainName, host: DomainHost = .any,
         _ change: (inout PlistDictionary) throws -> Bool
     ) throws -> StoreWarning? {
-        try update(domain, host: host, written: nil, change)
+        try update(domain, host: host, written: nil, memo: nil, change)
     }
 
     /// What a change replaced: the stamps of the file read under the lock and of the file
@@ -201,28 +201,30 @@ public struct DomainStore: Sendable {
     /// file can become a cache of the new one without reading it.
     package typealias Written = (_ before: FileStamp?, _ after: FileStamp?) -> Void
 
-    /// `update(_:host:_:)`, telling `written` what the change replaced.
+    /// `update(_:host:_:)`, telling `written` what the change replaced; with a `memo`,
+    /// a file this process last read or wrote is not parsed again.
     @discardableResult
     package func update(
-        _ domain: DomainName, host: DomainHost = .any, written: Written?,
+        _ domain: DomainName, host: DomainHost = .any, written: Written?, memo: FileMemo? = nil,
         _ change: (inout PlistDictionary) throws -> Bool
     ) throws -> StoreWarning? {
         let managed = managedFile(of: domain, host: host)
         return try withTarget(domain, host: host) { target throws in
-            let existing = try read(target.path)
+            let existing = try read(target.path, memo: memo)
             let before = existing?.domain.values ?? PlistDictionary()
             var values = before
             guard try change(&values) else { return nil }
             // Only what changed: a file another writer left such text in stays writable.
             let format = existing?.domain.format ?? .xml
             var fractional = false
-            for changed in values.changes(from: before) {
+            try values.forEachChange(from: before) { changed throws(StoreError) in
                 try checkUnmanaged(changed.key, managed)
-                guard let new = changed.new else { continue }
+                guard let new = changed.new else { return }
                 try checkStorable(changed.key, new, format: format, at: target.path)
                 fractional = fractional || PropertyList.hasFractionalDate(new)
             }
-            return try save(values, over: existing, to: target, fractionalDates: fractional, written: written)
+            return try save(
+                values, over: existing, to: target, fractionalDates: fractional, written: written, memo: memo)
         }
     }
 
@@ -239,13 +241,14 @@ public struct DomainStore: Sendable {
         _ domain: DomainName, host: DomainHost = .any, key: String,
         _ change: (inout PlistValue?) throws -> Bool
     ) throws -> StoreWarning? {
-        try update(domain, host: host, key: key, written: nil, change)
+        try update(domain, host: host, key: key, written: nil, memo: nil, change)
     }
 
-    /// `update(_:host:key:_:)`, telling `written` what the change replaced.
+    /// `update(_:host:key:_:)`, telling `written` what the change replaced; with a
+    /// `memo`, an XML file this process last read or wrote is not parsed again.
     @discardableResult
     package func update(
-        _ domain: DomainName, host: DomainHost = .any, key: String, written: Written?,
+        _ domain: DomainName, host: DomainHost = .any, key: String, written: Written?, memo: FileMemo? = nil,
         _ change: (inout PlistValue?) throws -> Bool
     ) throws -> StoreWarning? {
         let managed = managedFile(of: domain, host: host)
@@ -253,7 +256,7 @@ public struct DomainStore: Sendable {
             let file = try readFile(target.path) { bytes throws(PlistError) -> OneKey in
                 // Smaller than 2 GiB, a file cannot hold more objects than the editor numbers.
                 guard PropertyList.sniff(bytes) == .binary, bytes.count < Int(Int32.max) else {
-                    return .tree(try PropertyList.read(bytes))
+                    return .tree(try Self.parse(bytes, memo: memo))
                 }
                 let (root, found, layout) = try BinaryReader.lookupWithLayout(bytes, key: key)
                 guard case .dict = root else { return .notADictionary(root.type) }
@@ -266,6 +269,7 @@ public struct DomainStore: Sendable {
             if let file {
                 switch file.parsed {
                 case .binary(let editor, let found)?:
+                    memo?.forget()
                     return try edit(
                         editor, found, key: key, status: file.status, managed: managed, change, at: target,
                         written: written)
@@ -281,7 +285,8 @@ public struct DomainStore: Sendable {
             if let value { try checkStorable(key, value, format: existing?.domain.format ?? .xml, at: target.path) }
             values[key] = value
             let fractional = value.map(PropertyList.hasFractionalDate) ?? false
-            return try save(values, over: existing, to: target, fractionalDates: fractional, written: written)
+            return try save(
+                values, over: existing, to: target, fractionalDates: fractional, written: written, memo: memo)
         }
     }
 
@@ -400,13 +405,17 @@ public struct DomainStore: Sendable {
     /// the file binary, the one format that keeps it: `Date()` set is the `Date()` read,
     /// here and in Foundation. (An XML file read back holds none, so only what changed is
     /// looked at.)
+    ///
+    /// With a `memo`, an XML file's bytes are remembered with its values, sorted as
+    /// written, so the next update of this file neither parses nor sorts it.
     private func save(
         _ values: PlistDictionary, over existing: FileRead?, to target: Target, fractionalDates: Bool = false,
-        written: Written? = nil
+        written: Written? = nil, memo: FileMemo? = nil
     ) throws(StoreError) -> StoreWarning? {
         let path = target.path
         if values.isEmpty && existing == nil { return nil }
         try checkWritable(existing?.status, at: path)
+        memo?.forget()
         let before = existing.map { FileStamp($0.status) }
         if values.isEmpty, existing != nil, !target.linked {
             do throws(Errno) { _ = try FileSystem.unlink(path) } catch {
@@ -416,15 +425,21 @@ public struct DomainStore: Sendable {
             return nil
         }
         let binary = existing?.domain.format == .binary || fractionalDates
+        var kept: [UInt8]? = memo != nil && !binary ? [] : nil
+        let values = kept != nil ? PlistDictionary(entries: values.sortedEntries) : values
         do throws(Errno) {
             let durability = try AtomicFile.replace(path, directoryFD: target.directoryFD, keeping: existing?.status) {
                 write in
                 if binary {
                     try write(BinaryWriter.encode(.dict(values), capacity: (existing?.status.size ?? 0) + 4096)[...])
                 } else {
-                    try XMLWriter.encode(.dict(values), chunk: 1 << 20, to: write)
+                    try XMLWriter.encode(.dict(values), chunk: 1 << 20) { chunk in
+                        kept?.append(contentsOf: chunk)
+                        try write(chunk)
+                    }
                 }
             }
+            if let kept { memo?.remember(kept, values) }
             written?(before, Self.stamp(at: path))
             return StoreWarning(durability, path: path)
         } catch {
@@ -485,12 +500,23 @@ public struct DomainStore: Sendable {
         var status: FileSystem.Status
     }
 
-    /// Reads and parses a domain file.
-    func read(_ path: String) throws(StoreError) -> FileRead? {
-        guard let file = try readFile(path, parse: { bytes throws(PlistError) in try PropertyList.read(bytes) }) else {
+    /// Reads and parses a domain file (through `memo`, when given).
+    func read(_ path: String, memo: FileMemo? = nil) throws(StoreError) -> FileRead? {
+        guard let file = try readFile(path, parse: { bytes throws(PlistError) in try Self.parse(bytes, memo: memo) })
+        else {
+            memo?.forget()
             return nil
         }
         return try fileRead(file.parsed, status: file.status, at: path)
+    }
+
+    /// Parses a file's bytes, or takes their values from `memo` when it holds these bytes;
+    /// an XML dictionary parsed is remembered there.
+    private static func parse(_ bytes: [UInt8], memo: FileMemo?) throws(PlistError) -> (PlistValue, PlistFormat) {
+        if let values = memo?.values(of: bytes) { return (.dict(values), .xml) }
+        let parsed = try PropertyList.read(bytes)
+        if let memo, parsed.1 == .xml, case .dict(let values) = parsed.0 { memo.remember(bytes, values) }
+        return parsed
     }
 
     /// A parsed file as a domain; an empty file (nothing parsed) is an empty XML domain.
