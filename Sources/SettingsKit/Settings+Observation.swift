@@ -155,6 +155,9 @@ extension Settings {
             return
         }
         observers.withLock { observers in
+            // What earlier observers heard is forgotten: writes made while nobody
+            // observed were delivered to no one, so only the file now counts.
+            observers.lastDelivered = [:]
             for entry in watcher.values.sortedEntries {
                 observers.lastDelivered[ExactKey(entry.key)] = .some(entry.value)
             }

@@ -57,3 +57,21 @@ final class PlistDictionaryTests: XCTestCase {
         }
     }
 }
+
+/// `PlistValue`'s hash agrees with its `==`, so a `Set<PlistValue>` holds each value once.
+final class PlistValueHashingTests: XCTestCase {
+    func testEqualValuesHashAlikeAndSetsKeepOneOfEach() {
+        let a: PlistValue = .dict(
+            PlistDictionary(entries: [.init(key: "x", value: 1), .init(key: "y", value: [true, "s"])]))
+        let b: PlistValue = .dict(
+            PlistDictionary(entries: [.init(key: "y", value: [true, "s"]), .init(key: "x", value: 1)]))
+        XCTAssertEqual(a, b)
+        XCTAssertEqual(a.hashValue, b.hashValue)
+        let set: Set<PlistValue> = [
+            a, b, .double(0), .double(-0.0), .double(.nan), .double(.nan), 1, .double(1), "é", "e\u{301}",
+        ]
+        // -0.0 and 0.0, 1 and 1.0, and the two spellings of é are different values; NaN is one.
+        XCTAssertEqual(set.count, 8)
+        XCTAssertTrue(set.contains(.double(.nan)))
+    }
+}

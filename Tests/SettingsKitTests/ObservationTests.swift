@@ -22,6 +22,22 @@ final class SendablePlayer: Sendable {
 final class ObservationTests: XCTestCase {
     var scratch: Scratch!
     override func setUp() { scratch = Scratch() }
+
+    /// Found by SwiftyUserDefaults' spec: what the last observers heard outlived them, so
+    /// a new observer missed a value that was removed meanwhile and set again.
+    func testANewObserverHearsAValueSetAgainAfterTheLastOneWent() throws {
+        let settings = Settings(domain: "com.example.again", directory: scratch.directory)
+        let key = SettingsKey<Bool>("flag", default: false)
+        let first = settings.observe(key) { _ in }
+        settings[key] = true
+        first.cancel()
+        try settings.removeAll()
+        let heard = Mutex<[Bool]>([])
+        let second = settings.observe(key) { change in heard.withLock { $0.append(change.new) } }
+        settings[key] = true
+        second.cancel()
+        XCTAssertEqual(heard.withLock { $0 }, [true])
+    }
     override func tearDown() { scratch.remove() }
 
     func testTrackingSeesReadsAndEveryWritersChanges() {

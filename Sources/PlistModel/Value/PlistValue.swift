@@ -40,6 +40,35 @@ extension PlistValue: Equatable {
     }
 }
 
+extension PlistValue: Hashable {
+    /// Hashes what `==` compares: the type, reals' and dates' bit patterns, strings' UTF-8
+    /// bytes, and a dictionary's entries in key order (so equal dictionaries in any order
+    /// hash alike). A `Set<PlistValue>` is Defaults' set of `AnySerializable`.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .bool(let value): hasher.combine(0); hasher.combine(value)
+        case .int(let value): hasher.combine(1); hasher.combine(value)
+        case .float(let value): hasher.combine(2); hasher.combine(value.bitPattern)
+        case .double(let value): hasher.combine(3); hasher.combine(value.bitPattern)
+        case .string(let value):
+            hasher.combine(4)
+            hasher.combine(value.utf8.count)
+            for byte in value.utf8 { hasher.combine(byte) }
+        case .data(let value): hasher.combine(5); hasher.combine(value)
+        case .date(let value): hasher.combine(6); hasher.combine(value.secondsSince2001.bitPattern)
+        case .array(let values): hasher.combine(7); hasher.combine(values)
+        case .dict(let values):
+            hasher.combine(8)
+            let entries = values.sortedEntries
+            hasher.combine(entries.count)
+            for entry in entries {
+                PlistValue.string(entry.key).hash(into: &hasher)
+                entry.value.hash(into: &hasher)
+            }
+        }
+    }
+}
+
 /// Literals for values, so tests and callers can write `["volume": 50, "name": "x"]`.
 extension PlistValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
