@@ -57,11 +57,13 @@ extension Settings {
     /// Whether writes are delivered to observers (see `withoutPropagation`).
     @TaskLocal static var propagates = true
 
-    /// The values of several keys, now and after any of them changes, as one tuple.
+    /// The values of several keys, now (unless `initial` is false) and after any of them
+    /// changes, as one tuple.
     ///
     ///     for await (volume, muted) in settings.updates(.volume, .muted) { print(volume, muted) }
     public func updates<First, Second, each Rest>(
-        _ first: SettingsKey<First>, _ second: SettingsKey<Second>, _ rest: repeat SettingsKey<each Rest>
+        _ first: SettingsKey<First>, _ second: SettingsKey<Second>, _ rest: repeat SettingsKey<each Rest>,
+        initial: Bool = true
     ) -> AsyncStream<(First, Second, repeat each Rest)> {
         let values: @Sendable () -> (First, Second, repeat each Rest) = {
             (self[first], self[second], repeat self[each rest])
@@ -70,9 +72,24 @@ extension Settings {
         for key in repeat each rest { names.insert(ExactKey(key.name)) }
         let watched = names
         return AsyncStream { continuation in
-            continuation.yield(values())
+            if initial { continuation.yield(values()) }
             let token = addObserver(nil) { changed in
                 if changed.contains(where: { watched.contains(ExactKey($0)) }) { continuation.yield(values()) }
+            }
+            continuation.onTermination = { _ in token.cancel() }
+        }
+    }
+
+    /// An element now (unless `initial` is false) and after each change of any of the keys,
+    /// of any value types, as Defaults' `updates([key1, key2])`: read the values you need.
+    ///
+    ///     for await _ in settings.updates([.volume, .name]) { redraw() }
+    public func updates(_ keys: [SettingsKeys], initial: Bool = true) -> AsyncStream<Void> {
+        let watched = Set(keys.compactMap { ($0 as? any NamedKey).map { ExactKey($0.name) } })
+        return AsyncStream { continuation in
+            if initial { continuation.yield() }
+            let token = addObserver(nil) { changed in
+                if changed.contains(where: { watched.contains(ExactKey($0)) }) { continuation.yield() }
             }
             continuation.onTermination = { _ in token.cancel() }
         }

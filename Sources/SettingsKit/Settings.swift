@@ -64,7 +64,9 @@ public final class Settings: Sendable {
             (self.domain, domainError) = (.named(""), error)
         }
         (self.host, self.errorHandler) = (host, errorHandler)
-        store = DomainStore(directory: directory)
+        var store = DomainStore(directory: directory)
+        store.binaryForAnyText = true
+        self.store = store
         self.arguments = Self.argumentDomain(arguments)
     }
 
@@ -72,8 +74,10 @@ public final class Settings: Sendable {
     ///
     ///     Settings(path: "App/Info.plist")[SettingsKey<String>("CFBundleVersion", default: "")]   //=> "42"
     public init(path: String, errorHandler: @escaping @Sendable (SettingsError) -> Void = Settings.printError) {
-        (domain, host, self.errorHandler, store, arguments, domainError, writes) = (
-            .path(path), .any, errorHandler, DomainStore(), [:], nil, .durable
+        var store = DomainStore()
+        store.binaryForAnyText = true
+        (domain, host, self.errorHandler, self.store, arguments, domainError, writes) = (
+            .path(path), .any, errorHandler, store, [:], nil, .durable
         )
     }
 

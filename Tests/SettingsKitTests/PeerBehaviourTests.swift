@@ -71,6 +71,33 @@ final class PeerBehaviourTests: XCTestCase {
         XCTAssertEqual(String(decoding: head, as: UTF8.self), "<?xml")
     }
 
+    /// Found by Defaults' stress suite: a Swift `String` is any text, and Foundation on
+    /// macOS stores it; XML cannot hold a control character, so the domain becomes binary
+    /// (as for a fractional date) instead of the set being refused. The CLI still refuses
+    /// and says to use -data (StoreBehaviourTests).
+    func testTextWithAControlCharacterMakesTheDomainBinary() throws {
+        settings[SettingsKey<String>("plain", default: "")] = "x"
+        let text = SettingsKey<String>("text", default: "")
+        let value = "\u{0}\u{1}Line1\r\nLine2"
+        settings[text] = value
+        XCTAssertEqual(Settings(domain: "com.example.peers", directory: scratch.directory)[text], value)
+        XCTAssertEqual(plistlib("text"), "'\\x00\\x01Line1\\r\\nLine2'")
+        XCTAssertEqual(plistlib("plain"), "'x'")
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        let read =
+            try PropertyListSerialization.propertyList(
+                from: Data(contentsOf: URL(fileURLWithPath: file)), format: &format) as? [String: Any]
+        XCTAssertEqual(format, .binary)
+        XCTAssertEqual(read?["text"] as? String, value)
+        // A key is text too, and a coalesced set takes the same way.
+        let coalesced = Settings(domain: "com.example.keys", directory: scratch.directory, writes: .coalesced)
+        coalesced[SettingsKey<Int>("bad\u{1}key", default: 0)] = 1
+        try coalesced.flush()
+        XCTAssertEqual(
+            Settings(domain: "com.example.keys", directory: scratch.directory)[
+                SettingsKey<Int>("bad\u{1}key", default: 0)], 1)
+    }
+
     func testTheInitialObservationReportsTheAbsentValueAsOld() {
         let volume = SettingsKey<Int>("volume", default: 50)
         let name = SettingsKey<String?>("name")

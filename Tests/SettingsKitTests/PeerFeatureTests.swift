@@ -169,4 +169,25 @@ final class PeerFeatureTests: XCTestCase {
         let third = await both.next()
         XCTAssertEqual(third?.0, 9)
     }
+
+    /// Defaults' `updates(key1, key2, initial: false)` and `updates([key1, key2])`.
+    func testUpdatesOfSeveralKeysWithoutTheInitialValueAndOfAnArrayOfKeys() async {
+        let volume = SettingsKey<Int>("volume", default: 50)
+        let name = SettingsKey<String?>("name")
+        var tuples = settings.updates(volume, name, initial: false).makeAsyncIterator()
+        var ticks = settings.updates([volume, name], initial: false).makeAsyncIterator()
+        var withInitial = settings.updates([volume, name]).makeAsyncIterator()
+        let initial: Void? = await withInitial.next()
+        XCTAssertNotNil(initial)
+        settings[SettingsKey<Int>("other", default: 0)] = 1  // not one of the keys: nothing
+        settings[name] = "Ann"
+        let first = await tuples.next()
+        XCTAssertEqual(first?.0, 50)
+        XCTAssertEqual(first?.1, "Ann")
+        let tick: Void? = await ticks.next()
+        XCTAssertNotNil(tick)
+        settings[volume] = 7
+        let second = await tuples.next()
+        XCTAssertEqual(second?.0, 7)
+    }
 }

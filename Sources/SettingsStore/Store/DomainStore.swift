@@ -26,6 +26,11 @@ public struct DomainStore: Sendable {
     /// Whether a domain file without its owner's write permission (mode 0444) may be
     /// replaced or removed anyway (`--force`); by default that is refused.
     public var overwriteReadOnly = false
+    /// Whether text XML cannot hold (a control character) makes the domain binary, as a
+    /// date with a fraction of a second does, instead of being refused. SettingsKit sets it:
+    /// a Swift `String` is any text, and Foundation on macOS stores it so. The command line
+    /// leaves it off and says how to store such bytes (`-data`), as `defaults` writes XML.
+    package var binaryForAnyText = false
     /// How long, in seconds, a read of a file changed in the last two seconds that does not
     /// parse (or is empty) is tried again before it counts: Foundation rewrites its files in
     /// place, so a reader can catch one half-written. A hostile file costs a reader this
@@ -216,15 +221,13 @@ public struct DomainStore: Sendable {
             guard try change(&values) else { return nil }
             // Only what changed: a file another writer left such text in stays writable.
             let format = existing?.domain.format ?? .xml
-            var fractional = false
+            var binary = false
             try values.forEachChange(from: before) { changed throws(StoreError) in
                 try checkUnmanaged(changed.key, managed)
                 guard let new = changed.new else { return }
-                try checkStorable(changed.key, new, format: format, at: target.path)
-                fractional = fractional || PropertyList.hasFractionalDate(new)
+                binary = try needsBinary(changed.key, new, format: format, at: target.path) || binary
             }
-            return try save(
-                values, over: existing, to: target, fractionalDates: fractional, written: written, memo: memo)
+            return try save(values, over: existing, to: target, binary: binary, written: written, memo: memo)
         }
     }
 
@@ -282,12 +285,30 @@ public struct DomainStore: Sendable {
             var value = values[key]
             guard try change(&value) else { return nil }
             try checkUnmanaged(key, managed)
-            if let value { try checkStorable(key, value, format: existing?.domain.format ?? .xml, at: target.path) }
+            var binary = false
+            if let value {
+                binary = try needsBinary(key, value, format: existing?.domain.format ?? .xml, at: target.path)
+            }
             values[key] = value
-            let fractional = value.map(PropertyList.hasFractionalDate) ?? false
-            return try save(
-                values, over: existing, to: target, fractionalDates: fractional, written: written, memo: memo)
+            return try save(values, over: existing, to: target, binary: binary, written: written, memo: memo)
         }
+    }
+
+    /// Whether storing `key` = `value` in a `format` file makes it binary: a date with a
+    /// fraction of a second, or (with `binaryForAnyText`) text XML cannot hold; throws when
+    /// it cannot be stored at all.
+    private func needsBinary(_ key: String, _ value: PlistValue, format: PlistFormat, at path: String)
+        throws(StoreError) -> Bool
+    {
+        if binaryForAnyText, format != .binary,
+            case .controlCharacter? = PropertyList.unstorable(
+                key: key, value: value, format: format)
+        {
+            try checkStorable(key, value, format: .binary, at: path)
+            return true
+        }
+        try checkStorable(key, value, format: format, at: path)
+        return PropertyList.hasFractionalDate(value)
     }
 
     /// Throws when `key` = `value` could not be read back from a `format` file.
@@ -401,15 +422,15 @@ public struct DomainStore: Sendable {
 
     /// Writes `values` over what was read, in its format: a domain left empty loses its
     /// file (unless it was named through a link), and an empty new domain makes none.
-    /// A change that stores a date with a fraction of a second (`fractionalDates`) makes
-    /// the file binary, the one format that keeps it: `Date()` set is the `Date()` read,
-    /// here and in Foundation. (An XML file read back holds none, so only what changed is
-    /// looked at.)
+    /// A change that stores a date with a fraction of a second, or text XML cannot hold
+    /// (`binary`, see `needsBinary`), makes the file binary, the one format that keeps it:
+    /// `Date()` set is the `Date()` read, here and in Foundation. (An XML file read back
+    /// holds neither, so only what changed is looked at.)
     ///
     /// With a `memo`, an XML file's bytes are remembered with its values, sorted as
     /// written, so the next update of this file neither parses nor sorts it.
     private func save(
-        _ values: PlistDictionary, over existing: FileRead?, to target: Target, fractionalDates: Bool = false,
+        _ values: PlistDictionary, over existing: FileRead?, to target: Target, binary needsBinary: Bool = false,
         written: Written? = nil, memo: FileMemo? = nil
     ) throws(StoreError) -> StoreWarning? {
         let path = target.path
@@ -424,7 +445,7 @@ public struct DomainStore: Sendable {
             written?(before, nil)
             return nil
         }
-        let binary = existing?.domain.format == .binary || fractionalDates
+        let binary = existing?.domain.format == .binary || needsBinary
         var kept: [UInt8]? = memo != nil && !binary ? [] : nil
         let values = kept != nil ? PlistDictionary(entries: values.sortedEntries) : values
         do throws(Errno) {

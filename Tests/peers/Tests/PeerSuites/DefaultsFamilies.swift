@@ -7,7 +7,8 @@ import XCTest
 extension SettingsKeys {
     static let codableType = SettingsKey<Unicorn>("codable", default: Unicorn(isUnicorn: true))
     static let codableArrayType = SettingsKey<[Unicorn]>("codableArray", default: [Unicorn(isUnicorn: true)])
-    static let codableDictionaryType = SettingsKey<[String: Unicorn]>("codableDictionary", default: ["0": Unicorn(isUnicorn: true)])
+    static let codableDictionaryType = SettingsKey<[String: Unicorn]>(
+        "codableDictionary", default: ["0": Unicorn(isUnicorn: true)])
 }
 
 final class DefaultsCodableTests: PeerTestCase {
@@ -32,7 +33,8 @@ final class DefaultsCodableTests: PeerTestCase {
 extension SettingsKeys {
     static let codableEnumType = SettingsKey<FixtureCodableEnum>("codableEnum", default: .tenMinutes)
     static let codableEnumArrayType = SettingsKey<[FixtureCodableEnum]>("codableEnumArray", default: [.tenMinutes])
-    static let codableEnumDictionaryType = SettingsKey<[String: FixtureCodableEnum]>("codableEnumDictionary", default: ["0": .tenMinutes])
+    static let codableEnumDictionaryType = SettingsKey<[String: FixtureCodableEnum]>(
+        "codableEnumDictionary", default: ["0": .tenMinutes])
 }
 
 final class DefaultsCodableEnumTests: PeerTestCase {
@@ -80,9 +82,12 @@ final class DefaultsEnumTests: PeerTestCase {
 
 // DefaultsCollectionTests.swift: the twelve tests of a Defaults value family, on `Bag<String>`.
 extension SettingsKeys {
-    static let collectionType = SettingsKey<Bag<String>>("collection", default: Bag(items: ["Juice", "Apple", "Banana"]))
-    static let collectionArrayType = SettingsKey<[Bag<String>]>("collectionArray", default: [Bag(items: ["Juice", "Apple", "Banana"])])
-    static let collectionDictionaryType = SettingsKey<[String: Bag<String>]>("collectionDictionary", default: ["0": Bag(items: ["Juice", "Apple", "Banana"])])
+    static let collectionType = SettingsKey<Bag<String>>(
+        "collection", default: Bag(items: ["Juice", "Apple", "Banana"]))
+    static let collectionArrayType = SettingsKey<[Bag<String>]>(
+        "collectionArray", default: [Bag(items: ["Juice", "Apple", "Banana"])])
+    static let collectionDictionaryType = SettingsKey<[String: Bag<String>]>(
+        "collectionDictionary", default: ["0": Bag(items: ["Juice", "Apple", "Banana"])])
 }
 
 final class DefaultsCollectionTests: PeerTestCase {
@@ -105,9 +110,12 @@ final class DefaultsCollectionTests: PeerTestCase {
 
 // DefaultsCollectionCustomElementTests.swift: the twelve tests of a Defaults value family, on `Bag<Item>`.
 extension SettingsKeys {
-    static let collectionCustomElementType = SettingsKey<Bag<Item>>("collectionCustomElement", default: Bag(items: [Item(name: "Juice", count: 1)]))
-    static let collectionCustomElementArrayType = SettingsKey<[Bag<Item>]>("collectionCustomElementArray", default: [Bag(items: [Item(name: "Juice", count: 1)])])
-    static let collectionCustomElementDictionaryType = SettingsKey<[String: Bag<Item>]>("collectionCustomElementDictionary", default: ["0": Bag(items: [Item(name: "Juice", count: 1)])])
+    static let collectionCustomElementType = SettingsKey<Bag<Item>>(
+        "collectionCustomElement", default: Bag(items: [Item(name: "Juice", count: 1)]))
+    static let collectionCustomElementArrayType = SettingsKey<[Bag<Item>]>(
+        "collectionCustomElementArray", default: [Bag(items: [Item(name: "Juice", count: 1)])])
+    static let collectionCustomElementDictionaryType = SettingsKey<[String: Bag<Item>]>(
+        "collectionCustomElementDictionary", default: ["0": Bag(items: [Item(name: "Juice", count: 1)])])
 }
 
 final class DefaultsCollectionCustomElementTests: PeerTestCase {
@@ -125,14 +133,18 @@ final class DefaultsCollectionCustomElementTests: PeerTestCase {
     func testDictionaryArrayKey() { DefaultsShapes.dictionaryArrayKey(settings, suite, a, b) }
     func testType() { DefaultsShapes.type(settings, suite, \.collectionCustomElementType, a, b) }
     func testArrayType() { DefaultsShapes.arrayType(settings, suite, \.collectionCustomElementArrayType, a, b) }
-    func testDictionaryType() { DefaultsShapes.dictionaryType(settings, suite, \.collectionCustomElementDictionaryType, a, b) }
+    func testDictionaryType() {
+        DefaultsShapes.dictionaryType(settings, suite, \.collectionCustomElementDictionaryType, a, b)
+    }
 }
 
 // DefaultsSetAlgebraTests.swift: the twelve tests of a Defaults value family, on `DefaultsSetAlgebra<Int>`.
 extension SettingsKeys {
     static let setAlgebraType = SettingsKey<DefaultsSetAlgebra<Int>>("setAlgebra", default: DefaultsSetAlgebra([0, 1]))
-    static let setAlgebraArrayType = SettingsKey<[DefaultsSetAlgebra<Int>]>("setAlgebraArray", default: [DefaultsSetAlgebra([0, 1])])
-    static let setAlgebraDictionaryType = SettingsKey<[String: DefaultsSetAlgebra<Int>]>("setAlgebraDictionary", default: ["0": DefaultsSetAlgebra([0, 1])])
+    static let setAlgebraArrayType = SettingsKey<[DefaultsSetAlgebra<Int>]>(
+        "setAlgebraArray", default: [DefaultsSetAlgebra([0, 1])])
+    static let setAlgebraDictionaryType = SettingsKey<[String: DefaultsSetAlgebra<Int>]>(
+        "setAlgebraDictionary", default: ["0": DefaultsSetAlgebra([0, 1])])
 }
 
 final class DefaultsSetAlgebraTests: PeerTestCase {
@@ -155,9 +167,12 @@ final class DefaultsSetAlgebraTests: PeerTestCase {
 
 // DefaultsSetAlgebraCustomElementTests.swift: the twelve tests of a Defaults value family, on `DefaultsSetAlgebra<Item>`.
 extension SettingsKeys {
-    static let setAlgebraCustomElementType = SettingsKey<DefaultsSetAlgebra<Item>>("setAlgebraCustomElement", default: DefaultsSetAlgebra([Item(name: "Juice", count: 1)]))
-    static let setAlgebraCustomElementArrayType = SettingsKey<[DefaultsSetAlgebra<Item>]>("setAlgebraCustomElementArray", default: [DefaultsSetAlgebra([Item(name: "Juice", count: 1)])])
-    static let setAlgebraCustomElementDictionaryType = SettingsKey<[String: DefaultsSetAlgebra<Item>]>("setAlgebraCustomElementDictionary", default: ["0": DefaultsSetAlgebra([Item(name: "Juice", count: 1)])])
+    static let setAlgebraCustomElementType = SettingsKey<DefaultsSetAlgebra<Item>>(
+        "setAlgebraCustomElement", default: DefaultsSetAlgebra([Item(name: "Juice", count: 1)]))
+    static let setAlgebraCustomElementArrayType = SettingsKey<[DefaultsSetAlgebra<Item>]>(
+        "setAlgebraCustomElementArray", default: [DefaultsSetAlgebra([Item(name: "Juice", count: 1)])])
+    static let setAlgebraCustomElementDictionaryType = SettingsKey<[String: DefaultsSetAlgebra<Item>]>(
+        "setAlgebraCustomElementDictionary", default: ["0": DefaultsSetAlgebra([Item(name: "Juice", count: 1)])])
 }
 
 final class DefaultsSetAlgebraCustomElementTests: PeerTestCase {
@@ -175,14 +190,17 @@ final class DefaultsSetAlgebraCustomElementTests: PeerTestCase {
     func testDictionaryArrayKey() { DefaultsShapes.dictionaryArrayKey(settings, suite, a, b) }
     func testType() { DefaultsShapes.type(settings, suite, \.setAlgebraCustomElementType, a, b) }
     func testArrayType() { DefaultsShapes.arrayType(settings, suite, \.setAlgebraCustomElementArrayType, a, b) }
-    func testDictionaryType() { DefaultsShapes.dictionaryType(settings, suite, \.setAlgebraCustomElementDictionaryType, a, b) }
+    func testDictionaryType() {
+        DefaultsShapes.dictionaryType(settings, suite, \.setAlgebraCustomElementDictionaryType, a, b)
+    }
 }
 
 // DefaultsAnySeriliazableTests.swift: the twelve tests of a Defaults value family, on `PlistValue`.
 extension SettingsKeys {
     static let anySeriliazableType = SettingsKey<PlistValue>("anySeriliazable", default: 123)
     static let anySeriliazableArrayType = SettingsKey<[PlistValue]>("anySeriliazableArray", default: [123])
-    static let anySeriliazableDictionaryType = SettingsKey<[String: PlistValue]>("anySeriliazableDictionary", default: ["0": 123])
+    static let anySeriliazableDictionaryType = SettingsKey<[String: PlistValue]>(
+        "anySeriliazableDictionary", default: ["0": 123])
 }
 
 final class DefaultsAnySeriliazableTests: PeerTestCase {
@@ -207,9 +225,12 @@ final class DefaultsAnySeriliazableTests: PeerTestCase {
 
 // DefaultsCustomBridgeTests.swift: the twelve tests of a Defaults value family, on `User`.
 extension SettingsKeys {
-    static let customBridgeType = SettingsKey<User>("customBridge", default: User(username: "hank121314", password: "123456"))
-    static let customBridgeArrayType = SettingsKey<[User]>("customBridgeArray", default: [User(username: "hank121314", password: "123456")])
-    static let customBridgeDictionaryType = SettingsKey<[String: User]>("customBridgeDictionary", default: ["0": User(username: "hank121314", password: "123456")])
+    static let customBridgeType = SettingsKey<User>(
+        "customBridge", default: User(username: "hank121314", password: "123456"))
+    static let customBridgeArrayType = SettingsKey<[User]>(
+        "customBridgeArray", default: [User(username: "hank121314", password: "123456")])
+    static let customBridgeDictionaryType = SettingsKey<[String: User]>(
+        "customBridgeDictionary", default: ["0": User(username: "hank121314", password: "123456")])
 }
 
 final class DefaultsCustomBridgeTests: PeerTestCase {

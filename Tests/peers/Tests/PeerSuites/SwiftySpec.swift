@@ -21,7 +21,9 @@ enum SwiftySpec {
         let nilArray: SettingsKeyPath<[T]?>
     }
 
-    static func named<V: SettingsValue>(_ path: SettingsKeyPath<V>) -> SettingsKey<V> { SettingsKeys.self[keyPath: path] }
+    static func named<V: SettingsValue>(_ path: SettingsKeyPath<V>) -> SettingsKey<V> {
+        SettingsKeys.self[keyPath: path]
+    }
 
     /// Runs one case on an emptied domain.
     static func then(_ s: Settings, _ name: String, _ body: (String) -> Void) {
@@ -32,23 +34,35 @@ enum SwiftySpec {
     /// when("key-default value")
     static func keyDefaultValue<T>(_ s: Settings, _ p: Paths<T>, _ d: T, _ c: T) {
         let key = named(p.value), array = named(p.array)
-        then(s, "create a key") { XCTAssertEqual(key.name, "test", $0); XCTAssertEqual(key.defaultValue, d, $0) }
-        then(s, "create an array key") { XCTAssertEqual(array.name, "test", $0); XCTAssertEqual(array.defaultValue, [d], $0) }
+        then(s, "create a key") {
+            XCTAssertEqual(key.name, "test", $0); XCTAssertEqual(key.defaultValue, d, $0)
+        }
+        then(s, "create an array key") {
+            XCTAssertEqual(array.name, "test", $0); XCTAssertEqual(array.defaultValue, [d], $0)
+        }
         then(s, "get a default value") { XCTAssertEqual(s[key], d, $0) }
         then(s, "get a default value with dynamicMemberLookup") { XCTAssertEqual(s[dynamicMember: p.value], d, $0) }
         then(s, "get a default array value") { XCTAssertEqual(s[array], [d], $0) }
-        then(s, "get a default array value with dynamicMemberLookup") { XCTAssertEqual(s[dynamicMember: p.array], [d], $0) }
-        then(s, "save a value") { s[key] = c; XCTAssertEqual(s[key], c, $0) }
+        then(s, "get a default array value with dynamicMemberLookup") {
+            XCTAssertEqual(s[dynamicMember: p.array], [d], $0)
+        }
+        then(s, "save a value") {
+            s[key] = c; XCTAssertEqual(s[key], c, $0)
+        }
         then(s, "save a value with dynamicMemberLookup") {
             s[dynamicMember: p.value] = c
             XCTAssertEqual(s[dynamicMember: p.value], c, $0)
         }
-        then(s, "save an array value") { s[array] = [c]; XCTAssertEqual(s[array], [c], $0) }
+        then(s, "save an array value") {
+            s[array] = [c]; XCTAssertEqual(s[array], [c], $0)
+        }
         then(s, "save an array value with dynamicMemberLookup") {
             s[dynamicMember: p.array] = [c]
             XCTAssertEqual(s[dynamicMember: p.array], [c], $0)
         }
-        then(s, "remove a value") { s[key] = c; try? s.reset(key); XCTAssertEqual(s[key], d, $0) }
+        then(s, "remove a value") {
+            s[key] = c; try? s.reset(key); XCTAssertEqual(s[key], d, $0)
+        }
         then(s, "remove a value with dynamicMemberLookup") {
             s[dynamicMember: p.value] = c
             try? s.reset(key)
@@ -72,32 +86,44 @@ enum SwiftySpec {
     /// when("key-default optional value")
     static func keyDefaultOptionalValue<T>(_ s: Settings, _ p: Paths<T>, _ d: T, _ c: T) {
         let key = named(p.optionalValue), array = named(p.optionalArray)
-        then(s, "create a key") { XCTAssertEqual(key.name, "test", $0); XCTAssertEqual(key.defaultValue, d, $0) }
+        then(s, "create a key") {
+            XCTAssertEqual(key.name, "test", $0); XCTAssertEqual(key.defaultValue, d, $0)
+        }
         then(s, "create an array key") { XCTAssertEqual(array.defaultValue, [d], $0) }
         then(s, "get a default value") { XCTAssertEqual(s[key], d, $0) }
-        then(s, "get a default value with dynamicMemberLookup") { XCTAssertEqual(s[dynamicMember: p.optionalValue], d, $0) }
+        then(s, "get a default value with dynamicMemberLookup") {
+            XCTAssertEqual(s[dynamicMember: p.optionalValue], d, $0)
+        }
         then(s, "get a default array value") { XCTAssertEqual(s[array], [d], $0) }
         then(s, "get a default array value with dynamicMemberLookup") {
             XCTAssertEqual(s[dynamicMember: p.optionalArray], [d], $0)
         }
-        then(s, "save a value") { s[key] = c; XCTAssertEqual(s[key], c, $0) }
+        then(s, "save a value") {
+            s[key] = c; XCTAssertEqual(s[key], c, $0)
+        }
         then(s, "save a value with dynamicMemberLookup") {
             s[dynamicMember: p.optionalValue] = c
             XCTAssertEqual(s[dynamicMember: p.optionalValue], c, $0)
         }
-        then(s, "save an array value") { s[array] = [c]; XCTAssertEqual(s[array], [c], $0) }
+        then(s, "save an array value") {
+            s[array] = [c]; XCTAssertEqual(s[array], [c], $0)
+        }
         then(s, "save an array value with dynamicMemberLookup") {
             s[dynamicMember: p.optionalArray] = [c]
             XCTAssertEqual(s[dynamicMember: p.optionalArray], [c], $0)
         }
         // A key with a default reads the default once its value is removed, nil or not.
-        then(s, "remove a value") { s[key] = c; s[key] = nil; XCTAssertEqual(s[key], d, $0) }
+        then(s, "remove a value") {
+            s[key] = c; s[key] = nil; XCTAssertEqual(s[key], d, $0)
+        }
         then(s, "remove a value with dynamicMemberLookup") {
             s[dynamicMember: p.optionalValue] = c
             s[dynamicMember: p.optionalValue] = nil
             XCTAssertEqual(s[dynamicMember: p.optionalValue], d, $0)
         }
-        then(s, "remove an array value") { s[array] = [c]; try? s.reset(array); XCTAssertEqual(s[array], [d], $0) }
+        then(s, "remove an array value") {
+            s[array] = [c]; try? s.reset(array); XCTAssertEqual(s[array], [d], $0)
+        }
         then(s, "remove an array value with dynamicMemberLookup") {
             s[dynamicMember: p.optionalArray] = [c]
             s[dynamicMember: p.optionalArray] = nil
@@ -108,25 +134,35 @@ enum SwiftySpec {
     /// when("key-nil optional value")
     static func keyNilOptionalValue<T>(_ s: Settings, _ p: Paths<T>, _ d: T, _ c: T) {
         let key = named(p.nilValue), array = named(p.nilArray)
-        then(s, "create a key") { XCTAssertEqual(key.name, "test", $0); XCTAssertNil(key.defaultValue, $0) }
+        then(s, "create a key") {
+            XCTAssertEqual(key.name, "test", $0); XCTAssertNil(key.defaultValue, $0)
+        }
         then(s, "create an array key") { XCTAssertNil(array.defaultValue, $0) }
-        then(s, "save a value") { s[key] = c; XCTAssertEqual(s[key], c, $0) }
+        then(s, "save a value") {
+            s[key] = c; XCTAssertEqual(s[key], c, $0)
+        }
         then(s, "save a value with dynamicMemberLookup") {
             s[dynamicMember: p.nilValue] = c
             XCTAssertEqual(s[dynamicMember: p.nilValue], c, $0)
         }
-        then(s, "save an array value") { s[array] = [c]; XCTAssertEqual(s[array], [c], $0) }
+        then(s, "save an array value") {
+            s[array] = [c]; XCTAssertEqual(s[array], [c], $0)
+        }
         then(s, "save an array value with dynamicMemberLookup") {
             s[dynamicMember: p.nilArray] = [c]
             XCTAssertEqual(s[dynamicMember: p.nilArray], [c], $0)
         }
-        then(s, "remove a value") { s[key] = c; s[key] = nil; XCTAssertNil(s[key], $0) }
+        then(s, "remove a value") {
+            s[key] = c; s[key] = nil; XCTAssertNil(s[key], $0)
+        }
         then(s, "remove a value with dynamicMemberLookup") {
             s[dynamicMember: p.nilValue] = c
             s[dynamicMember: p.nilValue] = nil
             XCTAssertNil(s[dynamicMember: p.nilValue], $0)
         }
-        then(s, "remove an array value") { s[array] = [c]; s[array] = nil; XCTAssertNil(s[array], $0) }
+        then(s, "remove an array value") {
+            s[array] = [c]; s[array] = nil; XCTAssertNil(s[array], $0)
+        }
         then(s, "remove an array with dynamicMemberLookup") {
             s[dynamicMember: p.nilArray] = [c]
             s[dynamicMember: p.nilArray] = nil
@@ -268,7 +304,8 @@ enum SwiftySpec {
         let s = Settings(domain: "com.peers.arguments", arguments: arguments, directory: folder)
         for (index, (text, expected)) in rows.enumerated() {
             let name = "argumentToInject\(index)", message = "key: \(name), stringValue: \(text)"
-            XCTAssertEqual(s[SettingsKey<T>(name, default: d)], expected ?? d, "read values to non-optional keys, " + message)
+            XCTAssertEqual(
+                s[SettingsKey<T>(name, default: d)], expected ?? d, "read values to non-optional keys, " + message)
             XCTAssertEqual(s[SettingsKey<T?>(name)], expected, "read values to optional keys, " + message)
             XCTAssertEqual(
                 s[SettingsKey<T?>(name, default: d)], expected ?? d,

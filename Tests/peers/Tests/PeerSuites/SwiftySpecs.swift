@@ -33,7 +33,11 @@ final class SwiftyBoolSpec: PeerTestCase {
     }
     func testObservingNonOptionalKey() { SwiftySpec.observingValue(settings, paths, defaultValue, customValue) }
     func testPlistRegisteredValues() {
-        let rows: [(String, Bool?)] = [("YES", true), ("yes", true), ("TRUE", true), ("true", true), ("Y", true), ("y", true), ("T", true), ("t", true), ("1", true), ("NO", false), ("no", false), ("FALSE", false), ("false", false), ("N", false), ("n", false), ("f", false), ("F", false), ("0", false)]
+        let rows: [(String, Bool?)] = [
+            ("YES", true), ("yes", true), ("TRUE", true), ("true", true), ("Y", true), ("y", true), ("T", true),
+            ("t", true), ("1", true), ("NO", false), ("no", false), ("FALSE", false), ("false", false), ("N", false),
+            ("n", false), ("f", false), ("F", false), ("0", false),
+        ]
         SwiftySpec.launchArguments(folder, rows, defaultValue)
     }
 }
@@ -74,7 +78,8 @@ extension SettingsKeys {
     static let dateValue = SettingsKey<Date>("test", default: Date(timeIntervalSince1970: 1_600_000_000.25))
     static let dateArray = SettingsKey<[Date]>("test", default: [Date(timeIntervalSince1970: 1_600_000_000.25)])
     static let dateOptionalValue = SettingsKey<Date?>("test", default: Date(timeIntervalSince1970: 1_600_000_000.25))
-    static let dateOptionalArray = SettingsKey<[Date]?>("test", default: [Date(timeIntervalSince1970: 1_600_000_000.25)])
+    static let dateOptionalArray = SettingsKey<[Date]?>(
+        "test", default: [Date(timeIntervalSince1970: 1_600_000_000.25)])
     static let dateNilValue = SettingsKey<Date?>("test")
     static let dateNilArray = SettingsKey<[Date]?>("test")
 }
@@ -335,10 +340,14 @@ final class SwiftyFrogCodableSpec: PeerTestCase {
 
 // SwiftyUserDefaults' Defaults+FrogCustomSerializable.swift: DefaultsSerializableSpec on `FrogCustomSerializable`.
 extension SettingsKeys {
-    static let frogCustomValue = SettingsKey<FrogCustomSerializable>("test", default: FrogCustomSerializable(name: "default"))
-    static let frogCustomArray = SettingsKey<[FrogCustomSerializable]>("test", default: [FrogCustomSerializable(name: "default")])
-    static let frogCustomOptionalValue = SettingsKey<FrogCustomSerializable?>("test", default: FrogCustomSerializable(name: "default"))
-    static let frogCustomOptionalArray = SettingsKey<[FrogCustomSerializable]?>("test", default: [FrogCustomSerializable(name: "default")])
+    static let frogCustomValue = SettingsKey<FrogCustomSerializable>(
+        "test", default: FrogCustomSerializable(name: "default"))
+    static let frogCustomArray = SettingsKey<[FrogCustomSerializable]>(
+        "test", default: [FrogCustomSerializable(name: "default")])
+    static let frogCustomOptionalValue = SettingsKey<FrogCustomSerializable?>(
+        "test", default: FrogCustomSerializable(name: "default"))
+    static let frogCustomOptionalArray = SettingsKey<[FrogCustomSerializable]?>(
+        "test", default: [FrogCustomSerializable(name: "default")])
     static let frogCustomNilValue = SettingsKey<FrogCustomSerializable?>("test")
     static let frogCustomNilArray = SettingsKey<[FrogCustomSerializable]?>("test")
 }
