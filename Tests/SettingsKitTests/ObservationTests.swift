@@ -17,6 +17,19 @@ final class SendablePlayer: Sendable {
     init(_ settings: Settings) { volume = Setting(.modelVolume, in: settings) }
 }
 
+/// `@Setting` properties in types that are `Sendable` without `@unchecked`: a struct (the
+/// wrapper's setter is nonmutating, so a `let` of it still sets) and a class isolated to a
+/// global actor (Sendable, mutable storage and all).
+struct SendableStructPlayer: Sendable {
+    @Setting var volume: Int
+    init(_ settings: Settings) { _volume = Setting(.modelVolume, in: settings) }
+}
+
+@MainActor final class MainActorPlayer {
+    @Setting var volume: Int
+    init(_ settings: Settings) { _volume = Setting(.modelVolume, in: settings) }
+}
+
 /// `SettingsModel` (issue 22 §2): the Observation framework sees reads through it, and
 /// any writer's change ends the tracking.
 final class ObservationTests: XCTestCase {
@@ -74,6 +87,19 @@ final class ObservationTests: XCTestCase {
         XCTAssertEqual(player.volume.wrappedValue, 80)
         let shared: any Sendable = player
         XCTAssertNotNil(shared)
+    }
+
+    func testSendableTypesHoldSettingProperties() async {
+        let settings = Settings(domain: "com.example.model", directory: scratch.directory)
+        let player = SendableStructPlayer(settings)
+        player.volume = 81
+        let read = await Task.detached { player.volume }.value
+        XCTAssertEqual(read, 81)
+        let onMain = await MainActorPlayer(settings)
+        await MainActor.run { onMain.volume += 1 }
+        let sent: any Sendable = onMain
+        XCTAssertNotNil(sent)
+        XCTAssertEqual(settings[.modelVolume], 82)
     }
 }
 
