@@ -64,9 +64,7 @@ public final class Settings: Sendable {
             (self.domain, domainError) = (.named(""), error)
         }
         (self.host, self.errorHandler) = (host, errorHandler)
-        var store = DomainStore(directory: directory)
-        store.binaryForAnyText = true
-        self.store = store
+        store = Self.store(directory: directory)
         self.arguments = Self.argumentDomain(arguments)
     }
 
@@ -74,11 +72,17 @@ public final class Settings: Sendable {
     ///
     ///     Settings(path: "App/Info.plist")[SettingsKey<String>("CFBundleVersion", default: "")]   //=> "42"
     public init(path: String, errorHandler: @escaping @Sendable (SettingsError) -> Void = Settings.printError) {
-        var store = DomainStore()
-        store.binaryForAnyText = true
-        (domain, host, self.errorHandler, self.store, arguments, domainError, writes) = (
-            .path(path), .any, errorHandler, store, [:], nil, .durable
+        (domain, host, self.errorHandler, store, arguments, domainError, writes) = (
+            .path(path), .any, errorHandler, Self.store(directory: nil), [:], nil, .durable
         )
+    }
+
+    /// The store of a `Settings`: any Swift `String` is stored, in a binary domain when XML
+    /// cannot hold it (see `DomainStore.binaryForAnyText`).
+    private static func store(directory: String?) -> DomainStore {
+        var store = DomainStore(directory: directory)
+        store.binaryForAnyText = true
+        return store
     }
 
     /// A coalescing `Settings` writes what it gathered before it goes.

@@ -142,8 +142,10 @@ public struct PlistDictionary: Sendable {
     package func overlaid(by new: PlistDictionary, combine: (PlistValue, PlistValue) -> PlistValue)
         -> PlistDictionary
     {
+        // Into nothing, `new` is the result as it is (a repeated key's last entry counts in
+        // both): a 100,000-key import into a new domain does not sort it to drop repeats.
+        if isEmpty { return new }
         let incoming = new.uniqueEntries
-        if isEmpty { return PlistDictionary(entries: incoming) }
         var byKey: [[UInt8]: PlistValue] = [:]
         byKey.reserveCapacity(incoming.count)
         for entry in incoming { byKey[Array(entry.key.utf8)] = entry.value }
@@ -177,7 +179,9 @@ public struct PlistDictionary: Sendable {
 extension PlistDictionary: Equatable {
     /// The same keys with equal values, in any order.
     public static func == (a: PlistDictionary, b: PlistDictionary) -> Bool {
-        a.sortedEntries == b.sortedEntries
+        // Only an empty dictionary equals an empty one: no need to sort the other.
+        if a.entries.isEmpty || b.entries.isEmpty { return a.entries.isEmpty == b.entries.isEmpty }
+        return a.sortedEntries == b.sortedEntries
     }
 }
 
