@@ -163,6 +163,23 @@ _settings() {
             _settings_options "$verb" after
         fi
         ;;
+    textconv | merge-file)
+        # Files, taken literally (git hands the driver temporary files).
+        if [[ $cur == --* ]]; then
+            _settings_options "$verb" after
+        else
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        fi
+        ;;
+    git-setup)
+        if [[ ${COMP_WORDS[COMP_CWORD-1]} == --repo ]]; then
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+        elif ((arg == 1)); then
+            _settings_options "$verb" key
+        fi
+        ;;
     esac
 }
 

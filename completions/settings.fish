@@ -135,6 +135,14 @@ function __settings_state
             if test $n -eq 1
                 echo complete
             end
+        case textconv merge-file
+            echo gitfile
+        case git-setup
+            if test "$previous" = --repo
+                echo folder
+            else if test $n -eq 1
+                echo gitsetup
+            end
     end
 end
 
@@ -206,4 +214,8 @@ for program in settings defaults
     complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
     complete -c $program -n '__settings_is file' -F -a -
     complete -c $program -n '__settings_is complete' -a 'domains keys paths values verbs options'
+    complete -c $program -n '__settings_is gitfile' -F
+    complete -c $program -n '__settings_is gitfile' -a '(__settings_options after)'
+    complete -c $program -n '__settings_is gitsetup' -a '(__settings_options key)'
+    complete -c $program -n '__settings_is folder' -a '(__fish_complete_directories)'
 end

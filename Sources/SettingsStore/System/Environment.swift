@@ -15,6 +15,10 @@ public struct Environment: Sendable {
     /// Exactly `variables`: anything not in it is unset.
     public init(_ variables: [String: String]) { self.variables = variables }
 
+    /// The table given in process; nil for the process's own environment (a program run
+    /// from here gets whichever this is).
+    package var table: [String: String]? { variables }
+
     /// The variable's value; nil when it is unset.
     public subscript(_ name: String) -> String? {
         guard let variables else { return FileSystem.environment(name) }

@@ -248,7 +248,7 @@ package enum FileSystem {
     /// `mkdir -p` with mode 0700 for each folder it creates. Run as root (`sudo`), each
     /// new folder takes the owner and group of the folder it is made in, so the user
     /// whose config it is can still write there afterwards.
-    static func makeDirectories(_ path: String) throws(Errno) {
+    package static func makeDirectories(_ path: String) throws(Errno) {
         if let s = try status(path) {
             if s.isDirectory { return }
             throw Errno(ENOTDIR)

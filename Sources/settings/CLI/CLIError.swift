@@ -50,6 +50,9 @@ enum CLIError: Error, Equatable {
     case invalidUTF8(position: Int, bytes: [UInt8])
     /// Output that could not be written (a full disk, a closed descriptor).
     case outputFailed(Errno)
+    /// A program the verb runs (git) could not run or failed; its own message, if any,
+    /// is already on stderr.
+    case external(String, status: Int32)
 }
 
 /// The one place an error becomes its message and exit status (SPEC §6).
@@ -181,6 +184,8 @@ struct Diagnostic {
             return ("argument \(position) ('\(shown)') is not valid UTF-8\(unchanged)", 2)
         case .outputFailed(let errno):
             return ("cannot write standard output: \(errno.message)", 4)
+        case let .external(message, status):
+            return (message, status)
         case .store(let error):
             let status: Int32 =
                 switch error {

@@ -169,6 +169,23 @@ enum CompletionScripts {
                     _settings_options "$verb" after
                 fi
                 ;;
+            textconv | merge-file)
+                # Files, taken literally (git hands the driver temporary files).
+                if [[ $cur == --* ]]; then
+                    _settings_options "$verb" after
+                else
+                    compopt -o filenames 2>/dev/null
+                    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+                fi
+                ;;
+            git-setup)
+                if [[ ${COMP_WORDS[COMP_CWORD-1]} == --repo ]]; then
+                    compopt -o filenames 2>/dev/null
+                    mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+                elif ((arg == 1)); then
+                    _settings_options "$verb" key
+                fi
+                ;;
             esac
         }
 
@@ -328,6 +345,18 @@ enum CompletionScripts {
               else
                 _settings_options $verb after
               fi ;;
+            textconv|merge-file)
+              if [[ $PREFIX == --* ]]; then
+                _settings_options $verb after
+              else
+                _files
+              fi ;;
+            git-setup)
+              if [[ $words[CURRENT-1] == --repo ]]; then
+                _files -/
+              elif (( arg == 1 )); then
+                _settings_options $verb key
+              fi ;;
           esac
         }
 
@@ -472,6 +501,14 @@ enum CompletionScripts {
                     if test $n -eq 1
                         echo complete
                     end
+                case textconv merge-file
+                    echo gitfile
+                case git-setup
+                    if test "$previous" = --repo
+                        echo folder
+                    else if test $n -eq 1
+                        echo gitsetup
+                    end
             end
         end
 
@@ -543,6 +580,10 @@ enum CompletionScripts {
             complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
             complete -c $program -n '__settings_is file' -F -a -
             complete -c $program -n '__settings_is complete' -a 'domains keys paths values verbs options'
+            complete -c $program -n '__settings_is gitfile' -F
+            complete -c $program -n '__settings_is gitfile' -a '(__settings_options after)'
+            complete -c $program -n '__settings_is gitsetup' -a '(__settings_options key)'
+            complete -c $program -n '__settings_is folder' -a '(__fish_complete_directories)'
         end
         """#,
     ]

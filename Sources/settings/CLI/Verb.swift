@@ -190,6 +190,34 @@ struct Verb: Sendable {
                 ("find <word>", "lists all entries containing word")
             ], run: FindCommand.find),
         Verb(
+            name: "textconv", summary: "print any plist as sorted text, one value a line (for git diff)",
+            usage: [
+                ("textconv <file>", "prints each value as POINTER = JSON, in key order, whatever the file's format")
+            ], run: GitCommand.textconv),
+        Verb(
+            name: "merge-file", summary: "merge two changed plists key by key (git's merge driver)",
+            usage: [
+                (
+                    "merge-file <base> <ours> <theirs> [--path <name>]",
+                    "writes the merge into ours, in its format; status 1 on a conflict (ours kept)"
+                )
+            ],
+            options: [
+                VerbOption("--path", "the file's name in the repository, for messages", argument: "NAME", at: [.after])
+            ],
+            run: GitCommand.mergeFile),
+        Verb(
+            name: "git-setup", summary: "make git diff and merge plists with settings",
+            usage: [
+                ("git-setup", "in this repository: git config and .gitattributes"),
+                ("git-setup --global", "in git's global config and attributes file"),
+                ("git-setup --repo <dir>", "in the repository at dir"),
+            ],
+            options: [
+                VerbOption("--global", "git's global config and attributes file", at: [.key]),
+                VerbOption("--repo", "the repository at DIR", argument: "DIR", at: [.key]),
+            ], run: GitCommand.gitSetup),
+        Verb(
             name: "complete", summary: "list candidates for shell completion",
             usage: [
                 ("complete domains", "lists domain names, one per line (for shells)"),

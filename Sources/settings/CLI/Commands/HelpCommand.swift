@@ -69,6 +69,12 @@ enum HelpCommand {
         "schema": ["schema path com.example.player"],
         "domains": ["domains"],
         "find": ["find dock"],
+        "textconv": ["textconv ~/.config/com.example.app.plist", "textconv App/Info.plist | grep Version"],
+        "merge-file": ["merge-file base.plist ours.plist theirs.plist --path app.plist   # as git runs it"],
+        "git-setup": [
+            "git-setup --global           # every repository: *.plist diffed and merged by key",
+            "git-setup --repo ~/dotfiles  # one repository, in its .gitattributes",
+        ],
         "complete": ["complete keys com.example.app"],
         "help": ["help write", "write --help"],
         "completion": [

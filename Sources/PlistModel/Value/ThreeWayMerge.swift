@@ -1,0 +1,60 @@
+/// A three-way merge of two dictionaries that grew from one, key by key, recursing into
+/// dictionaries; an array or a scalar is one value. Per key:
+/// - the same on both sides, or changed on one side only: that side's value (a removal
+///   counts as a change);
+/// - removed on one side and changed on the other: the changed value (nothing is lost);
+/// - a dictionary on both sides: merged the same way, inside;
+/// - changed on both sides differently: a conflict, and `ours` is kept.
+///
+///     ThreeWayMerge(base: ["a": 1], ours: ["a": 1, "b": 2], theirs: ["a": 3]).merged   //=> ["a": 3, "b": 2]
+package struct ThreeWayMerge {
+    /// A place both sides changed differently: its key path, and each side's value (nil:
+    /// removed, which conflicts only with a dictionary merged inside).
+    package struct Conflict: Equatable {
+        package let path: KeyPath
+        package let ours: PlistValue?
+        package let theirs: PlistValue?
+    }
+
+    /// The result: `ours` with every change of `theirs` that does not conflict.
+    package private(set) var merged: PlistDictionary
+    /// The conflicts, in key order; `ours` is what `merged` holds at each.
+    package private(set) var conflicts: [Conflict] = []
+
+    package init(base: PlistDictionary, ours: PlistDictionary, theirs: PlistDictionary) {
+        merged = PlistDictionary()
+        merged = merge(base, ours, theirs, at: [])
+    }
+
+    private mutating func merge(
+        _ base: PlistDictionary, _ ours: PlistDictionary, _ theirs: PlistDictionary, at path: [String]
+    ) -> PlistDictionary {
+        var result = PlistDictionary()
+        var names: [String] = []
+        var seen = Set<[UInt8]>()
+        for entry in ours.sortedEntries + theirs.sortedEntries where seen.insert(Array(entry.key.utf8)).inserted {
+            names.append(entry.key)
+        }
+        names.sort(by: byteOrderPrecedes)
+        for name in names {
+            let b = base[name], o = ours[name], t = theirs[name]
+            let value: PlistValue?
+            if o == t || t == b {
+                value = o
+            } else if o == b {
+                value = t
+            } else if case .dict(let od)? = o, case .dict(let td)? = t {
+                var inner = PlistDictionary()
+                if case .dict(let bd)? = b { inner = bd }
+                value = .dict(merge(inner, od, td, at: path + [name]))
+            } else if o == nil || t == nil {
+                value = o ?? t
+            } else {
+                conflicts.append(Conflict(path: KeyPath(path + [name]), ours: o, theirs: t))
+                value = o
+            }
+            if let value { result.append(key: name, value: value) }
+        }
+        return result
+    }
+}

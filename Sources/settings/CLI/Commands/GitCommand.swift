@@ -1,0 +1,179 @@
+import PlistCodecs
+import PlistModel
+import SettingsStore
+
+/// The verbs that teach git property lists: `textconv` (a diffable text of any plist),
+/// `merge-file` (git's merge-driver contract, a three-way merge per key) and `git-setup`
+/// (the attributes and config that use them).
+enum GitCommand {
+    /// `textconv FILE`: the file's canonical text (see `CanonicalText`). FILE is a path,
+    /// taken literally (git hands a temporary file's path); an empty file prints nothing.
+    static func textconv(_ context: inout Context, _ arguments: [Token]) throws {
+        guard let file = arguments.first else { throw CLIError.usage("textconv needs a file") }
+        try expectAtMost(1, arguments)
+        let bytes = try PlistFiles.read(file.text)
+        guard !bytes.isEmpty else { return }
+        let value: PlistValue
+        do { value = try PropertyList.read(bytes).0 } catch { throw StoreError.corrupt(path: file.text, error) }
+        context.output += CanonicalText.lines(value)
+    }
+
+    /// `merge-file BASE OURS THEIRS [--path P]`, as git runs a merge driver (`%O %A %B
+    /// --path %P`): the merge of the three dictionaries (`ThreeWayMerge`) replaces OURS,
+    /// in OURS' format. Exit 0 when it merged cleanly; 1 when both sides changed a value
+    /// differently: OURS' value is kept there, every other change of THEIRS is merged, the
+    /// file is still a valid property list, and each conflict is one line on stderr. A
+    /// missing or empty file (git's BASE for two additions) is an empty dictionary.
+    static func mergeFile(_ context: inout Context, _ arguments: [Token]) throws {
+        var arguments = arguments
+        var path: String?
+        if let at = arguments.firstIndex(where: { $0.text == "--path" }) {
+            guard at + 1 < arguments.count else { throw CLIError.missingValue(flag: "--path") }
+            path = arguments[at + 1].text
+            arguments.removeSubrange(at...(at + 1))
+        }
+        guard arguments.count >= 3 else { throw CLIError.usage("merge-file needs BASE OURS THEIRS") }
+        try expectAtMost(3, arguments)
+        let base = try side(arguments[0].text), ours = try side(arguments[1].text), theirs = try side(arguments[2].text)
+        let merge = ThreeWayMerge(base: base.values, ours: ours.values, theirs: theirs.values)
+        let format = ours.format ?? theirs.format ?? .xml
+        let bytes: [UInt8]
+        if format == .binary {
+            bytes = BinaryWriter.encode(.dict(merge.merged))
+        } else {
+            // OpenStep has no writer here: an OpenStep OURS comes back as XML, which every
+            // reader of it reads.
+            var xml: [UInt8] = []
+            try XMLWriter.encode(.dict(merge.merged), chunk: Int.max) { xml += $0 }
+            bytes = xml
+        }
+        try PlistFiles.write(bytes, to: arguments[1].text, lockTimeout: context.store.lockTimeout)
+        let name = path.map { " in \($0)" } ?? ""
+        for conflict in merge.conflicts {
+            let ours = conflict.ours.map { String(decoding: JSONWriter.encode($0), as: UTF8.self) } ?? "(removed)"
+            let theirs = conflict.theirs.map { String(decoding: JSONWriter.encode($0), as: UTF8.self) } ?? "(removed)"
+            context.error += Array(
+                "\(context.program): conflict at \(conflict.path.pointer)\(name): ours \(ours), theirs \(theirs); kept ours\n"
+                    .utf8)
+        }
+        if !merge.conflicts.isEmpty { context.status = 1 }
+    }
+
+    /// One side of a merge: its dictionary and format; a missing or empty file is empty.
+    private static func side(_ path: String) throws -> (values: PlistDictionary, format: PlistFormat?) {
+        guard exists(path) else { return ([:], nil) }
+        let bytes = try PlistFiles.read(path)
+        guard !bytes.isEmpty else { return ([:], nil) }
+        let (value, format): (PlistValue, PlistFormat)
+        do { (value, format) = try PropertyList.read(bytes) } catch { throw StoreError.corrupt(path: path, error) }
+        guard case .dict(let values) = value else { throw StoreError.notADictionary(path: path, value.type) }
+        return (values, format)
+    }
+
+    private static func exists(_ path: String) -> Bool { ((try? FileSystem.linkStatus(path)) ?? nil) != nil }
+
+    /// The attributes line `git-setup` makes sure of.
+    static let attributes = "*.plist diff=plist merge=plist"
+
+    /// `git-setup [--global | --repo DIR]`: through `git config` (so `--global` honours
+    /// `GIT_CONFIG_GLOBAL`), `diff.plist.textconv`, `merge.plist.driver` and
+    /// `merge.plist.name`, and the attributes line in the global attributes file or the
+    /// repository's `.gitattributes`. Idempotent; says what it wrote.
+    static func gitSetup(_ context: inout Context, _ arguments: [Token]) throws {
+        var scope: [String] = ["--local"], repository: String?
+        switch arguments.first?.text {
+        case nil: repository = "."
+        case "--global"?:
+            try expectAtMost(1, arguments)
+            scope = ["--global"]
+        case "--repo"?:
+            guard arguments.count >= 2 else { throw CLIError.missingValue(flag: "--repo") }
+            try expectAtMost(2, arguments)
+            repository = arguments[1].text
+        case let word?: throw CLIError.unexpectedArgument(word)
+        }
+        let git = ["git"] + (repository.map { ["-C", $0] } ?? [])
+        let program = shellQuoted(Subprocess.currentExecutable ?? "settings")
+        let settings = [
+            ("diff.plist.textconv", "\(program) textconv"),
+            ("merge.plist.driver", "\(program) merge-file %O %A %B --path %P"),
+            ("merge.plist.name", "property lists, merged key by key by settings"),
+        ]
+        let environment = context.streams.environment
+        for (name, value) in settings {
+            try run(git + ["config"] + scope + [name, value], environment, &context)
+            context.print("git config \(scope[0]) \(name) \(shellQuoted(value))")
+        }
+        let file: String
+        if repository != nil {
+            let top = try run(git + ["rev-parse", "--show-toplevel"], environment, &context)
+            file = Path.join(top, ".gitattributes")
+        } else {
+            let configured = try? run(
+                git + ["config", "--global", "--get", "core.attributesFile"], environment, &context)
+            if let configured, !configured.isEmpty {
+                file =
+                    configured.hasPrefix("~/")
+                    ? Path.join(environment.home, String(configured.dropFirst(2))) : configured
+            } else if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+                file = Path.join(xdg, "git/attributes")
+            } else {
+                file = Path.join(environment.home, ".config/git/attributes")
+            }
+        }
+        var text = exists(file) ? try PlistFiles.read(file) : []
+        let lines = String(decoding: text, as: UTF8.self).split(separator: "\n")
+        if lines.contains(where: { $0.trimmingSpaces() == attributes }) {
+            context.print("\(file) already has \(attributes)")
+            return
+        }
+        if !text.isEmpty, text.last != UInt8(ascii: "\n") { text.append(UInt8(ascii: "\n")) }
+        text += Array("\(attributes)\n".utf8)
+        do { try FileSystem.makeDirectories(Path.directory(of: file)) } catch {
+            throw StoreError.writeFailed(path: file, error)
+        }
+        try PlistFiles.write(text, to: file, lockTimeout: context.store.lockTimeout)
+        context.print("\(file): \(attributes)")
+    }
+
+    /// Runs git; its standard output, without the last newline. A failure is the verb's
+    /// failure, with git's own message already on stderr.
+    @discardableResult
+    private static func run(_ arguments: [String], _ environment: Environment, _ context: inout Context) throws
+        -> String
+    {
+        let result: Subprocess.Result
+        do { result = try Subprocess.run(arguments, environment: environment) } catch {
+            throw CLIError.external("could not run git: \(error.message)", status: 4)
+        }
+        guard result.status == 0 else {
+            throw CLIError.external("\(arguments.joined(separator: " ")) failed (status \(result.status))", status: 4)
+        }
+        var output = result.output
+        if output.last == UInt8(ascii: "\n") { output.removeLast() }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `word` as one word for the shell git runs a driver with.
+    static func shellQuoted(_ word: String) -> String {
+        let plain = word.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default: return "/._-+".utf8.contains(byte)
+            }
+        }
+        if plain, !word.isEmpty { return word }
+        return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSpaces() -> Substring {
+        var text = self
+        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
+        while text.last == " " || text.last == "\t" || text.last == "\r" { text = text.dropLast() }
+        return text
+    }
+}

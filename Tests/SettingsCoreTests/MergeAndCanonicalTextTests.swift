@@ -1,0 +1,40 @@
+import XCTest
+
+@testable import PlistCodecs
+@testable import PlistModel
+
+/// The value-level pieces of git support, apart from git: the doc comments' examples and
+/// the merge's rules one at a time (GitTests run them through the binary and real git).
+final class MergeAndCanonicalTextTests: XCTestCase {
+    func testTheDocExamples() {
+        XCTAssertEqual(
+            ThreeWayMerge(base: ["a": 1], ours: ["a": 1, "b": 2], theirs: ["a": 3]).merged, ["a": 3, "b": 2])
+        XCTAssertEqual(
+            String(decoding: CanonicalText.lines(.dict(["b": 1, "a": .dict(["x": true])])), as: UTF8.self),
+            "/a/x = true\n/b = 1\n")
+    }
+
+    func testEachRule() {
+        let rows: [(PlistDictionary, PlistDictionary, PlistDictionary, PlistDictionary, [String], UInt)] = [
+            (["k": 1], ["k": 1], ["k": 2], ["k": 2], [], #line),  // theirs changed
+            (["k": 1], ["k": 2], ["k": 1], ["k": 2], [], #line),  // ours changed
+            (["k": 1], ["k": 2], ["k": 2], ["k": 2], [], #line),  // both, alike
+            (["k": 1], [:], ["k": 1], [:], [], #line),  // ours removed
+            (["k": 1], [:], ["k": 3], ["k": 3], [], #line),  // removed against changed: the change
+            (["k": 1], ["k": 3], [:], ["k": 3], [], #line),
+            (["k": 1], ["k": 2], ["k": 3], ["k": 2], ["/k"], #line),  // conflict: ours kept
+            ([:], ["k": 2], ["k": 3], ["k": 2], ["/k"], #line),  // added twice, differently
+            (
+                ["d": .dict(["x": 1])], ["d": .dict(["x": 2])], ["d": .dict(["x": 1, "y": 1])],
+                ["d": .dict(["x": 2, "y": 1])], [], #line
+            ),
+            (["d": 1], ["d": .dict(["x": 1])], ["d": .dict(["y": 1])], ["d": .dict(["x": 1, "y": 1])], [], #line),
+            (["l": [1]], ["l": [1, 2]], ["l": [0, 1]], ["l": [1, 2]], ["/l"], #line),  // an array is one value
+        ]
+        for (base, ours, theirs, merged, conflicts, line) in rows {
+            let merge = ThreeWayMerge(base: base, ours: ours, theirs: theirs)
+            XCTAssertEqual(merge.merged, merged, line: line)
+            XCTAssertEqual(merge.conflicts.map(\.path.pointer), conflicts, line: line)
+        }
+    }
+}
