@@ -172,6 +172,13 @@ _settings() {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         fi
         ;;
+    conflicts)
+        if [[ $cur == --* ]]; then
+            _settings_options "$verb" key
+        else
+            _settings_reply_lines "$("$cmd" "${host[@]}" complete domains 2>/dev/null)"
+        fi
+        ;;
     git-setup)
         if [[ ${COMP_WORDS[COMP_CWORD-1]} == --repo ]]; then
             compopt -o filenames 2>/dev/null

@@ -135,6 +135,8 @@ function __settings_state
             if test $n -eq 1
                 echo complete
             end
+        case conflicts
+            echo conflicts
         case textconv merge-file
             echo gitfile
         case git-setup
@@ -214,6 +216,8 @@ for program in settings defaults
     complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
     complete -c $program -n '__settings_is file' -F -a -
     complete -c $program -n '__settings_is complete' -a 'domains keys paths values verbs options'
+    complete -c $program -n '__settings_is conflicts' -a '(__settings_domains)' -d domain
+    complete -c $program -n '__settings_is conflicts' -a '(__settings_options key)'
     complete -c $program -n '__settings_is gitfile' -F
     complete -c $program -n '__settings_is gitfile' -a '(__settings_options after)'
     complete -c $program -n '__settings_is gitsetup' -a '(__settings_options key)'

@@ -89,6 +89,26 @@ final class ObservationTests: XCTestCase {
         XCTAssertNotNil(shared)
     }
 
+    /// Issue 23 §2: `settings conflicts --resolve` writes through the store, so an observer
+    /// in another process hears the keys a Syncthing conflict copy brought back.
+    func testAnObserverHearsAConflictCopyMergedBack() throws {
+        let settings = Settings(domain: "com.example.sync", directory: scratch.directory)
+        let key = SettingsKey<String?>("fromOtherMachine")
+        settings[SettingsKey<Int>("here", default: 0)] = 1
+        let heard = Mutex<[String?]>([])
+        let token = settings.observe(key) { change in heard.withLock { $0.append(change.new) } }
+        defer { token.cancel() }
+        let copy = scratch.directory + "/com.example.sync.sync-conflict-20241122-101500-ABCDEF7.plist"
+        try PropertyListSerialization.data(fromPropertyList: ["fromOtherMachine": "yes"], format: .binary, options: 0)
+            .write(to: URL(fileURLWithPath: copy))
+        scratch.run("settings", ["conflicts", "--resolve", "com.example.sync"])
+        let deadline = Date().addingTimeInterval(5)
+        while heard.withLock({ $0.isEmpty }), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertEqual(heard.withLock { $0 }, ["yes"])
+        XCTAssertEqual(settings[key], "yes")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
+    }
+
     func testSendableTypesHoldSettingProperties() async {
         let settings = Settings(domain: "com.example.model", directory: scratch.directory)
         let player = SendableStructPlayer(settings)

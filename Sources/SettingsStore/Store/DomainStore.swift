@@ -498,7 +498,8 @@ public struct DomainStore: Sendable {
     }
 
     /// The app domains in the config folder, sorted; the global domain and ByHost
-    /// files are left out, as `defaults domains` does.
+    /// files are left out, as `defaults domains` does, and so are file-sync engines'
+    /// conflict copies (`ConflictCopy`).
     ///
     ///     try DomainStore().domainNames()   //=> ["com.example.app", "org.gnome.x"]
     ///
@@ -509,7 +510,9 @@ public struct DomainStore: Sendable {
             throw StoreError.unreadable(path: directory, error)
         }
         return names.compactMap { name -> String? in
-            guard !name.hasPrefix("."), name.hasSuffix(".plist"), name.utf8.count > 6 else { return nil }
+            guard !name.hasPrefix("."), name.hasSuffix(".plist"), name.utf8.count > 6,
+                ConflictCopy.domain(of: name) == nil
+            else { return nil }
             return String(name.dropLast(6))
         }.sorted(by: byteOrderPrecedes)
     }

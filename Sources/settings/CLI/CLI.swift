@@ -159,11 +159,17 @@ struct Context {
     }
 
     /// The domain argument, checked; `~` is the run's `$HOME`.
+    /// A file-sync engine's conflict copy is never a domain (see `ConflictCopy`).
     func domainName(_ token: Token) throws(CLIError) -> DomainName {
-        do throws(StoreError) { return try DomainName(commandLine: token.text, environment: streams.environment) } catch
+        let name: DomainName
+        do throws(StoreError) { name = try DomainName(commandLine: token.text, environment: streams.environment) } catch
         {
             throw CLIError.store(error)
         }
+        if case .named(let text) = name, let domain = ConflictCopy.domain(of: text + ".plist") {
+            throw CLIError.conflictCopy(text, of: domain)
+        }
+        return name
     }
 
     /// One line on stderr that does not change the exit status.

@@ -26,6 +26,8 @@ enum CLIError: Error, Equatable {
     /// A domain with no file, or an empty one; `file` for a path domain, to say which
     /// file was looked for (`.plist` added).
     case domainMissing(String, file: String? = nil)
+    /// A file-sync engine's conflict copy named as a domain; the domain it belongs to.
+    case conflictCopy(String, of: String)
     /// `write D K` with no value after the key.
     case valueMissing(key: String)
     /// `delete D K` of a key the domain does not have.
@@ -144,6 +146,11 @@ struct Diagnostic {
             return ("Domain \(domain) does not exist (no file \(file))", 1)
         case let .domainMissing(domain, nil):
             return ("Domain \(domain) does not exist", 1)
+        case let .conflictCopy(name, domain):
+            return (
+                "\(name) is a file-sync conflict copy of \(domain), not a domain: "
+                    + "settings conflicts --resolve \(domain) merges it back", 1
+            )
         case .valueMissing(let key):
             return ("no value after the key \(key): give one, as in write <domain> \(key) <value>\(unchanged)", 2)
         case let .keyMissing(domain, key):

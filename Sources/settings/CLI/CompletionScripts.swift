@@ -178,6 +178,13 @@ enum CompletionScripts {
                     mapfile -t COMPREPLY < <(compgen -f -- "$cur")
                 fi
                 ;;
+            conflicts)
+                if [[ $cur == --* ]]; then
+                    _settings_options "$verb" key
+                else
+                    _settings_reply_lines "$("$cmd" "${host[@]}" complete domains 2>/dev/null)"
+                fi
+                ;;
             git-setup)
                 if [[ ${COMP_WORDS[COMP_CWORD-1]} == --repo ]]; then
                     compopt -o filenames 2>/dev/null
@@ -351,6 +358,12 @@ enum CompletionScripts {
               else
                 _files
               fi ;;
+            conflicts)
+              if [[ $PREFIX == --* ]]; then
+                _settings_options $verb key
+              else
+                _settings_domains
+              fi ;;
             git-setup)
               if [[ $words[CURRENT-1] == --repo ]]; then
                 _files -/
@@ -501,6 +514,8 @@ enum CompletionScripts {
                     if test $n -eq 1
                         echo complete
                     end
+                case conflicts
+                    echo conflicts
                 case textconv merge-file
                     echo gitfile
                 case git-setup
@@ -580,6 +595,8 @@ enum CompletionScripts {
             complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
             complete -c $program -n '__settings_is file' -F -a -
             complete -c $program -n '__settings_is complete' -a 'domains keys paths values verbs options'
+            complete -c $program -n '__settings_is conflicts' -a '(__settings_domains)' -d domain
+            complete -c $program -n '__settings_is conflicts' -a '(__settings_options key)'
             complete -c $program -n '__settings_is gitfile' -F
             complete -c $program -n '__settings_is gitfile' -a '(__settings_options after)'
             complete -c $program -n '__settings_is gitsetup' -a '(__settings_options key)'

@@ -218,6 +218,17 @@ struct Verb: Sendable {
                 VerbOption("--repo", "the repository at DIR", argument: "DIR", at: [.key]),
             ], run: GitCommand.gitSetup),
         Verb(
+            name: "conflicts", summary: "list or merge back file-sync conflict copies",
+            usage: [
+                ("conflicts [<domain>]", "lists Syncthing's and Nextcloud's conflict copies, with their domain"),
+                (
+                    "conflicts --resolve [<domain>]",
+                    "merges each copy into its domain (yours kept where both differ), then removes it"
+                ),
+            ],
+            options: [VerbOption("--resolve", "merge each copy into its domain, then remove it", at: [.key])],
+            run: ConflictsCommand.conflicts),
+        Verb(
             name: "complete", summary: "list candidates for shell completion",
             usage: [
                 ("complete domains", "lists domain names, one per line (for shells)"),
@@ -259,7 +270,7 @@ struct Verb: Sendable {
 
     /// Whether the verb may change a domain; messages of the others never say "leaving
     /// defaults unchanged".
-    var writes: Bool { ["write", "rename", "delete", "import", "reset"].contains(name) }
+    var writes: Bool { ["write", "rename", "delete", "import", "reset", "conflicts"].contains(name) }
 
     /// Whether the verb's first argument is a domain, read off its usage lines.
     var takesDomain: Bool {

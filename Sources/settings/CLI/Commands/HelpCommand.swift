@@ -69,6 +69,7 @@ enum HelpCommand {
         "schema": ["schema path com.example.player"],
         "domains": ["domains"],
         "find": ["find dock"],
+        "conflicts": ["conflicts", "conflicts --resolve com.example.player"],
         "textconv": ["textconv ~/.config/com.example.app.plist", "textconv App/Info.plist | grep Version"],
         "merge-file": ["merge-file base.plist ours.plist theirs.plist --path app.plist   # as git runs it"],
         "git-setup": [
