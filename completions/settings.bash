@@ -172,6 +172,9 @@ _settings() {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         fi
         ;;
+    sync)
+        ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "init status log" -- "$cur")
+        ;;
     conflicts)
         if [[ $cur == --* ]]; then
             _settings_options "$verb" key

@@ -135,6 +135,10 @@ function __settings_state
             if test $n -eq 1
                 echo complete
             end
+        case sync
+            if test $n -eq 1
+                echo sync
+            end
         case conflicts
             echo conflicts
         case textconv merge-file
@@ -216,6 +220,7 @@ for program in settings defaults
     complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
     complete -c $program -n '__settings_is file' -F -a -
     complete -c $program -n '__settings_is complete' -a 'domains keys paths values verbs options'
+    complete -c $program -n '__settings_is sync' -a 'init status log'
     complete -c $program -n '__settings_is conflicts' -a '(__settings_domains)' -d domain
     complete -c $program -n '__settings_is conflicts' -a '(__settings_options key)'
     complete -c $program -n '__settings_is gitfile' -F

@@ -109,6 +109,35 @@ final class ObservationTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
     }
 
+    /// Issue 23 §3: SettingsKit needs nothing new for `settings sync`: a synced change
+    /// arrives as a file replacement, which an observer hears.
+    func testAnObserverOnOneMachineHearsAnotherMachinesChangeAfterASync() throws {
+        let remote = scratch.directory + "/remote.git"
+        scratch.run("/usr/bin/git", ["init", "-q", "--bare", remote])
+        func machine(_ name: String) -> [String: String] {
+            [
+                "XDG_CONFIG_HOME": scratch.directory + "/\(name)", "XDG_DATA_HOME": scratch.directory + "/\(name)-data",
+                "GIT_CONFIG_GLOBAL": scratch.directory + "/\(name)-gitconfig", "GIT_CONFIG_NOSYSTEM": "1",
+                "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": "m@example.com", "GIT_COMMITTER_NAME": name,
+                "GIT_COMMITTER_EMAIL": "m@example.com",
+            ]
+        }
+        scratch.run("settings", ["sync", "init", remote], environment: machine("a"))
+        scratch.run("settings", ["sync", "init", remote], environment: machine("b"))
+        scratch.run("settings", ["write", "com.example.synced", "volume", "-int", "70"], environment: machine("a"))
+        scratch.run("settings", ["sync"], environment: machine("a"))
+        let settings = Settings(domain: "com.example.synced", directory: scratch.directory + "/b")
+        let heard = Mutex<[Int]>([])
+        let token = settings.observe(SettingsKey<Int>("volume", default: 50)) { change in
+            heard.withLock { $0.append(change.new) }
+        }
+        defer { token.cancel() }
+        scratch.run("settings", ["sync"], environment: machine("b"))
+        let deadline = Date().addingTimeInterval(5)
+        while heard.withLock({ $0.isEmpty }), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertEqual(heard.withLock { $0 }, [70])
+    }
+
     func testSendableTypesHoldSettingProperties() async {
         let settings = Settings(domain: "com.example.model", directory: scratch.directory)
         let player = SendableStructPlayer(settings)

@@ -20,15 +20,19 @@ struct Scratch {
         return url.path
     }()
 
-    /// Runs a binary with XDG_CONFIG_HOME set to the scratch folder.
+    /// Runs a binary with XDG_CONFIG_HOME set to the scratch folder, then `extra`.
     @discardableResult
-    func run(_ name: String, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) -> String {
+    func run(
+        _ name: String, _ arguments: [String], environment extra: [String: String] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> String {
         let process = Process()
         let path = name.hasPrefix("/") ? name : Self.binaries + "/" + name
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = directory
+        for (name, value) in extra { environment[name] = value }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -4,7 +4,8 @@
 ///   counts as a change);
 /// - removed on one side and changed on the other: the changed value (nothing is lost);
 /// - a dictionary on both sides: merged the same way, inside;
-/// - changed on both sides differently: a conflict, and `ours` is kept.
+/// - changed on both sides differently: a conflict; `ours` is kept, or with
+///   `keepTheirs` (a sync, where theirs is what another machine already pushed), `theirs`.
 ///
 ///     ThreeWayMerge(base: ["a": 1], ours: ["a": 1, "b": 2], theirs: ["a": 3]).merged   //=> ["a": 3, "b": 2]
 package struct ThreeWayMerge {
@@ -18,10 +19,13 @@ package struct ThreeWayMerge {
 
     /// The result: `ours` with every change of `theirs` that does not conflict.
     package private(set) var merged: PlistDictionary
-    /// The conflicts, in key order; `ours` is what `merged` holds at each.
+    /// The conflicts, in key order; `ours` (or with `keepTheirs`, `theirs`) is what
+    /// `merged` holds at each.
     package private(set) var conflicts: [Conflict] = []
+    private let keepTheirs: Bool
 
-    package init(base: PlistDictionary, ours: PlistDictionary, theirs: PlistDictionary) {
+    package init(base: PlistDictionary, ours: PlistDictionary, theirs: PlistDictionary, keepTheirs: Bool = false) {
+        self.keepTheirs = keepTheirs
         merged = PlistDictionary()
         merged = merge(base, ours, theirs, at: [])
     }
@@ -51,7 +55,7 @@ package struct ThreeWayMerge {
                 value = o ?? t
             } else {
                 conflicts.append(Conflict(path: KeyPath(path + [name]), ours: o, theirs: t))
-                value = o
+                value = keepTheirs ? t : o
             }
             if let value { result.append(key: name, value: value) }
         }

@@ -43,6 +43,9 @@ public struct KeySchema: Sendable {
     public let summary: String?
     /// A longer description.
     public let description: String?
+    /// Whether `settings sync` carries the key to other machines (`"sync": false` keeps
+    /// it on each machine: a window position, a device path).
+    public var syncs = true
 
     /// What each element of an array value must be; nil when anything goes.
     public var items: KeySchema? { itemSchemas.first }
@@ -99,6 +102,8 @@ public struct SchemaError: Error, Sendable, Equatable {
         case json(JSONError)
         case topLevelNotObject
         case strictNotBoolean
+        /// A key's `sync` is not a boolean.
+        case syncNotBoolean
         case keysNotObject
         case keyNotObject
         case unknownType
@@ -116,6 +121,7 @@ public struct SchemaError: Error, Sendable, Equatable {
             case let .json(error): error.message
             case .topLevelNotObject: "the top level is not an object"
             case .strictNotBoolean: "\"strict\" must be true or false"
+            case .syncNotBoolean: "\"sync\" must be true or false"
             case .keysNotObject: "\"keys\" must be an object of keys"
             case .keyNotObject: "a key's schema must be an object"
             case .unknownType: "\"type\" must be one of \(SchemaType.allCases.map(\.rawValue).joined(separator: ", "))"
@@ -210,10 +216,14 @@ extension Schema {
         }
         var items: [KeySchema] = []
         if let v = spec["items"] { items = [try key(name, v, path: path, at: pointer + "/items")] }
-        let schema = KeySchema(
+        var schema = KeySchema(
             name: name, type: type, defaultValue: spec["default"], minimum: try number("minimum"),
             maximum: try number("maximum"), choices: choices, itemSchemas: items,
             summary: try text("summary"), description: try text("description"))
+        if let value = spec["sync"] {
+            guard case .bool(let syncs) = value else { throw fail(.syncNotBoolean) }
+            schema.syncs = syncs
+        }
         if let d = schema.defaultValue, let problem = schema.violation(d) { throw fail(.defaultNotAllowed(problem)) }
         return schema
     }

@@ -359,7 +359,7 @@ package enum FileSystem {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
-    static func wallClockNanoseconds() -> Int64 {
+    package static func wallClockNanoseconds() -> Int64 {
         var t = timespec()
         clock_gettime(CLOCK_REALTIME, &t)
         return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)

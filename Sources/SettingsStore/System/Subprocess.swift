@@ -21,15 +21,20 @@ package enum Subprocess {
     }
 
     /// Runs `arguments` (the first is the program), standard input closed, standard
-    /// output captured, in `environment` (the command line's, which a test gives in
-    /// process). Throws when the program cannot be started (ENOENT: not installed).
-    package static func run(_ arguments: [String], environment: Environment = .process) throws(Errno) -> Result {
+    /// output captured (and standard error with it, when `capturingErrors`: a caller that
+    /// says what failed in one line of its own), in `environment` (the command line's,
+    /// which a test gives in process). Throws when the program cannot be started (ENOENT:
+    /// not installed).
+    package static func run(
+        _ arguments: [String], environment: Environment = .process, capturingErrors: Bool = false
+    ) throws(Errno) -> Result {
         var pipe: [CInt] = [0, 0]
         guard pipe2(&pipe, O_CLOEXEC) == 0 else { throw Errno.current }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        if capturingErrors { posix_spawn_file_actions_adddup2(&actions, pipe[1], 2) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -66,4 +71,16 @@ package enum Subprocess {
     /// The path of the running program, as the kernel knows it (so a driver written into
     /// git's config runs this binary, wherever it is and whatever PATH holds).
     package static var currentExecutable: String? { FileSystem.resolvedPath("/proc/self/exe") }
+}
+
+extension FileSystem {
+    /// This machine's host name (`gethostname`), for messages such as a sync's commits.
+    package static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether `name` matches the shell pattern `pattern` (`fnmatch`, no flags).
+    package static func matches(_ name: String, pattern: String) -> Bool { fnmatch(pattern, name, 0) == 0 }
 }

@@ -178,6 +178,9 @@ enum CompletionScripts {
                     mapfile -t COMPREPLY < <(compgen -f -- "$cur")
                 fi
                 ;;
+            sync)
+                ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "init status log" -- "$cur")
+                ;;
             conflicts)
                 if [[ $cur == --* ]]; then
                     _settings_options "$verb" key
@@ -358,6 +361,8 @@ enum CompletionScripts {
               else
                 _files
               fi ;;
+            sync)
+              (( arg == 1 )) && compadd init status log ;;
             conflicts)
               if [[ $PREFIX == --* ]]; then
                 _settings_options $verb key
@@ -514,6 +519,10 @@ enum CompletionScripts {
                     if test $n -eq 1
                         echo complete
                     end
+                case sync
+                    if test $n -eq 1
+                        echo sync
+                    end
                 case conflicts
                     echo conflicts
                 case textconv merge-file
@@ -595,6 +604,7 @@ enum CompletionScripts {
             complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
             complete -c $program -n '__settings_is file' -F -a -
             complete -c $program -n '__settings_is complete' -a 'domains keys paths values verbs options'
+            complete -c $program -n '__settings_is sync' -a 'init status log'
             complete -c $program -n '__settings_is conflicts' -a '(__settings_domains)' -d domain
             complete -c $program -n '__settings_is conflicts' -a '(__settings_options key)'
             complete -c $program -n '__settings_is gitfile' -F

@@ -218,6 +218,17 @@ struct Verb: Sendable {
                 VerbOption("--repo", "the repository at DIR", argument: "DIR", at: [.key]),
             ], run: GitCommand.gitSetup),
         Verb(
+            name: "sync", summary: "carry settings between machines in a git repository",
+            usage: [
+                (
+                    "sync init <remote> [<pattern>...]",
+                    "clones remote for this machine; carries the domains matching (all)"
+                ),
+                ("sync", "one round: export, commit, fetch and merge per key, push, import"),
+                ("sync status", "the remote, the last round, the domains carried, the conflicts kept"),
+                ("sync log", "the values that lost a conflict (the one already pushed wins)"),
+            ], run: SyncCommand.sync),
+        Verb(
             name: "conflicts", summary: "list or merge back file-sync conflict copies",
             usage: [
                 ("conflicts [<domain>]", "lists Syncthing's and Nextcloud's conflict copies, with their domain"),
@@ -270,7 +281,7 @@ struct Verb: Sendable {
 
     /// Whether the verb may change a domain; messages of the others never say "leaving
     /// defaults unchanged".
-    var writes: Bool { ["write", "rename", "delete", "import", "reset", "conflicts"].contains(name) }
+    var writes: Bool { ["write", "rename", "delete", "import", "reset", "conflicts", "sync"].contains(name) }
 
     /// Whether the verb's first argument is a domain, read off its usage lines.
     var takesDomain: Bool {

@@ -26,16 +26,17 @@ enum GitCommand {
     /// missing or empty file (git's BASE for two additions) is an empty dictionary.
     static func mergeFile(_ context: inout Context, _ arguments: [Token]) throws {
         var arguments = arguments
-        var path: String?
-        if let at = arguments.firstIndex(where: { $0.text == "--path" }) {
-            guard at + 1 < arguments.count else { throw CLIError.missingValue(flag: "--path") }
-            path = arguments[at + 1].text
-            arguments.removeSubrange(at...(at + 1))
-        }
+        let path = try takeOption("--path", from: &arguments)
+        // `settings sync`'s driver: a conflict takes theirs (what another machine already
+        // pushed) and appends the losing value to the sync log.
+        let log = try takeOption("--log", from: &arguments)
+        let keepTheirs = arguments.contains { $0.text == "--keep-theirs" }
+        arguments.removeAll { $0.text == "--keep-theirs" }
         guard arguments.count >= 3 else { throw CLIError.usage("merge-file needs BASE OURS THEIRS") }
         try expectAtMost(3, arguments)
         let base = try side(arguments[0].text), ours = try side(arguments[1].text), theirs = try side(arguments[2].text)
-        let merge = ThreeWayMerge(base: base.values, ours: ours.values, theirs: theirs.values)
+        let merge = ThreeWayMerge(
+            base: base.values, ours: ours.values, theirs: theirs.values, keepTheirs: keepTheirs)
         let format = ours.format ?? theirs.format ?? .xml
         let bytes: [UInt8]
         if format == .binary {
@@ -49,14 +50,29 @@ enum GitCommand {
         }
         try PlistFiles.write(bytes, to: arguments[1].text, lockTimeout: context.store.lockTimeout)
         let name = path.map { " in \($0)" } ?? ""
+        var logged: [UInt8] = []
         for conflict in merge.conflicts {
             let ours = conflict.ours.map { String(decoding: JSONWriter.encode($0), as: UTF8.self) } ?? "(removed)"
             let theirs = conflict.theirs.map { String(decoding: JSONWriter.encode($0), as: UTF8.self) } ?? "(removed)"
-            context.error += Array(
-                "\(context.program): conflict at \(conflict.path.pointer)\(name): ours \(ours), theirs \(theirs); kept ours\n"
-                    .utf8)
+            let kept = keepTheirs ? "kept theirs, already pushed" : "kept ours"
+            let line = "conflict at \(conflict.path.pointer)\(name): ours \(ours), theirs \(theirs); \(kept)"
+            context.error += Array("\(context.program): \(line)\n".utf8)
+            logged += Array("\(line)\n".utf8)
         }
-        if !merge.conflicts.isEmpty { context.status = 1 }
+        if let log, !logged.isEmpty {
+            var text = (try? PlistFiles.read(log)) ?? []
+            text += logged
+            try PlistFiles.write(text, to: log, lockTimeout: context.store.lockTimeout)
+        }
+        if !merge.conflicts.isEmpty, !keepTheirs { context.status = 1 }
+    }
+
+    /// Takes `name VALUE` out of the words; the value, or nil when the option is absent.
+    static func takeOption(_ name: String, from arguments: inout [Token]) throws -> String? {
+        guard let at = arguments.firstIndex(where: { $0.text == name }) else { return nil }
+        guard at + 1 < arguments.count else { throw CLIError.missingValue(flag: name) }
+        defer { arguments.removeSubrange(at...(at + 1)) }
+        return arguments[at + 1].text
     }
 
     /// One side of a merge: its dictionary and format; a missing or empty file is empty.
@@ -70,7 +86,7 @@ enum GitCommand {
         return (values, format)
     }
 
-    private static func exists(_ path: String) -> Bool { ((try? FileSystem.linkStatus(path)) ?? nil) != nil }
+    static func exists(_ path: String) -> Bool { ((try? FileSystem.linkStatus(path)) ?? nil) != nil }
 
     /// The attributes line `git-setup` makes sure of.
     static let attributes = "*.plist diff=plist merge=plist"
@@ -139,7 +155,7 @@ enum GitCommand {
     /// Runs git; its standard output, without the last newline. A failure is the verb's
     /// failure, with git's own message already on stderr.
     @discardableResult
-    private static func run(_ arguments: [String], _ environment: Environment, _ context: inout Context) throws
+    static func run(_ arguments: [String], _ environment: Environment, _ context: inout Context) throws
         -> String
     {
         let result: Subprocess.Result

@@ -69,6 +69,11 @@ enum HelpCommand {
         "schema": ["schema path com.example.player"],
         "domains": ["domains"],
         "find": ["find dock"],
+        "sync": [
+            "sync init git@example.com:me/settings.git 'com.example.*'",
+            "sync          # one round; run it from a timer, or after a change",
+            "sync log      # what lost a conflict",
+        ],
         "conflicts": ["conflicts", "conflicts --resolve com.example.player"],
         "textconv": ["textconv ~/.config/com.example.app.plist", "textconv App/Info.plist | grep Version"],
         "merge-file": ["merge-file base.plist ours.plist theirs.plist --path app.plist   # as git runs it"],

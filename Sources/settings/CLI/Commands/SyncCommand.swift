@@ -1,0 +1,278 @@
+import PlistCodecs
+import PlistModel
+import SettingsStore
+
+/// `settings sync`: the user's settings carried between machines in a git repository of
+/// their own (no server of ours), merged per key. The clone lives in
+/// `$XDG_DATA_HOME/settings/sync`, never in the live config folder; which domains it
+/// carries is this machine's git config (`settings.carry`, shell patterns); the lost side
+/// of each conflict is kept in `$XDG_DATA_HOME/settings/sync.log`.
+enum SyncCommand {
+    static func sync(_ context: inout Context, _ arguments: [Token]) throws {
+        switch arguments.first?.text {
+        case nil: try round(&context)
+        case "init"?: try setUp(&context, Array(arguments.dropFirst()))
+        case "status"?:
+            try expectAtMost(1, arguments)
+            try status(&context)
+        case "log"?:
+            try expectAtMost(1, arguments)
+            let places = Places(context)
+            if GitCommand.exists(places.log) { context.output += try PlistFiles.read(places.log) }
+        case let word?: throw CLIError.unexpectedArgument(word)
+        }
+    }
+
+    /// Where a sync keeps its things.
+    struct Places {
+        let data: String
+        var repository: String { Path.join(data, "settings/sync") }
+        var log: String { Path.join(data, "settings/sync.log") }
+        var lastRound: String { Path.join(data, "settings/sync.last") }
+
+        init(_ context: Context) {
+            let environment = context.streams.environment
+            if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+                self.data = data
+            } else {
+                data = Path.join(environment.home, ".local/share")
+            }
+        }
+    }
+
+    /// `sync init REMOTE [PATTERN…]`: clones REMOTE (an empty bare repository is fine),
+    /// records the patterns of the domains to carry (default all), and sets the merge
+    /// driver up in the clone.
+    private static func setUp(_ context: inout Context, _ arguments: [Token]) throws {
+        guard let remote = arguments.first?.text else { throw CLIError.usage("sync init needs a remote") }
+        let places = Places(context)
+        if GitCommand.exists(places.repository) {
+            throw CLIError.external("\(places.repository) exists: this machine already syncs", status: 1)
+        }
+        let environment = context.streams.environment
+        do { try FileSystem.makeDirectories(Path.directory(of: places.repository)) } catch {
+            throw StoreError.writeFailed(path: places.repository, error)
+        }
+        try GitCommand.run(["git", "clone", "-q", remote, places.repository], environment, &context)
+        let git = ["git", "-C", places.repository]
+        // A clone of an empty repository has no branch yet: name it, so every machine does alike.
+        if (try? GitCommand.run(git + ["rev-parse", "-q", "--verify", "HEAD"], environment, &context)) == nil {
+            try GitCommand.run(git + ["symbolic-ref", "HEAD", "refs/heads/main"], environment, &context)
+        }
+        for pattern in arguments.dropFirst() {
+            try GitCommand.run(git + ["config", "--add", "settings.carry", pattern.text], environment, &context)
+        }
+        let program = GitCommand.shellQuoted(Subprocess.currentExecutable ?? "settings")
+        let driver =
+            "\(program) merge-file %O %A %B --path %P --keep-theirs --log \(GitCommand.shellQuoted(places.log))"
+        try GitCommand.run(git + ["config", "merge.plist.driver", driver], environment, &context)
+        try GitCommand.run(git + ["config", "merge.plist.name", "settings sync"], environment, &context)
+        try GitCommand.run(git + ["config", "diff.plist.textconv", "\(program) textconv"], environment, &context)
+        let attributes = Path.join(places.repository, ".gitattributes")
+        if !GitCommand.exists(attributes) {
+            try PlistFiles.write(Array("\(GitCommand.attributes)\n".utf8), to: attributes, lockTimeout: 10)
+        }
+        let carried = arguments.count > 1 ? arguments.dropFirst().map(\.text).joined(separator: " ") : "every domain"
+        context.print("sync: \(places.repository) from \(remote), carrying \(carried)")
+    }
+
+    /// One round: export what changed, commit, fetch and merge, push, import what came.
+    private static func round(_ context: inout Context) throws {
+        let places = Places(context)
+        guard GitCommand.exists(Path.join(places.repository, ".git")) else {
+            throw CLIError.external("this machine does not sync yet: settings sync init REMOTE", status: 1)
+        }
+        let environment = context.streams.environment
+        let git = ["git", "-C", places.repository]
+        var carry = Carry(context, places)
+
+        var exported: [String] = []
+        for name in try context.store.domainNames() where carry.carries(name) {
+            carry.learn(name, context.schema(for: .named(name)))
+            let values = carry.shared(name, try context.store.load(.named(name))?.values ?? [:])
+            var bytes: [UInt8] = []
+            try XMLWriter.encode(.dict(PlistDictionary(entries: values.sortedEntries)), chunk: Int.max) { bytes += $0 }
+            let file = Path.join(places.repository, name + ".plist")
+            if GitCommand.exists(file), try PlistFiles.read(file) == bytes { continue }
+            try PlistFiles.write(bytes, to: file, lockTimeout: context.store.lockTimeout)
+            exported.append(name)
+        }
+        try GitCommand.run(git + ["add", "-A"], environment, &context)
+        let staged = try Subprocess.run(git + ["diff", "--cached", "--quiet"], environment: environment)
+        if staged.status == 1 {
+            let message = "settings sync from \(FileSystem.hostName()): " + exported.joined(separator: ", ")
+            try GitCommand.run(git + ["commit", "-q", "-m", message], environment, &context)
+        }
+
+        let branch = try GitCommand.run(git + ["symbolic-ref", "--short", "HEAD"], environment, &context)
+        let before = try? GitCommand.run(git + ["rev-parse", "-q", "--verify", "HEAD"], environment, &context)
+        let remote = (try? GitCommand.run(git + ["remote", "get-url", "origin"], environment, &context)) ?? "origin"
+        // git's own words for a failure are its last line; the message is one line.
+        func quietly(_ arguments: [String]) -> (ok: Bool, why: String) {
+            guard let result = try? Subprocess.run(git + arguments, environment: environment, capturingErrors: true)
+            else { return (false, "git cannot run") }
+            let why = String(decoding: result.output, as: UTF8.self).split(separator: "\n").last ?? ""
+            return (result.status == 0, String(why))
+        }
+        let fetch = quietly(["fetch", "-q", "origin"])
+        guard fetch.ok else {
+            try record(places, "\(remote) unreachable; \(exported.count) domain(s) waiting", &context)
+            throw CLIError.external(
+                "cannot reach \(remote) (\(fetch.why)): the live settings are unchanged; the next sync carries them",
+                status: 4)
+        }
+        if (try? GitCommand.run(git + ["rev-parse", "-q", "--verify", "origin/\(branch)"], environment, &context))
+            != nil
+        {
+            // Two machines that began on an empty repository each made a first commit.
+            let logged = GitCommand.exists(places.log) ? try PlistFiles.read(places.log).count : 0
+            let merge = quietly(["merge", "-q", "--no-edit", "--allow-unrelated-histories", "origin/\(branch)"])
+            // What lost a conflict, which the driver appended to the log, is said here too.
+            if GitCommand.exists(places.log) {
+                let lost = try PlistFiles.read(places.log).dropFirst(logged)
+                for line in String(decoding: lost, as: UTF8.self).split(separator: "\n") { context.warn(String(line)) }
+            }
+            guard merge.ok else {
+                _ = quietly(["merge", "--abort"])
+                throw CLIError.external(
+                    "the merge with \(remote) failed (\(merge.why)): the live settings are unchanged", status: 4)
+            }
+        }
+        if (try? GitCommand.run(git + ["rev-parse", "-q", "--verify", "HEAD"], environment, &context)) != nil {
+            let push = quietly(["push", "-q", "origin", "HEAD:\(branch)"])
+            guard push.ok else {
+                try record(places, "push to \(remote) failed", &context)
+                throw CLIError.external("cannot push to \(remote) (\(push.why)): the next sync tries again", status: 4)
+            }
+        }
+
+        // What the merge brought: every carried file that changed since this round began.
+        let after = try? GitCommand.run(git + ["rev-parse", "-q", "--verify", "HEAD"], environment, &context)
+        var changed: [String] = []
+        if let after, after != before {
+            let range = before.map { [$0, after] } ?? [after]
+            let names = try GitCommand.run(
+                git + ["diff", "--name-only", "--no-renames"] + (before == nil ? ["--root"] : []) + range + [
+                    "--", "*.plist",
+                ],
+                environment, &context)
+            changed = names.split(separator: "\n").map(String.init)
+        }
+        var imported: [String] = []
+        for file in changed where !file.contains("/") && file.hasSuffix(".plist") {
+            let name = String(file.dropLast(6))
+            guard carry.carries(name), GitCommand.exists(Path.join(places.repository, file)) else { continue }
+            let path = Path.join(places.repository, file)
+            carry.learn(name, context.schema(for: .named(name)))
+            let incoming = try PlistFiles.dictionary(from: PlistFiles.read(path), name: path)
+            try context.update(.named(name)) { values in
+                var next = incoming
+                for entry in values.sortedEntries where carry.staysLocal(name, entry.key) {
+                    next[entry.key] = entry.value
+                }
+                guard next != values else { return false }
+                values = next
+                return true
+            }
+            imported.append(name)
+        }
+        let summary = "exported \(exported.count), imported \(imported.count)"
+        try record(places, "ok: \(summary)", &context)
+        context.print("sync: \(summary)" + (imported.isEmpty ? "" : " (\(imported.joined(separator: ", ")))"))
+    }
+
+    /// Remembers how the last round ended, for `sync status`.
+    private static func record(_ places: Places, _ text: String, _ context: inout Context) throws {
+        let line = "\(FileSystem.wallClockNanoseconds() / 1_000_000_000) \(text)\n"
+        try PlistFiles.write(Array(line.utf8), to: places.lastRound, lockTimeout: context.store.lockTimeout)
+    }
+
+    /// `sync status`: the remote, the last round, the domains carried and the conflicts kept.
+    private static func status(_ context: inout Context) throws {
+        let places = Places(context)
+        guard GitCommand.exists(Path.join(places.repository, ".git")) else {
+            context.print("not syncing: settings sync init REMOTE")
+            return
+        }
+        let environment = context.streams.environment
+        let git = ["git", "-C", places.repository]
+        let remote = (try? GitCommand.run(git + ["remote", "get-url", "origin"], environment, &context)) ?? "(none)"
+        context.print("remote: \(remote)")
+        context.print("repository: \(places.repository)")
+        let last =
+            GitCommand.exists(places.lastRound)
+            ? String(decoding: try PlistFiles.read(places.lastRound), as: UTF8.self) : ""
+        context.print("last round: " + (last.isEmpty ? "never" : String(last.dropLast())))
+        let carry = Carry(context, places)
+        let names = try context.store.domainNames().filter(carry.carries)
+        context.print("carried: " + (names.isEmpty ? "(none)" : names.joined(separator: ", ")))
+        let log = GitCommand.exists(places.log) ? String(decoding: try PlistFiles.read(places.log), as: UTF8.self) : ""
+        context.print("conflicts kept in \(places.log): \(log.split(separator: "\n").count)")
+    }
+
+    /// Which domains and keys travel: the patterns given at `init` (every domain when
+    /// none), less the lines of the repository's `.settingsignore` (`domain` or
+    /// `domain:key`, shell patterns), which travels with it, and the keys a domain's
+    /// schema marks `"sync": false`.
+    struct Carry {
+        let patterns: [String]
+        let ignored: [(domain: String, key: String?)]
+        /// Per domain, the keys its schema keeps on each machine.
+        private var schemaLocal: [String: Set<String>] = [:]
+
+        mutating func learn(_ domain: String, _ schema: Schema?) {
+            guard schemaLocal[domain] == nil else { return }
+            schemaLocal[domain] = Set(schema?.keys.filter { !$0.syncs }.map(\.name) ?? [])
+        }
+
+        init(_ context: Context, _ places: Places) {
+            var context = context
+            let git = ["git", "-C", places.repository]
+            let configured =
+                (try? GitCommand.run(
+                    git + ["config", "--get-all", "settings.carry"], context.streams.environment, &context))
+                ?? ""
+            patterns = configured.split(separator: "\n").map(String.init)
+            let file = Path.join(places.repository, ".settingsignore")
+            let text =
+                GitCommand.exists(file) ? String(decoding: (try? PlistFiles.read(file)) ?? [], as: UTF8.self) : ""
+            ignored = text.split(separator: "\n").compactMap { line in
+                let line = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                let words = line.split(separator: ":", maxSplits: 1).map { String($0).trimmingCharacters() }
+                guard let domain = words.first, !domain.isEmpty else { return nil }
+                return (domain, words.count > 1 ? words[1] : nil)
+            }
+        }
+
+        /// Whether the domain travels (never `ByHost`: those are not in `domainNames`).
+        func carries(_ name: String) -> Bool {
+            guard patterns.isEmpty || patterns.contains(where: { FileSystem.matches(name, pattern: $0) }) else {
+                return false
+            }
+            return !ignored.contains { $0.key == nil && FileSystem.matches(name, pattern: $0.domain) }
+        }
+
+        /// Whether `key` of `domain` stays on this machine.
+        func staysLocal(_ domain: String, _ key: String) -> Bool {
+            if schemaLocal[domain]?.contains(key) == true { return true }
+            return ignored.contains { rule in
+                guard let pattern = rule.key else { return false }
+                return FileSystem.matches(domain, pattern: rule.domain) && FileSystem.matches(key, pattern: pattern)
+            }
+        }
+
+        /// The domain's values that travel.
+        func shared(_ domain: String, _ values: PlistDictionary) -> PlistDictionary {
+            PlistDictionary(entries: values.sortedEntries.filter { !staysLocal(domain, $0.key) })
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters() -> String {
+        var text = Substring(self)
+        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
+        while text.last == " " || text.last == "\t" || text.last == "\r" { text = text.dropLast() }
+        return String(text)
+    }
+}
