@@ -91,6 +91,26 @@ bench json-import "$runs_big" "rm -f $store/com.bench.imported.plist" \
 bench deep-write "$runs_big" "$(restore com.bench.big)" \
     "$settings write com.bench.big -p /$key/ratio -double 1.5" \
     "python3 -c \"import plistlib; d = plistlib.load(open('$big', 'rb')); d['$key']['ratio'] = 1.5; plistlib.dump(d, open('$big', 'wb'))\""
+# settings sync (issue 23): a round with nothing changed against a bare `git fetch` of the
+# same repository, and a round carrying one changed key of the 100,000-key domain (export,
+# commit, fetch, push), against git committing and pushing the same change by hand.
+export XDG_DATA_HOME="$work/data" GIT_CONFIG_GLOBAL="$work/sync-gitconfig" GIT_CONFIG_NOSYSTEM=1
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+git init -q --bare "$work/remote.git"
+"$settings" sync init "$work/remote.git" com.bench.big >/dev/null
+"$settings" sync >/dev/null
+clone="$work/data/settings/sync"
+echo 0 >"$work/counter"
+next_value="sh -c 'n=\$((\$(cat $work/counter) + 1)); echo \$n >$work/counter; $settings write com.bench.big $key -int \$n'"
+bench sync-idle "$runs_big" "" \
+    "$settings sync" \
+    "git -C $clone fetch -q origin"
+bench sync-onekey "$runs_big" "$next_value" \
+    "$settings sync"
+git clone -q -b main "$work/remote.git" "$work/byhand"
+bench git-onekey "$runs_big" \
+    "sh -c 'n=\$((\$(cat $work/counter) + 1)); echo \$n >$work/counter; $settings write $work/byhand/com.bench.big.plist $key -int \$n'" \
+    "sh -c 'git -C $work/byhand commit -qam x && git -C $work/byhand push -q origin HEAD'"
 bench binary-read "$runs_big" "" \
     "$settings read com.bench.bigbin $key" \
     "python3 -c \"import plistlib; print(plistlib.load(open('$big', 'rb'))['$key'])\"" \
@@ -149,6 +169,7 @@ rows = [
     ("100k-key write -p, deep", "deep-write", ["plistlib load + rewrite"], [0.1]),
 ]
 ok = True
+rows += [("sync round, nothing changed", "sync-idle", ["git fetch, same repository"], [None])]
 print(f"{'benchmark':32} {'settings':>10}   {'baseline':24} {'median':>10} {'ratio':>7}  target")
 for title, name, baselines, targets in rows:
     m = medians(name)
@@ -176,6 +197,9 @@ checks = [
 for text, met in checks:
     ok &= met
     print(f"  {text}: {'met' if met else 'MISSED'}")
+onekey, byhand = medians("sync-onekey")[0], medians("git-onekey")[0]
+print(f"  sync round carrying one changed key of the 100k domain: {onekey:.1f} ms "
+      f"(git commit + push of the same change by hand: {byhand:.1f} ms, ratio {onekey / byhand:.2f})")
 print("\nSettingsKit against UserDefaults, in one process (median of 3 runs, each a median)")
 kit = {"first-get": [], "warm-get": [], "set": [], "burst-durable": [], "burst-coalesced": [],
        "pressure-durable": [], "pressure-coalesced": []}

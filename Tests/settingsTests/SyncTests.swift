@@ -137,4 +137,36 @@ final class SyncTests: XCTestCase {
         let shared = try String(contentsOfFile: "\(work)/b/data/settings/sync/com.app.plist", encoding: .utf8)
         XCTAssertFalse(shared.contains("secret") || shared.contains("pos"), shared)
     }
+
+    func testWatchRunsARoundAfterAChangeAndEndsCleanlyOnSIGTERM() throws {
+        on("a", "sync", "init", remote)
+        on("b", "sync", "init", remote)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.settings)
+        process.arguments = ["sync", "--watch", "--interval", "1"]
+        process.environment = h.environment(machine("a"))
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        on("a", "write", "com.app", "x", "-int", "5")
+        // The change settles (a second), a round pushes it; B's round brings it.
+        var arrived = false
+        let deadline = Date().addingTimeInterval(15)
+        while !arrived, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.5)
+            on("b", "sync")
+            arrived = FileManager.default.fileExists(atPath: "\(work)/b/config/com.app.plist")
+        }
+        XCTAssertTrue(arrived)
+        XCTAssertEqual(live("b"), #"{"x": 5}"#)
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0)
+        let log = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("sync: exported 1"), log)
+        // Nothing half done: no lock left in the clone.
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(work)/a/data/settings/sync/.git/index.lock"))
+    }
 }

@@ -54,11 +54,11 @@ package final class Inotify {
     package func remove(_ watch: CInt) { _ = inotify_rm_watch(fd, watch) }
 
     /// What ended a wait.
-    enum Wake { case events, timeout, cancelled }
+    package enum Wake { case events, timeout, cancelled }
 
     /// `poll(2)` for events, blocking (no wake-ups) up to `seconds`, or forever for nil,
     /// and ending early once `cancel` is signalled.
-    func wait(seconds: Double?, cancel: CancelSignal) throws(Errno) -> Wake {
+    package func wait(seconds: Double?, cancel: CancelSignal) throws(Errno) -> Wake {
         var entries = [
             pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: cancel.fd, events: Int16(POLLIN), revents: 0),
@@ -115,7 +115,7 @@ public final class CancelSignal: Sendable {
     let fd: CInt
     private let writeEnd: CInt
 
-    init() throws(Errno) {
+    package init() throws(Errno) {
         var ends: [CInt] = [-1, -1]
         _ = try FileSystem.retrying { pipe(&ends) }
         for end in ends {
@@ -135,4 +135,19 @@ public final class CancelSignal: Sendable {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
     }
+
+    /// Raises the flag on SIGINT or SIGTERM instead of ending the process, so a loop
+    /// (`sync --watch`) ends between two pieces of work. The handler only writes a byte
+    /// (async-signal-safe); one signal at most is wired so per process.
+    package func raisedOnTerminationSignals() {
+        CancelSignal.signalledEnd = writeEnd
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig) { _ in
+                var byte: UInt8 = 1
+                _ = write(CancelSignal.signalledEnd, &byte, 1)
+            }
+        }
+    }
+
+    nonisolated(unsafe) private static var signalledEnd: CInt = -1
 }

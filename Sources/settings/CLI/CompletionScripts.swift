@@ -179,7 +179,8 @@ enum CompletionScripts {
                 fi
                 ;;
             sync)
-                ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "init status log" -- "$cur")
+                ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "init status log --watch" -- "$cur")
+                ((arg == 2)) && [[ ${COMP_WORDS[COMP_CWORD-1]} == --watch ]] && COMPREPLY=(--interval)
                 ;;
             conflicts)
                 if [[ $cur == --* ]]; then
@@ -362,7 +363,8 @@ enum CompletionScripts {
                 _files
               fi ;;
             sync)
-              (( arg == 1 )) && compadd init status log ;;
+              (( arg == 1 )) && compadd init status log --watch
+              (( arg == 2 )) && [[ $words[CURRENT-1] == --watch ]] && compadd -- --interval ;;
             conflicts)
               if [[ $PREFIX == --* ]]; then
                 _settings_options $verb key
@@ -604,7 +606,7 @@ enum CompletionScripts {
             complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
             complete -c $program -n '__settings_is file' -F -a -
             complete -c $program -n '__settings_is complete' -a 'domains keys paths values verbs options'
-            complete -c $program -n '__settings_is sync' -a 'init status log'
+            complete -c $program -n '__settings_is sync' -a 'init status log --watch'
             complete -c $program -n '__settings_is conflicts' -a '(__settings_domains)' -d domain
             complete -c $program -n '__settings_is conflicts' -a '(__settings_options key)'
             complete -c $program -n '__settings_is gitfile' -F

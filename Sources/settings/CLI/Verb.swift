@@ -225,6 +225,10 @@ struct Verb: Sendable {
                     "clones remote for this machine; carries the domains matching (all)"
                 ),
                 ("sync", "one round: export, commit, fetch and merge per key, push, import"),
+                (
+                    "sync --watch [--interval <s>]",
+                    "a round after local changes settle, and a fetch every s seconds (60)"
+                ),
                 ("sync status", "the remote, the last round, the domains carried, the conflicts kept"),
                 ("sync log", "the values that lost a conflict (the one already pushed wins)"),
             ], run: SyncCommand.sync),

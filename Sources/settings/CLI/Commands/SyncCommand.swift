@@ -12,6 +12,7 @@ enum SyncCommand {
         switch arguments.first?.text {
         case nil: try round(&context)
         case "init"?: try setUp(&context, Array(arguments.dropFirst()))
+        case "--watch"?: try watch(&context, Array(arguments.dropFirst()))
         case "status"?:
             try expectAtMost(1, arguments)
             try status(&context)
@@ -179,6 +180,51 @@ enum SyncCommand {
         let summary = "exported \(exported.count), imported \(imported.count)"
         try record(places, "ok: \(summary)", &context)
         context.print("sync: \(summary)" + (imported.isEmpty ? "" : " (\(imported.joined(separator: ", ")))"))
+    }
+
+    /// `sync --watch [--interval S]`: a round now, then one after local changes settle
+    /// (a second without another) and one every S seconds (default 60) for the other
+    /// machines'. SIGINT or SIGTERM ends it with status 0, between rounds: a round under
+    /// way is finished, never cut. A round that fails is one line, and the loop goes on.
+    private static func watch(_ context: inout Context, _ arguments: [Token]) throws {
+        var arguments = arguments
+        let interval =
+            try GitCommand.takeOption("--interval", from: &arguments).map { text -> Double in
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                    throw CLIError.badValue(flag: "--interval", text: text, expected: "a number of seconds")
+                }
+                return seconds
+            } ?? 60
+        try expectAtMost(0, arguments)
+        let stop: CancelSignal, inotify: Inotify
+        do {
+            (stop, inotify) = (try CancelSignal(), try Inotify())
+            try FileSystem.makeDirectories(context.store.directory)
+            _ = try inotify.watch(context.store.directory, Inotify.folderEvents)
+        } catch {
+            throw StoreError.unreadable(path: context.store.directory, error)
+        }
+        if context.streams.processEndsAfterRun { stop.raisedOnTerminationSignals() }
+        var quiet: Double? = nil
+        while true {
+            do { try round(&context) } catch { context.report(error) }
+            try? context.streams.output(context.output)
+            context.streams.error(context.error)
+            (context.output, context.error) = ([], [])
+            // Wait for a change of a domain file, then for it to settle, or for the interval.
+            var wake: Inotify.Wake
+            repeat {
+                do { wake = try inotify.wait(seconds: quiet ?? interval, cancel: stop) } catch {
+                    throw StoreError.unreadable(path: context.store.directory, error)
+                }
+                if wake == .events {
+                    let names = (try? inotify.events())?.map(\.name) ?? []
+                    if names.contains(where: { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }) { quiet = 1 }
+                }
+            } while wake == .events
+            if wake == .cancelled { return }
+            quiet = nil
+        }
     }
 
     /// Remembers how the last round ended, for `sync status`.
