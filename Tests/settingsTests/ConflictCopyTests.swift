@@ -71,4 +71,25 @@ final class ConflictCopyTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: h.config + "/" + syncthing + ".plist"))
         XCTAssertEqual(h.ok("read", "com.app", "a"), "1\n")
     }
+
+    /// `watch` ignores a conflict copy appearing beside its domain: its first line is the
+    /// domain's own change.
+    func testWatchIgnoresConflictCopies() throws {
+        h.ok("write", "com.app", "a", "1")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.settings)
+        process.arguments = ["watch", "com.app", "--count", "1", "--timeout", "10", "--debounce", "0"]
+        process.environment = h.environment([:])
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        copy(syncthing, "d['a'] = 'copy'")
+        Thread.sleep(forTimeInterval: 0.5)
+        h.ok("write", "com.app", "b", "2")
+        process.waitUntilExit()
+        let line = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertTrue(line.contains("b") && !line.contains("copy"), line)
+    }
 }

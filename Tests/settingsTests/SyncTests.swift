@@ -169,4 +169,30 @@ final class SyncTests: XCTestCase {
         // Nothing half done: no lock left in the clone.
         XCTAssertFalse(FileManager.default.fileExists(atPath: "\(work)/a/data/settings/sync/.git/index.lock"))
     }
+
+    /// ATTACKS.md's races: two rounds at once take turns; a round killed mid-way leaves
+    /// git's lock and a merge under way, which the next round clears.
+    func testConcurrentRoundsTakeTurnsAndAKilledRoundIsCleanedUp() throws {
+        on("a", "sync", "init", remote)
+        on("a", "write", "com.app", "x", "-int", "1")
+        let rounds = (0..<3).map { _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Harness.settings)
+            process.arguments = ["sync"]
+            process.environment = h.environment(machine("a"))
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            return process
+        }
+        for process in rounds { try process.run() }
+        for process in rounds { process.waitUntilExit() }
+        XCTAssertEqual(rounds.map(\.terminationStatus), [0, 0, 0])
+        let clone = "\(work)/a/data/settings/sync/.git"
+        FileManager.default.createFile(atPath: clone + "/index.lock", contents: Data())
+        on("a", "write", "com.app", "x", "-int", "2")
+        on("a", "sync")
+        on("b", "sync", "init", remote)
+        on("b", "sync")
+        XCTAssertEqual(live("b"), #"{"x": 2}"#)
+    }
 }

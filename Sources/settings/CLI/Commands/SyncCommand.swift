@@ -77,12 +77,30 @@ enum SyncCommand {
         context.print("sync: \(places.repository) from \(remote), carrying \(carried)")
     }
 
-    /// One round: export what changed, commit, fetch and merge, push, import what came.
+    /// One round, holding the clone's lock: two rounds at once (a timer and a watch) take
+    /// turns. What a killed round left (git's index lock, a merge under way) is cleared
+    /// first: under the lock no other round runs, and no one else works in this clone.
     private static func round(_ context: inout Context) throws {
         let places = Places(context)
         guard GitCommand.exists(Path.join(places.repository, ".git")) else {
             throw CLIError.external("this machine does not sync yet: settings sync init REMOTE", status: 1)
         }
+        var inner = context
+        defer { context = inner }
+        // The lock is on .git: the clone's own folder is locked by each file written into it.
+        let gitFolder = Path.join(places.repository, ".git")
+        try FolderLock.holding(gitFolder, for: places.repository, timeout: context.store.lockTimeout) { _ in
+            _ = try? FileSystem.unlink(Path.join(gitFolder, "index.lock"))
+            if GitCommand.exists(Path.join(gitFolder, "MERGE_HEAD")) {
+                _ = try? Subprocess.run(
+                    ["git", "-C", places.repository, "merge", "--abort"], environment: inner.streams.environment,
+                    capturingErrors: true)
+            }
+            try lockedRound(&inner, places)
+        }
+    }
+
+    private static func lockedRound(_ context: inout Context, _ places: Places) throws {
         let environment = context.streams.environment
         let git = ["git", "-C", places.repository]
         var carry = Carry(context, places)
