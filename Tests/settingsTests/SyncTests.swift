@@ -88,6 +88,13 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(live("a"), #"{"only_b": 2, "z": "from a"}"#)
     }
 
+    func testInitOfARemoteThatCannotBeReachedIsOneLineAndLeavesNothing() {
+        let r = on("a", "sync", "init", work + "/nowhere.git", status: 4)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(work)/a/data/settings/sync"))
+        XCTAssertEqual(on("a", "sync", status: 1).stderr.split(separator: "\n").count, 1)
+    }
+
     func testAnUnreachableRemoteChangesNothingAndTheNextRoundCarriesIt() throws {
         on("a", "sync", "init", remote)
         on("a", "write", "com.app", "x", "-int", "1")

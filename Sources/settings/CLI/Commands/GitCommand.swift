@@ -153,17 +153,23 @@ enum GitCommand {
     }
 
     /// Runs git; its standard output, without the last newline. A failure is the verb's
-    /// failure, with git's own message already on stderr.
+    /// failure, with git's own message already on stderr; with `quiet`, git's messages
+    /// are taken in and its last line is the failure's one line (a clone of a remote that
+    /// cannot be reached says several).
     @discardableResult
-    static func run(_ arguments: [String], _ environment: Environment, _ context: inout Context) throws
-        -> String
+    static func run(_ arguments: [String], _ environment: Environment, _ context: inout Context, quiet: Bool = false)
+        throws -> String
     {
         let result: Subprocess.Result
-        do { result = try Subprocess.run(arguments, environment: environment) } catch {
+        do { result = try Subprocess.run(arguments, environment: environment, capturingErrors: quiet) } catch {
             throw CLIError.external("could not run git: \(error.message)", status: 4)
         }
         guard result.status == 0 else {
-            throw CLIError.external("\(arguments.joined(separator: " ")) failed (status \(result.status))", status: 4)
+            let said =
+                quiet
+                ? String(decoding: result.output, as: UTF8.self).split(separator: "\n").last.map { ": \($0)" } : nil
+            throw CLIError.external(
+                "\(arguments.joined(separator: " ")) failed (status \(result.status))\(said ?? "")", status: 4)
         }
         var output = result.output
         if output.last == UInt8(ascii: "\n") { output.removeLast() }

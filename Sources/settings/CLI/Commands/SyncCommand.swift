@@ -54,7 +54,7 @@ enum SyncCommand {
         do { try FileSystem.makeDirectories(Path.directory(of: places.repository)) } catch {
             throw StoreError.writeFailed(path: places.repository, error)
         }
-        try GitCommand.run(["git", "clone", "-q", remote, places.repository], environment, &context)
+        try GitCommand.run(["git", "clone", "-q", remote, places.repository], environment, &context, quiet: true)
         let git = ["git", "-C", places.repository]
         // A clone of an empty repository has no branch yet: name it, so every machine does alike.
         if (try? GitCommand.run(git + ["rev-parse", "-q", "--verify", "HEAD"], environment, &context)) == nil {
@@ -71,7 +71,8 @@ enum SyncCommand {
         try GitCommand.run(git + ["config", "diff.plist.textconv", "\(program) textconv"], environment, &context)
         let attributes = Path.join(places.repository, ".gitattributes")
         if !GitCommand.exists(attributes) {
-            try PlistFiles.write(Array("\(GitCommand.attributes)\n".utf8), to: attributes, lockTimeout: 10)
+            try PlistFiles.write(
+                Array("\(GitCommand.attributes)\n".utf8), to: attributes, lockTimeout: context.store.lockTimeout)
         }
         let carried = arguments.count > 1 ? arguments.dropFirst().map(\.text).joined(separator: " ") : "every domain"
         context.print("sync: \(places.repository) from \(remote), carrying \(carried)")
@@ -169,12 +170,16 @@ enum SyncCommand {
         let after = try? GitCommand.run(git + ["rev-parse", "-q", "--verify", "HEAD"], environment, &context)
         var changed: [String] = []
         if let after, after != before {
-            let range = before.map { [$0, after] } ?? [after]
-            let names = try GitCommand.run(
-                git + ["diff", "--name-only", "--no-renames"] + (before == nil ? ["--root"] : []) + range + [
-                    "--", "*.plist",
-                ],
-                environment, &context)
+            // With no commit of ours before (a first round that had nothing to carry),
+            // everything the remote holds is new here.
+            let names =
+                if let before {
+                    try GitCommand.run(
+                        git + ["diff", "--name-only", "--no-renames", before, after, "--", "*.plist"], environment,
+                        &context)
+                } else {
+                    try GitCommand.run(git + ["ls-tree", "-r", "--name-only", after], environment, &context)
+                }
             changed = names.split(separator: "\n").map(String.init)
         }
         var imported: [String] = []
