@@ -125,6 +125,7 @@ final class SyncTests: XCTestCase {
         on("a", "write", "com.app", "shared", "yes")
         on("a", "write", "com.app", "token", "secret")
         on("a", "write", "com.local", "k", "v")
+        on("a", "-currentHost", "write", "com.app", "display", "this machine's")
         on("a", "write", "org.other", "k", "v")
         try "# what stays on each machine\ncom.app:token\ncom.local\n".write(
             toFile: "\(work)/a/data/settings/sync/.settingsignore", atomically: true, encoding: .utf8)
@@ -137,6 +138,7 @@ final class SyncTests: XCTestCase {
         on("a", "sync")
         XCTAssertEqual(live("a"), #"{"shared": "yes", "token": "secret", "window": "a-pos"}"#)
         XCTAssertFalse(FileManager.default.fileExists(atPath: "\(work)/b/config/com.local.plist"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(work)/b/config/ByHost"), "-currentHost stays")
         XCTAssertFalse(FileManager.default.fileExists(atPath: "\(work)/b/config/org.other.plist"))
         // The repository holds what travels, never the secret.
         let files = try FileManager.default.contentsOfDirectory(atPath: "\(work)/b/data/settings/sync")

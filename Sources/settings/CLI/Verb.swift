@@ -203,7 +203,11 @@ struct Verb: Sendable {
                 )
             ],
             options: [
-                VerbOption("--path", "the file's name in the repository, for messages", argument: "NAME", at: [.after])
+                VerbOption("--path", "the file's name in the repository, for messages", argument: "NAME", at: [.after]),
+                VerbOption(
+                    "--keep-theirs", "a conflict takes theirs, status 0 (settings sync: the value already pushed)",
+                    at: [.after]),
+                VerbOption("--log", "append each conflict's line to FILE", argument: "FILE", at: [.after]),
             ],
             run: GitCommand.mergeFile),
         Verb(
