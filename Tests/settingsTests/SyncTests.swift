@@ -112,6 +112,25 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(live("b"), #"{"x": 1}"#)
     }
 
+    /// An idle round skips a domain whose bytes and rules are as at its last export; a
+    /// new rule, with the file unchanged, still makes it export again.
+    func testAChangedRuleReExportsAnUnchangedDomain() throws {
+        on("a", "sync", "init", remote)
+        on("a", "write", "com.app", "shared", "yes")
+        on("a", "write", "com.app", "token", "secret")
+        on("a", "sync")
+        XCTAssertEqual(on("a", "sync").stdout, "sync: exported 0, imported 0\n")
+        let repository = "\(work)/a/data/settings/sync"
+        XCTAssertTrue(try String(contentsOfFile: repository + "/com.app.plist", encoding: .utf8).contains("secret"))
+        try "com.app:token\n".write(toFile: repository + "/.settingsignore", atomically: true, encoding: .utf8)
+        XCTAssertEqual(on("a", "sync").stdout, "sync: exported 1, imported 0\n")
+        XCTAssertFalse(try String(contentsOfFile: repository + "/com.app.plist", encoding: .utf8).contains("secret"))
+        // A changed value in an unchanged-size file is a changed byte: exported.
+        on("a", "write", "com.app", "shared", "yep")
+        XCTAssertEqual(on("a", "sync").stdout, "sync: exported 1, imported 0\n")
+        XCTAssertEqual(live("a"), #"{"shared": "yep", "token": "secret"}"#)
+    }
+
     func testKeysAndDomainsThatStayLocal() throws {
         // A schema's "sync": false keeps a key on each machine too.
         for name in ["a", "b"] {

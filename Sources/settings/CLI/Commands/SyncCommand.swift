@@ -30,6 +30,7 @@ enum SyncCommand {
         var repository: String { Path.join(data, "settings/sync") }
         var log: String { Path.join(data, "settings/sync.log") }
         var lastRound: String { Path.join(data, "settings/sync.last") }
+        var fingerprints: String { Path.join(data, "settings/sync.exported") }
 
         init(_ context: Context) {
             let environment = context.streams.environment
@@ -106,17 +107,30 @@ enum SyncCommand {
         let git = ["git", "-C", places.repository]
         var carry = Carry(context, places)
 
+        // A domain whose file and rules are byte for byte as at its last export is not
+        // parsed and encoded again (a 100,000-key domain is most of an idle round): its
+        // fingerprint says so. Any changed byte counts, so no change is ever left behind.
         var exported: [String] = []
+        var fingerprints = Fingerprints(at: places.fingerprints)
         for name in try context.store.domainNames() where carry.carries(name) {
             carry.learn(name, context.schema(for: .named(name)))
+            let file = Path.join(places.repository, name + ".plist")
+            let live = try PlistFiles.read(context.store.path(of: .named(name), host: .any))
+            let print = Fingerprints.of(live, carry.rules(for: name))
+            if fingerprints[name] == print, GitCommand.exists(file) { continue }
             let values = carry.shared(name, try context.store.load(.named(name))?.values ?? [:])
             var bytes: [UInt8] = []
             try XMLWriter.encode(.dict(PlistDictionary(entries: values.sortedEntries)), chunk: Int.max) { bytes += $0 }
-            let file = Path.join(places.repository, name + ".plist")
-            if GitCommand.exists(file), try PlistFiles.read(file) == bytes { continue }
-            try PlistFiles.write(bytes, to: file, lockTimeout: context.store.lockTimeout)
-            exported.append(name)
+            let stored = GitCommand.exists(file) ? try PlistFiles.read(file) : nil
+            if stored != bytes {
+                try PlistFiles.write(bytes, to: file, lockTimeout: context.store.lockTimeout)
+                exported.append(name)
+            }
+            // The print of the bytes read before this export: a write since then changes
+            // the file, so the next round exports again.
+            fingerprints[name] = print
         }
+        try fingerprints.save(lockTimeout: context.store.lockTimeout)
         try GitCommand.run(git + ["add", "-A"], environment, &context)
         let staged = try Subprocess.run(git + ["diff", "--cached", "--quiet"], environment: environment)
         if staged.status == 1 {
@@ -330,10 +344,55 @@ enum SyncCommand {
             }
         }
 
+        /// What decides which of the domain's keys travel, as text, for its fingerprint.
+        func rules(for domain: String) -> [UInt8] {
+            var text = patterns.joined(separator: "\n") + "\u{0}"
+            for rule in ignored { text += rule.domain + ":" + (rule.key ?? "") + "\n" }
+            text += "\u{0}" + (schemaLocal[domain] ?? []).sorted().joined(separator: "\n")
+            return Array(text.utf8)
+        }
+
         /// The domain's values that travel.
         func shared(_ domain: String, _ values: PlistDictionary) -> PlistDictionary {
             PlistDictionary(entries: values.sortedEntries.filter { !staysLocal(domain, $0.key) })
         }
+    }
+}
+
+/// Per domain, a 64-bit FNV-1a of its file's bytes and of the rules that shaped its last
+/// export, kept in `$XDG_DATA_HOME/settings/sync.exported` as `DOMAIN<TAB>HEX` lines.
+struct Fingerprints {
+    private let path: String
+    private var prints: [String: String] = [:]
+
+    init(at path: String) {
+        self.path = path
+        guard GitCommand.exists(path), let bytes = try? PlistFiles.read(path) else { return }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: "\t")
+            if fields.count == 2 { prints[String(fields[0])] = String(fields[1]) }
+        }
+    }
+
+    subscript(_ domain: String) -> String? {
+        get { prints[domain] }
+        set { prints[domain] = newValue }
+    }
+
+    func save(lockTimeout: Double) throws {
+        let text = prints.keys.sorted().map { "\($0)\t\(prints[$0]!)\n" }.joined()
+        try PlistFiles.write(Array(text.utf8), to: path, lockTimeout: lockTimeout)
+    }
+
+    static func of(_ bytes: [UInt8], _ rules: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for part in [bytes, [0xff], rules] {
+            for byte in part {
+                hash ^= UInt64(byte)
+                hash &*= 0x100_0000_01b3
+            }
+        }
+        return String(hash, radix: 16)
     }
 }
 
