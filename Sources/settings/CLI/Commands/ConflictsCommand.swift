@@ -43,8 +43,8 @@ enum ConflictsCommand {
                 return changed
             }
             for (key, mine, copied) in kept {
-                let json = { (value: PlistValue) in String(decoding: JSONWriter.encode(value), as: UTF8.self) }
-                context.print("\(copy.domain): kept \(key) = \(json(mine)); the copy had \(json(copied))")
+                context.print(
+                    "\(copy.domain): kept \(key) = \(GitCommand.json(mine)); the copy had \(GitCommand.json(copied))")
             }
             do throws(Errno) { _ = try FileSystem.unlink(path) } catch {
                 throw StoreError.writeFailed(path: path, error)

@@ -52,8 +52,8 @@ enum GitCommand {
         let name = path.map { " in \($0)" } ?? ""
         var logged: [UInt8] = []
         for conflict in merge.conflicts {
-            let ours = conflict.ours.map { String(decoding: JSONWriter.encode($0), as: UTF8.self) } ?? "(removed)"
-            let theirs = conflict.theirs.map { String(decoding: JSONWriter.encode($0), as: UTF8.self) } ?? "(removed)"
+            let ours = conflict.ours.map(json) ?? "(removed)"
+            let theirs = conflict.theirs.map(json) ?? "(removed)"
             let kept = keepTheirs ? "kept theirs, already pushed" : "kept ours"
             let line = "conflict at \(conflict.path.pointer)\(name): ours \(ours), theirs \(theirs); \(kept)"
             context.error += Array("\(context.program): \(line)\n".utf8)
@@ -87,6 +87,12 @@ enum GitCommand {
     }
 
     static func exists(_ path: String) -> Bool { ((try? FileSystem.linkStatus(path)) ?? nil) != nil }
+
+    /// The file's bytes, or nil when there is none.
+    static func contents(_ path: String) throws -> [UInt8]? { exists(path) ? try PlistFiles.read(path) : nil }
+
+    /// A value as one line of compact JSON, in the JSON mapping, for messages.
+    static func json(_ value: PlistValue) -> String { String(decoding: JSONWriter.encode(value), as: UTF8.self) }
 
     /// The attributes line `git-setup` makes sure of.
     static let attributes = "*.plist diff=plist merge=plist"
@@ -137,9 +143,9 @@ enum GitCommand {
                 file = Path.join(environment.home, ".config/git/attributes")
             }
         }
-        var text = exists(file) ? try PlistFiles.read(file) : []
+        var text = try contents(file) ?? []
         let lines = String(decoding: text, as: UTF8.self).split(separator: "\n")
-        if lines.contains(where: { $0.trimmingSpaces() == attributes }) {
+        if lines.contains(where: { $0.trimmingBlanks() == attributes }) {
             context.print("\(file) already has \(attributes)")
             return
         }
@@ -191,9 +197,11 @@ enum GitCommand {
     }
 }
 
-extension Substring {
-    fileprivate func trimmingSpaces() -> Substring {
-        var text = self
+extension StringProtocol where SubSequence == Substring {
+    /// Without the blanks (and a CR) at either end: a line of a text file people edit
+    /// (`.gitattributes`, `.settingsignore`).
+    func trimmingBlanks() -> Substring {
+        var text = self[...]
         while text.first == " " || text.first == "\t" { text = text.dropFirst() }
         while text.last == " " || text.last == "\t" || text.last == "\r" { text = text.dropLast() }
         return text

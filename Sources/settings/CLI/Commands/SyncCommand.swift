@@ -19,7 +19,7 @@ enum SyncCommand {
         case "log"?:
             try expectAtMost(1, arguments)
             let places = Places(context)
-            if GitCommand.exists(places.log) { context.output += try PlistFiles.read(places.log) }
+            context.output += try GitCommand.contents(places.log) ?? []
         case let word?: throw CLIError.unexpectedArgument(word)
         }
     }
@@ -121,7 +121,7 @@ enum SyncCommand {
             let values = carry.shared(name, try context.store.load(.named(name))?.values ?? [:])
             var bytes: [UInt8] = []
             try XMLWriter.encode(.dict(PlistDictionary(entries: values.sortedEntries)), chunk: Int.max) { bytes += $0 }
-            let stored = GitCommand.exists(file) ? try PlistFiles.read(file) : nil
+            let stored = try GitCommand.contents(file)
             if stored != bytes {
                 try PlistFiles.write(bytes, to: file, lockTimeout: context.store.lockTimeout)
                 exported.append(name)
@@ -139,7 +139,11 @@ enum SyncCommand {
         }
 
         let branch = try GitCommand.run(git + ["symbolic-ref", "--short", "HEAD"], environment, &context)
-        let before = try? GitCommand.run(git + ["rev-parse", "-q", "--verify", "HEAD"], environment, &context)
+        /// The commit `name` is, or nil when there is none (an unborn branch).
+        func revision(_ name: String) -> String? {
+            try? GitCommand.run(git + ["rev-parse", "-q", "--verify", name], environment, &context)
+        }
+        let before = revision("HEAD")
         let remote = (try? GitCommand.run(git + ["remote", "get-url", "origin"], environment, &context)) ?? "origin"
         // git's own words for a failure are its last line; the message is one line.
         func quietly(_ arguments: [String]) -> (ok: Bool, why: String) {
@@ -155,15 +159,13 @@ enum SyncCommand {
                 "cannot reach \(remote) (\(fetch.why)): the live settings are unchanged; the next sync carries them",
                 status: 4)
         }
-        if (try? GitCommand.run(git + ["rev-parse", "-q", "--verify", "origin/\(branch)"], environment, &context))
-            != nil
-        {
+        if revision("origin/\(branch)") != nil {
             // Two machines that began on an empty repository each made a first commit.
-            let logged = GitCommand.exists(places.log) ? try PlistFiles.read(places.log).count : 0
+            let logged = try GitCommand.contents(places.log)?.count ?? 0
             let merge = quietly(["merge", "-q", "--no-edit", "--allow-unrelated-histories", "origin/\(branch)"])
             // What lost a conflict, which the driver appended to the log, is said here too.
-            if GitCommand.exists(places.log) {
-                let lost = try PlistFiles.read(places.log).dropFirst(logged)
+            if let log = try GitCommand.contents(places.log) {
+                let lost = log.dropFirst(logged)
                 for line in String(decoding: lost, as: UTF8.self).split(separator: "\n") { context.warn(String(line)) }
             }
             guard merge.ok else {
@@ -172,7 +174,7 @@ enum SyncCommand {
                     "the merge with \(remote) failed (\(merge.why)): the live settings are unchanged", status: 4)
             }
         }
-        if (try? GitCommand.run(git + ["rev-parse", "-q", "--verify", "HEAD"], environment, &context)) != nil {
+        if revision("HEAD") != nil {
             let push = quietly(["push", "-q", "origin", "HEAD:\(branch)"])
             guard push.ok else {
                 try record(places, "push to \(remote) failed", &context)
@@ -181,7 +183,7 @@ enum SyncCommand {
         }
 
         // What the merge brought: every carried file that changed since this round began.
-        let after = try? GitCommand.run(git + ["rev-parse", "-q", "--verify", "HEAD"], environment, &context)
+        let after = revision("HEAD")
         var changed: [String] = []
         if let after, after != before {
             // With no commit of ours before (a first round that had nothing to carry),
@@ -283,13 +285,12 @@ enum SyncCommand {
         context.print("remote: \(remote)")
         context.print("repository: \(places.repository)")
         let last =
-            GitCommand.exists(places.lastRound)
-            ? String(decoding: try PlistFiles.read(places.lastRound), as: UTF8.self) : ""
+            String(decoding: try GitCommand.contents(places.lastRound) ?? [], as: UTF8.self)
         context.print("last round: " + (last.isEmpty ? "never" : String(last.dropLast())))
         let carry = Carry(context, places)
         let names = try context.store.domainNames().filter(carry.carries)
         context.print("carried: " + (names.isEmpty ? "(none)" : names.joined(separator: ", ")))
-        let log = GitCommand.exists(places.log) ? String(decoding: try PlistFiles.read(places.log), as: UTF8.self) : ""
+        let log = String(decoding: try GitCommand.contents(places.log) ?? [], as: UTF8.self)
         context.print("conflicts kept in \(places.log): \(log.split(separator: "\n").count)")
     }
 
@@ -318,10 +319,10 @@ enum SyncCommand {
             patterns = configured.split(separator: "\n").map(String.init)
             let file = Path.join(places.repository, ".settingsignore")
             let text =
-                GitCommand.exists(file) ? String(decoding: (try? PlistFiles.read(file)) ?? [], as: UTF8.self) : ""
+                String(decoding: ((try? GitCommand.contents(file)) ?? nil) ?? [], as: UTF8.self)
             ignored = text.split(separator: "\n").compactMap { line in
                 let line = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-                let words = line.split(separator: ":", maxSplits: 1).map { String($0).trimmingCharacters() }
+                let words = line.split(separator: ":", maxSplits: 1).map { String($0.trimmingBlanks()) }
                 guard let domain = words.first, !domain.isEmpty else { return nil }
                 return (domain, words.count > 1 ? words[1] : nil)
             }
@@ -367,7 +368,7 @@ struct Fingerprints {
 
     init(at path: String) {
         self.path = path
-        guard GitCommand.exists(path), let bytes = try? PlistFiles.read(path) else { return }
+        guard let bytes = (try? GitCommand.contents(path)) ?? nil else { return }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: "\t")
             if fields.count == 2 { prints[String(fields[0])] = String(fields[1]) }
@@ -393,14 +394,5 @@ struct Fingerprints {
             }
         }
         return String(hash, radix: 16)
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters() -> String {
-        var text = Substring(self)
-        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
-        while text.last == " " || text.last == "\t" || text.last == "\r" { text = text.dropLast() }
-        return String(text)
     }
 }
