@@ -28,9 +28,13 @@ let package = Package(
         // Typed, observable settings for Swift programs, on the same files. It may use
         // FoundationEssentials (Date, Data, URL, UUID, Codable); the executable does not link it.
         .target(name: "SettingsKit", dependencies: core),
+        // Settings that follow the user across machines on git (`settings sync`): a round
+        // merges base, live and repository per key through the store; git is the user's
+        // own, run through its plumbing, never a work tree. Foundation-free like the core.
+        .target(name: "SettingsSync", dependencies: core),
         // The command line: argv -> verb -> store, and nothing else.
         .executableTarget(
-            name: "settings", dependencies: core,
+            name: "settings", dependencies: core + ["SettingsSync"],
             // A fully static release binary: with no dynamic loader resolving symbols at
             // start-up (76% of a one-key `read` before), it starts faster than git config.
             // STATIC_EXECUTABLE keeps glibc's dlopen out of it (StaticLinking.swift).
@@ -49,7 +53,8 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         // Golden/ is read by path (GoldenTests), not bundled.
         .testTarget(
-            name: "settingsTests", dependencies: core + ["settings", "InteropProbe", "TestSupport"], exclude: ["Golden"]
+            name: "settingsTests", dependencies: core + ["settings", "SettingsSync", "InteropProbe", "TestSupport"],
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "SettingsKitTests",

@@ -173,7 +173,7 @@ _settings() {
         fi
         ;;
     sync)
-        ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "init status log --watch" -- "$cur")
+        ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "init status log carry remote leave --watch" -- "$cur")
         ((arg == 2)) && [[ ${COMP_WORDS[COMP_CWORD-1]} == --watch ]] && COMPREPLY=(--interval)
         ;;
     conflicts)

@@ -220,7 +220,7 @@ for program in settings defaults
     complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
     complete -c $program -n '__settings_is file' -F -a -
     complete -c $program -n '__settings_is complete' -a 'domains keys paths values verbs options'
-    complete -c $program -n '__settings_is sync' -a 'init status log --watch'
+    complete -c $program -n '__settings_is sync' -a 'init status log carry remote leave --watch'
     complete -c $program -n '__settings_is conflicts' -a '(__settings_domains)' -d domain
     complete -c $program -n '__settings_is conflicts' -a '(__settings_options key)'
     complete -c $program -n '__settings_is gitfile' -F

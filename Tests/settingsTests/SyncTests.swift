@@ -5,53 +5,30 @@ import XCTest
 /// and two "machines", each its own config, data and home folders.
 final class SyncTests: XCTestCase {
     var h: Harness!
-    var work = ""
-    var remote: String { work + "/remote.git" }
+    var world: SyncWorld!
+    var work: String { world.work }
+    var remote: String { world.remote }
 
     override func setUpWithError() throws {
         try Harness.require("git", package: "git")
         h = Harness()
-        work = h.config + "-sync"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        let r = h.exec("/usr/bin/env", ["git", "init", "-q", "--bare", remote])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        world = try SyncWorld(h)
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: work)
+        world.cleanUp()
         h.cleanUp()
     }
 
-    /// One machine's folders and identity.
-    private func machine(_ name: String) -> [String: String] {
-        [
-            "XDG_CONFIG_HOME": "\(work)/\(name)/config", "XDG_DATA_HOME": "\(work)/\(name)/data",
-            "HOME": "\(work)/\(name)/home", "GIT_CONFIG_GLOBAL": "\(work)/\(name)/gitconfig",
-            "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": "\(name)@example.com",
-            "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": "\(name)@example.com",
-        ]
-    }
+    private func machine(_ name: String) -> [String: String] { world.machine(name) }
 
     @discardableResult
     private func on(_ name: String, _ arguments: String..., status: Int32? = 0, line: UInt = #line) -> Harness.Result {
-        let r = h.exec(Harness.settings, arguments, environment: machine(name))
-        if let status { XCTAssertEqual(r.status, status, "\(name): settings \(arguments): \(r.stderr)", line: line) }
-        return r
+        world.run(name, arguments, status: status, line: line)
     }
 
     /// The domain on a machine, as plistlib reads its live file.
-    private func live(_ name: String, _ domain: String = "com.app") -> String {
-        let r = h.exec(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                "import json, plistlib, sys; "
-                    + "print(json.dumps(plistlib.load(open(sys.argv[1], 'rb')), sort_keys=True, default=str))",
-                "\(work)/\(name)/config/\(domain).plist",
-            ])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return r.stdout.trimmingCharacters(in: .newlines)
-    }
+    private func live(_ name: String, _ domain: String = "com.app") -> String { world.live(name, domain) ?? "(none)" }
 
     func testTwoMachinesChangingDifferentKeysBothEndWithBoth() {
         on("a", "sync", "init", remote)
@@ -104,7 +81,7 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(failed.stderr.split(separator: "\n").count, 1, failed.stderr)
         XCTAssertTrue(failed.stderr.contains("cannot reach"), failed.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: "\(work)/a/config/com.app.plist")), before)
-        XCTAssertTrue(on("a", "sync", "status").stdout.contains("unreachable"))
+        XCTAssertTrue(on("a", "sync", "status").stdout.contains("failed: cannot reach"))
         try FileManager.default.moveItem(atPath: remote + ".away", toPath: remote)
         on("a", "sync")
         on("b", "sync", "init", remote)
@@ -112,23 +89,31 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(live("b"), #"{"x": 1}"#)
     }
 
-    /// An idle round skips a domain whose bytes and rules are as at its last export; a
-    /// new rule, with the file unchanged, still makes it export again.
+    /// An idle round skips a domain whose bytes and rules are as at its last round; a
+    /// changed rule, with the file unchanged, still makes it look again, and a same-size
+    /// change of a value is a changed byte.
     func testAChangedRuleReExportsAnUnchangedDomain() throws {
+        try world.ignore("a", "com.app:token\n")
         on("a", "sync", "init", remote)
+        on("b", "sync", "init", remote)
         on("a", "write", "com.app", "shared", "yes")
-        on("a", "write", "com.app", "token", "secret")
+        on("a", "write", "com.app", "token", "mine")
         on("a", "sync")
         XCTAssertEqual(on("a", "sync").stdout, "sync: exported 0, imported 0\n")
-        let repository = "\(work)/a/data/settings/sync"
-        XCTAssertTrue(try String(contentsOfFile: repository + "/com.app.plist", encoding: .utf8).contains("secret"))
-        try "com.app:token\n".write(toFile: repository + "/.settingsignore", atomically: true, encoding: .utf8)
+        XCTAssertFalse(world.remoteFile("com.app.plist").contains("mine"))
+        on("b", "sync")
+        on("b", "write", "com.app", "token", "theirs")
+        on("b", "sync")
+        on("a", "sync")
+        XCTAssertEqual(live("a"), #"{"shared": "yes", "token": "mine"}"#, "a local key is not imported")
+        // The rule goes; the file is unchanged: the key travels from now on.
+        try world.ignore("a", "")
         XCTAssertEqual(on("a", "sync").stdout, "sync: exported 1, imported 0\n")
-        XCTAssertFalse(try String(contentsOfFile: repository + "/com.app.plist", encoding: .utf8).contains("secret"))
+        XCTAssertTrue(world.remoteFile("com.app.plist").contains("mine"))
         // A changed value in an unchanged-size file is a changed byte: exported.
         on("a", "write", "com.app", "shared", "yep")
         XCTAssertEqual(on("a", "sync").stdout, "sync: exported 1, imported 0\n")
-        XCTAssertEqual(live("a"), #"{"shared": "yep", "token": "secret"}"#)
+        XCTAssertEqual(live("a"), #"{"shared": "yep", "token": "mine"}"#)
     }
 
     func testKeysAndDomainsThatStayLocal() throws {
@@ -146,8 +131,8 @@ final class SyncTests: XCTestCase {
         on("a", "write", "com.local", "k", "v")
         on("a", "-currentHost", "write", "com.app", "display", "this machine's")
         on("a", "write", "org.other", "k", "v")
-        try "# what stays on each machine\ncom.app:token\ncom.local\n".write(
-            toFile: "\(work)/a/data/settings/sync/.settingsignore", atomically: true, encoding: .utf8)
+        // Each machine's own rules (the same on both here).
+        for name in ["a", "b"] { try world.ignore(name, "# what stays on each machine\ncom.app:token\ncom.local\n") }
         on("a", "sync")
         on("b", "sync", "init", remote)
         on("b", "write", "com.app", "token", "b's own")
@@ -160,9 +145,8 @@ final class SyncTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: "\(work)/b/config/ByHost"), "-currentHost stays")
         XCTAssertFalse(FileManager.default.fileExists(atPath: "\(work)/b/config/org.other.plist"))
         // The repository holds what travels, never the secret.
-        let files = try FileManager.default.contentsOfDirectory(atPath: "\(work)/b/data/settings/sync")
-        XCTAssertEqual(files.filter { $0.hasSuffix(".plist") }, ["com.app.plist"])
-        let shared = try String(contentsOfFile: "\(work)/b/data/settings/sync/com.app.plist", encoding: .utf8)
+        XCTAssertEqual(world.remoteFiles(), ["com.app.plist"])
+        let shared = world.remoteFile("com.app.plist")
         XCTAssertFalse(shared.contains("secret") || shared.contains("pos"), shared)
     }
 
@@ -194,12 +178,13 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
         let log = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(log.contains("sync: exported 1"), log)
-        // Nothing half done: no lock left in the clone.
-        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(work)/a/data/settings/sync/.git/index.lock"))
+        // Nothing half done: no lock left in the repository.
+        let refs = FileManager.default.enumerator(atPath: world.syncFolder("a") + "/repo.git/refs")
+        XCTAssertFalse((refs?.allObjects as? [String] ?? []).contains { $0.hasSuffix(".lock") })
     }
 
-    /// ATTACKS.md's races: two rounds at once take turns; a round killed mid-way leaves
-    /// git's lock and a merge under way, which the next round clears.
+    /// ATTACKS.md's races: two rounds at once take turns; a git killed mid-way leaves its
+    /// lock files, which the next round clears.
     func testConcurrentRoundsTakeTurnsAndAKilledRoundIsCleanedUp() throws {
         on("a", "sync", "init", remote)
         on("a", "write", "com.app", "x", "-int", "1")
@@ -215,8 +200,10 @@ final class SyncTests: XCTestCase {
         for process in rounds { try process.run() }
         for process in rounds { process.waitUntilExit() }
         XCTAssertEqual(rounds.map(\.terminationStatus), [0, 0, 0])
-        let clone = "\(work)/a/data/settings/sync/.git"
-        FileManager.default.createFile(atPath: clone + "/index.lock", contents: Data())
+        let repository = world.syncFolder("a") + "/repo.git"
+        for lock in ["/packed-refs.lock", "/refs/remotes/origin/main.lock", "/refs/settings/base.lock"] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: repository + lock, contents: Data()), lock)
+        }
         on("a", "write", "com.app", "x", "-int", "2")
         on("a", "sync")
         on("b", "sync", "init", remote)

@@ -22,7 +22,17 @@ package enum CanonicalText {
             for entry in dict.sortedEntries { write(entry.value, path: path + [entry.key], into: &out) }
             return
         }
-        for byte in KeyPath(path).pointer.utf8 {
+        out += escaped(KeyPath(path).pointer)
+        out += Array(" = ".utf8)
+        out += JSONWriter.encode(sorted(value))
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    /// `text` with a backslash and control characters escaped as JSON escapes them, so it
+    /// stays on one line of a terminal or a log (a key in a message).
+    package static func escaped(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\\"): out += Array("\\\\".utf8)
             case 0..<0x20, 0x7f:
@@ -31,9 +41,7 @@ package enum CanonicalText {
             default: out.append(byte)
             }
         }
-        out += Array(" = ".utf8)
-        out += JSONWriter.encode(sorted(value))
-        out.append(UInt8(ascii: "\n"))
+        return out
     }
 
     /// `value` with every dictionary inside in key order, so JSON of it is canonical.

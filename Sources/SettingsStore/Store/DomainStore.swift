@@ -471,6 +471,14 @@ public struct DomainStore: Sendable {
     /// Removes a domain's file; false when there was none. The name is looked up under
     /// the folder's lock; a read-only file is refused unless `overwriteReadOnly`.
     public func remove(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> Bool {
+        try remove(domain, host: host, onlyIfEmpty: false)
+    }
+
+    /// `remove`, or with `onlyIfEmpty`, only when the file holds no key under the lock (a
+    /// sync removing a domain another machine removed never takes a key written since).
+    package func remove(_ domain: DomainName, host: DomainHost = .any, onlyIfEmpty: Bool) throws(StoreError)
+        -> Bool
+    {
         let (folder, typed) = try located(domain, host: host)
         let managed = managedFile(of: domain, host: host)
         guard (try? FileSystem.status(folder))??.isDirectory == true else { return false }
@@ -483,6 +491,7 @@ public struct DomainStore: Sendable {
                 }
                 guard let status else { return false }
                 try checkWritable(status, at: path)
+                if onlyIfEmpty, try read(path)?.domain.values.isEmpty == false { return false }
                 // Removing the file would remove the user's copy of a locked key.
                 if let managed, let values = try read(path)?.domain.values {
                     for entry in values.entries { try checkUnmanaged(entry.key, managed) }

@@ -26,16 +26,17 @@ package enum PlistFiles {
 
     /// Writes `bytes` to `path` (see `write(to:contents:)`).
     @discardableResult
-    package static func write(_ bytes: [UInt8], to path: String, lockTimeout: Double) throws(StoreError)
-        -> StoreWarning?
-    {
-        try write(to: path, lockTimeout: lockTimeout) { write in try write(bytes[...]) }
+    package static func write(
+        _ bytes: [UInt8], to path: String, lockTimeout: Double, newFileMode: FileSystem.Mode = 0o644
+    ) throws(StoreError) -> StoreWarning? {
+        try write(to: path, lockTimeout: lockTimeout, newFileMode: newFileMode) { write in try write(bytes[...]) }
     }
 
     /// Writes the bytes `contents` hands over in pieces to `path`, as `cp` would:
     /// - nothing there, a regular file, or a link to one: replaced atomically under the
-    ///   folder's lock (see `AtomicFile`); a new file is mode 0644, an existing one keeps
-    ///   its mode, owner and attributes, and a link stays a link;
+    ///   folder's lock (see `AtomicFile`); a new file is `newFileMode` (0644), an existing one keeps
+    ///   its mode, owner and attributes, and a link stays a link (a sync's state is
+    ///   0600);
     /// - a FIFO or a character device (`/dev/null`, `/dev/stdout` at a terminal or a
     ///   pipe): the bytes are written into it, which is never replaced;
     /// - anything else (a folder, a socket): refused.
@@ -44,7 +45,7 @@ package enum PlistFiles {
     /// replaced.
     @discardableResult
     package static func write(
-        to path: String, lockTimeout: Double,
+        to path: String, lockTimeout: Double, newFileMode: FileSystem.Mode = 0o644,
         contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
     ) throws(StoreError) -> StoreWarning? {
         let stream = path.hasPrefix("/dev/") || path.hasPrefix("/proc/")
@@ -75,7 +76,7 @@ package enum PlistFiles {
                 do throws(Errno) {
                     let durability = try AtomicFile.replace(
                         target, directoryFD: directoryFD, keeping: old,
-                        newFileMode: 0o644, contents: contents)
+                        newFileMode: newFileMode, contents: contents)
                     return StoreWarning(durability, path: target)
                 } catch {
                     throw StoreError.writeFailed(path: path, error)

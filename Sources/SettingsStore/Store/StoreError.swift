@@ -32,7 +32,7 @@ public enum StoreError: Error, Sendable, Equatable {
     case managed(key: String, path: String)
 
     /// A failed whole-file read of `path`.
-    init(reading path: String, _ error: FileError) {
+    package init(reading path: String, _ error: FileError) {
         switch error {
         case .system(let errno): self = .unreadable(path: path, errno)
         case .notAFile(let kind): self = .notAFile(path: path, kind)

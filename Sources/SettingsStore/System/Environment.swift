@@ -1,4 +1,9 @@
 import PlistModel
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The environment variables a caller reads: the process's own (`getenv`), or a table
 /// given in process, as the test suite runs the command line without a new process.
@@ -29,5 +34,32 @@ public struct Environment: Sendable {
     public var home: String {
         if let home = self["HOME"], !home.isEmpty { return home }
         return FileSystem.passwdHomeDirectory()
+    }
+}
+
+extension Environment {
+    /// This environment with `changes` made (nil unsets a variable): what a program run
+    /// from here gets, for a caller that must set or clear a few of its variables (a sync
+    /// clears `GIT_DIR`, which a hook would otherwise point at the user's own repository).
+    package func with(_ changes: [String: String?]) -> Environment {
+        var all = variables ?? FileSystem.environmentTable()
+        for (name, value) in changes { all[name] = value }
+        return Environment(all)
+    }
+}
+
+extension FileSystem {
+    /// The process's whole environment (`environ`), as a table.
+    static func environmentTable() -> [String: String] {
+        var table: [String: String] = [:]
+        var at = environ
+        while let entry = at.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                table[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            at += 1
+        }
+        return table
     }
 }

@@ -39,10 +39,10 @@ package enum FileSystem {
         var mode: mode_t, uid: uid_t, gid: gid_t, size: Int, inode: UInt64, device: UInt64
         var modifiedNanoseconds: Int64
         var changedNanoseconds: Int64
-        var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
-        var isRegular: Bool { mode & S_IFMT == S_IFREG }
+        package var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
+        package var isRegular: Bool { mode & S_IFMT == S_IFREG }
         package var isSymlink: Bool { mode & S_IFMT == S_IFLNK }
-        var kind: FileKind { FileKind(mode: mode) }
+        package var kind: FileKind { FileKind(mode: mode) }
         package var permissions: Mode { mode & 0o7777 }
         /// Whether the owner may write it (mode 0444 may not).
         var isOwnerWritable: Bool { mode & S_IWUSR != 0 }
@@ -292,7 +292,7 @@ package enum FileSystem {
     }
 
     /// The names in a folder, without `.` and `..`; empty when the folder is missing.
-    static func directoryEntries(_ path: String) throws(Errno) -> [String] {
+    package static func directoryEntries(_ path: String) throws(Errno) -> [String] {
         guard let dir = opendir(path) else {
             if errno == ENOENT || errno == ENOTDIR { return [] }
             throw Errno.current
@@ -347,13 +347,13 @@ package enum FileSystem {
         }
     }
 
-    static func sleep(seconds: Double) {
+    package static func sleep(seconds: Double) {
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
         var remaining = timespec()
         while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
     }
 
-    static func monotonicSeconds() -> Double {
+    package static func monotonicSeconds() -> Double {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
@@ -428,4 +428,23 @@ package enum StandardStreams {
 
     /// Reads standard input to its end (at most `FileSystem.maximumReadSize` bytes).
     package static func readAll() throws(Errno) -> [UInt8] { try FileSystem.readStandardInput() }
+}
+
+extension FileSystem {
+    /// `rm -rf path` without following a link anywhere: a link inside is removed, never
+    /// what it points to (`sync leave` removes its own folder and nothing else).
+    package static func removeTree(_ path: String) throws(Errno) {
+        guard let status = try linkStatus(path) else { return }
+        if status.isDirectory {
+            for name in try directoryEntries(path) { try removeTree(Path.join(path, name)) }
+            _ = try retrying { rmdir(path) }
+        } else {
+            _ = try unlink(path)
+        }
+    }
+
+    /// `chmod(2)` on a path (the sync's folder, made private again each round).
+    package static func changeMode(_ path: String, _ mode: Mode) throws(Errno) {
+        _ = try retrying { chmod(path, mode) }
+    }
 }

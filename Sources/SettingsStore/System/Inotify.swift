@@ -130,6 +130,19 @@ public final class CancelSignal: Sendable {
         FileSystem.close(writeEnd)
     }
 
+    /// Waits `seconds`, or less when the flag is raised; whether it was.
+    package func wait(seconds: Double) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let deadline = FileSystem.monotonicSeconds() + seconds
+        while true {
+            let left = deadline - FileSystem.monotonicSeconds()
+            if left <= 0 { return false }
+            let n = poll(&entry, 1, CInt(min(left * 1000 + 1, 60_000)))
+            if n > 0 { return true }
+            if n < 0, errno != EINTR { return false }
+        }
+    }
+
     /// Raises the flag; safe from any thread, any number of times.
     public func cancel() {
         var byte: UInt8 = 1

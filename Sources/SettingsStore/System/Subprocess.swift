@@ -9,33 +9,77 @@ import PlistModel
 // <unistd.h>'s pipe2 is a GNU extension, which Glibc's module leaves out.
 @_extern(c, "pipe2") private func pipe2(_ fds: UnsafeMutablePointer<CInt>, _ flags: CInt) -> CInt
 
-/// Runs another program as the user's own (git, for `git-setup`): found on `PATH`, with
-/// this process's environment and standard error, and waited for. Nothing is vendored:
-/// what runs is whatever the user would run by that name.
+/// Runs another program as the user's own (git, for `git-setup` and `sync`): found on
+/// `PATH`, with this process's environment, and waited for. Nothing is vendored: what
+/// runs is whatever the user would run by that name.
 package enum Subprocess {
-    /// How a program ended, and what it printed on standard output.
+    /// How a program ended, and what it printed.
     package struct Result {
         /// The exit status; 128 + the signal's number when a signal ended it.
         package let status: Int32
+        /// Standard output (and standard error with it, with `.merged`).
         package let output: [UInt8]
+        /// Standard error, with `.separate`; empty otherwise.
+        package var errors: [UInt8] = []
+        /// Whether it was ended for running past its time limit, or on the cancel signal.
+        package var stopped: Stop? = nil
     }
 
-    /// Runs `arguments` (the first is the program), standard input closed, standard
-    /// output captured (and standard error with it, when `capturingErrors`: a caller that
-    /// says what failed in one line of its own), in `environment` (the command line's,
-    /// which a test gives in process). Throws when the program cannot be started (ENOENT:
-    /// not installed).
+    /// Why a program was ended before it finished.
+    package enum Stop: Equatable, Sendable {
+        case timedOut, cancelled
+    }
+
+    /// Where the program's standard error goes.
+    package enum Errors {
+        /// To ours: the user sees git's own words.
+        case inherited
+        /// Into `output`: a caller that says what failed in one line of its own.
+        case merged
+        /// Into `errors`, apart from `output`, which is data (`git cat-file`).
+        case separate
+    }
+
+    /// Runs `arguments` (the first is the program), standard output captured, in
+    /// `environment` (the command line's, which a test gives in process). Standard input
+    /// is `input`, written while the output is read (so neither side can block the other),
+    /// or /dev/null when there is none. With `timeLimit` (seconds) or `cancel`, a program
+    /// still running past the limit or when the signal is raised is sent SIGTERM, then
+    /// SIGKILL two seconds later, and its `Result.stopped` says why: a remote that stops
+    /// answering never holds a caller forever. Throws when the program cannot be started
+    /// (ENOENT: not installed).
     package static func run(
-        _ arguments: [String], environment: Environment = .process, capturingErrors: Bool = false
+        _ arguments: [String], environment: Environment = .process, input: [UInt8]? = nil,
+        errors: Errors = .inherited, timeLimit: Double? = nil, cancel: CancelSignal? = nil
     ) throws(Errno) -> Result {
-        var pipe: [CInt] = [0, 0]
-        guard pipe2(&pipe, O_CLOEXEC) == 0 else { throw Errno.current }
+        var out: [CInt] = [-1, -1], err: [CInt] = [-1, -1], inp: [CInt] = [-1, -1]
+        var opened: [CInt] = []
+        defer { for fd in opened where fd >= 0 { close(fd) } }
+        guard pipe2(&out, O_CLOEXEC) == 0 else { throw Errno.current }
+        opened += out
+        if errors == .separate {
+            guard pipe2(&err, O_CLOEXEC) == 0 else { throw Errno.current }
+            opened += err
+        }
+        if input != nil {
+            guard pipe2(&inp, O_CLOEXEC) == 0 else { throw Errno.current }
+            opened += inp
+            _ = fcntl(inp[1], F_SETFL, fcntl(inp[1], F_GETFL) | O_NONBLOCK)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-        if capturingErrors { posix_spawn_file_actions_adddup2(&actions, pipe[1], 2) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
+        switch errors {
+        case .inherited: break
+        case .merged: posix_spawn_file_actions_adddup2(&actions, out[1], 2)
+        case .separate: posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+        }
+        if input != nil {
+            posix_spawn_file_actions_adddup2(&actions, inp[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         let table: [UnsafeMutablePointer<CChar>?]? = environment.table.map { variables in
@@ -49,23 +93,98 @@ package enum Subprocess {
             } else {
                 posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
             }
-        close(pipe[1])
-        defer { close(pipe[0]) }
+        // The child's ends are the child's alone now.
+        for end in [out[1], err[1], inp[0]] where end >= 0 {
+            close(end)
+            opened.removeAll { $0 == end }
+        }
         guard started == 0 else { throw Errno(started) }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(pipe[0], $0.baseAddress, $0.count) }
-            if count > 0 { output += buffer[..<count]; continue }
-            if count < 0, errno == EINTR { continue }
-            break
+
+        var output: [UInt8] = [], errorText: [UInt8] = []
+        var pending = input ?? []
+        var written = 0
+        var reading: [CInt] = [out[0]] + (err[0] >= 0 ? [err[0]] : [])
+        var writing: CInt = inp[1]
+        if pending.isEmpty, writing >= 0 {
+            close(writing)
+            opened.removeAll { $0 == writing }
+            writing = -1
+        }
+        let deadline = timeLimit.map { FileSystem.monotonicSeconds() + $0 }
+        var stopped: Stop? = nil
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !reading.isEmpty || writing >= 0 {
+            var fds = reading.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if writing >= 0 { fds.append(pollfd(fd: writing, events: Int16(POLLOUT), revents: 0)) }
+            if let cancel { fds.append(pollfd(fd: cancel.fd, events: Int16(POLLIN), revents: 0)) }
+            var wait: CInt = -1
+            if let deadline {
+                let left = deadline - FileSystem.monotonicSeconds()
+                if left <= 0 { stopped = .timedOut; break }
+                wait = CInt(min(left * 1000 + 1, 60_000))
+            }
+            let ready = poll(&fds, nfds_t(fds.count), wait)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw Errno.current
+            }
+            if ready == 0 { continue }
+            if cancel != nil, fds.last!.revents != 0 { stopped = .cancelled; break }
+            for entry in fds where entry.revents != 0 {
+                if entry.fd == writing {
+                    let count = pending.withUnsafeBytes { bytes in
+                        write(writing, bytes.baseAddress! + written, bytes.count - written)
+                    }
+                    if count > 0 { written += count }
+                    if (count < 0 && errno != EAGAIN && errno != EINTR) || written == pending.count {
+                        // Done, or the program stopped reading (EPIPE): it ends its input.
+                        close(writing)
+                        opened.removeAll { $0 == writing }
+                        writing = -1
+                        pending = []
+                    }
+                } else if reading.contains(entry.fd) {
+                    let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+                    if count > 0 {
+                        if entry.fd == out[0] { output += buffer[..<count] } else { errorText += buffer[..<count] }
+                    } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                        reading.removeAll { $0 == entry.fd }
+                    }
+                }
+            }
+        }
+        if stopped != nil {
+            // A program ended early may leave its own children holding our pipes: the
+            // status is what is waited for, not their end.
+            kill(pid, SIGTERM)
+            let grace = FileSystem.monotonicSeconds() + 2
+            var status: CInt = 0
+            while true {
+                let ended = waitpid(pid, &status, WNOHANG)
+                if ended == pid || (ended < 0 && errno != EINTR) { break }
+                if FileSystem.monotonicSeconds() > grace {
+                    kill(pid, SIGKILL)
+                    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+                    break
+                }
+                FileSystem.sleep(seconds: 0.01)
+            }
+            return Result(status: 128 + SIGTERM, output: output, errors: errorText, stopped: stopped)
         }
         var status: CInt = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         // WIFEXITED and friends are macros Swift cannot see: the low seven bits are the
         // signal (0 for a normal exit), the next byte the exit status.
         let signal = status & 0x7f
-        return Result(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, output: output)
+        return Result(
+            status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, output: output, errors: errorText)
+    }
+
+    /// `run`, standard error taken in with the output when `capturingErrors`.
+    package static func run(
+        _ arguments: [String], environment: Environment = .process, capturingErrors: Bool
+    ) throws(Errno) -> Result {
+        try run(arguments, environment: environment, errors: capturingErrors ? .merged : .inherited)
     }
 
     /// The path of the running program, as the kernel knows it (so a driver written into
@@ -83,4 +202,14 @@ extension FileSystem {
 
     /// Whether `name` matches the shell pattern `pattern` (`fnmatch`, no flags).
     package static func matches(_ name: String, pattern: String) -> Bool { fnmatch(pattern, name, 0) == 0 }
+
+    /// `seconds` since the epoch as local time, `2026-11-24 23:59:07 +0000`, for a person.
+    package static func localTime(_ seconds: Int64) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        guard localtime_r(&time, &parts) != nil else { return String(seconds) }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S %z", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }

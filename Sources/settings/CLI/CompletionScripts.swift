@@ -179,7 +179,7 @@ enum CompletionScripts {
                 fi
                 ;;
             sync)
-                ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "init status log --watch" -- "$cur")
+                ((arg == 1)) && mapfile -t COMPREPLY < <(compgen -W "init status log carry remote leave --watch" -- "$cur")
                 ((arg == 2)) && [[ ${COMP_WORDS[COMP_CWORD-1]} == --watch ]] && COMPREPLY=(--interval)
                 ;;
             conflicts)
@@ -363,7 +363,7 @@ enum CompletionScripts {
                 _files
               fi ;;
             sync)
-              (( arg == 1 )) && compadd init status log --watch
+              (( arg == 1 )) && compadd init status log carry remote leave --watch
               (( arg == 2 )) && [[ $words[CURRENT-1] == --watch ]] && compadd -- --interval ;;
             conflicts)
               if [[ $PREFIX == --* ]]; then
@@ -606,7 +606,7 @@ enum CompletionScripts {
             complete -c $program -n '__settings_is pointer' -a '(__settings_paths)' -d pointer
             complete -c $program -n '__settings_is file' -F -a -
             complete -c $program -n '__settings_is complete' -a 'domains keys paths values verbs options'
-            complete -c $program -n '__settings_is sync' -a 'init status log --watch'
+            complete -c $program -n '__settings_is sync' -a 'init status log carry remote leave --watch'
             complete -c $program -n '__settings_is conflicts' -a '(__settings_domains)' -d domain
             complete -c $program -n '__settings_is conflicts' -a '(__settings_options key)'
             complete -c $program -n '__settings_is gitfile' -F

@@ -226,15 +226,18 @@ struct Verb: Sendable {
             usage: [
                 (
                     "sync init <remote> [<pattern>...]",
-                    "clones remote for this machine; carries the domains matching (all)"
+                    "sets this machine up to sync with remote; carries the domains matching (all)"
                 ),
-                ("sync", "one round: export, commit, fetch and merge per key, push, import"),
+                ("sync", "one round: merge base, live and remote per key, push, apply to the live domains"),
                 (
                     "sync --watch [--interval <s>]",
-                    "a round after local changes settle, and a fetch every s seconds (60)"
+                    "a round after local changes settle, and a fetch every s seconds (60); quiet when idle"
                 ),
-                ("sync status", "the remote, the last round, the domains carried, the conflicts kept"),
+                ("sync status", "the remote, the last round and how it ended, the domains carried, the conflicts"),
                 ("sync log", "the values that lost a conflict (the one already pushed wins)"),
+                ("sync carry [<pattern>...]", "carries the domains matching from now on (none: every domain)"),
+                ("sync remote <url>", "syncs with another remote from now on"),
+                ("sync leave", "stops syncing: removes the sync's folder; the settings stay as they are"),
             ], run: SyncCommand.sync),
         Verb(
             name: "conflicts", summary: "list or merge back file-sync conflict copies",

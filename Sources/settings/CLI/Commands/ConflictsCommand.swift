@@ -28,18 +28,35 @@ enum ConflictsCommand {
         }
         for copy in copies {
             let path = Path.join(context.store.directory, copy.file)
+            // A copy is read only as the regular file it is: a link could lead anywhere.
+            do throws(StoreError) {
+                let status: FileSystem.Status?
+                do throws(Errno) { status = try FileSystem.linkStatus(path) } catch {
+                    throw StoreError.unreadable(path: path, error)
+                }
+                guard let status else { continue }
+                guard status.isRegular else { throw StoreError.notAFile(path: path, status.kind) }
+            } catch {
+                context.report(error)
+                continue
+            }
             let theirs = try PlistFiles.dictionary(from: PlistFiles.read(path), name: path)
             var kept: [(String, PlistValue, PlistValue)] = []
             try context.update(.named(copy.domain)) { values in
+                // One pass over both sorted: a 20,000-key copy is not 20,000 lookups.
+                kept = []
+                var merged: [PlistDictionary.Entry] = []
                 var changed = false
-                for entry in theirs.sortedEntries {
-                    if let mine = values[entry.key] {
-                        if mine != entry.value { kept.append((entry.key, mine, entry.value)) }
-                    } else {
-                        values[entry.key] = entry.value
+                PlistDictionary.walk([values, theirs]) { key, both in
+                    guard let mine = both[0] else {
+                        merged.append(.init(key: key, value: both[1]!))
                         changed = true
+                        return
                     }
+                    if let copied = both[1], copied != mine { kept.append((key, mine, copied)) }
+                    merged.append(.init(key: key, value: mine))
                 }
+                if changed { values = PlistDictionary(entries: merged) }
                 return changed
             }
             for (key, mine, copied) in kept {

@@ -1,6 +1,7 @@
 import PlistCodecs
 import PlistModel
 import SettingsStore
+import SettingsSync
 
 /// The verbs that teach git property lists: `textconv` (a diffable text of any plist),
 /// `merge-file` (git's merge-driver contract, a three-way merge per key) and `git-setup`
@@ -194,16 +195,5 @@ enum GitCommand {
         }
         if plain, !word.isEmpty { return word }
         return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
-}
-
-extension StringProtocol where SubSequence == Substring {
-    /// Without the blanks (and a CR) at either end: a line of a text file people edit
-    /// (`.gitattributes`, `.settingsignore`).
-    func trimmingBlanks() -> Substring {
-        var text = self[...]
-        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
-        while text.last == " " || text.last == "\t" || text.last == "\r" { text = text.dropLast() }
-        return text
     }
 }

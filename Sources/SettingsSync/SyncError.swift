@@ -1,0 +1,60 @@
+import SettingsStore
+
+/// What can stop a sync, one case per message; each says what was left as it was.
+public enum SyncError: Error, Sendable {
+    /// `sync` before `sync init`.
+    case notSyncing
+    /// `sync init` on a machine that already syncs.
+    case alreadySyncing(folder: String)
+    /// git is not installed, or could not be started.
+    case gitMissing(String)
+    /// The remote could not be reached (fetch, ls-remote): git's own reason.
+    case unreachable(remote: String, reason: String)
+    /// The push failed for a reason other than another machine's push.
+    case pushFailed(remote: String, reason: String)
+    /// Other machines kept pushing first, round after round.
+    case remoteKeptMoving(remote: String, attempts: Int)
+    /// A git process ran past its time limit and was ended.
+    case timedOut(what: String, seconds: Double)
+    /// SIGINT or SIGTERM ended the round (`sync --watch`).
+    case cancelled
+    /// A local git step failed (the clone's own repository).
+    case git(command: String, reason: String)
+    /// The live folder or the sync's own files could not be read or written.
+    case store(StoreError)
+
+    /// One line for a user.
+    public var message: String {
+        switch self {
+        case .notSyncing: "this machine does not sync yet: settings sync init REMOTE"
+        case .alreadySyncing(let folder): "\(folder) exists: this machine already syncs (settings sync leave ends it)"
+        case .gitMissing(let why): "sync needs git, which could not be run (\(why)): install git"
+        case let .unreachable(remote, reason):
+            "cannot reach \(remote) (\(reason)): the live settings are unchanged; the next sync carries them"
+        case let .pushFailed(remote, reason):
+            "cannot push to \(remote) (\(reason)): the live settings are unchanged; the next sync tries again"
+        case let .remoteKeptMoving(remote, attempts):
+            "\(remote) took another machine's push \(attempts) times while this one merged: "
+                + "the live settings are unchanged; the next sync tries again"
+        case let .timedOut(what, seconds):
+            "git \(what) took longer than \(Self.seconds(seconds)) and was stopped "
+                + "(SETTINGS_SYNC_TIMEOUT): the live settings are unchanged; the next sync tries again"
+        case .cancelled: "stopped: the next sync finishes what this one began"
+        case let .git(command, reason): "git \(command) failed in the sync's repository (\(reason))"
+        case .store(let error): error.message
+        }
+    }
+
+    /// The exit status: 1 when there is nothing to sync with, 4 for everything outside
+    /// this program (git, the remote, the disk), as the man page's EXIT STATUS says.
+    public var status: Int32 {
+        switch self {
+        case .notSyncing, .alreadySyncing: 1
+        default: 4
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}

@@ -1,0 +1,212 @@
+import PlistCodecs
+import PlistModel
+import SettingsStore
+
+/// A tree of the repository (the remote's, or the base), its entries sorted by domain.
+struct Tree {
+    /// As `git ls-tree` lists them (git's order).
+    let entries: [TreeEntry]
+    /// The entries that are domains (regular files named `DOMAIN.plist` with a name the
+    /// store takes), by folded name (the store finds a domain in any case), each list in
+    /// byte order of the names.
+    private(set) var domains: [String: [TreeEntry]] = [:]
+    /// Everything else (a link, a folder, `.gitattributes`, `..plist`): kept in the tree
+    /// as it is, never read.
+    private(set) var foreign: [TreeEntry] = []
+    /// One line per `.plist` entry that is not read, and why.
+    private(set) var notes: [String] = []
+    private let git: Git
+
+    init(_ entries: [TreeEntry], _ git: Git) {
+        self.entries = entries
+        self.git = git
+        for entry in entries {
+            guard entry.name.hasSuffix(".plist"), entry.name.utf8.count > 6 else {
+                foreign.append(entry)
+                continue
+            }
+            let stem = String(entry.name.dropLast(6))
+            guard SyncRound.isDomainName(stem) else {
+                notes.append("\(SyncRound.shown(entry.name)) in the repository is not a domain's name: not imported")
+                foreign.append(entry)
+                continue
+            }
+            guard entry.isRegularFile else {
+                notes.append("\(entry.name) in the repository is not a regular file (\(entry.mode)): not imported")
+                foreign.append(entry)
+                continue
+            }
+            domains[stem.lowercased(), default: []].append(entry)
+        }
+        for key in domains.keys { domains[key]!.sort { byteOrderPrecedes($0.name, $1.name) } }
+    }
+
+    /// git's order of tree entries: by name's bytes, a folder's as if it ended in `/`.
+    static func order(_ a: TreeEntry, _ b: TreeEntry) -> Bool {
+        let x = Array(a.name.utf8) + (a.type == "tree" ? [UInt8(ascii: "/")] : [])
+        let y = Array(b.name.utf8) + (b.type == "tree" ? [UInt8(ascii: "/")] : [])
+        return x.lexicographicallyPrecedes(y)
+    }
+
+    /// The entries of the domains not in `folded`, and everything foreign.
+    func entriesKeeping(_ folded: Set<String>) -> [TreeEntry] {
+        foreign + domains.filter { !folded.contains($0.key) }.flatMap(\.value)
+    }
+
+    /// The domain's values: its spellings' dictionaries together (the first spelling in
+    /// byte order wins a key two of them have); nil when the tree has none.
+    func values(_ entries: [TreeEntry]) throws(SyncError) -> Result<PlistDictionary?, StoreError> {
+        guard !entries.isEmpty else { return .success(nil) }
+        let blobs = try git.blobs(entries.map(\.id))
+        var parsed: [PlistDictionary] = []
+        for entry in entries {
+            do throws(StoreError) {
+                parsed.append(try PlistFiles.dictionary(from: blobs[entry.id] ?? [], name: entry.name))
+            } catch {
+                return .failure(error)
+            }
+        }
+        if parsed.count == 1 { return .success(parsed[0]) }
+        var merged: [PlistDictionary.Entry] = []
+        PlistDictionary.walk(parsed) { key, values in
+            if let value = values.lazy.compactMap({ $0 }).first { merged.append(.init(key: key, value: value)) }
+        }
+        return .success(PlistDictionary(entries: merged))
+    }
+}
+
+/// What a round does, computed before anything is written: the new tree to push, and
+/// per domain what its live file becomes and what the base becomes once it does.
+struct Plan {
+    struct Domain {
+        /// The name the store is given (the repository's spelling when it has one).
+        let name: String
+        /// The live domain's values that travel, as the round read them, and as the merge
+        /// leaves them: the keys that differ are what applying changes.
+        let liveBefore: PlistDictionary
+        let liveAfter: PlistDictionary
+        /// The base's entry once applied: what was pushed (nil: no file).
+        let agreed: TreeEntry?
+        /// Its values, when the merge built them (for a key the schema refuses).
+        let agreedValues: PlistDictionary?
+        /// The base's entries before: kept when applying fails.
+        let previous: [TreeEntry]
+    }
+
+    private(set) var domains: [Domain] = []
+    /// The new tree, in git's order.
+    private(set) var entries: [TreeEntry] = []
+    private(set) var exported: [String] = []
+    private(set) var conflicts: [String] = []
+    private(set) var notes: [String] = []
+    /// The folded names of the domains the plan decides (the base's entries of the others stay).
+    private(set) var folded: Set<String> = []
+
+    init(base: Tree, remote: Tree, live: [String: SyncRound.Live], rules: SyncRules, state: SyncState, round: SyncRound)
+        throws(SyncError)
+    {
+        let git = round.git
+        notes = remote.notes
+        var tree: [TreeEntry] = []
+        var keys = Set(remote.domains.keys).union(live.keys)
+        keys.formUnion(base.domains.keys)
+        for key in keys.sorted(by: byteOrderPrecedes) {
+            let theirs = remote.domains[key] ?? [], previous = base.domains[key] ?? []
+            let mine = live[key]
+            let name =
+                theirs.first.map { String($0.name.dropLast(6)) } ?? mine?.name ?? String(previous[0].name.dropLast(6))
+            // Not carried here, or a live file that could not be read: the repository's
+            // entry and the base stay as they are.
+            guard rules.carries(mine?.name ?? name), mine == nil || mine?.values != nil else {
+                tree += theirs
+                continue
+            }
+            let local = mine?.local ?? round.localKeys(name, rules)
+            let unchangedRemote = theirs.count == 1 && previous.count == 1 && theirs[0] == previous[0]
+            if unchangedRemote, let print = mine?.print, state.prints[mine!.name] == print {
+                // Neither side moved since the last round agreed.
+                tree += theirs
+                folded.insert(key)
+                domains.append(
+                    Domain(
+                        name: name, liveBefore: [:], liveAfter: [:], agreed: previous[0], agreedValues: nil,
+                        previous: previous))
+                continue
+            }
+            let ours = local.split(mine?.values).shared.sorted
+            var merged = ours
+            var remoteLocal: PlistDictionary = [:]
+            var remoteValues: PlistDictionary? = nil
+            if !unchangedRemote || !local.isEmpty {
+                let parsedTheirs: PlistDictionary?
+                switch try remote.values(theirs) {
+                case .success(let values): parsedTheirs = values
+                case .failure(let error):
+                    notes.append("\(error.message) (from the repository): \(name) is left as it is on both sides")
+                    tree += theirs
+                    continue
+                }
+                remoteValues = parsedTheirs
+                let split = local.split(parsedTheirs)
+                remoteLocal = split.local
+                if !unchangedRemote {
+                    // The base is this machine's own: one that does not parse is no base.
+                    let baseValues = (try? base.values(previous).get()) ?? nil
+                    let merge = ThreeWayMerge(
+                        base: local.split(baseValues).shared, ours: ours, theirs: split.shared, keepTheirs: true)
+                    merged = merge.merged
+                    for conflict in merge.conflicts {
+                        conflicts.append(
+                            "conflict at \(String(decoding: CanonicalText.escaped(conflict.path.pointer), as: UTF8.self))"
+                                + " in \(name).plist: ours \(conflict.ours.map(SyncRound.json) ?? "(removed)"),"
+                                + " theirs \(conflict.theirs.map(SyncRound.json) ?? "(removed)");"
+                                + " kept theirs, already pushed")
+                    }
+                }
+            }
+            folded.insert(key)
+            let pushed = merged.union(remoteLocal)
+            let entry: TreeEntry?
+            if theirs.count == 1, let remoteValues, remoteValues.sorted == pushed, theirs[0].name == name + ".plist" {
+                entry = theirs[0]
+            } else {
+                entry = try Self.entry(name, pushed, git)
+            }
+            if let entry { tree.append(entry) }
+            if theirs != (entry.map { [$0] } ?? []) { exported.append(name) }
+            domains.append(
+                Domain(
+                    name: name, liveBefore: ours, liveAfter: merged, agreed: entry, agreedValues: pushed,
+                    previous: previous))
+        }
+        // A foreign entry under a domain's name (a link committed as `D.plist`) gives way
+        // to the domain's file.
+        let names = Set(tree.map(\.name))
+        entries = (remote.foreign.filter { !names.contains($0.name) } + tree).sorted(by: Tree.order)
+    }
+
+    /// The tree entry of a domain's values, stored as a blob: XML, keys in byte order (so
+    /// equal values are one blob on every machine); nil for no values (no file).
+    static func entry(_ name: String, _ values: PlistDictionary, _ git: Git) throws(SyncError) -> TreeEntry? {
+        guard !values.isEmpty else { return nil }
+        let bytes = XMLWriter.encode(.dict(values.sorted))
+        return TreeEntry(
+            mode: "100644", type: "blob", id: try git.store(bytes), size: bytes.count, name: name + ".plist")
+    }
+}
+
+extension PlistDictionary {
+    /// The dictionary with its entries in byte order, one per key.
+    var sorted: PlistDictionary { PlistDictionary(entries: sortedEntries) }
+
+    /// The keys of both (none is in both: one holds the keys that travel, the other those
+    /// that stay), in byte order.
+    func union(_ other: PlistDictionary) -> PlistDictionary {
+        if other.isEmpty { return sorted }
+        var entries: [Entry] = []
+        PlistDictionary.walk([self, other]) { key, values in
+            if let value = values[0] ?? values[1] { entries.append(.init(key: key, value: value)) }
+        }
+        return PlistDictionary(entries: entries)
+    }
+}

@@ -1,0 +1,89 @@
+import PlistModel
+import SettingsStore
+
+/// Which domains and keys travel. A domain travels when it matches a pattern given to
+/// `sync init` or `sync carry` (every domain when none) and no whole-domain line of this
+/// machine's ignore file (`$XDG_CONFIG_HOME/settings/syncignore`). A key stays on this
+/// machine when a `domain:key` line of that file matches it, its schema marks it
+/// `"sync": false`, or an administrator's managed file locks it here. What stays local is
+/// neither exported, nor imported, nor removed from the repository: the repository keeps
+/// what other machines gave it.
+package struct SyncRules: Sendable {
+    package let patterns: [String]
+    let ignored: [(domain: String, key: String?)]
+
+    /// The ignore file's place.
+    package static func ignoreFile(configDirectory: String) -> String {
+        Path.join(configDirectory, "settings/syncignore")
+    }
+
+    /// `patterns` and the lines of an ignore file: `domain` or `domain:key`, shell
+    /// patterns, `#` to the end of a line a comment.
+    package init(patterns: [String], ignore text: [UInt8]) {
+        self.patterns = patterns
+        ignored = String(decoding: text, as: UTF8.self).split(separator: "\n").compactMap { line in
+            let line = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let words = line.split(separator: ":", maxSplits: 1).map { String($0.trimmingBlanks()) }
+            guard let domain = words.first, !domain.isEmpty else { return nil }
+            return (domain, words.count > 1 ? words[1] : nil)
+        }
+    }
+
+    /// Whether the domain travels.
+    package func carries(_ name: String) -> Bool {
+        guard patterns.isEmpty || patterns.contains(where: { FileSystem.matches(name, pattern: $0) }) else {
+            return false
+        }
+        return !ignored.contains { $0.key == nil && FileSystem.matches(name, pattern: $0.domain) }
+    }
+
+    /// The keys of `domain` that stay on this machine.
+    func localKeys(_ domain: String, schema: Schema?, managed: AdminFile?) -> LocalKeys {
+        LocalKeys(
+            patterns: ignored.compactMap { rule in
+                guard let key = rule.key, FileSystem.matches(domain, pattern: rule.domain) else { return nil }
+                return key
+            },
+            names: Set((schema?.keys.filter { !$0.syncs }.map(\.name) ?? []) + (managed?.values.keys ?? [])))
+    }
+}
+
+/// The keys of one domain that stay on this machine.
+struct LocalKeys {
+    let patterns: [String]
+    let names: Set<String>
+
+    var isEmpty: Bool { patterns.isEmpty && names.isEmpty }
+
+    func contains(_ key: String) -> Bool {
+        names.contains(key) || patterns.contains { FileSystem.matches(key, pattern: $0) }
+    }
+
+    /// The values that travel, and those that stay.
+    func split(_ values: PlistDictionary?) -> (shared: PlistDictionary, local: PlistDictionary) {
+        guard let values else { return ([:], [:]) }
+        if isEmpty { return (values, [:]) }
+        var shared: [PlistDictionary.Entry] = [], local: [PlistDictionary.Entry] = []
+        for entry in values.sortedEntries {
+            if contains(entry.key) { local.append(entry) } else { shared.append(entry) }
+        }
+        return (PlistDictionary(entries: shared), PlistDictionary(entries: local))
+    }
+
+    /// What decides them, as bytes, for a domain's fingerprint.
+    var text: [UInt8] {
+        Array(
+            (patterns.joined(separator: "\n") + "\u{0}" + names.sorted(by: byteOrderPrecedes).joined(separator: "\n"))
+                .utf8)
+    }
+}
+
+extension StringProtocol where SubSequence == Substring {
+    /// Without the blanks (and a CR) at either end: a line of a text file people edit.
+    package func trimmingBlanks() -> Substring {
+        var text = self[...]
+        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
+        while text.last == " " || text.last == "\t" || text.last == "\r" { text = text.dropLast() }
+        return text
+    }
+}

@@ -1,0 +1,186 @@
+import PlistModel
+import SettingsStore
+
+/// Setting a machine's sync up, changing it, ending it, and what `sync status` shows.
+package enum SyncSetup {
+    /// What the repository's git config says of the sync.
+    struct Config {
+        let remote: String
+        let branch: String
+        let patterns: [String]
+        /// The commit identity to add: none when the user has one of their own.
+        let identity: [String: String?]
+
+        /// The remote as it may be shown (no password).
+        var shownRemote: String { RemoteURL.redacted(remote) }
+
+        init(_ git: Git) throws(SyncError) {
+            let outcome = try git.attempt([
+                "config", "-z", "--get-regexp", #"^(settings\.(carry|branch)|remote\.origin\.url|user\.(name|email))$"#,
+            ])
+            var remote = "", branch = "master", patterns: [String] = [], user = Set<String>()
+            for record in outcome.output.split(separator: 0) {
+                let parts = record.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(decoding: parts[0], as: UTF8.self)
+                let value = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
+                switch name {
+                case "remote.origin.url": remote = value
+                case "settings.branch": branch = value
+                case "settings.carry": patterns.append(value)
+                default: if !value.isEmpty { user.insert(name) }
+                }
+            }
+            (self.remote, self.branch, self.patterns) = (remote, branch, patterns)
+            var identity: [String: String?] = [:]
+            let environment = git.environment
+            if !user.contains("user.name") {
+                for variable in ["GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"] where environment[variable] == nil {
+                    identity[variable] = "settings sync"
+                }
+            }
+            if !user.contains("user.email"), environment["EMAIL"] == nil {
+                for variable in ["GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"] where environment[variable] == nil {
+                    identity[variable] = "settings@\(FileSystem.hostName())"
+                }
+            }
+            self.identity = identity
+        }
+    }
+
+    /// `sync init REMOTE [PATTERN…]`: a bare clone in the sync's private folder, the
+    /// patterns in its config, and the branch the remote's HEAD names.
+    /// Nothing is imported yet: the first round does that. A remote that cannot be reached
+    /// leaves nothing behind. Returns the line to print.
+    package static func initialize(
+        remote: String, patterns: [String], environment: Environment, cancel: CancelSignal? = nil
+    ) throws(SyncError) -> String {
+        let folder = SyncFolder(environment: environment)
+        guard !folder.isSetUp else { throw .alreadySyncing(folder: folder.path) }
+        let existed = SyncFolder.exists(folder.path)
+        try folder.makePrivate()
+        let git = try Git(directory: Path.join(folder.path, "repo.git"), environment: environment, cancel: cancel)
+        do throws(SyncError) {
+            // A bare clone, never checked out: it learns the branch the remote's HEAD names
+            // even when the remote is empty (git's "unborn HEAD"), as a plain clone does.
+            let clone = try git.attempt(["clone", "-q", "--bare", "--", remote, git.directory], outside: true)
+            guard clone.ok else {
+                throw SyncError.unreachable(remote: RemoteURL.redacted(remote), reason: clone.reason)
+            }
+            try git.run(["config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"])
+            let head = try git.attempt(["symbolic-ref", "-q", "HEAD"])
+            let named = String(decoding: head.output, as: UTF8.self).trimmingBlanks().split(separator: "\n").first
+            let branch = named.flatMap { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : nil } ?? "master"
+            try git.run(["config", "settings.branch", branch])
+            for pattern in patterns { try git.run(["config", "--add", "settings.carry", pattern]) }
+        } catch {
+            _ = try? FileSystem.removeTree(existed ? git.directory : folder.path)
+            throw error
+        }
+        let carried = patterns.isEmpty ? "every domain" : patterns.joined(separator: " ")
+        return "sync: \(folder.path) from \(RemoteURL.redacted(remote)), carrying \(carried); "
+            + "settings sync runs the first round"
+    }
+
+    /// `sync leave`: the sync's folder removed (repository, state, log); the live
+    /// settings and the remote are as they were. Returns the line to print.
+    package static func leave(environment: Environment) throws(SyncError) -> String {
+        let folder = SyncFolder(environment: environment)
+        guard folder.isSetUp else { throw .notSyncing }
+        let git = try Git(directory: folder.repository, environment: environment)
+        let remote = (try? Config(git).shownRemote) ?? "the remote"
+        do {
+            try FolderLock.holding(git.directory, for: git.directory, timeout: 10) { _ in
+                try FileSystem.removeTree(folder.path)
+            }
+        } catch {
+            throw .store((error as? StoreError) ?? .writeFailed(path: folder.path, (error as? Errno) ?? .ioError))
+        }
+        return "sync: this machine no longer syncs with \(remote); its settings stay as they are"
+    }
+
+    /// `sync remote URL`: the remote changed; the next round merges with what it holds.
+    package static func setRemote(_ url: String, environment: Environment) throws(SyncError) -> String {
+        let git = try configured(environment)
+        try git.run(["config", "remote.origin.url", url])
+        return "sync: the remote is now \(RemoteURL.redacted(url))"
+    }
+
+    /// `sync carry [PATTERN…]`: the domains carried from now on (every one when none).
+    package static func setPatterns(_ patterns: [String], environment: Environment) throws(SyncError) -> String {
+        let git = try configured(environment)
+        _ = try git.attempt(["config", "--unset-all", "settings.carry"])
+        for pattern in patterns { try git.run(["config", "--add", "settings.carry", pattern]) }
+        return "sync: carrying " + (patterns.isEmpty ? "every domain" : patterns.joined(separator: " "))
+    }
+
+    private static func configured(_ environment: Environment) throws(SyncError) -> Git {
+        let folder = SyncFolder(environment: environment)
+        guard folder.isSetUp else { throw .notSyncing }
+        return try Git(directory: folder.repository, environment: environment)
+    }
+
+    /// What `sync status` shows.
+    package struct Status {
+        package let remote: String
+        package let branch: String
+        package let folder: String
+        /// `2026-11-24 23:59:07 +0000, ok: exported 1, imported 0`, or `never`.
+        package let lastRound: String
+        package let patterns: [String]
+        package let ignoreFile: String
+        package let conflictsKept: Int
+        package let log: String
+    }
+
+    /// The sync's status; nil when this machine does not sync.
+    package static func status(environment: Environment, configDirectory: String) throws(SyncError) -> Status? {
+        let folder = SyncFolder(environment: environment)
+        guard folder.isSetUp else { return nil }
+        let config = try Config(Git(directory: folder.repository, environment: environment))
+        let last = String(decoding: try SyncFolder.contents(folder.last) ?? [], as: UTF8.self)
+        let fields = last.split(separator: "\t", maxSplits: 2).map(String.init)
+        let lastRound =
+            fields.count == 3 ? "\(FileSystem.localTime(Int64(fields[0]) ?? 0)), \(fields[1]): \(fields[2])" : "never"
+        let log = String(decoding: try SyncFolder.contents(folder.log) ?? [], as: UTF8.self)
+        return Status(
+            remote: config.shownRemote, branch: config.branch, folder: folder.path,
+            lastRound: lastRound.hasSuffix("\n") ? String(lastRound.dropLast()) : lastRound,
+            patterns: config.patterns, ignoreFile: SyncRules.ignoreFile(configDirectory: configDirectory),
+            conflictsKept: log.split(separator: "\n").count, log: folder.log)
+    }
+
+    /// Remembers how a round ended (`ok` or `failed`, and what), for `sync status`.
+    static func record(_ folder: SyncFolder, ok: Bool, _ text: String) throws(SyncError) {
+        let line = "\(FileSystem.wallClockNanoseconds() / 1_000_000_000)\t\(ok ? "ok" : "failed")\t\(text)\n"
+        try folder.write(Array(line.utf8), to: folder.last)
+    }
+
+    /// Appends the lines to the log of values that lost a conflict, each with its time.
+    static func log(_ folder: SyncFolder, _ lines: [String]) throws(SyncError) {
+        guard !lines.isEmpty else { return }
+        var text = try SyncFolder.contents(folder.log) ?? []
+        let time = FileSystem.localTime(FileSystem.wallClockNanoseconds() / 1_000_000_000)
+        for line in lines { text += Array("\(time) \(line)\n".utf8) }
+        try folder.write(text, to: folder.log)
+    }
+
+    /// Removes the lock files a git killed mid-step left in the repository (a ref's, the
+    /// packed refs', the config's): under the round's lock no other git works in it.
+    static func clearStaleLocks(_ directory: String) {
+        for name in ["packed-refs.lock", "config.lock", "shallow.lock", "index.lock", "HEAD.lock"] {
+            _ = try? FileSystem.unlink(Path.join(directory, name))
+        }
+        func sweep(_ folder: String) {
+            for name in (try? FileSystem.directoryEntries(folder)) ?? [] {
+                let path = Path.join(folder, name)
+                guard let status = (try? FileSystem.linkStatus(path)) ?? nil else { continue }
+                if status.isDirectory {
+                    sweep(path)
+                } else if name.hasSuffix(".lock"), status.isRegular {
+                    _ = try? FileSystem.unlink(path)
+                }
+            }
+        }
+        sweep(Path.join(directory, "refs"))
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import XCTest
+
+/// Machines that sync through one bare repository on disk, with real git: each machine is
+/// its own config, data and home folders and git identity. An attacker is a plain clone
+/// of the same repository, committing whatever it likes.
+final class SyncWorld {
+    let h: Harness
+    let work: String
+    var remote: String { work + "/remote.git" }
+    /// Machines with no git identity at all.
+    var anonymous: Set<String> = []
+    /// Variables one machine's processes get besides its folders (its own XDG_CONFIG_DIRS).
+    var extra: [String: [String: String]] = [:]
+
+    init(_ h: Harness, branch: String = "main") throws {
+        self.h = h
+        work = h.config + "-sync"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let r = h.exec("/usr/bin/env", ["git", "init", "-q", "--bare", "-b", branch, remote])
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(atPath: work) }
+
+    /// One machine's folders and identity (`identity: false`: none at all).
+    func machine(_ name: String) -> [String: String] {
+        var environment = [
+            "XDG_CONFIG_HOME": "\(work)/\(name)/config", "XDG_DATA_HOME": "\(work)/\(name)/data",
+            "HOME": "\(work)/\(name)/home", "GIT_CONFIG_GLOBAL": "\(work)/\(name)/gitconfig",
+            "GIT_CONFIG_NOSYSTEM": "1",
+        ]
+        if !anonymous.contains(name) {
+            environment["GIT_AUTHOR_NAME"] = name
+            environment["GIT_AUTHOR_EMAIL"] = "\(name)@example.com"
+            environment["GIT_COMMITTER_NAME"] = name
+            environment["GIT_COMMITTER_EMAIL"] = "\(name)@example.com"
+        }
+        return environment
+    }
+
+    /// The environment a machine's process gets (the test's, with the machine's folders).
+    func environment(_ name: String, _ extra: [String: String] = [:]) -> [String: String] {
+        var environment = h.environment(machine(name))
+        // A git identity the test process may have must not reach a machine without one.
+        for variable in ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL"]
+        where machine(name)[variable] == nil {
+            environment[variable] = nil
+        }
+        for (k, v) in self.extra[name] ?? [:] { environment[k] = v }
+        for (k, v) in extra { environment[k] = v }
+        return environment
+    }
+
+    @discardableResult
+    func on(
+        _ name: String, _ arguments: String..., status: Int32? = 0, extra: [String: String] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> Harness.Result {
+        run(name, arguments, status: status, extra: extra, file: file, line: line)
+    }
+
+    @discardableResult
+    func run(
+        _ name: String, _ arguments: [String], status: Int32? = 0, extra: [String: String] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> Harness.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.settings)
+        process.arguments = arguments
+        process.environment = environment(name, extra)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try! process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let r = Harness.Result(
+            status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+            stderr: String(decoding: e, as: UTF8.self))
+        if let status {
+            XCTAssertEqual(r.status, status, "\(name): settings \(arguments): \(r.stderr)", file: file, line: line)
+        }
+        return r
+    }
+
+    /// A machine's config folder and the path of one of its domains.
+    func config(_ name: String) -> String { "\(work)/\(name)/config" }
+    func file(_ name: String, _ domain: String = "com.app") -> String { "\(config(name))/\(domain).plist" }
+    func syncFolder(_ name: String) -> String { "\(work)/\(name)/data/settings/sync" }
+
+    /// The domain on a machine, as plistlib reads its live file (sorted JSON); nil when
+    /// it has no file.
+    func live(_ name: String, _ domain: String = "com.app", file: StaticString = #filePath, line: UInt = #line)
+        -> String?
+    {
+        let path = self.file(name, domain)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return json(path, file: file, line: line)
+    }
+
+    func json(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+        let r = h.exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import json, plistlib, sys; "
+                    + "print(json.dumps(plistlib.load(open(sys.argv[1], 'rb')), sort_keys=True, default=str))",
+                path,
+            ])
+        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+        return r.stdout.trimmingCharacters(in: .newlines)
+    }
+
+    /// git, run in the test's environment with a fixed identity.
+    @discardableResult
+    func git(_ arguments: [String], in folder: String? = nil, file: StaticString = #filePath, line: UInt = #line)
+        -> Harness.Result
+    {
+        let r = h.exec(
+            "/usr/bin/env", ["git"] + (folder.map { ["-C", $0] } ?? []) + arguments,
+            environment: [
+                "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+                "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1",
+            ])
+        XCTAssertEqual(r.status, 0, "git \(arguments): \(r.stderr)", file: file, line: line)
+        return r
+    }
+
+    /// The names in the remote's branch tip, and one file's bytes there.
+    func remoteFiles(_ branch: String = "main") -> [String] {
+        git(["--git-dir=" + remote, "ls-tree", "--name-only", "-z", branch]).stdout.split(separator: "\0")
+            .map(String.init)
+    }
+
+    func remoteFile(_ name: String, _ branch: String = "main") -> String {
+        git(["--git-dir=" + remote, "show", "\(branch):\(name)"]).stdout
+    }
+
+    /// An attacker's (or a plain user's) clone with a work tree: `change` edits it, then
+    /// it commits everything and pushes.
+    func push(
+        from clone: String = "evil", _ change: (String) throws -> Void, file: StaticString = #filePath,
+        line: UInt = #line
+    )
+        rethrows
+    {
+        let folder = "\(work)/\(clone)"
+        if !FileManager.default.fileExists(atPath: folder) {
+            git(["clone", "-q", remote, folder], file: file, line: line)
+        } else {
+            git(["pull", "-q", "--rebase"], in: folder, file: file, line: line)
+        }
+        try change(folder)
+        git(["add", "-A"], in: folder, file: file, line: line)
+        git(["commit", "-q", "-m", "change", "--allow-empty"], in: folder, file: file, line: line)
+        git(["push", "-q", "origin", "HEAD"], in: folder, file: file, line: line)
+    }
+
+    /// Writes a schema for a domain on a machine.
+    func schema(_ name: String, _ domain: String, _ json: String) throws {
+        let folder = "\(config(name))/settings/schemas"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try json.write(toFile: "\(folder)/\(domain).json", atomically: true, encoding: .utf8)
+    }
+
+    /// Writes a machine's ignore file.
+    func ignore(_ name: String, _ text: String) throws {
+        let folder = "\(config(name))/settings"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try text.write(toFile: "\(folder)/syncignore", atomically: true, encoding: .utf8)
+    }
+}
