@@ -92,7 +92,7 @@ package struct SyncRound {
         var report = SyncReport()
 
         let live = try readLive(rules, &report)
-        let fetched = try git.attempt(["fetch", "-q", "--no-tags", "origin"])
+        let fetched = try git.attempt(["fetch", "-q", "--no-tags", "--prune", "origin"])
         guard fetched.ok else { throw .unreachable(remote: config.shownRemote, reason: fetched.reason) }
         let refs = try git.refs([remoteRef, baseRef])
         var remoteTip = refs[remoteRef]
@@ -126,7 +126,7 @@ package struct SyncRound {
                 let push = try git.attempt(["push", "-q", "origin", "\(commit):refs/heads/\(config.branch)"])
                 if !push.ok {
                     // Another machine pushed first, or the remote refused: which, a fetch tells.
-                    let again = try git.attempt(["fetch", "-q", "--no-tags", "origin"])
+                    let again = try git.attempt(["fetch", "-q", "--no-tags", "--prune", "origin"])
                     guard again.ok else { throw .unreachable(remote: config.shownRemote, reason: again.reason) }
                     let tip = try git.refs([remoteRef])[remoteRef]
                     guard tip != remoteTip else { throw .pushFailed(remote: config.shownRemote, reason: push.reason) }

@@ -98,10 +98,14 @@ package enum SyncSetup {
         return "sync: this machine no longer syncs with \(remote); its settings stay as they are"
     }
 
-    /// `sync remote URL`: the remote changed; the next round merges with what it holds.
+    /// `sync remote URL`: the remote changed; the next round merges with what it holds as
+    /// a machine joining it does (an empty base: nothing here is taken for removed there).
     package static func setRemote(_ url: String, environment: Environment) throws(SyncError) -> String {
         let git = try configured(environment)
         try git.run(["config", "remote.origin.url", url])
+        let refs = try git.text(["for-each-ref", "--format=%(refname)", "refs/remotes/origin", "refs/settings"])
+        for ref in refs.split(separator: "\n") { try git.run(["update-ref", "-d", String(ref)]) }
+        _ = try? FileSystem.unlink(SyncFolder(environment: environment).state)
         return "sync: the remote is now \(RemoteURL.redacted(url))"
     }
 

@@ -6,8 +6,11 @@ import PlistModel
     import Musl
 #endif
 
-// <unistd.h>'s pipe2 is a GNU extension, which Glibc's module leaves out.
+// <unistd.h>'s pipe2 and <spawn.h>'s closefrom action are GNU extensions, which Glibc's
+// module leaves out.
 @_extern(c, "pipe2") private func pipe2(_ fds: UnsafeMutablePointer<CInt>, _ flags: CInt) -> CInt
+@_extern(c, "posix_spawn_file_actions_addclosefrom_np")
+private func addCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: CInt) -> CInt
 
 /// Runs another program as the user's own (git, for `git-setup` and `sync`): found on
 /// `PATH`, with this process's environment, and waited for. Nothing is vendored: what
@@ -80,6 +83,9 @@ package enum Subprocess {
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
+        // Nothing else of ours reaches the program: not a lock's descriptor (a git outliving
+        // a killed round would hold the lock), not a pipe our own caller reads to its end.
+        _ = addCloseFrom(&actions, 3)
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         let table: [UnsafeMutablePointer<CChar>?]? = environment.table.map { variables in
