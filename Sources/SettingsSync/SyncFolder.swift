@@ -5,6 +5,7 @@ import SettingsStore
 /// folder (0700, made so again each round) whatever the mode of the folders above it, so
 /// the repository's copies of 0600 domains are read by no one else:
 /// - `repo.git`: a bare repository, never a work tree (nothing in it is a path here);
+/// - `settings`: the branch and the patterns carried (0600);
 /// - `state`: what the last round agreed, so an idle round reads no tree (0600);
 /// - `log`: the values that lost a conflict (0600);
 /// - `last`: how the last round ended (0600).
@@ -30,6 +31,7 @@ package struct SyncFolder: Sendable {
     }
 
     package var log: String { Path.join(path, "log") }
+    var settings: String { Path.join(path, "settings") }
     package var state: String { Path.join(path, "state") }
     package var last: String { Path.join(path, "last") }
 
@@ -62,7 +64,7 @@ package struct SyncFolder: Sendable {
 
 /// What the last round agreed with the repository, so the next one can tell it has
 /// nothing to do without reading a tree: the remote's commit, the base's, and per carried
-/// domain a 64-bit FNV-1a of its live file's bytes and of the rules that shape what of it
+/// domain a 64-bit hash of its live file's bytes and of the rules that shape what of it
 /// travels. A missing or unreadable state only makes the next round a full one; it is a
 /// shortcut, never the truth (which is the base, a ref in the repository).
 struct SyncState: Equatable {
@@ -89,14 +91,74 @@ struct SyncState: Equatable {
         return Array(text.utf8)
     }
 
+    /// A 64-bit hash of a live file's bytes and its rules (see `Print`).
     static func print(_ bytes: [UInt8], _ rules: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for part in [bytes, [0xff], rules] {
-            for byte in part {
-                hash ^= UInt64(byte)
-                hash &*= 0x100_0000_01b3
-            }
+        var print = Print()
+        bytes.withUnsafeBytes { print.add($0) }
+        print.endPart()
+        return print.finish(rules)
+    }
+}
+
+/// A 64-bit hash, 32 bytes at a step in four independent lanes (a 100,000-key domain is
+/// 8 MB, which a byte-wise FNV-1a took most of an idle round to read, and one lane waits
+/// on each multiply): a multiply-xor-shift per word, the lanes and the length folded at the
+/// end of each part. Fed in pieces of any size it gives what it gives fed at once. It tells
+/// a change; it guards against no one.
+struct Print {
+    private var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+        0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4, 0x9ce4_8422_2325_cbf2, 0x2325_cbf2_9ce4_8422
+    )
+    private var hash: UInt64 = 0
+    private var carry: [UInt8] = []
+    private var length = 0
+    private static let multiplier: UInt64 = 0x9e37_79b9_7f4a_7c15
+
+    @inline(__always) private static func mix(_ lane: inout UInt64, _ word: UInt64) {
+        lane = (lane ^ word) &* multiplier
+        lane ^= lane >> 32
+    }
+
+    private mutating func block(_ raw: UnsafeRawBufferPointer, _ at: Int) {
+        Self.mix(&lanes.0, raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        Self.mix(&lanes.1, raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))
+        Self.mix(&lanes.2, raw.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))
+        Self.mix(&lanes.3, raw.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self))
+    }
+
+    mutating func add(_ raw: UnsafeRawBufferPointer) {
+        length += raw.count
+        var at = 0
+        if !carry.isEmpty {
+            let taken = min(32 - carry.count, raw.count)
+            carry += raw[..<taken]
+            at = taken
+            guard carry.count == 32 else { return }
+            carry.withUnsafeBytes { block($0, 0) }
+            carry = []
         }
-        return String(hash, radix: 16)
+        while at + 32 <= raw.count {
+            block(raw, at)
+            at += 32
+        }
+        carry += raw[at...]
+    }
+
+    /// Ends one part (the file), so the next (the rules) cannot be confused with it.
+    mutating func endPart() {
+        var folded = hash
+        for lane in [lanes.0, lanes.1, lanes.2, lanes.3] { Self.mix(&folded, lane) }
+        for byte in carry { Self.mix(&folded, UInt64(byte)) }
+        Self.mix(&folded, UInt64(length) | 1 << 63)
+        self = Print()
+        hash = folded
+    }
+
+    /// The hash, with `rules` as the last part, in hexadecimal.
+    func finish(_ rules: [UInt8]) -> String {
+        var print = self
+        rules.withUnsafeBytes { print.add($0) }
+        print.endPart()
+        return String(print.hash, radix: 16)
     }
 }

@@ -101,10 +101,15 @@ struct Plan {
     private(set) var notes: [String] = []
     /// The folded names of the domains the plan decides (the base's entries of the others stay).
     private(set) var folded: Set<String> = []
+    /// Live domains whose file does not parse: no print of theirs is kept.
+    private(set) var unreadable: Set<String> = []
+    /// The print of each live file the merge parsed, by name.
+    private(set) var livePrints: [String: String] = [:]
 
-    init(base: Tree, remote: Tree, live: [String: SyncRound.Live], rules: SyncRules, state: SyncState, round: SyncRound)
-        throws(SyncError)
-    {
+    init(
+        base: Tree, remote: Tree, live: [String: SyncRound.Live], prepared: [String: SyncRound.Prepared],
+        rules: SyncRules, state: SyncState, round: SyncRound
+    ) throws(SyncError) {
         let git = round.git
         notes = remote.notes
         var tree: [TreeEntry] = []
@@ -117,7 +122,7 @@ struct Plan {
                 theirs.first.map { String($0.name.dropLast(6)) } ?? mine?.name ?? String(previous[0].name.dropLast(6))
             // Not carried here, or a live file that could not be read: the repository's
             // entry and the base stay as they are.
-            guard rules.carries(mine?.name ?? name), mine == nil || mine?.values != nil else {
+            guard rules.carries(mine?.name ?? name), mine == nil || mine?.print != nil else {
                 tree += theirs
                 continue
             }
@@ -133,7 +138,26 @@ struct Plan {
                         previous: previous))
                 continue
             }
-            let ours = local.split(mine?.values).shared.sorted
+            var mineValues: PlistDictionary? = nil
+            var ready: SyncRound.Prepared? = nil
+            do throws(StoreError) {
+                if let mine {
+                    if let early = prepared[mine.name] { ready = early } else { ready = try mine.values() }
+                    if let ready {
+                        switch ready.values {
+                        case .success(let values): mineValues = values
+                        case .failure(let error): throw error
+                        }
+                        livePrints[mine.name] = ready.print
+                    }
+                }
+            } catch {
+                notes.append("\(error.message): \(mine!.name) left out of this round")
+                unreadable.insert(mine!.name)
+                tree += theirs
+                continue
+            }
+            let ours = local.split(mineValues).shared.sorted
             var merged = ours
             var remoteLocal: PlistDictionary = [:]
             var remoteValues: PlistDictionary? = nil
@@ -169,6 +193,10 @@ struct Plan {
             let entry: TreeEntry?
             if theirs.count == 1, let remoteValues, remoteValues.sorted == pushed, theirs[0].name == name + ".plist" {
                 entry = theirs[0]
+            } else if unchangedRemote, local.isEmpty, !pushed.isEmpty, let ready, let blob = ready.blob {
+                // Nothing to merge: what is pushed is the live file, whose XML was just
+                // parsed and stored as it is.
+                entry = TreeEntry(mode: "100644", type: "blob", id: blob, name: name + ".plist")
             } else {
                 entry = try Self.entry(name, pushed, git)
             }
@@ -191,7 +219,7 @@ struct Plan {
         guard !values.isEmpty else { return nil }
         let bytes = XMLWriter.encode(.dict(values.sorted))
         return TreeEntry(
-            mode: "100644", type: "blob", id: try git.store(bytes), size: bytes.count, name: name + ".plist")
+            mode: "100644", type: "blob", id: try git.store(bytes), name: name + ".plist")
     }
 }
 

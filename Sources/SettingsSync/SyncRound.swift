@@ -40,7 +40,7 @@ package struct SyncRound {
     let folder: SyncFolder
     let git: Git
     /// Pushes tried before the round gives up to the next one.
-    package var maximumAttempts = 24
+    package var maximumAttempts = 40
 
     package init(store: DomainStore, environment: Environment, cancel: CancelSignal? = nil) throws(SyncError) {
         self.store = store
@@ -84,7 +84,7 @@ package struct SyncRound {
 
     private func locked() throws(SyncError) -> SyncReport {
         SyncSetup.clearStaleLocks(git.directory)
-        let config = try SyncSetup.Config(git)
+        let config = try SyncSetup.Config(git, folder)
         let rules = SyncRules(
             patterns: config.patterns,
             ignore: (try? SyncFolder.contents(SyncRules.ignoreFile(configDirectory: store.directory))) ?? nil ?? [])
@@ -92,14 +92,49 @@ package struct SyncRound {
         var report = SyncReport()
 
         let live = try readLive(rules, &report)
-        let fetched = try git.attempt(["fetch", "-q", "--no-tags", "--prune", "origin"])
+        let state = SyncState((try? SyncFolder.contents(folder.state)) ?? nil ?? [])
+        // A domain whose file changed since the last round is merged whatever the remote
+        // did: its bytes are read now and parsed here while git, on another thread, fetches
+        // and stores them as a blob (what is pushed when the remote did not move).
+        let changed = live.values.filter { $0.print != nil && state.prints[$0.name] != $0.print }
+        let fetch = ["fetch", "-q", "--no-tags", "--prune", "origin"]
+        var prepared: [String: Prepared] = [:]
+        let fetched: Git.Outcome
+        if changed.isEmpty {
+            fetched = try git.attempt(fetch)
+        } else {
+            let git = self.git
+            let fetching = Background { Result { () throws(SyncError) in try git.attempt(fetch) } }
+            let reads = changed.map { domain in (domain, Result { () throws(StoreError) in try domain.read() }) }
+            let storing = Background { () -> [String: String] in
+                var blobs: [String: String] = [:]
+                for (domain, read) in reads {
+                    guard case .success(let bytes?) = read, PropertyList.sniff(bytes) == .xml else { continue }
+                    blobs[domain.name] = try? git.store(bytes)
+                }
+                return blobs
+            }
+            for (domain, read) in reads {
+                switch read {
+                case .success(let bytes?):
+                    prepared[domain.name] = Prepared(
+                        values: Result { () throws(StoreError) in
+                            try PlistFiles.dictionary(from: bytes, name: domain.path)
+                        }, print: SyncState.print(bytes, domain.local.text))
+                case .success(nil): continue
+                case .failure(let error): prepared[domain.name] = Prepared(values: .failure(error), print: "")
+                }
+            }
+            for (name, blob) in storing.join() { prepared[name]?.blob = blob }
+            fetched = try fetching.join().get()
+        }
         guard fetched.ok else { throw .unreachable(remote: config.shownRemote, reason: fetched.reason) }
-        let refs = try git.refs([remoteRef, baseRef])
-        var remoteTip = refs[remoteRef]
-        let baseTip = refs[baseRef]
+        let snapshot = try git.snapshot([remoteRef, baseRef])
+        var remoteTip = snapshot[remoteRef]?.commit
+        var remoteEntries = snapshot[remoteRef]?.entries ?? []
+        let baseTip = snapshot[baseRef]?.commit
 
         // Nothing moved on either side since the last round: done without reading a tree.
-        let state = SyncState((try? SyncFolder.contents(folder.state)) ?? nil ?? [])
         var now = SyncState()
         now.base = baseTip ?? ""
         for domain in live.values { if let print = domain.print { now.prints[domain.name] = print } }
@@ -109,35 +144,45 @@ package struct SyncRound {
             return report
         }
 
-        let base = try Tree(git.entries(of: baseTip), git)
+        let base = Tree(snapshot[baseRef]?.entries ?? [], git)
+        var pushed: String? = nil
+        var identity: [String: String?]? = nil
         while report.attempts < maximumAttempts {
             report.attempts += 1
-            let remote = try Tree(git.entries(of: remoteTip), git)
+            let remote = Tree(remoteEntries, git)
             var round = report
-            let plan = try Plan(base: base, remote: remote, live: live, rules: rules, state: state, round: self)
+            let plan = try Plan(
+                base: base, remote: remote, live: live, prepared: prepared, rules: rules, state: state, round: self)
             round.exported = plan.exported
             round.conflicts = plan.conflicts
             round.notes += plan.notes
             if plan.entries != remote.entries {
                 let tree = try git.tree(plan.entries)
                 let message = "settings sync from \(FileSystem.hostName()): " + plan.exported.joined(separator: ", ")
+                if identity == nil { identity = try config.identity() }
                 let commit = try git.commit(
-                    tree, parents: remoteTip.map { [$0] } ?? [], message: message, identity: config.identity)
+                    tree, parents: remoteTip.map { [$0] } ?? [], message: message, identity: identity!)
                 let push = try git.attempt(["push", "-q", "origin", "\(commit):refs/heads/\(config.branch)"])
                 if !push.ok {
                     // Another machine pushed first, or the remote refused: which, a fetch tells.
                     let again = try git.attempt(["fetch", "-q", "--no-tags", "--prune", "origin"])
                     guard again.ok else { throw .unreachable(remote: config.shownRemote, reason: again.reason) }
-                    let tip = try git.refs([remoteRef])[remoteRef]
-                    guard tip != remoteTip else { throw .pushFailed(remote: config.shownRemote, reason: push.reason) }
-                    remoteTip = tip
-                    // Backoff with jitter, so a fleet pushing at once spreads out.
-                    let pause = min(2, 0.05 * Double(1 << min(report.attempts, 6))) * Double.random(in: 0.5...1.5)
-                    if git.cancel?.wait(seconds: pause) == true { throw .cancelled }
+                    let moved = try git.snapshot([remoteRef])[remoteRef]
+                    guard moved?.commit != remoteTip else {
+                        throw .pushFailed(remote: config.shownRemote, reason: push.reason)
+                    }
+                    (remoteTip, remoteEntries) = (moved?.commit, moved?.entries ?? [])
+                    // Backoff with full jitter (a pause anywhere up to a doubling bound), so a
+                    // fleet pushing at once spreads out instead of colliding again in step.
+                    let pause = Double.random(in: 0.01...min(1.6, 0.05 * Double(1 << min(report.attempts, 5))))
+                    if let cancel = git.cancel {
+                        if cancel.wait(seconds: pause) { throw .cancelled }
+                    } else {
+                        FileSystem.sleep(seconds: pause)
+                    }
                     continue
                 }
-                try git.update(remoteRef, to: commit)
-                remoteTip = commit
+                (remoteTip, pushed) = (commit, commit)
             }
             report = round
             // Pushed (or nothing to push): now each live domain, and the base with it.
@@ -146,17 +191,29 @@ package struct SyncRound {
                 let outcome = apply(domain, &report)
                 agreed += outcome
             }
-            if agreed.sorted(by: Tree.order) != base.entries {
-                let tree = try git.tree(agreed)
-                let commit = try git.commit(tree, parents: [], message: "settings sync base", identity: config.identity)
-                try git.update(baseRef, to: commit)
-                now.base = commit
+            var updates: [(ref: String, commit: String)] = pushed.map { [(remoteRef, $0)] } ?? []
+            agreed.sort(by: Tree.order)
+            if agreed != base.entries {
+                // Most rounds agree to exactly what the remote now holds: that commit is the base.
+                if agreed == plan.entries, let remoteTip {
+                    now.base = remoteTip
+                } else {
+                    let tree = try git.tree(agreed)
+                    if identity == nil { identity = try config.identity() }
+                    now.base = try git.commit(
+                        tree, parents: [], message: "settings sync base", identity: identity!)
+                }
+                updates.append((baseRef, now.base))
             }
+            try git.update(updates)
             now.remote = remoteTip ?? ""
+            // What the merge read, which may be newer than what the idle check hashed.
+            for (name, print) in plan.livePrints { now.prints[name] = print }
             // A domain this round wrote is looked at again next round: its print now
             // would be of a file another writer may have changed since.
             for name in report.imported { now.prints[name] = nil }
             for domain in live.values where domain.print == nil { now.prints[domain.name] = nil }
+            for name in plan.unreadable { now.prints[name] = nil }
             try folder.write(now.bytes, to: folder.state)
             return report
         }
@@ -168,11 +225,35 @@ package struct SyncRound {
     /// A carried live domain as the round read it.
     struct Live {
         let name: String
-        /// Nil when it could not be read (then it is left alone, and said so).
-        let values: PlistDictionary?
-        /// Of its bytes and its local-key rules; nil when it could not be read.
+        /// Of its bytes and its local-key rules, the bytes read a piece at a time (an idle
+        /// round holds no copy of a big domain); nil when it could not be read.
         let print: String?
         let local: LocalKeys
+        let path: String
+
+        /// Its file's bytes, read again (nil: no file).
+        func read() throws(StoreError) -> [UInt8]? {
+            do throws(FileError) { return try FileSystem.readFile(path)?.bytes } catch {
+                throw StoreError(reading: path, error)
+            }
+        }
+
+        /// Its values, read again, and the print of the bytes they were parsed from (what
+        /// the round merged is what its state may say it saw); nil when there is no file.
+        func values() throws(StoreError) -> Prepared? {
+            guard let bytes = try read() else { return nil }
+            return Prepared(
+                values: .success(try PlistFiles.dictionary(from: bytes, name: path)),
+                print: SyncState.print(bytes, local.text))
+        }
+    }
+
+    /// A live domain as the merge takes it: its values (or why it has none), the print of
+    /// the bytes they came from, and those bytes' blob when git stored them meanwhile.
+    struct Prepared {
+        let values: Result<PlistDictionary, StoreError>
+        let print: String
+        var blob: String? = nil
     }
 
     /// The carried live domains, by folded name (the store finds a domain in any case).
@@ -189,17 +270,17 @@ package struct SyncRound {
             let local = localKeys(name, rules)
             let path = store.path(of: .named(name))
             do throws(StoreError) {
-                let read: (bytes: [UInt8], status: FileSystem.Status)?
-                do throws(FileError) { read = try FileSystem.readFile(path) } catch {
+                var print = Print()
+                let found: Bool
+                do throws(FileError) { found = try FileSystem.forEachChunk(path) { print.add($0) } } catch {
                     throw StoreError(reading: path, error)
                 }
-                guard let read else { continue }
-                let values = try PlistFiles.dictionary(from: read.bytes, name: path)
-                live[key] = Live(
-                    name: name, values: values, print: SyncState.print(read.bytes, local.text), local: local)
+                guard found else { continue }
+                print.endPart()
+                live[key] = Live(name: name, print: print.finish(local.text), local: local, path: path)
             } catch {
                 report.notes.append("\(error.message): \(name) left out of this round")
-                live[key] = Live(name: name, values: nil, print: nil, local: local)
+                live[key] = Live(name: name, print: nil, local: local, path: path)
             }
         }
         return live

@@ -3,34 +3,65 @@ import SettingsStore
 
 /// Setting a machine's sync up, changing it, ending it, and what `sync status` shows.
 package enum SyncSetup {
-    /// What the repository's git config says of the sync.
+    /// What this machine syncs: the branch and the patterns, kept in the sync folder's
+    /// `settings` file (`branch<TAB>NAME`, `carry<TAB>PATTERN` lines), so a round reads
+    /// them without running git; the remote's URL is git's (`remote.origin.url`), read
+    /// only when a message names it, and so is the user's identity, read when committing.
     struct Config {
-        let remote: String
         let branch: String
         let patterns: [String]
-        /// The commit identity to add: none when the user has one of their own.
-        let identity: [String: String?]
+        private let git: Git
+
+        init(_ git: Git, _ folder: SyncFolder) throws(SyncError) {
+            self.git = git
+            var branch = "master", patterns: [String] = []
+            if let bytes = try SyncFolder.contents(folder.settings) {
+                for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+                    let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
+                    guard fields.count == 2 else { continue }
+                    if fields[0] == "branch" {
+                        branch = fields[1]
+                    } else if fields[0] == "carry" {
+                        patterns.append(fields[1])
+                    }
+                }
+            } else {
+                // A folder set up by an earlier version keeps them in the clone's git config.
+                let outcome = try git.attempt(["config", "-z", "--get-regexp", #"^settings\.(carry|branch)$"#])
+                for (name, value) in Self.records(outcome.output) {
+                    if name == "settings.branch" { branch = value } else { patterns.append(value) }
+                }
+                try Self.save(branch: branch, patterns: patterns, folder)
+            }
+            (self.branch, self.patterns) = (branch, patterns)
+        }
+
+        static func save(branch: String, patterns: [String], _ folder: SyncFolder) throws(SyncError) {
+            let text = "branch\t\(branch)\n" + patterns.map { "carry\t\($0)\n" }.joined()
+            try folder.write(Array(text.utf8), to: folder.settings)
+        }
+
+        /// `git config -z` output: NAME, a newline, VALUE, a NUL, each.
+        private static func records(_ output: [UInt8]) -> [(String, String)] {
+            output.split(separator: 0).map { record in
+                let parts = record.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false)
+                return (
+                    String(decoding: parts[0], as: UTF8.self),
+                    parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
+                )
+            }
+        }
 
         /// The remote as it may be shown (no password).
-        var shownRemote: String { RemoteURL.redacted(remote) }
+        var shownRemote: String {
+            let url = (try? git.text(["config", "--get", "remote.origin.url"])) ?? ""
+            return url.isEmpty ? "the remote" : RemoteURL.redacted(url)
+        }
 
-        init(_ git: Git) throws(SyncError) {
-            let outcome = try git.attempt([
-                "config", "-z", "--get-regexp", #"^(settings\.(carry|branch)|remote\.origin\.url|user\.(name|email))$"#,
-            ])
-            var remote = "", branch = "master", patterns: [String] = [], user = Set<String>()
-            for record in outcome.output.split(separator: 0) {
-                let parts = record.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false)
-                let name = String(decoding: parts[0], as: UTF8.self)
-                let value = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
-                switch name {
-                case "remote.origin.url": remote = value
-                case "settings.branch": branch = value
-                case "settings.carry": patterns.append(value)
-                default: if !value.isEmpty { user.insert(name) }
-                }
-            }
-            (self.remote, self.branch, self.patterns) = (remote, branch, patterns)
+        /// The commit identity to add: none when the user has one of their own.
+        func identity() throws(SyncError) -> [String: String?] {
+            let outcome = try git.attempt(["config", "-z", "--get-regexp", #"^user\.(name|email)$"#])
+            let user = Set(Self.records(outcome.output).filter { !$0.1.isEmpty }.map(\.0))
             var identity: [String: String?] = [:]
             let environment = git.environment
             if !user.contains("user.name") {
@@ -43,7 +74,7 @@ package enum SyncSetup {
                     identity[variable] = "settings@\(FileSystem.hostName())"
                 }
             }
-            self.identity = identity
+            return identity
         }
     }
 
@@ -70,8 +101,7 @@ package enum SyncSetup {
             let head = try git.attempt(["symbolic-ref", "-q", "HEAD"])
             let named = String(decoding: head.output, as: UTF8.self).trimmingBlanks().split(separator: "\n").first
             let branch = named.flatMap { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : nil } ?? "master"
-            try git.run(["config", "settings.branch", branch])
-            for pattern in patterns { try git.run(["config", "--add", "settings.carry", pattern]) }
+            try Config.save(branch: branch, patterns: patterns, folder)
         } catch {
             _ = try? FileSystem.removeTree(existed ? git.directory : folder.path)
             throw error
@@ -87,7 +117,7 @@ package enum SyncSetup {
         let folder = SyncFolder(environment: environment)
         guard folder.isSetUp else { throw .notSyncing }
         let git = try Git(directory: folder.repository, environment: environment)
-        let remote = (try? Config(git).shownRemote) ?? "the remote"
+        let remote = (try? Config(git, folder).shownRemote) ?? "the remote"
         do {
             try FolderLock.holding(git.directory, for: git.directory, timeout: 10) { _ in
                 try FileSystem.removeTree(folder.path)
@@ -111,9 +141,9 @@ package enum SyncSetup {
 
     /// `sync carry [PATTERN…]`: the domains carried from now on (every one when none).
     package static func setPatterns(_ patterns: [String], environment: Environment) throws(SyncError) -> String {
-        let git = try configured(environment)
-        _ = try git.attempt(["config", "--unset-all", "settings.carry"])
-        for pattern in patterns { try git.run(["config", "--add", "settings.carry", pattern]) }
+        let folder = SyncFolder(environment: environment)
+        let config = try Config(configured(environment), folder)
+        try Config.save(branch: config.branch, patterns: patterns, folder)
         return "sync: carrying " + (patterns.isEmpty ? "every domain" : patterns.joined(separator: " "))
     }
 
@@ -140,7 +170,7 @@ package enum SyncSetup {
     package static func status(environment: Environment, configDirectory: String) throws(SyncError) -> Status? {
         let folder = SyncFolder(environment: environment)
         guard folder.isSetUp else { return nil }
-        let config = try Config(Git(directory: folder.repository, environment: environment))
+        let config = try Config(Git(directory: folder.repository, environment: environment), folder)
         let last = String(decoding: try SyncFolder.contents(folder.last) ?? [], as: UTF8.self)
         let fields = last.split(separator: "\t", maxSplits: 2).map(String.init)
         let lastRound =
