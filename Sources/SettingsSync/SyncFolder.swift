@@ -65,10 +65,11 @@ package struct SyncFolder: Sendable {
 /// What the last round agreed with the repository, so the next one can tell it has
 /// nothing to do without reading a tree: the remote's commit, the base's, and per carried
 /// domain a 64-bit hash of its live file's bytes and of the rules that shape what of it
-/// travels. A missing or unreadable state only makes the next round a full one; it is a
+/// travels, and a print of the patterns and the ignore file. A missing or unreadable state
+/// only makes the next round a full one; it is a
 /// shortcut, never the truth (which is the base, a ref in the repository).
 struct SyncState: Equatable {
-    var remote = "", base = ""
+    var remote = "", base = "", rules = ""
     var prints: [String: String] = [:]
 
     init() {}
@@ -79,6 +80,7 @@ struct SyncState: Equatable {
             switch (fields.first, fields.count) {
             case ("remote"?, 2): remote = fields[1]
             case ("base"?, 2): base = fields[1]
+            case ("rules"?, 2): rules = fields[1]
             case ("print"?, 3): prints[fields[1]] = fields[2]
             default: continue
             }
@@ -86,7 +88,7 @@ struct SyncState: Equatable {
     }
 
     var bytes: [UInt8] {
-        var text = "remote\t\(remote)\nbase\t\(base)\n"
+        var text = "remote\t\(remote)\nbase\t\(base)\nrules\t\(rules)\n"
         for name in prints.keys.sorted(by: byteOrderPrecedes) { text += "print\t\(name)\t\(prints[name]!)\n" }
         return Array(text.utf8)
     }

@@ -19,6 +19,8 @@ public struct SyncReport: Sendable {
     public internal(set) var idle = false
     /// Pushes tried (more than one when other machines pushed first).
     public internal(set) var attempts = 0
+    /// A domain could not be applied: the next round must look again, whatever changed.
+    var unsettled = false
 }
 
 /// One round of `settings sync`. Per carried domain it merges three states key by key:
@@ -85,9 +87,8 @@ package struct SyncRound {
     private func locked() throws(SyncError) -> SyncReport {
         SyncSetup.clearStaleLocks(git.directory)
         let config = try SyncSetup.Config(git, folder)
-        let rules = SyncRules(
-            patterns: config.patterns,
-            ignore: (try? SyncFolder.contents(SyncRules.ignoreFile(configDirectory: store.directory))) ?? nil ?? [])
+        let ignore = (try? SyncFolder.contents(SyncRules.ignoreFile(configDirectory: store.directory))) ?? nil ?? []
+        let rules = SyncRules(patterns: config.patterns, ignore: ignore)
         let remoteRef = "refs/remotes/origin/\(config.branch)", baseRef = "refs/settings/base"
         var report = SyncReport()
 
@@ -139,6 +140,8 @@ package struct SyncRound {
         now.base = baseTip ?? ""
         for domain in live.values { if let print = domain.print { now.prints[domain.name] = print } }
         now.remote = remoteTip ?? ""
+        // Which domains travel: a new pattern can carry a domain only the repository has.
+        now.rules = SyncState.print(Array(config.patterns.joined(separator: "\n").utf8), ignore)
         if state == now, live.values.allSatisfy({ $0.print != nil }) {
             report.idle = true
             return report
@@ -214,7 +217,14 @@ package struct SyncRound {
             for name in report.imported { now.prints[name] = nil }
             for domain in live.values where domain.print == nil { now.prints[domain.name] = nil }
             for name in plan.unreadable { now.prints[name] = nil }
-            try folder.write(now.bytes, to: folder.state)
+            if report.unsettled {
+                // Something waits to be applied: the next round may not be taken for idle.
+                do throws(Errno) { _ = try FileSystem.unlink(folder.state) } catch {
+                    throw .store(.writeFailed(path: folder.state, error))
+                }
+            } else {
+                try folder.write(now.bytes, to: folder.state)
+            }
             return report
         }
         throw .remoteKeptMoving(remote: config.shownRemote, attempts: report.attempts)
@@ -332,6 +342,8 @@ package struct SyncRound {
                     // file (the next round carries that write), stays as it is now.
                     if before != after, now == before {
                         if let after, let problem = schema?.key(key)?.violation(after) {
+                            // Looked at again each round until the schema or the value allows it.
+                            report.unsettled = true
                             refusals.append(
                                 "\(domain.name): kept \(Self.shown(key)) as it is here; the repository's "
                                     + "\(Self.json(after)) is not allowed by its schema (\(problem.message))")
@@ -355,13 +367,17 @@ package struct SyncRound {
         } catch {
             let message = (error as? StoreError)?.message ?? "\(error)"
             report.notes.append("\(message): \(domain.name) is as it was; the next sync tries again")
+            report.unsettled = true
             return domain.previous
         }
         guard !refused.isEmpty, var agreed = domain.agreedValues else { return domain.agreed.map { [$0] } ?? [] }
         // The base keeps this machine's value of a refused key, so it is not sent back as
         // a change, and the repository's is looked at again next round.
         for (key, kept) in refused { agreed[key] = kept }
-        do { return try Plan.entry(domain.name, agreed, git).map { [$0] } ?? [] } catch { return domain.previous }
+        do { return try Plan.entry(domain.name, agreed, git).map { [$0] } ?? [] } catch {
+            report.unsettled = true
+            return domain.previous
+        }
     }
 
     /// A key as a message shows it: control characters and a backslash escaped.

@@ -295,11 +295,34 @@ final class SyncAttackTests: XCTestCase {
         XCTAssertEqual(world.live("a"), #"{"k": 1}"#)
         XCTAssertEqual(world.live("a", "com.other"), #"{"k": 2}"#)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: world.file("a"))
-        on("a", "write", "com.other", "k2", "-int", "3")
-        on("a", "sync")
+        // Nothing else changed on either side: the round still knows com.app waits.
+        XCTAssertEqual(on("a", "sync").stdout, "sync: exported 0, imported 1 (com.app)\n")
         XCTAssertEqual(world.live("a"), #"{"k": 2}"#)
         on("b", "sync")
         XCTAssertEqual(world.live("b"), #"{"k": 2}"#, "the stale value was never pushed back")
+    }
+
+    /// The disk fills as the round writes the first domain it imports (`strace` makes the
+    /// temporary file's fsync fail with ENOSPC): that domain is as it was, the round says
+    /// so, and the next round imports it.
+    func testAFullDiskAtImportLosesNothing() throws {
+        try Harness.require("strace", package: "strace")
+        on("a", "sync", "init", world.remote)
+        on("b", "sync", "init", world.remote)
+        on("b", "write", "com.app", "k", "-int", "1")
+        on("b", "sync")
+        let full = h.exec(
+            "/usr/bin/strace",
+            [
+                "-o", "/dev/null", "-e", "trace=fsync", "-e", "inject=fsync:error=ENOSPC:when=1", Harness.settings,
+                "sync",
+            ],
+            environment: world.environment("a"))
+        XCTAssertEqual(full.status, 0, full.stderr)
+        XCTAssertTrue(full.stderr.contains("No space left on device"), full.stderr)
+        XCTAssertNil(world.live("a"))
+        XCTAssertEqual(on("a", "sync").stdout, "sync: exported 0, imported 1 (com.app)\n")
+        XCTAssertEqual(world.live("a"), #"{"k": 1}"#)
     }
 
     func testAnUnreadableLiveDomainStopsOnlyItself() throws {
@@ -532,6 +555,20 @@ final class SyncAttackTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: world.syncFolder("a")))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: world.file("a"))), before)
         XCTAssertEqual(on("a", "sync", status: 1).stderr.split(separator: "\n").count, 1)
+    }
+
+    /// The idle shortcut remembers the rules: a pattern that now carries a domain only
+    /// the repository has brings it at the next round, though nothing else changed.
+    func testANewPatternCarriesADomainOnlyTheRepositoryHas() throws {
+        on("a", "sync", "init", world.remote, "com.*")
+        on("b", "sync", "init", world.remote)
+        on("b", "write", "org.other", "k", "-int", "1")
+        on("b", "sync")
+        XCTAssertEqual(on("a", "sync").stdout, "sync: exported 0, imported 0\n")
+        XCTAssertEqual(on("a", "sync").stdout, "sync: exported 0, imported 0\n")
+        XCTAssertNil(world.live("a", "org.other"))
+        XCTAssertEqual(on("a", "sync", "carry").stdout, "sync: carrying every domain\n")
+        XCTAssertEqual(on("a", "sync").stdout, "sync: exported 0, imported 1 (org.other)\n")
     }
 
     func testConflictLinesEscapeControlCharacters() throws {
