@@ -10,6 +10,8 @@ public enum SyncError: Error, Sendable {
     case gitMissing(String)
     /// The remote could not be reached (fetch, ls-remote): git's own reason.
     case unreachable(remote: String, reason: String)
+    /// `sync init` could not clone the remote: nothing was set up.
+    case cannotSetUp(remote: String, reason: String)
     /// The push failed for a reason other than another machine's push.
     case pushFailed(remote: String, reason: String)
     /// Other machines kept pushing first, round after round.
@@ -20,6 +22,8 @@ public enum SyncError: Error, Sendable {
     case cancelled
     /// A local git step failed (the clone's own repository).
     case git(command: String, reason: String)
+    /// Run as root on a folder another user owns: git would leave files they cannot write.
+    case otherOwner(path: String, uid: UInt32)
     /// The live folder or the sync's own files could not be read or written.
     case store(StoreError)
 
@@ -31,6 +35,8 @@ public enum SyncError: Error, Sendable {
         case .gitMissing(let why): "sync needs git, which could not be run (\(why)): install git"
         case let .unreachable(remote, reason):
             "cannot reach \(remote) (\(reason)): the live settings are unchanged; the next sync carries them"
+        case let .cannotSetUp(remote, reason):
+            "cannot reach \(remote) (\(reason)): nothing was set up; this machine does not sync yet"
         case let .pushFailed(remote, reason):
             "cannot push to \(remote) (\(reason)): the live settings are unchanged; the next sync tries again"
         case let .remoteKeptMoving(remote, attempts):
@@ -41,6 +47,9 @@ public enum SyncError: Error, Sendable {
                 + "(SETTINGS_SYNC_TIMEOUT): the live settings are unchanged; the next sync tries again"
         case .cancelled: "stopped: the next sync finishes what this one began"
         case let .git(command, reason): "git \(command) failed in the sync's repository (\(reason))"
+        case let .otherOwner(path, uid):
+            "\(path) belongs to user \(uid): run settings sync as that user "
+                + "(as root, git would leave files there they cannot write); nothing was changed"
         case .store(let error): error.message
         }
     }

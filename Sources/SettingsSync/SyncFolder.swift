@@ -40,15 +40,34 @@ package struct SyncFolder: Sendable {
 
     static func exists(_ path: String) -> Bool { ((try? FileSystem.linkStatus(path)) ?? nil) != nil }
 
-    /// The file's bytes, or nil when there is none.
-    static func contents(_ path: String) throws(SyncError) -> [UInt8]? {
-        guard exists(path) else { return nil }
-        do { return try PlistFiles.read(path) } catch { throw .store(error) }
+    /// The bytes of the regular file at `path`, or nil when there is none; anything else
+    /// there (a FIFO would hang a round, a folder) is refused, naming what it is.
+    package static func contents(_ path: String) throws(SyncError) -> [UInt8]? {
+        do throws(FileError) { return try FileSystem.readFile(path)?.bytes } catch {
+            throw .store(StoreError(reading: path, error))
+        }
     }
 
     /// Replaces one of the sync's files (atomically, 0600 when new).
     func write(_ bytes: [UInt8], to file: String) throws(SyncError) {
         do { try PlistFiles.write(bytes, to: file, lockTimeout: 10, newFileMode: 0o600) } catch { throw .store(error) }
+    }
+
+    /// As root, refuses a folder (or, before it exists, the nearest folder above) that
+    /// another user owns: `sudo settings sync` with the user's `HOME` would leave git's
+    /// files there owned by root.
+    func checkOwner() throws(SyncError) {
+        guard FileSystem.isRoot else { return }
+        var path = self.path
+        while true {
+            if let status = (try? FileSystem.status(path)) ?? nil {
+                if status.owner != 0 { throw .otherOwner(path: path, uid: status.owner) }
+                return
+            }
+            let above = Path.directory(of: path)
+            if above == path { return }
+            path = above
+        }
     }
 
     /// Makes the folder (0700) or makes it private again.

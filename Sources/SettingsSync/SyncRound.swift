@@ -55,6 +55,7 @@ package struct SyncRound {
     package func run() throws(SyncError) -> SyncReport {
         guard folder.isSetUp else { throw .notSyncing }
         let report: SyncReport
+        try folder.checkOwner()
         do {
             try folder.makePrivate()
             report = try lockedRound()
@@ -87,7 +88,9 @@ package struct SyncRound {
     private func locked() throws(SyncError) -> SyncReport {
         SyncSetup.clearStaleLocks(git.directory)
         let config = try SyncSetup.Config(git, folder)
-        let ignore = (try? SyncFolder.contents(SyncRules.ignoreFile(configDirectory: store.directory))) ?? nil ?? []
+        // A rule file that cannot be read stops the round: without it, a key meant to stay
+        // here would travel.
+        let ignore = try SyncFolder.contents(SyncRules.ignoreFile(configDirectory: store.directory)) ?? []
         let rules = SyncRules(patterns: config.patterns, ignore: ignore)
         let remoteRef = "refs/remotes/origin/\(config.branch)", baseRef = "refs/settings/base"
         var report = SyncReport()

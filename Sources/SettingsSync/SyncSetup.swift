@@ -87,6 +87,7 @@ package enum SyncSetup {
     ) throws(SyncError) -> String {
         let folder = SyncFolder(environment: environment)
         guard !folder.isSetUp else { throw .alreadySyncing(folder: folder.path) }
+        try folder.checkOwner()
         let existed = SyncFolder.exists(folder.path)
         try folder.makePrivate()
         let git = try Git(directory: Path.join(folder.path, "repo.git"), environment: environment, cancel: cancel)
@@ -95,7 +96,7 @@ package enum SyncSetup {
             // even when the remote is empty (git's "unborn HEAD"), as a plain clone does.
             let clone = try git.attempt(["clone", "-q", "--bare", "--", remote, git.directory], outside: true)
             guard clone.ok else {
-                throw SyncError.unreachable(remote: RemoteURL.redacted(remote), reason: clone.reason)
+                throw SyncError.cannotSetUp(remote: RemoteURL.redacted(remote), reason: clone.reason)
             }
             try git.run(["config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"])
             let head = try git.attempt(["symbolic-ref", "-q", "HEAD"])

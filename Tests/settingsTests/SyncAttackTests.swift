@@ -155,6 +155,63 @@ final class SyncAttackTests: XCTestCase {
         XCTAssertEqual(world.live("b"), #"{"a": "1", "b": "2"}"#)
     }
 
+    /// `sudo settings sync` with a user's folders: git would leave root's files in the
+    /// user's repository. Refused, one line, nothing changed.
+    func testRootRefusesAFolderAnotherUserOwns() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root, as CI runs") }
+        on("a", "sync", "init", world.remote)
+        on("a", "write", "com.app", "k", "1")
+        on("a", "sync")
+        let data = world.work + "/a/data"
+        let chown = { (owner: String) in
+            XCTAssertEqual(self.h.exec("/bin/chown", ["-R", owner, data]).status, 0)
+        }
+        chown("65534:65534")
+        defer { chown("0:0") }
+        let before = SyncAttackTests.snapshot(data)
+        on("a", "write", "com.app", "k", "2")
+        let r = on("a", "sync", status: 4)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("belongs to user 65534"), r.stderr)
+        XCTAssertEqual(SyncAttackTests.snapshot(data), before)
+        // init is refused alike where the folder above belongs to someone else.
+        let other = world.work + "/b/data"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        XCTAssertEqual(h.exec("/bin/chown", ["65534:65534", other]).status, 0)
+        XCTAssertTrue(on("b", "sync", "init", world.remote, status: 4).stderr.contains("belongs to user 65534"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: other), [])
+    }
+
+    /// A rule file that is not a regular file (a FIFO would hang the round) stops the
+    /// round in one line: without its rules, a key meant to stay would travel.
+    func testAnIgnoreFileThatIsNoFileStopsTheRound() throws {
+        on("a", "sync", "init", world.remote)
+        on("a", "write", "com.app", "token", "secret")
+        let rules = world.config("a") + "/settings/syncignore"
+        try FileManager.default.createDirectory(
+            atPath: world.config("a") + "/settings", withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(rules, 0o600), 0)
+        let r = on("a", "sync", status: nil)
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("syncignore"), r.stderr)
+        XCTAssertEqual(world.remoteFiles(), [], "nothing was pushed")
+    }
+
+    /// Every file below `folder`, with its bytes, owner and mode.
+    static func snapshot(_ folder: String) -> [String: String] {
+        var files: [String: String] = [:]
+        for file in FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [] {
+            let path = folder + "/" + file
+            let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
+            let owner = attributes[FileAttributeKey.ownerAccountID].map { "\($0)" } ?? ""
+            let mode = attributes[FileAttributeKey.posixPermissions].map { "\($0)" } ?? ""
+            let data = FileManager.default.contents(atPath: path) ?? Data()
+            files[file] = "\(owner) \(mode) \(data.base64EncodedString())"
+        }
+        return files
+    }
+
     // MARK: §2 A fault loses nothing
 
     /// A hook in the sync's own repository runs just before each push: the round has read

@@ -130,9 +130,10 @@ final class SyncWorld {
     }
 
     /// The names in the remote's branch tip, and one file's bytes there.
+    /// (None when the branch has no commit yet.)
     func remoteFiles(_ branch: String = "main") -> [String] {
-        git(["--git-dir=" + remote, "ls-tree", "--name-only", "-z", branch]).stdout.split(separator: "\0")
-            .map(String.init)
+        let r = h.exec("/usr/bin/env", ["git", "--git-dir=" + remote, "ls-tree", "--name-only", "-z", branch])
+        return r.status == 0 ? r.stdout.split(separator: "\0").map(String.init) : []
     }
 
     func remoteFile(_ name: String, _ branch: String = "main") -> String {

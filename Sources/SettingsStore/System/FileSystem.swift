@@ -44,6 +44,8 @@ package enum FileSystem {
         package var isSymlink: Bool { mode & S_IFMT == S_IFLNK }
         package var kind: FileKind { FileKind(mode: mode) }
         package var permissions: Mode { mode & 0o7777 }
+        /// The owner's user id.
+        package var owner: uid_t { uid }
         /// Whether the owner may write it (mode 0444 may not).
         var isOwnerWritable: Bool { mode & S_IWUSR != 0 }
         /// Whether this process's effective user and group own it.
@@ -65,7 +67,7 @@ package enum FileSystem {
     }
 
     /// `stat(2)`, following links; nil when nothing is there.
-    static func status(_ path: String) throws(Errno) -> Status? {
+    package static func status(_ path: String) throws(Errno) -> Status? {
         var s = stat()
         do { _ = try retrying { stat(path, &s) } } catch  where error == .noSuchFile { return nil }
         return Status(s)
@@ -243,7 +245,7 @@ package enum FileSystem {
 
     /// True when this process runs as root: then what it creates is given to the owner
     /// of the folder it is created in (`makeDirectories`, `AtomicFile`).
-    static var isRoot: Bool { geteuid() == 0 }
+    package static var isRoot: Bool { geteuid() == 0 }
 
     /// `mkdir -p` with mode 0700 for each folder it creates. Run as root (`sudo`), each
     /// new folder takes the owner and group of the folder it is made in, so the user

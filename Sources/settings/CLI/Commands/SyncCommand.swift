@@ -23,7 +23,7 @@ enum SyncCommand {
             case "log"?:
                 try expectAtMost(1, arguments)
                 let folder = SyncFolder(environment: environment)
-                context.output += (try? PlistFiles.read(folder.log)) ?? []
+                context.output += try SyncFolder.contents(folder.log) ?? []
             case "leave"?:
                 try expectAtMost(1, arguments)
                 context.print(try SyncSetup.leave(environment: environment))
@@ -122,7 +122,7 @@ enum SyncCommand {
         context.print("remote: \(status.remote) (branch \(status.branch))")
         context.print("folder: \(status.folder)")
         context.print("last round: \(status.lastRound)")
-        let rules = SyncRules(patterns: status.patterns, ignore: (try? PlistFiles.read(status.ignoreFile)) ?? [])
+        let rules = SyncRules(patterns: status.patterns, ignore: try SyncFolder.contents(status.ignoreFile) ?? [])
         let names = try context.store.domainNames().filter(rules.carries)
         context.print("carried: " + (names.isEmpty ? "(none)" : names.joined(separator: ", ")))
         context.print(
