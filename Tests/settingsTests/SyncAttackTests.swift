@@ -5,28 +5,7 @@ import XCTest
 /// git, a bare repository on disk and machines of their own folders. Each test names the
 /// promise it holds: the repository's files are data, a fault loses nothing, local rules
 /// stay local, deletions and names travel, a stalled remote ends.
-final class SyncAttackTests: XCTestCase {
-    var h: Harness!
-    var world: SyncWorld!
-
-    override func setUpWithError() throws {
-        try Harness.require("git", package: "git")
-        h = Harness()
-        world = try SyncWorld(h)
-    }
-
-    override func tearDown() {
-        world.cleanUp()
-        h.cleanUp()
-    }
-
-    @discardableResult
-    private func on(
-        _ name: String, _ arguments: String..., status: Int32? = 0, extra: [String: String] = [:], line: UInt = #line
-    ) -> Harness.Result {
-        world.run(name, arguments, status: status, extra: extra, line: line)
-    }
-
+final class SyncAttackTests: SyncTestCase {
     private func write(_ text: String, to path: String) throws {
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

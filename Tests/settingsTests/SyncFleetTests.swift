@@ -6,15 +6,8 @@ import XCTest
 /// times over; then each runs two quiet rounds. Every machine must end with identical
 /// domains, every machine's own key at its last value, and each last shared value either
 /// the one that stayed or in its machine's sync log: nothing is lost silently.
-final class SyncFleetTests: XCTestCase {
+final class SyncFleetTests: SyncTestCase {
     func testAFleetWritingAtOnceConverges() throws {
-        try Harness.require("git", package: "git")
-        let h = Harness()
-        let world = try SyncWorld(h)
-        defer {
-            world.cleanUp()
-            h.cleanUp()
-        }
         let count = Int(ProcessInfo.processInfo.environment["SETTINGS_FLEET"] ?? "") ?? 20
         let names = (0..<count).map { "m\($0)" }
         for name in names { world.run(name, ["sync", "init", world.remote]) }

@@ -3,29 +3,11 @@ import XCTest
 
 /// Issue 23 §3: `settings sync` with real git on this machine: a bare repository on disk
 /// and two "machines", each its own config, data and home folders.
-final class SyncTests: XCTestCase {
-    var h: Harness!
-    var world: SyncWorld!
+final class SyncTests: SyncTestCase {
     var work: String { world.work }
     var remote: String { world.remote }
 
-    override func setUpWithError() throws {
-        try Harness.require("git", package: "git")
-        h = Harness()
-        world = try SyncWorld(h)
-    }
-
-    override func tearDown() {
-        world.cleanUp()
-        h.cleanUp()
-    }
-
     private func machine(_ name: String) -> [String: String] { world.machine(name) }
-
-    @discardableResult
-    private func on(_ name: String, _ arguments: String..., status: Int32? = 0, line: UInt = #line) -> Harness.Result {
-        world.run(name, arguments, status: status, line: line)
-    }
 
     /// The domain on a machine, as plistlib reads its live file.
     private func live(_ name: String, _ domain: String = "com.app") -> String { world.live(name, domain) ?? "(none)" }

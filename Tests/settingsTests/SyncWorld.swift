@@ -174,3 +174,29 @@ final class SyncWorld {
         try text.write(toFile: "\(folder)/syncignore", atomically: true, encoding: .utf8)
     }
 }
+
+/// A test case with a fresh world of machines per test (git must be installed: CI
+/// installs it, so there nothing is skipped).
+class SyncTestCase: XCTestCase {
+    var h: Harness!
+    var world: SyncWorld!
+
+    override func setUpWithError() throws {
+        try Harness.require("git", package: "git")
+        h = Harness()
+        world = try SyncWorld(h)
+    }
+
+    override func tearDown() {
+        world.cleanUp()
+        h.cleanUp()
+    }
+
+    /// `settings ARGUMENTS…` on a machine, its exit status checked unless `status` is nil.
+    @discardableResult
+    func on(
+        _ name: String, _ arguments: String..., status: Int32? = 0, extra: [String: String] = [:], line: UInt = #line
+    ) -> Harness.Result {
+        world.run(name, arguments, status: status, extra: extra, line: line)
+    }
+}
