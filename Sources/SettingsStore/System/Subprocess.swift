@@ -9,6 +9,7 @@ import PlistModel
 // <unistd.h>'s pipe2 and <spawn.h>'s closefrom action are GNU extensions, which Glibc's
 // module leaves out.
 @_extern(c, "pipe2") private func pipe2(_ fds: UnsafeMutablePointer<CInt>, _ flags: CInt) -> CInt
+@_extern(c, "pidfd_open") private func pidfdOpen(_ pid: pid_t, _ flags: CUnsignedInt) -> CInt
 @_extern(c, "posix_spawn_file_actions_addclosefrom_np")
 private func addCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: CInt) -> CInt
 
@@ -159,6 +160,12 @@ package enum Subprocess {
                 }
             }
         }
+        // Its output is closed, but it may still run (or a child it left holds nothing of
+        // ours and it waits on that): the limit and the cancel signal hold here too, waited
+        // on through a descriptor of the process (`pidfd_open`) rather than by polling.
+        if stopped == nil, deadline != nil || cancel != nil, !exited(pid, deadline: deadline, cancel: cancel) {
+            stopped = deadline.map { FileSystem.monotonicSeconds() >= $0 } == true ? .timedOut : .cancelled
+        }
         if stopped != nil {
             // A program ended early may leave its own children holding our pipes: the
             // status is what is waited for, not their end.
@@ -184,6 +191,30 @@ package enum Subprocess {
         let signal = status & 0x7f
         return Result(
             status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, output: output, errors: errorText)
+    }
+
+    /// Waits until `pid` has ended (true), the deadline passes or the cancel signal is
+    /// raised (false); it is not reaped here.
+    private static func exited(_ pid: pid_t, deadline: Double?, cancel: CancelSignal?) -> Bool {
+        let fd = pidfdOpen(pid, 0)
+        guard fd >= 0 else { return true }  // No pidfd (an old kernel): the caller waits as before.
+        defer { close(fd) }
+        while true {
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            if let cancel { fds.append(pollfd(fd: cancel.fd, events: Int16(POLLIN), revents: 0)) }
+            var wait: CInt = -1
+            if let deadline {
+                let left = deadline - FileSystem.monotonicSeconds()
+                if left <= 0 { return false }
+                wait = CInt(min(left * 1000 + 1, 60_000))
+            }
+            let ready = poll(&fds, nfds_t(fds.count), wait)
+            if ready < 0, errno != EINTR { return true }
+            if ready > 0 {
+                if fds[0].revents != 0 { return true }
+                return false
+            }
+        }
     }
 
     /// `run`, standard error taken in with the output when `capturingErrors`.
