@@ -78,10 +78,10 @@ package enum SyncSetup {
         }
     }
 
-    /// `sync init REMOTE [PATTERN…]`: a bare clone in the sync's private folder, the
-    /// patterns in its config, and the branch the remote's HEAD names.
-    /// Nothing is imported yet: the first round does that. A remote that cannot be reached
-    /// leaves nothing behind. Returns the line to print.
+    /// `sync init REMOTE [PATTERN…]`: a bare clone in the sync's private folder, and in
+    /// its `settings` file the patterns and the branch the remote's HEAD names. Nothing is
+    /// imported yet: the first round does that. A remote that cannot be reached leaves
+    /// nothing behind. Returns the line to print.
     package static func initialize(
         remote: String, patterns: [String], environment: Environment, cancel: CancelSignal? = nil
     ) throws(SyncError) -> String {

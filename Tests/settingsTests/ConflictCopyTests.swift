@@ -62,6 +62,17 @@ final class ConflictCopyTests: XCTestCase {
         XCTAssertEqual(h.ok("conflicts"), "")
     }
 
+    /// A key with a newline or another control character is printed escaped: the copy
+    /// comes from another machine, and its keys must not forge lines on a terminal.
+    func testAKeyOfTheCopyCannotForgeALine() throws {
+        h.ok("write", "com.app", "a\nsettings: forged\t", "mine")
+        copy(syncthing, "d['a\\nsettings: forged\\t'] = 'theirs'")
+        let out = h.ok("conflicts", "--resolve", "com.app")
+        XCTAssertTrue(
+            out.contains(#"com.app: kept a\u000asettings: forged\u0009 = "mine"; the copy had "theirs""#), out)
+        XCTAssertEqual(out.split(separator: "\n").count, 2, out)
+    }
+
     func testACopyThatDoesNotParseIsLeftAndSaid() throws {
         h.ok("write", "com.app", "a", "1")
         try "not a plist".write(toFile: h.config + "/" + syncthing + ".plist", atomically: true, encoding: .utf8)
