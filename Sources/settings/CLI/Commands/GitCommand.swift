@@ -28,8 +28,9 @@ enum GitCommand {
     static func mergeFile(_ context: inout Context, _ arguments: [Token]) throws {
         var arguments = arguments
         let path = try takeOption("--path", from: &arguments)
-        // `settings sync`'s driver: a conflict takes theirs (what another machine already
-        // pushed) and appends the losing value to the sync log.
+        // Sync's rule for a driver of one's own: a conflict takes theirs (what another
+        // machine already pushed) and appends the losing value to a log. (`settings sync`
+        // itself merges without git's merge machinery, so it runs no driver.)
         let log = try takeOption("--log", from: &arguments)
         let keepTheirs = arguments.contains { $0.text == "--keep-theirs" }
         arguments.removeAll { $0.text == "--keep-theirs" }
