@@ -60,12 +60,12 @@ final class FolderChanges {
             } else if let watch = try? inotify.watch(folder, Inotify.folderEvents) {
                 folders[watch] = folder
                 ok = watchChain(above: folder)
-            } else if !exists(folder) {
+            } else if !FileSystem.exists(folder) {
                 // No folder (an administrator's layer nobody made): no file in it either,
                 // until the folder appears, which is an event in the nearest folder above
                 // that exists, and makes every file count as changed. Looked at again
                 // after the chain is watched, so a folder made meanwhile is not missed.
-                ok = watchChain(above: folder, missingAllowed: true) && !exists(folder)
+                ok = watchChain(above: folder, missingAllowed: true) && !FileSystem.exists(folder)
             }
         }
         trusted[path] = ok
@@ -79,15 +79,13 @@ final class FolderChanges {
     private func watchChain(above folder: String, missingAllowed: Bool = false) -> Bool {
         for (parent, next) in FileSystem.foldersAbove(folder) {
             guard let watch = try? inotify.watch(parent, Inotify.entryEvents) else {
-                if missingAllowed, !exists(parent) { continue }
+                if missingAllowed, !FileSystem.exists(parent) { continue }
                 return false
             }
             chains[watch, default: []].insert(next)
         }
         return true
     }
-
-    private func exists(_ path: String) -> Bool { ((try? FileSystem.linkStatus(path)) ?? nil) != nil }
 
     func drain() {
         guard let events = try? inotify.events() else {

@@ -27,7 +27,7 @@ package struct SyncFolder: Sendable {
     /// The git folder: `repo.git`, or an earlier version's `.git`.
     package var repository: String {
         let old = Path.join(path, ".git")
-        return Self.exists(old) ? old : Path.join(path, "repo.git")
+        return FileSystem.exists(old) ? old : Path.join(path, "repo.git")
     }
 
     package var log: String { Path.join(path, "log") }
@@ -36,9 +36,7 @@ package struct SyncFolder: Sendable {
     package var last: String { Path.join(path, "last") }
 
     /// Whether this machine syncs (`sync init` made the repository).
-    package var isSetUp: Bool { Self.exists(Path.join(repository, "HEAD")) }
-
-    static func exists(_ path: String) -> Bool { ((try? FileSystem.linkStatus(path)) ?? nil) != nil }
+    package var isSetUp: Bool { FileSystem.exists(Path.join(repository, "HEAD")) }
 
     /// The bytes of the regular file at `path`, or nil when there is none; anything else
     /// there (a FIFO would hang a round, a folder) is refused, naming what it is.
@@ -61,7 +59,7 @@ package struct SyncFolder: Sendable {
         var path = self.path
         while true {
             if let status = (try? FileSystem.status(path)) ?? nil {
-                if status.owner != 0 { throw .otherOwner(path: path, uid: status.owner) }
+                if status.uid != 0 { throw .otherOwner(path: path, uid: status.uid) }
                 return
             }
             let above = Path.directory(of: path)

@@ -27,7 +27,8 @@ struct Tree {
             }
             let stem = String(entry.name.dropLast(6))
             guard SyncRound.isDomainName(stem) else {
-                notes.append("\(SyncRound.shown(entry.name)) in the repository is not a domain's name: not imported")
+                notes.append(
+                    "\(CanonicalText.escapedLine(entry.name)) in the repository is not a domain's name: not imported")
                 foreign.append(entry)
                 continue
             }
@@ -181,9 +182,9 @@ struct Plan {
                     merged = merge.merged
                     for conflict in merge.conflicts {
                         conflicts.append(
-                            "conflict at \(String(decoding: CanonicalText.escaped(conflict.path.pointer), as: UTF8.self))"
-                                + " in \(name).plist: ours \(conflict.ours.map(SyncRound.json) ?? "(removed)"),"
-                                + " theirs \(conflict.theirs.map(SyncRound.json) ?? "(removed)");"
+                            "conflict at \(CanonicalText.escapedLine(conflict.path.pointer)) in \(name).plist:"
+                                + " ours \(conflict.ours.map(CanonicalText.json) ?? "(removed)"),"
+                                + " theirs \(conflict.theirs.map(CanonicalText.json) ?? "(removed)");"
                                 + " kept theirs, already pushed")
                     }
                 }

@@ -64,7 +64,7 @@ package struct SyncRound {
             throw error
         }
         try SyncSetup.log(folder, report.conflicts)
-        if !report.idle || !SyncFolder.exists(folder.last) {
+        if !report.idle || !FileSystem.exists(folder.last) {
             try SyncSetup.record(
                 folder, ok: true, "exported \(report.exported.count), imported \(report.imported.count)")
         }
@@ -120,11 +120,7 @@ package struct SyncRound {
             }
             for (domain, read) in reads {
                 switch read {
-                case .success(let bytes?):
-                    prepared[domain.name] = Prepared(
-                        values: Result { () throws(StoreError) in
-                            try PlistFiles.dictionary(from: bytes, name: domain.path)
-                        }, print: SyncState.print(bytes, domain.local.text))
+                case .success(let bytes?): prepared[domain.name] = domain.prepared(bytes)
                 case .success(nil): continue
                 case .failure(let error): prepared[domain.name] = Prepared(values: .failure(error), print: "")
                 }
@@ -171,7 +167,7 @@ package struct SyncRound {
                 let push = try git.attempt(["push", "-q", "origin", "\(commit):refs/heads/\(config.branch)"])
                 if !push.ok {
                     // Another machine pushed first, or the remote refused: which, a fetch tells.
-                    let again = try git.attempt(["fetch", "-q", "--no-tags", "--prune", "origin"])
+                    let again = try git.attempt(fetch)
                     guard again.ok else { throw .unreachable(remote: config.shownRemote, reason: again.reason) }
                     let moved = try git.snapshot([remoteRef])[remoteRef]
                     guard moved?.commit != remoteTip else {
@@ -254,9 +250,13 @@ package struct SyncRound {
         /// Its values, read again, and the print of the bytes they were parsed from (what
         /// the round merged is what its state may say it saw); nil when there is no file.
         func values() throws(StoreError) -> Prepared? {
-            guard let bytes = try read() else { return nil }
-            return Prepared(
-                values: .success(try PlistFiles.dictionary(from: bytes, name: path)),
+            try read().map(prepared)
+        }
+
+        /// `bytes` of its file as the merge takes them: parsed (or why not), and printed.
+        func prepared(_ bytes: [UInt8]) -> Prepared {
+            Prepared(
+                values: Result { () throws(StoreError) in try PlistFiles.dictionary(from: bytes, name: path) },
                 print: SyncState.print(bytes, local.text))
         }
     }
@@ -300,12 +300,13 @@ package struct SyncRound {
     }
 
     func localKeys(_ name: String, _ rules: SyncRules) -> LocalKeys {
-        let schema: Schema? =
-            switch SchemaFiles.load(for: name, configDirectory: store.directory, environment: store.environment) {
-            case .success(let schema): schema
-            case .failure: nil
-            }
-        return rules.localKeys(name, schema: schema, managed: store.adminLayers(of: .named(name)).managed)
+        rules.localKeys(name, schema: schema(name), managed: store.adminLayers(of: .named(name)).managed)
+    }
+
+    /// The domain's schema; none when it has none or its file cannot be used (the
+    /// commands that read it say why).
+    private func schema(_ name: String) -> Schema? {
+        try? SchemaFiles.load(for: name, configDirectory: store.directory, environment: store.environment).get()
     }
 
     /// A name the store takes as a domain of the config folder (not the global domain,
@@ -322,12 +323,7 @@ package struct SyncRound {
         guard domain.liveBefore != domain.liveAfter else {
             return domain.agreed.map { [$0] } ?? []
         }
-        let schema: Schema? =
-            switch SchemaFiles.load(for: domain.name, configDirectory: store.directory, environment: store.environment)
-            {
-            case .success(let schema): schema
-            case .failure: nil
-            }
+        let schema = schema(domain.name)
         var refused: [(key: String, kept: PlistValue?)] = []
         var refusals: [String] = []
         defer { report.notes += refusals }
@@ -348,8 +344,8 @@ package struct SyncRound {
                             // Looked at again each round until the schema or the value allows it.
                             report.unsettled = true
                             refusals.append(
-                                "\(domain.name): kept \(Self.shown(key)) as it is here; the repository's "
-                                    + "\(Self.json(after)) is not allowed by its schema (\(problem.message))")
+                                "\(domain.name): kept \(CanonicalText.escapedLine(key)) as it is here; the repository's "
+                                    + "\(CanonicalText.json(after)) is not allowed by its schema (\(problem.message))")
                             refused.append((key, before))
                         } else {
                             value = after
@@ -382,11 +378,4 @@ package struct SyncRound {
             return domain.previous
         }
     }
-
-    /// A key as a message shows it: control characters and a backslash escaped.
-    static func shown(_ key: String) -> String {
-        String(decoding: CanonicalText.escaped(key), as: UTF8.self)
-    }
-
-    static func json(_ value: PlistValue) -> String { String(decoding: JSONWriter.encode(value), as: UTF8.self) }
 }

@@ -88,7 +88,7 @@ package enum SyncSetup {
         let folder = SyncFolder(environment: environment)
         guard !folder.isSetUp else { throw .alreadySyncing(folder: folder.path) }
         try folder.checkOwner()
-        let existed = SyncFolder.exists(folder.path)
+        let existed = FileSystem.exists(folder.path)
         try folder.makePrivate()
         let git = try Git(directory: Path.join(folder.path, "repo.git"), environment: environment, cancel: cancel)
         do throws(SyncError) {

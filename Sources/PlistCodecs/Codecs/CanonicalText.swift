@@ -44,6 +44,14 @@ package enum CanonicalText {
         return out
     }
 
+    /// `escaped(text)` as text: a key or a pointer in a message or a log line.
+    package static func escapedLine(_ text: String) -> String { String(decoding: escaped(text), as: UTF8.self) }
+
+    /// A value as one line of compact JSON, in the JSON mapping, for messages.
+    package static func json(_ value: PlistValue) -> String {
+        String(decoding: JSONWriter.encode(value), as: UTF8.self)
+    }
+
     /// `value` with every dictionary inside in key order, so JSON of it is canonical.
     private static func sorted(_ value: PlistValue) -> PlistValue {
         switch value {

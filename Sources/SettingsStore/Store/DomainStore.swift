@@ -491,10 +491,10 @@ public struct DomainStore: Sendable {
                 }
                 guard let status else { return false }
                 try checkWritable(status, at: path)
-                if onlyIfEmpty, try read(path)?.domain.values.isEmpty == false { return false }
-                // Removing the file would remove the user's copy of a locked key.
-                if let managed, let values = try read(path)?.domain.values {
-                    for entry in values.entries { try checkUnmanaged(entry.key, managed) }
+                if onlyIfEmpty || managed != nil, let values = try read(path)?.domain.values {
+                    if onlyIfEmpty, !values.isEmpty { return false }
+                    // Removing the file would remove the user's copy of a locked key.
+                    if let managed { for entry in values.entries { try checkUnmanaged(entry.key, managed) } }
                 }
                 do throws(Errno) { return try FileSystem.unlink(path) } catch {
                     throw StoreError.writeFailed(path: path, error)

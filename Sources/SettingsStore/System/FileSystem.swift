@@ -36,7 +36,9 @@ package enum FileSystem {
     package typealias Mode = mode_t
 
     package struct Status: Equatable {
-        var mode: mode_t, uid: uid_t, gid: gid_t, size: Int, inode: UInt64, device: UInt64
+        var mode: mode_t, gid: gid_t, size: Int, inode: UInt64, device: UInt64
+        /// The owner's user id.
+        package var uid: uid_t
         var modifiedNanoseconds: Int64
         var changedNanoseconds: Int64
         package var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
@@ -44,8 +46,6 @@ package enum FileSystem {
         package var isSymlink: Bool { mode & S_IFMT == S_IFLNK }
         package var kind: FileKind { FileKind(mode: mode) }
         package var permissions: Mode { mode & 0o7777 }
-        /// The owner's user id.
-        package var owner: uid_t { uid }
         /// Whether the owner may write it (mode 0444 may not).
         var isOwnerWritable: Bool { mode & S_IWUSR != 0 }
         /// Whether this process's effective user and group own it.
@@ -65,6 +65,9 @@ package enum FileSystem {
         do { _ = try retrying { lstat(path, &s) } } catch  where error == .noSuchFile { return nil }
         return Status(s)
     }
+
+    /// Whether anything is at `path` (a dangling link counts), as `lstat(2)` sees it.
+    package static func exists(_ path: String) -> Bool { ((try? linkStatus(path)) ?? nil) != nil }
 
     /// `stat(2)`, following links; nil when nothing is there.
     package static func status(_ path: String) throws(Errno) -> Status? {

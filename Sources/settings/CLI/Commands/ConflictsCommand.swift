@@ -61,8 +61,8 @@ enum ConflictsCommand {
             }
             for (key, mine, copied) in kept {
                 context.print(
-                    "\(copy.domain): kept \(String(decoding: CanonicalText.escaped(key), as: UTF8.self)) = "
-                        + "\(GitCommand.json(mine)); the copy had \(GitCommand.json(copied))")
+                    "\(copy.domain): kept \(CanonicalText.escapedLine(key)) = "
+                        + "\(CanonicalText.json(mine)); the copy had \(CanonicalText.json(copied))")
             }
             do throws(Errno) { _ = try FileSystem.unlink(path) } catch {
                 throw StoreError.writeFailed(path: path, error)

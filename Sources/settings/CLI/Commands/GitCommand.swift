@@ -54,8 +54,8 @@ enum GitCommand {
         let name = path.map { " in \($0)" } ?? ""
         var logged: [UInt8] = []
         for conflict in merge.conflicts {
-            let ours = conflict.ours.map(json) ?? "(removed)"
-            let theirs = conflict.theirs.map(json) ?? "(removed)"
+            let ours = conflict.ours.map(CanonicalText.json) ?? "(removed)"
+            let theirs = conflict.theirs.map(CanonicalText.json) ?? "(removed)"
             let kept = keepTheirs ? "kept theirs, already pushed" : "kept ours"
             let line = "conflict at \(conflict.path.pointer)\(name): ours \(ours), theirs \(theirs); \(kept)"
             context.error += Array("\(context.program): \(line)\n".utf8)
@@ -79,7 +79,7 @@ enum GitCommand {
 
     /// One side of a merge: its dictionary and format; a missing or empty file is empty.
     private static func side(_ path: String) throws -> (values: PlistDictionary, format: PlistFormat?) {
-        guard exists(path) else { return ([:], nil) }
+        guard FileSystem.exists(path) else { return ([:], nil) }
         let bytes = try PlistFiles.read(path)
         guard !bytes.isEmpty else { return ([:], nil) }
         let (value, format): (PlistValue, PlistFormat)
@@ -87,14 +87,6 @@ enum GitCommand {
         guard case .dict(let values) = value else { throw StoreError.notADictionary(path: path, value.type) }
         return (values, format)
     }
-
-    static func exists(_ path: String) -> Bool { ((try? FileSystem.linkStatus(path)) ?? nil) != nil }
-
-    /// The file's bytes, or nil when there is none.
-    static func contents(_ path: String) throws -> [UInt8]? { exists(path) ? try PlistFiles.read(path) : nil }
-
-    /// A value as one line of compact JSON, in the JSON mapping, for messages.
-    static func json(_ value: PlistValue) -> String { String(decoding: JSONWriter.encode(value), as: UTF8.self) }
 
     /// The attributes line `git-setup` makes sure of.
     static let attributes = "*.plist diff=plist merge=plist"
@@ -145,7 +137,7 @@ enum GitCommand {
                 file = Path.join(environment.home, ".config/git/attributes")
             }
         }
-        var text = try contents(file) ?? []
+        var text = FileSystem.exists(file) ? try PlistFiles.read(file) : []
         let lines = String(decoding: text, as: UTF8.self).split(separator: "\n")
         if lines.contains(where: { $0.trimmingBlanks() == attributes }) {
             context.print("\(file) already has \(attributes)")
