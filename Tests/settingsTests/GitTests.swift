@@ -149,6 +149,26 @@ final class GitTests: XCTestCase {
             ])
     }
 
+    /// A key from the other side, or a file name, cannot forge a line: a newline is
+    /// escaped on stderr and in the --log file, as textconv escapes it.
+    func testAConflictLineEscapesTheKeysControlCharacters() throws {
+        merge(
+            base: #"{"a\nsettings: forged": 1}"#, ours: #"{"a\nsettings: forged": 2}"#,
+            theirs: #"{"a\nsettings: forged": 3}"#, #"{"a\nsettings: forged": 2}"#, status: 1,
+            conflicts: [#"conflict at /a\u000asettings: forged in prefs/app.plist: ours 2, theirs 3"#])
+        let dir = work + "/log"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        plist(dir + "/ours", #"{"k\tx": "o"}"#)
+        plist(dir + "/theirs", #"{"k\tx": "t"}"#)
+        let r = settings(
+            "merge-file", dir + "/none", dir + "/ours", dir + "/theirs", "--keep-theirs", "--log", dir + "/log",
+            "--path", "p\nq")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let log = try String(contentsOfFile: dir + "/log", encoding: .utf8)
+        XCTAssertEqual(
+            log, #"conflict at /k\u0009x in p\u000aq: ours "o", theirs "t"; kept theirs, already pushed"# + "\n")
+    }
+
     func testAFileThatDoesNotParseIsAFailureAndOursIsUntouched() throws {
         plist(work + "/ours", #"{"a": 1}"#, "binary")
         let before = try Data(contentsOf: URL(fileURLWithPath: work + "/ours"))

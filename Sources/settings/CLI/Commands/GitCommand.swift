@@ -51,13 +51,14 @@ enum GitCommand {
             bytes = xml
         }
         try PlistFiles.write(bytes, to: arguments[1].text, lockTimeout: context.store.lockTimeout)
-        let name = path.map { " in \($0)" } ?? ""
+        let name = path.map { " in \(CanonicalText.escapedLine($0))" } ?? ""
         var logged: [UInt8] = []
         for conflict in merge.conflicts {
             let ours = conflict.ours.map(CanonicalText.json) ?? "(removed)"
             let theirs = conflict.theirs.map(CanonicalText.json) ?? "(removed)"
             let kept = keepTheirs ? "kept theirs, already pushed" : "kept ours"
-            let line = "conflict at \(conflict.path.pointer)\(name): ours \(ours), theirs \(theirs); \(kept)"
+            let line =
+                "conflict at \(CanonicalText.escapedLine(conflict.path.pointer))\(name): ours \(ours), theirs \(theirs); \(kept)"
             context.error += Array("\(context.program): \(line)\n".utf8)
             logged += Array("\(line)\n".utf8)
         }
