@@ -4,7 +4,8 @@ import PlistCodecs
 import SettingsStore
 
 /// A property-list value to a `Decodable` type: the inverse of `PropertyListValueEncoder`,
-/// lenient where Foundation is (a real may be read from an integer).
+/// lenient where Foundation is (a real may be read from an integer). The string `$null`
+/// reads as nil, and a failed `decode` in an array does not move past the element.
 enum PropertyListValueDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from value: PlistValue) throws -> T {
         try ValueDecoder(value, codingPath: []).decodeValue(type)
@@ -57,7 +58,9 @@ struct ValueDecoder: Decoder {
             }
             return ValueDecoder(value, codingPath: codingPath + [key])
         }
-        func decodeNil(forKey key: Key) throws -> Bool { dict[key.stringValue] == nil }
+        func decodeNil(forKey key: Key) throws -> Bool {
+            dict[key.stringValue].map { $0 == PropertyListValueEncoder.null } ?? true
+        }
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try child(key).decodeValue(type) }
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
             -> KeyedDecodingContainer<NestedKey>
@@ -67,7 +70,12 @@ struct ValueDecoder: Decoder {
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
             try child(key).unkeyedContainer()
         }
-        func superDecoder() throws -> any Decoder { try child(Key(stringValue: "super")!) }
+        func superDecoder() throws -> any Decoder {
+            guard let value = dict["super"] else {
+                throw DecodingError.keyNotFound(SuperKey(), .init(codingPath: codingPath, debugDescription: "no value"))
+            }
+            return ValueDecoder(value, codingPath: codingPath + [SuperKey()])
+        }
         func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
     }
 
@@ -80,23 +88,33 @@ struct ValueDecoder: Decoder {
 
         init(items: [PlistValue], codingPath: [any CodingKey]) { (self.items, self.codingPath) = (items, codingPath) }
 
-        private mutating func next() throws -> ValueDecoder {
+        /// Decodes the current element and moves past it only when that succeeded, as
+        /// Foundation does: after a failed `try? decode(Int.self)`, the element can still
+        /// be read as another type.
+        private mutating func next<T>(_ read: (ValueDecoder) throws -> T) throws -> T {
             guard !isAtEnd else {
                 throw DecodingError.valueNotFound(
                     Any.self, .init(codingPath: codingPath, debugDescription: "the array ended"))
             }
-            defer { currentIndex += 1 }
-            return ValueDecoder(items[currentIndex], codingPath: codingPath + [IndexKey(currentIndex)])
+            let result = try read(ValueDecoder(items[currentIndex], codingPath: codingPath + [IndexKey(currentIndex)]))
+            currentIndex += 1
+            return result
         }
-        mutating func decodeNil() throws -> Bool { false }
-        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decodeValue(type) }
+        mutating func decodeNil() throws -> Bool {
+            guard !isAtEnd, items[currentIndex] == PropertyListValueEncoder.null else { return false }
+            currentIndex += 1
+            return true
+        }
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next { try $0.decodeValue(type) } }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
             -> KeyedDecodingContainer<NestedKey>
         {
-            try next().container(keyedBy: type)
+            try next { try $0.container(keyedBy: type) }
         }
-        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
-        mutating func superDecoder() throws -> any Decoder { try next() }
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            try next { try $0.unkeyedContainer() }
+        }
+        mutating func superDecoder() throws -> any Decoder { try next { $0 } }
     }
 
     struct Single: SingleValueDecodingContainer {
@@ -107,7 +125,7 @@ struct ValueDecoder: Decoder {
             guard let v = T(propertyListValue: decoder.value) else { throw decoder.mismatch(type) }
             return v
         }
-        func decodeNil() -> Bool { false }
+        func decodeNil() -> Bool { decoder.value == PropertyListValueEncoder.null }
         func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }
         func decode(_ type: String.Type) throws -> String { try scalar(type) }
         func decode(_ type: Double.Type) throws -> Double { try scalar(type) }

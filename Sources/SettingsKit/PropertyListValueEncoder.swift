@@ -5,8 +5,13 @@ import SettingsStore
 
 /// `Encodable` to a property-list value, with no text in between: keyed containers
 /// become dictionaries (in coding order), unkeyed ones arrays; Date and Data keep their
-/// property-list types, URL and UUID are strings. Nil optionals are left out.
+/// property-list types, URL and UUID are strings. A property list has no null: an encoded
+/// nil is Foundation's marker string `$null`, which the decoder reads back as nil
+/// (`encodeIfPresent`, which synthesized conformances use, leaves a nil key out).
 enum PropertyListValueEncoder {
+    /// What Foundation's `PropertyListEncoder` stores for nil, and its decoder reads as nil.
+    static let null: PlistValue = .string("$null")
+
     static func encode<T: Encodable>(_ value: T) throws -> PlistValue {
         let encoder = ValueEncoder(codingPath: [])
         try encoder.encodeValue(value)
@@ -17,11 +22,13 @@ enum PropertyListValueEncoder {
 /// A value being built; a class so that nested containers fill their parent in place.
 final class EncodedNode {
     enum Kind { case empty, value(PlistValue), dict([(String, EncodedNode)]), array([EncodedNode]) }
-    var kind: Kind = .empty
+    var kind: Kind
+
+    init(_ kind: Kind = .empty) { self.kind = kind }
 
     var plist: PlistValue {
         switch kind {
-        case .empty: return .dict([:])
+        case .empty: return .dict([:])  // a value that encoded nothing, as Foundation stores it
         case .value(let v): return v
         case .dict(let entries):
             return .dict(PlistDictionary(entries: entries.map { .init(key: $0.0, value: $0.1.plist) }))
@@ -70,37 +77,51 @@ final class ValueEncoder: Encoder {
         let node: EncodedNode
         let codingPath: [any CodingKey]
 
-        private func put(_ key: Key, _ child: EncodedNode) {
+        private func put(_ key: String, _ child: EncodedNode) {
             guard case .dict(var entries) = node.kind else { return }
-            entries.removeAll { $0.0 == key.stringValue }
-            entries.append((key.stringValue, child))
+            entries.removeAll { $0.0 == key }
+            entries.append((key, child))
             node.kind = .dict(entries)
         }
 
-        mutating func encodeNil(forKey key: Key) throws {}
+        /// The container already under `key` when it is of the kind asked for, so that two
+        /// nested containers under one key fill one dictionary, as Foundation's do.
+        private func existing(_ key: Key, array: Bool) -> EncodedNode? {
+            guard case .dict(let entries) = node.kind, let child = entries.first(where: { $0.0 == key.stringValue })?.1
+            else { return nil }
+            switch child.kind {
+            case .dict where !array, .array where array: return child
+            default: return nil
+            }
+        }
+
+        mutating func encodeNil(forKey key: Key) throws {
+            put(key.stringValue, EncodedNode(.value(PropertyListValueEncoder.null)))
+        }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            let child = try ValueEncoder.child(value, at: codingPath + [key])
-            if case .empty = child.kind { return }  // a nil optional: the key is left out
-            put(key, child)
+            put(key.stringValue, try ValueEncoder.child(value, at: codingPath + [key]))
         }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
             -> KeyedEncodingContainer<NestedKey>
         {
-            let child = EncodedNode()
-            child.kind = .dict([])
-            put(key, child)
+            let child = existing(key, array: false) ?? EncodedNode(.dict([]))
+            put(key.stringValue, child)
             return KeyedEncodingContainer(Keyed<NestedKey>(node: child, codingPath: codingPath + [key]))
         }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            let child = EncodedNode()
-            child.kind = .array([])
-            put(key, child)
+            let child = existing(key, array: true) ?? EncodedNode(.array([]))
+            put(key.stringValue, child)
             return Unkeyed(node: child, codingPath: codingPath + [key])
         }
-        mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+        /// Under the key "super", as Foundation stores it, whether or not `Key` has that case.
+        mutating func superEncoder() -> any Encoder {
+            let encoder = ValueEncoder(codingPath: codingPath + [SuperKey()])
+            put("super", encoder.root)
+            return encoder
+        }
         mutating func superEncoder(forKey key: Key) -> any Encoder {
             let encoder = ValueEncoder(codingPath: codingPath + [key])
-            put(key, encoder.root)
+            put(key.stringValue, encoder.root)
             return encoder
         }
     }
@@ -117,20 +138,18 @@ final class ValueEncoder: Encoder {
         }
         private var nextPath: [any CodingKey] { codingPath + [IndexKey(count)] }
 
-        mutating func encodeNil() throws {}
+        mutating func encodeNil() throws { append(EncodedNode(.value(PropertyListValueEncoder.null))) }
         mutating func encode<T: Encodable>(_ value: T) throws { append(try ValueEncoder.child(value, at: nextPath)) }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
             NestedKey
         > {
-            let child = EncodedNode()
-            child.kind = .dict([])
+            let child = EncodedNode(.dict([]))
             let path = nextPath
             append(child)
             return KeyedEncodingContainer(Keyed<NestedKey>(node: child, codingPath: path))
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            let child = EncodedNode()
-            child.kind = .array([])
+            let child = EncodedNode(.array([]))
             let path = nextPath
             append(child)
             return Unkeyed(node: child, codingPath: path)
@@ -146,7 +165,7 @@ final class ValueEncoder: Encoder {
         let encoder: ValueEncoder
         var codingPath: [any CodingKey] { encoder.codingPath }
 
-        mutating func encodeNil() throws { encoder.root.kind = .empty }
+        mutating func encodeNil() throws { encoder.root.kind = .value(PropertyListValueEncoder.null) }
         mutating func encode(_ value: Bool) throws { encoder.root.kind = .value(.bool(value)) }
         mutating func encode(_ value: String) throws { encoder.root.kind = .value(.string(value)) }
         mutating func encode(_ value: Double) throws { encoder.root.kind = .value(.double(value)) }
@@ -163,6 +182,15 @@ final class ValueEncoder: Encoder {
         mutating func encode(_ value: UInt64) throws { encoder.root.kind = .value(value.propertyListValue!) }
         mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encodeValue(value) }
     }
+}
+
+/// The key Foundation stores a `superEncoder()`'s value under.
+struct SuperKey: CodingKey {
+    var stringValue: String { "super" }
+    var intValue: Int? { nil }
+    init() {}
+    init?(stringValue: String) { guard stringValue == "super" else { return nil } }
+    init?(intValue: Int) { nil }
 }
 
 /// An array position as a coding key, for coding paths.

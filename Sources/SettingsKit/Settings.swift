@@ -121,7 +121,7 @@ public final class Settings: Sendable {
     ///     try settings.get(.volume)   //=> 50
     public func get<Value>(_ key: SettingsKey<Value>) throws(SettingsError) -> Value {
         guard let stored = try storedValue(key.name) else { return key.defaultValue }
-        guard let value = Value(propertyListValue: stored) ?? Self.argumentText(stored, key.name, arguments) else {
+        guard let value = key.decoded(stored) ?? argumentText(stored, key) else {
             reportOnce(.wrongType(key: key.name, found: TypeTable.row(for: stored).phrase), stored, key.name)
             return key.defaultValue
         }
@@ -224,7 +224,7 @@ public final class Settings: Sendable {
     ///
     ///     try settings.set(150, for: .volume); settings[.volume]   //=> 100 (clamped)
     public func set<Value>(_ value: Value, for key: SettingsKey<Value>) throws(SettingsError) {
-        let new = (key.adjust?(value) ?? value).propertyListValue
+        let new = try key.encoded(value)
         if writes == .coalesced {
             if let domainError { throw .store(domainError) }
             // Refused now, as the write would be refused later.
@@ -263,9 +263,9 @@ public final class Settings: Sendable {
 
     private func modifyAny<Value>(_ key: SettingsKey<Value>, _ body: (inout Value) throws -> Void) throws {
         try write(key.name) { current in
-            var value = current.flatMap(Value.init(propertyListValue:)) ?? key.defaultValue
+            var value = current.flatMap(key.decoded) ?? key.defaultValue
             try body(&value)
-            let new = (key.adjust?(value) ?? value).propertyListValue
+            let new = try key.encoded(value)
             if current == new { return false }
             current = new
             return true
@@ -300,6 +300,7 @@ public final class Settings: Sendable {
         try batchWrite { values in
             var batch = Batch(values: values)
             try body(&batch)
+            if let failure = batch.failure { throw failure }
             guard batch.values != values else { return false }
             values = batch.values
             return true
@@ -312,10 +313,14 @@ public final class Settings: Sendable {
     @dynamicMemberLookup
     public struct Batch {
         var values: PlistDictionary
+        /// The first value that could not be encoded: the batch then writes nothing.
+        var failure: SettingsError?
         /// The key's value in the batch (its default when absent); setting it changes the batch.
         public subscript<Value>(key: SettingsKey<Value>) -> Value {
-            get { values[key.name].flatMap(Value.init(propertyListValue:)) ?? key.defaultValue }
-            set { values[key.name] = (key.adjust?(newValue) ?? newValue).propertyListValue }
+            get { values[key.name].flatMap(key.decoded) ?? key.defaultValue }
+            set {
+                do { values[key.name] = try key.encoded(newValue) } catch { failure = failure ?? error }
+            }
         }
         /// Removes the key in the batch, so it reads as its default.
         public mutating func reset<Value>(_ key: SettingsKey<Value>) { values.removeValue(forKey: key.name) }
@@ -396,15 +401,13 @@ public final class Settings: Sendable {
 
     /// A command-line word is text; read it as the key's type where it spells one
     /// (`-volume 70` for an integer key), as `UserDefaults.integer(forKey:)` does.
-    static func argumentText<Value: SettingsValue>(_ stored: PlistValue, _ name: String, _ arguments: PlistDictionary)
-        -> Value?
-    {
-        guard case .string(let text) = stored, arguments[name] != nil else { return nil }
+    func argumentText<Value: SettingsValue>(_ stored: PlistValue, _ key: SettingsKey<Value>) -> Value? {
+        guard case .string(let text) = stored, arguments[key.name] != nil else { return nil }
         var candidates: [PlistValue] = []
         if let i = Int64(text) { candidates.append(.int(i)) }
         if let d = Double(text) { candidates.append(.double(d)) }
-        candidates.append(.bool(foundationBool(text)))
-        return candidates.lazy.compactMap(Value.init(propertyListValue:)).first
+        candidates.append(.bool(Self.foundationBool(text)))
+        return candidates.lazy.compactMap(key.decoded).first
     }
 
     /// A word as Foundation's `bool(forKey:)` reads a string (`NSString.boolValue`): true

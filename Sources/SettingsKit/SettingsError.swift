@@ -11,12 +11,16 @@ public enum SettingsError: Error, Sendable, Equatable {
     case store(StoreError)
     /// A stored value of another type than the key's; the default was used instead.
     case wrongType(key: String, found: String)
+    /// A value that could not be encoded (its `encode(to:)` threw); nothing was written.
+    case unencodable(key: String, reason: String)
 
     /// One line for a user.
     public var message: String {
         switch self {
         case .store(let error): error.message
         case let .wrongType(key, found): "the value of '\(key)' is \(found), not the key's type; the default is used"
+        case let .unencodable(key, reason):
+            "the value for '\(key)' cannot be stored (\(reason)); the stored value is unchanged"
         }
     }
 }

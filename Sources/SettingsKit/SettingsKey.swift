@@ -64,6 +64,21 @@ public final class SettingsKey<Value: SettingsValue>: SettingsKeys, @unchecked S
     }
 }
 
+extension SettingsKey {
+    /// What a write of `value` stores: the value after the key's adjustment, encoded.
+    func encoded(_ value: Value) throws(SettingsError) -> PlistValue? {
+        do { return try (adjust?(value) ?? value).encodePropertyList() } catch {
+            throw .unencodable(key: name, reason: "\(error)")
+        }
+    }
+
+    /// What a stored value reads as: the key's type, through the key's adjustment, so a
+    /// clamped key reads clamped whoever wrote the file. Nil when it has another type.
+    func decoded(_ stored: PlistValue) -> Value? {
+        Value(propertyListValue: stored).map { adjust?($0) ?? $0 }
+    }
+}
+
 extension SettingsKey: Hashable {
     /// Two keys are equal when they name the same key in the file (compared as bytes).
     public static func == (a: SettingsKey, b: SettingsKey) -> Bool { a.name.utf8.elementsEqual(b.name.utf8) }

@@ -54,6 +54,8 @@ public protocol SettingsCodable: Codable, SettingsValue {}
 extension SettingsCodable {
     /// Stored as the property list its `Encodable` conformance makes (a dictionary for a struct).
     public var propertyListValue: PlistValue? { try? PropertyListValueEncoder.encode(self) }
+    /// The property list its `Encodable` conformance makes, or the error it throws.
+    public func encodePropertyList() throws -> PlistValue? { try PropertyListValueEncoder.encode(self) }
     /// Decoded from a stored property list; nil when it does not decode.
     public init?(propertyListValue value: PlistValue) {
         guard let decoded = try? PropertyListValueDecoder.decode(Self.self, from: value) else { return nil }

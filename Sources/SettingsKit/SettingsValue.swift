@@ -17,6 +17,26 @@ public protocol SettingsValue: Sendable {
     var propertyListValue: PlistValue? { get }
     /// The Swift value for what is stored, or nil when it has another type.
     init?(propertyListValue: PlistValue)
+    /// The value as stored, or the error that keeps it from being stored (a `Codable`
+    /// type whose `encode(to:)` throws). `Settings` writes through this, so a value that
+    /// cannot be encoded is refused and never replaces what is stored. Defaults to
+    /// `propertyListValue`.
+    func encodePropertyList() throws -> PlistValue?
+}
+
+extension SettingsValue {
+    /// `propertyListValue`, which cannot fail.
+    public func encodePropertyList() throws -> PlistValue? { propertyListValue }
+}
+
+/// What a nil element of an array is stored as, Foundation's `$null` marker string: a
+/// property list has no null, and this is what `PropertyListEncoder` writes and reads.
+let nullMarker: PlistValue = .string("$null")
+
+/// An optional element type, so that an array can store and read back its nil elements.
+protocol NullableValue { static var null: Self { get } }
+extension Optional: NullableValue where Wrapped: SettingsValue {
+    static var null: Self { .none }
 }
 
 extension Bool: SettingsValue {
@@ -99,21 +119,33 @@ extension UInt32: SettingsValue {}
 extension UInt64: SettingsValue {}
 
 extension Array: SettingsValue where Element: SettingsValue {
-    /// `[UInt8]` is stored as data, as Foundation stores `Data`; other arrays as arrays.
+    /// `[UInt8]` is stored as data, as Foundation stores `Data`; other arrays as arrays, a
+    /// nil element as `$null`.
     public var propertyListValue: PlistValue? {
         // The type, not the cast: any empty array casts to [UInt8], and `[]` of strings
         // must stay an array.
         if Element.self == UInt8.self, let bytes = self as? [UInt8] { return .data(bytes) }
-        return .array(compactMap(\.propertyListValue))
+        return .array(map { $0.propertyListValue ?? nullMarker })
     }
-    /// Stored data (for `[UInt8]`) or an array whose every element reads as `Element`.
+    /// The elements' encodings; the first that throws is thrown.
+    public func encodePropertyList() throws -> PlistValue? {
+        if Element.self == UInt8.self { return propertyListValue }
+        return .array(try map { try $0.encodePropertyList() ?? nullMarker })
+    }
+    /// Stored data (for `[UInt8]`) or an array whose every element reads as `Element`
+    /// (`$null` as nil, for optional elements).
     public init?(propertyListValue value: PlistValue) {
         switch value {
         case .data(let bytes) where Element.self == UInt8.self: self = bytes as! [Element]
         case .array(let items):
             var out: [Element] = []
             out.reserveCapacity(items.count)
+            let nullable = Element.self as? any NullableValue.Type
             for item in items {
+                if let nullable, item == nullMarker {
+                    out.append(nullable.null as! Element)
+                    continue
+                }
                 guard let element = Element(propertyListValue: item) else { return nil }
                 out.append(element)
             }
@@ -166,6 +198,12 @@ extension Dictionary: SettingsValue where Key: SettingsDictionaryKey, Value: Set
         for (key, value) in self { dict[key.settingsKeyText] = value.propertyListValue }
         return .dict(dict)
     }
+    /// The values' encodings; the first that throws is thrown.
+    public func encodePropertyList() throws -> PlistValue? {
+        var dict = PlistDictionary()
+        for (key, value) in self { dict[key.settingsKeyText] = try value.encodePropertyList() }
+        return .dict(dict)
+    }
     /// A stored dictionary whose every key reads as `Key` and every value as `Value`.
     public init?(propertyListValue value: PlistValue) {
         guard case .dict(let dict) = value else { return nil }
@@ -183,6 +221,8 @@ extension Dictionary: SettingsValue where Key: SettingsDictionaryKey, Value: Set
 extension Set: SettingsValue where Element: SettingsValue {
     /// Stored as an array (in no particular order).
     public var propertyListValue: PlistValue? { .array(compactMap(\.propertyListValue)) }
+    /// The elements' encodings; the first that throws is thrown.
+    public func encodePropertyList() throws -> PlistValue? { .array(try compactMap { try $0.encodePropertyList() }) }
     /// A stored array whose every element reads as `Element`.
     public init?(propertyListValue value: PlistValue) {
         guard case .array = value, let elements = [Element](propertyListValue: value) else { return nil }
@@ -237,6 +277,8 @@ extension PlistValue: SettingsValue {
 extension Optional: SettingsValue where Wrapped: SettingsValue {
     /// The wrapped value's; nil (absent) for nil.
     public var propertyListValue: PlistValue? { self?.propertyListValue }
+    /// The wrapped value's encoding; nil for nil.
+    public func encodePropertyList() throws -> PlistValue? { try self?.encodePropertyList() }
     /// The wrapped type's reading of a stored value.
     public init?(propertyListValue value: PlistValue) {
         guard let wrapped = Wrapped(propertyListValue: value) else { return nil }
