@@ -169,7 +169,7 @@ final class ValueEncoder: Encoder {
         mutating func encode(_ value: Bool) throws { encoder.root.kind = .value(.bool(value)) }
         mutating func encode(_ value: String) throws { encoder.root.kind = .value(.string(value)) }
         mutating func encode(_ value: Double) throws { encoder.root.kind = .value(.double(value)) }
-        mutating func encode(_ value: Float) throws { encoder.root.kind = .value(.float(value)) }
+        mutating func encode(_ value: Float) throws { encoder.root.kind = .value(value.propertyListValue!) }
         mutating func encode(_ value: Int) throws { encoder.root.kind = .value(value.propertyListValue!) }
         mutating func encode(_ value: Int8) throws { encoder.root.kind = .value(value.propertyListValue!) }
         mutating func encode(_ value: Int16) throws { encoder.root.kind = .value(value.propertyListValue!) }

@@ -5,14 +5,14 @@ import Synchronization
 
 /// One delivered change of a key: the value before (as this observer last saw it) and now.
 ///
-///     settings.observe(.volume) { change in print(change.old, change.new) }   // prints 50.0 70.0
+///     settings.observe(.volume) { change in print(change.oldValue, change.newValue) }   // prints 50.0 70.0
 public struct SettingsChange<Value: SettingsValue>: Sendable {
     /// The key's name.
     public let key: String
-    /// The value before the change.
-    public let old: Value
+    /// The value before the change (named as in KVO and Defaults).
+    public let oldValue: Value
     /// The value after it.
-    public let new: Value
+    public let newValue: Value
 }
 
 /// Stops an observation on `cancel()` or when it goes away. When a domain's last
@@ -43,7 +43,7 @@ extension Settings {
     /// Calls `handler` after each change of `key`: from this `Settings` at once, from
     /// any other writer (the CLI, Foundation, another process, an administrator's file)
     /// when the watcher sees it. With `initial`, it is called first with the current value
-    /// as `new` and the absent value (the key's default, nil for an optional) as `old`, as
+    /// as `newValue` and the absent value (the key's default, nil for an optional) as `oldValue`, as
     /// KVO's initial call does.
     ///
     /// Only changes of the value read are delivered: storing the value already there, or
@@ -51,13 +51,15 @@ extension Settings {
     /// `UserDefaults`' notification, which fires for any write), and no change is
     /// delivered twice.
     ///
-    ///     let token = settings.observe(.music) { print($0.old, "->", $0.new) }
+    ///     let token = settings.observe(.music) { print($0.oldValue, "->", $0.newValue) }
     public func observe<Value>(
         _ key: SettingsKey<Value>, initial: Bool = false,
         _ handler: @escaping @Sendable (SettingsChange<Value>) -> Void
     ) -> SettingsObservation {
         let last = Mutex(self[key])
-        if initial { handler(SettingsChange(key: key.name, old: key.defaultValue, new: last.withLock { $0 })) }
+        if initial {
+            handler(SettingsChange(key: key.name, oldValue: key.defaultValue, newValue: last.withLock { $0 }))
+        }
         return addObserver(key.name) { [weak self] _ in
             guard let self else { return }
             let new = self[key]
@@ -66,7 +68,7 @@ extension Settings {
                 defer { old = new }
                 return old
             }
-            if let old { handler(SettingsChange(key: key.name, old: old, new: new)) }
+            if let old { handler(SettingsChange(key: key.name, oldValue: old, newValue: new)) }
         }
     }
 
@@ -77,7 +79,7 @@ extension Settings {
     public func updates<Value>(_ key: SettingsKey<Value>, initial: Bool = true) -> AsyncStream<Value> {
         AsyncStream { continuation in
             if initial { continuation.yield(self[key]) }
-            let token = observe(key) { continuation.yield($0.new) }
+            let token = observe(key) { continuation.yield($0.newValue) }
             continuation.onTermination = { _ in token.cancel() }
         }
     }
@@ -225,7 +227,7 @@ extension Settings {
     /// so code bound to an actor (`MainActor.shared` for UI) need not hop:
     ///
     ///     settings.observe(.volume, isolation: MainActor.shared) { change in
-    ///         MainActor.assumeIsolated { label.text = "\(change.new)" }
+    ///         MainActor.assumeIsolated { label.text = "\(change.newValue)" }
     ///     }
     ///
     /// Cancelling the observation stops deliveries not yet made.

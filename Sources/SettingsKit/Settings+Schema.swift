@@ -19,6 +19,30 @@ extension Settings {
         let root: PlistValue = .dict(["strict": .bool(strict), "keys": .dict(described)])
         return String(decoding: JSONWriter.encode(root, pretty: true), as: UTF8.self) + "\n"
     }
+
+    /// Publishes `keys` as this domain's schema, in the user's own schema folder
+    /// (`$XDG_CONFIG_HOME/settings/schemas/D.json`, or `directory`'s), where `settings`
+    /// finds it: the shell's untyped `write` then takes each key's type, a clamped key's
+    /// range is enforced, and `describe`, `list-keys` and completion show the app's keys.
+    /// Call it once at launch; a schema already as published is not written again.
+    ///
+    ///     try settings.publishSchema(for: [SettingsKeys.volume, SettingsKeys.name])
+    ///
+    /// - Throws: `SettingsError.store` when the file cannot be written; a domain given by
+    ///   path, or the global domain, has no schema and is refused as an invalid domain.
+    public func publishSchema(for keys: [SettingsKeys], strict: Bool = false) throws(SettingsError) {
+        if let domainError { throw .store(domainError) }
+        guard case .named(let name) = domain else {
+            throw .store(.invalidDomain(domain.displayName, "only a named domain has a schema"))
+        }
+        let bytes = Array(Self.schema(for: keys, strict: strict).utf8)
+        guard let path = SchemaFiles.candidates(for: name, configDirectory: store.directory).first else { return }
+        if let (existing, _) = try? FileSystem.readFile(path), existing == bytes { return }
+        do throws(Errno) { try FileSystem.makeDirectories(Path.directory(of: path)) } catch {
+            throw .store(.writeFailed(path: path, error))
+        }
+        do { try PlistFiles.write(bytes, to: path, lockTimeout: store.lockTimeout) } catch { throw .store(error) }
+    }
 }
 
 /// A key as its schema entry describes it.

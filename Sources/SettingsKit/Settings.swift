@@ -10,7 +10,7 @@ import Synchronization
 ///     let settings = Settings(domain: "com.example.player")
 ///     settings[.volume] += 5                        // one read, one locked write
 ///     try settings.modify(.count) { $0 += 1 }       // one read-modify-write across processes
-///     let token = settings.observe(.music) { print($0.new) }
+///     let token = settings.observe(.music) { print($0.newValue) }
 ///
 /// Reads look where `UserDefaults` looks: the arguments (when opted in), the domain, the
 /// global domain, then the key's default, which is never written. A value of another

@@ -23,14 +23,24 @@ extension Data: SettingsValue {
     }
 }
 
-/// A URL is stored as its absolute string, which `settings read` shows as it is.
+/// A URL is stored as Foundation on Linux stores one, so each reads the other's: a file
+/// URL as its path (`/hello/world`), and a string that is a path (`/…`, `~/…`) reads as a
+/// file URL. Other URLs keep their whole text, which Foundation's `url(forKey:)` would
+/// read as a path (the man page's COMPATIBILITY section says so).
 extension URL: SettingsValue {
-    /// Stored as its absolute string.
-    public var propertyListValue: PlistValue? { .string(absoluteString) }
-    /// A stored string that parses as a URL.
+    /// A file URL's path; any other URL's absolute string.
+    public var propertyListValue: PlistValue? { .string(isFileURL ? path : absoluteString) }
+    /// A stored path as a file URL (`~` is the home folder), else a URL with a scheme,
+    /// else a path relative to the current folder, as Foundation reads it.
     public init?(propertyListValue value: PlistValue) {
-        guard case .string(let text) = value else { return nil }
-        self.init(string: text)
+        guard case .string(let text) = value, !text.isEmpty else { return nil }
+        if text == "~" || text.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+            self.init(fileURLWithPath: home + text.dropFirst())
+        } else if !text.hasPrefix("/"), let url = URL(string: text), url.scheme != nil {
+            self = url
+        } else {
+            self.init(fileURLWithPath: text)
+        }
     }
 }
 

@@ -77,8 +77,10 @@ extension Double: SettingsValue {
 }
 
 extension Float: SettingsValue {
-    /// Stored as a 32-bit real.
-    public var propertyListValue: PlistValue? { .float(self) }
+    /// Stored as the real its shortest decimal spells (12.34, not 12.340000152…), so a
+    /// Double key, Foundation's `double(forKey:)` and `settings read` all see the number
+    /// that was set, and the Float reads back exactly.
+    public var propertyListValue: PlistValue? { .double(Double(description) ?? Double(self)) }
     /// What `Double` reads (a real of either width, or an integer), rounded to a `Float`.
     public init?(propertyListValue value: PlistValue) {
         guard let d = Double(propertyListValue: value) else { return nil }

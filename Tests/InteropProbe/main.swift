@@ -2,7 +2,10 @@
 // UserDefaults, so the tests can show that it and `settings` share files.
 //
 //   InteropProbe get SUITE KEY          prints "<type> <value>" or "missing"
-//   InteropProbe set SUITE KEY TYPE V   TYPE: bool int double string data date array dict
+//   InteropProbe set SUITE KEY TYPE V   TYPE: bool int double float string data date array dict url
+//                                       (a url V that starts with / is a file path)
+//   InteropProbe get-url SUITE KEY      prints url(forKey:)'s absolute string, or "nil"
+//   InteropProbe get-float SUITE KEY    prints float(forKey:) and double(forKey:)
 //   InteropProbe set-standard KEY INT   through UserDefaults.standard
 import Foundation
 
@@ -42,12 +45,18 @@ func describe(_ value: Any) -> String {
 switch args[1] {
 case "get":
     if let value = defaults.object(forKey: key) { print(describe(value)) } else { print("missing") }
+case "get-url":
+    print(defaults.url(forKey: key)?.absoluteString ?? "nil")
+case "get-float":
+    print(defaults.float(forKey: key), defaults.double(forKey: key))
 case "set":
     let (type, text) = (args[4], args[5])
     switch type {
     case "bool": defaults.set(text == "true", forKey: key)
     case "int": defaults.set(Int(text)!, forKey: key)
     case "double": defaults.set(Double(text)!, forKey: key)
+    case "float": defaults.set(Float(text)!, forKey: key)
+    case "url": defaults.set(text.hasPrefix("/") ? URL(fileURLWithPath: text) : URL(string: text)!, forKey: key)
     case "string": defaults.set(text, forKey: key)
     case "data": defaults.set(Data(text.utf8), forKey: key)
     case "date": defaults.set(Date(timeIntervalSinceReferenceDate: Double(text)!), forKey: key)

@@ -32,7 +32,7 @@ case "coalesced" where args.count == 5:
     for i in 0..<Int(args[4])! { settings[SettingsKey<Int>("k\(i)", default: -1)] = i }
 case "observed-set" where args.count == 4:
     let settings = Settings(domain: args[3], directory: args[2])
-    let token = settings.observe(.count) { print("delivered \($0.new)") }
+    let token = settings.observe(.count) { print("delivered \($0.newValue)") }
     settings[.count] += 1
     usleep(300_000)  // the watcher sees the write meanwhile
     token.cancel()

@@ -12,7 +12,7 @@ final class SettingsKitAttackTests: XCTestCase {
     override func setUp() { scratch = Scratch() }
     override func tearDown() { scratch.remove() }
 
-    /// A value nested past every reader's limit and a date outside years 1 to 9999 are
+    /// A value nested past every reader's limit and a date before Foundation's distantPast are
     /// refused, and the file stays as it was. A key or value XML cannot hold (a control
     /// character) is not refused any more: it makes the domain binary, and reads back
     /// exactly, here and in Foundation (the peers' suites store any Swift string).

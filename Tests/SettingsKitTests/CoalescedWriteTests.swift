@@ -19,7 +19,7 @@ final class CoalescedWriteTests: XCTestCase {
         let settings = Settings(domain: "com.example.burst", directory: scratch.directory, writes: .coalesced)
         let seen = Mutex<[Int]>([])
         let key = SettingsKey<Int>("k0", default: -1)
-        let token = settings.observe(key) { change in seen.withLock { $0.append(change.new) } }
+        let token = settings.observe(key) { change in seen.withLock { $0.append(change.newValue) } }
         for i in 0..<100 { settings[SettingsKey<Int>("k\(i)", default: -1)] = i }
         settings[key] = 7
         XCTAssertEqual(settings[key], 7, "read at once")

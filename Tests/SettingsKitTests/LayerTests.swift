@@ -43,7 +43,7 @@ final class LayerTests: XCTestCase {
         XCTAssertEqual(settings[theme], "dark")
         XCTAssertEqual(settings[volume], 70, "the user's own value is above the machine's")
         let seen = Mutex<[Int]>([])
-        let token = settings.observe(volume) { change in seen.withLock { $0.append(change.new) } }
+        let token = settings.observe(volume) { change in seen.withLock { $0.append(change.newValue) } }
         try admin("managed", "com.example.layers.json", #"{"volume": 30}"#)
         XCTAssertEqual(settings[volume], 30, "a managed value wins")
         let deadline = Date().addingTimeInterval(3)

@@ -46,7 +46,7 @@ final class ObservationTests: XCTestCase {
         first.cancel()
         try settings.removeAll()
         let heard = Mutex<[Bool]>([])
-        let second = settings.observe(key) { change in heard.withLock { $0.append(change.new) } }
+        let second = settings.observe(key) { change in heard.withLock { $0.append(change.newValue) } }
         settings[key] = true
         second.cancel()
         XCTAssertEqual(heard.withLock { $0 }, [true])
@@ -96,7 +96,7 @@ final class ObservationTests: XCTestCase {
         let key = SettingsKey<String?>("fromOtherMachine")
         settings[SettingsKey<Int>("here", default: 0)] = 1
         let heard = Mutex<[String?]>([])
-        let token = settings.observe(key) { change in heard.withLock { $0.append(change.new) } }
+        let token = settings.observe(key) { change in heard.withLock { $0.append(change.newValue) } }
         defer { token.cancel() }
         let copy = scratch.directory + "/com.example.sync.sync-conflict-20241122-101500-ABCDEF7.plist"
         try PropertyListSerialization.data(fromPropertyList: ["fromOtherMachine": "yes"], format: .binary, options: 0)
@@ -129,7 +129,7 @@ final class ObservationTests: XCTestCase {
         let settings = Settings(domain: "com.example.synced", directory: scratch.directory + "/b")
         let heard = Mutex<[Int]>([])
         let token = settings.observe(SettingsKey<Int>("volume", default: 50)) { change in
-            heard.withLock { $0.append(change.new) }
+            heard.withLock { $0.append(change.newValue) }
         }
         defer { token.cancel() }
         scratch.run("settings", ["sync"], environment: machine("b"))
@@ -170,7 +170,7 @@ final class ActorDeliveryTests: XCTestCase {
         let recorder = Recorder()
         let key = SettingsKey<Int>("volume", default: 0)
         let token = settings.observe(key, initial: true, isolation: recorder) { change in
-            recorder.recordHere(change.new)
+            recorder.recordHere(change.newValue)
         }
         for i in 1...20 { settings[key] = i }
         let deadline = Date().addingTimeInterval(3)

@@ -105,10 +105,12 @@ final class PeerBehaviourTests: XCTestCase {
         settings[name] = "Ann"
         let seen = Mutex<[String]>([])
         let first = settings.observe(volume, initial: true) { change in
-            seen.withLock { $0.append("\(change.old) -> \(change.new)") }
+            seen.withLock { $0.append("\(change.oldValue) -> \(change.newValue)") }
         }
         let second = settings.observe(name, initial: true) { change in
-            seen.withLock { $0.append("\(String(describing: change.old)) -> \(String(describing: change.new))") }
+            seen.withLock {
+                $0.append("\(String(describing: change.oldValue)) -> \(String(describing: change.newValue))")
+            }
         }
         XCTAssertEqual(seen.withLock { $0 }, ["50 -> 70", "nil -> Optional(\"Ann\")"])
         first.cancel()

@@ -58,7 +58,7 @@ final class PeerFeatureTests: XCTestCase {
         }
         XCTAssertEqual(settings.peerMuted, true)
         let seen = Mutex<[Int]>([])
-        let token = settings.observe(\.peerVolume) { change in seen.withLock { $0.append(change.new) } }
+        let token = settings.observe(\.peerVolume) { change in seen.withLock { $0.append(change.newValue) } }
         settings.peerVolume = 6
         XCTAssertEqual(seen.withLock { $0 }, [6])
         token.cancel()
@@ -142,7 +142,7 @@ final class PeerFeatureTests: XCTestCase {
     func testWithoutPropagationDeliversNothingThenOrLater() {
         let volume = SettingsKey<Int>("volume", default: 50)
         let seen = Mutex<[Int]>([])
-        let token = settings.observe(volume) { change in seen.withLock { $0.append(change.new) } }
+        let token = settings.observe(volume) { change in seen.withLock { $0.append(change.newValue) } }
         settings.withoutPropagation { settings[volume] = 70 }
         XCTAssertEqual(settings[volume], 70)
         Thread.sleep(forTimeInterval: 0.3)  // the watcher sees the file change too

@@ -25,7 +25,7 @@ final class ReadmeExampleTests: XCTestCase {
             $0[.readmeName] = "Ann"; $0[.readmeTheme] = .dark
         }
         let seen = Mutex<[Double]>([])
-        let token = settings.observe(.readmeVolume) { change in seen.withLock { $0.append(change.new) } }
+        let token = settings.observe(.readmeVolume) { change in seen.withLock { $0.append(change.newValue) } }
         settings[.readmeVolume] = 20
         XCTAssertEqual(seen.withLock { $0 }, [20])
         token.cancel()

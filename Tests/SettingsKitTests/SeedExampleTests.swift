@@ -62,9 +62,10 @@ final class SeedExampleTests: XCTestCase {
     /// Seed 001: switches and clamped volumes, observed as the seed's MusicController does.
     func testClampedVolumesWithObserve() throws {
         let seen = Mutex<[String]>([])
-        let musicObserver = settings.observe(.music) { change in seen.withLock { $0.append("music \(change.new)") } }
+        let musicObserver = settings.observe(.music) { change in seen.withLock { $0.append("music \(change.newValue)") }
+        }
         let volumeObserver = settings.observe(.musicVolume) { change in
-            seen.withLock { $0.append("volume \(change.old)->\(change.new)") }
+            seen.withLock { $0.append("volume \(change.oldValue)->\(change.newValue)") }
         }
         settings[.music] = false
         settings[.musicVolume] = 150

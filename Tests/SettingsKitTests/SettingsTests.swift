@@ -184,7 +184,7 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(settings[.volume], 81)
         XCTAssertEqual(scratch.run("settings", ["read", "com.example.kit", "window.title"]), "Main window\n")
         let seen = Mutex<[String]>([])
-        let token = settings.observe(.dotted) { change in seen.withLock { $0.append(change.new) } }
+        let token = settings.observe(.dotted) { change in seen.withLock { $0.append(change.newValue) } }
         scratch.run("settings", ["write", "com.example.kit", "window.title", "Other"])
         let deadline = Date().addingTimeInterval(3)
         while seen.withLock({ $0.isEmpty }), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }

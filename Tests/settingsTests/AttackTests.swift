@@ -251,9 +251,16 @@ final class AttackTests: XCTestCase {
                 check: { h in
                     XCTAssertEqual(h.run(["read-type", "com.t", "k"]).stdout, "Type is array\n")
                 }))
-        for date in ["0000-01-01 00:00:00 +0000", "10000-01-01 00:00:00 +0000", "0001-01-01 00:00:00 +0100"] {
-            rows.append(row(["write", "com.t", "k", "-date", date], 2, "years 1 to 9999"))
+        for date in ["0000-01-01 00:00:00 +0000", "10000-01-01 00:00:00 +0000", "0000-12-30 00:00:00 +0100"] {
+            rows.append(row(["write", "com.t", "k", "-date", date], 2, "0000-12-30 to 9999-12-31"))
         }
+        // Foundation's Date.distantPast is the first date stored and read back.
+        rows.append(
+            row(
+                ["write", "com.t", "k", "-date", "0000-12-30 00:00:00 +0000"], 0, "",
+                check: { h in
+                    XCTAssertEqual(h.run(["read", "com.t", "k"]).stdout, "0000-12-30 00:00:00 +0000\n")
+                }))
 
         // 4. Only our own temporary files are removed.
         rows.append(

@@ -148,7 +148,7 @@ public enum JSONReader {
             }
         }
 
-        /// A date in the years 1 to 9999, as every property-list reader takes it.
+        /// A date from 0000-12-30 (Foundation's `distantPast`) to 9999-12-31, as the readers take it.
         func checked(_ date: PlistDate) throws(JSONError) -> PlistValue {
             guard PlistDate.representable.contains(date.secondsSince2001) else {
                 throw invalid(.dateOutOfRange)
@@ -381,7 +381,7 @@ public enum JSONError: Error, Sendable, Equatable {
             case let .unknownTag(tag):
                 "unknown tag \"\(tag)\" (the tags are $date, $data, $real and "
                     + "$dict; wrap a dictionary with one such key in {\"$dict\": …})"
-            case .dateOutOfRange: "the date is outside the years 1 to 9999"
+            case .dateOutOfRange: "the date is outside 0000-12-30 to 9999-12-31"
             case let .integerOutOfRange(text):
                 "\(text) is outside the 64-bit integer range; write it with .0 for a real"
             case let .realOutOfRange(text):

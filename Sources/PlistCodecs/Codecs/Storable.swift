@@ -6,7 +6,8 @@ public enum Unstorable: Sendable, Equatable {
     case controlCharacter(UInt8)
     /// Collections nested deeper than every reader's limit.
     case tooDeep(limit: Int)
-    /// A date outside years 1 to 9999, which no calendar-based reader can represent.
+    /// A date outside 0000-12-30 (Foundation's `distantPast`) to 9999-12-31, which no
+    /// calendar-based reader can represent.
     case dateOutOfRange(PlistDate)
 }
 

@@ -67,7 +67,7 @@ package enum TypeTable {
             text: { if case .data(let d) = $0 { DefaultsText.data(d) } else { "" } }, printsBare: true),
         TypeRow(
             type: .date, flags: ["-date"], addFlag: nil, word: "date", schemaWord: "date",
-            expected: "'YYYY-MM-DD HH:MM:SS +ZZZZ' or 'YYYY-MM-DDTHH:MM:SSZ', years 1 to 9999",
+            expected: "'YYYY-MM-DD HH:MM:SS +ZZZZ' or 'YYYY-MM-DDTHH:MM:SSZ', 0000-12-30 to 9999-12-31",
             parse: { CommandLineText.date($0).map(PlistValue.date) },
             text: { if case .date(let d) = $0 { DefaultsText.date(d) } else { "" } }),
         TypeRow(

@@ -11,10 +11,12 @@ public struct PlistDate: Sendable, Hashable {
     /// The date `secondsSince2001` seconds after 2001-01-01 UTC.
     public init(secondsSince2001: Double) { self.secondsSince2001 = secondsSince2001 }
 
-    /// Years 1 to 9999 (0001-01-01T00:00:00Z up to 10000-01-01T00:00:00Z), the range
-    /// every reader of dates can represent (plistlib's `datetime` and Foundation's
-    /// calendar): what the readers accept and what a write may store.
-    package static let representable = -63_113_904_000.0..<252_424_080_000.0
+    /// From Foundation's `Date.distantPast` (0000-12-30T00:00:00Z, which is 0001-01-01 in
+    /// the Julian calendar Foundation counts old dates in) up to 10000-01-01T00:00:00Z:
+    /// every date Foundation stores and reads back, in XML as in binary. What the readers
+    /// accept and what a write may store. (plistlib's `datetime` starts two days later,
+    /// at 0001-01-01, so it cannot read `distantPast` in any format.)
+    package static let representable = -63_114_076_800.0..<252_424_080_000.0
 
     /// Seconds between 1970-01-01 and 2001-01-01.
     package static let unixEpochOffset: Double = 978_307_200

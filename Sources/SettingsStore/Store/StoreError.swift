@@ -67,7 +67,7 @@ public enum StoreError: Error, Sendable, Equatable {
             "cannot store a value nested deeper than \(limit) levels in \(path): no reader could open the file again"
         case let .unstorable(path, .dateOutOfRange(date)):
             "cannot store the date \(RealText.shortest(date.secondsSince2001)) "
-                + "s from 2001 in \(path): only years 1 to 9999 can be read back"
+                + "s from 2001 in \(path): only dates from 0000-12-30 to 9999-12-31 can be read back"
         case let .cannotWatch(path, errno) where errno == .tooManyOpenFiles:
             "cannot watch \(path): too many inotify instances (the limit is the sysctl "
                 + "fs.inotify.max_user_instances; raise it, e.g. sysctl fs.inotify.max_user_instances=1024)"
@@ -103,9 +103,9 @@ public enum StoreWarning: Sendable, Equatable {
     }
 }
 
-private extension String {
+extension String {
     /// Four upper-case hex digits.
-    init(format4 byte: UInt8) {
+    package init(format4 byte: UInt8) {
         let hex = String(byte, radix: 16, uppercase: true)
         self = String(repeating: "0", count: 4 - hex.count) + hex
     }

@@ -155,7 +155,8 @@ struct Verb: Sendable {
         Verb(
             name: "describe", summary: "print a key's description from the schema",
             usage: [
-                ("describe <domain> <key>", "prints the key's description from the schema")
+                ("describe <domain> <key>", "prints the key's description from the schema"),
+                ("describe <domain>", "prints each key of the schema: what it allows, its default, its summary"),
             ], run: SchemaCommand.describe),
         Verb(
             name: "range", summary: "print the values the schema allows for a key",

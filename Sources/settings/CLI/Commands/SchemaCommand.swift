@@ -20,8 +20,20 @@ enum SchemaCommand {
         for entry in values.sortedEntries { context.print(entry.key) }
     }
 
-    /// `describe D KEY`: the key's description, or its summary.
+    /// `describe D KEY`: the key's description, or its summary. `describe D`: every key
+    /// of the schema, one a line: its name, what it allows, its default and its summary.
     static func describe(_ context: inout Context, _ arguments: [Token]) throws {
+        if arguments.count == 1 {
+            let (_, schema) = try domainAndSchema(&context, arguments, count: 1)
+            for name in schema.sortedNames {
+                guard let key = schema.key(name) else { continue }
+                var line = "\(name): " + key.rangeText.split(separator: "\n").joined(separator: " ")
+                if let value = key.defaultValue { line += ", default \(KeySchema.text(value))" }
+                if let about = key.summary ?? key.description { line += " - " + about }
+                context.print(line)
+            }
+            return
+        }
         let key = try keySchema(&context, arguments)
         context.print(key.description ?? key.summary ?? "")
     }

@@ -38,7 +38,7 @@ final class DefaultsTests: PeerTestCase {
         for name in ["test", "test.a", "@test"] {
             let key = SettingsKey<Bool>(name, default: false)
             let seen = Recorder<Bool>()
-            let token = settings.observe(key) { seen.append($0.new) }
+            let token = settings.observe(key) { seen.append($0.newValue) }
             settings[key] = true
             token.cancel()
             XCTAssertEqual(seen.values, [true], name)
@@ -191,7 +191,7 @@ final class DefaultsTests: PeerTestCase {
     func testObserveKeyCombine() throws {
         let key = SettingsKey<Bool>("observeKey", default: false)
         let seen = Recorder<(Bool, Bool)>()
-        let token = settings.observe(key) { seen.append(($0.old, $0.new)) }
+        let token = settings.observe(key) { seen.append(($0.oldValue, $0.newValue)) }
         settings[key] = true
         try settings.reset(key)
         token.cancel()
@@ -202,7 +202,7 @@ final class DefaultsTests: PeerTestCase {
     func testObserveOptionalKeyCombine() throws {
         let key = SettingsKey<Bool?>("observeOptionalKey")
         let seen = Recorder<(Bool?, Bool?)>()
-        let token = settings.observe(key) { seen.append(($0.old, $0.new)) }
+        let token = settings.observe(key) { seen.append(($0.oldValue, $0.newValue)) }
         settings[key] = true
         settings[key] = false
         try settings.reset(key)
@@ -216,7 +216,7 @@ final class DefaultsTests: PeerTestCase {
         let third = Date(timeIntervalSince1970: 2)
         let key = SettingsKey<Date?>("combineDynamicOptionalDateKey", default: { first })
         let seen = Recorder<(Date?, Date?)>()
-        let token = settings.observe(key) { seen.append(($0.old, $0.new)) }
+        let token = settings.observe(key) { seen.append(($0.oldValue, $0.newValue)) }
         settings[key] = second
         settings[key] = third
         settings[key] = nil
@@ -266,7 +266,7 @@ final class DefaultsTests: PeerTestCase {
         let calls = Recorder<Bool?>()
         let settings: Settings = settings
         let token = settings.observe(key1) { change in
-            calls.append(change.new)
+            calls.append(change.newValue)
             settings.withoutPropagation { settings[key1] = true }
         }
         settings[key1] = false

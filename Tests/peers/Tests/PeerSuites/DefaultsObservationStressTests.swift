@@ -13,7 +13,7 @@ final class DefaultsObservationAdvancedTests: PeerTestCase {
         let settings: Settings = settings
         let seen = Recorder<String>()
         let token = settings.observe(key, initial: true) { change in
-            seen.append(change.new)
+            seen.append(change.newValue)
             settings.withoutPropagation { settings[key] = "from_observer" }
         }
         settings[key] = "external_change"
@@ -25,8 +25,8 @@ final class DefaultsObservationAdvancedTests: PeerTestCase {
     func testMultipleObservationsOnSameKey() {
         let key = SettingsKey<String>("observationTest", default: "initial")
         let one = Recorder<String>(), two = Recorder<String>()
-        let token1 = settings.observe(key, initial: true) { one.append($0.new) }
-        let token2 = settings.observe(key, initial: true) { two.append($0.new) }
+        let token1 = settings.observe(key, initial: true) { one.append($0.newValue) }
+        let token2 = settings.observe(key, initial: true) { two.append($0.newValue) }
         settings[key] = "changed"
         token1.cancel()
         token2.cancel()
@@ -37,7 +37,7 @@ final class DefaultsObservationAdvancedTests: PeerTestCase {
     func testObservationInvalidation() {
         let key = SettingsKey<String>("observationTest", default: "initial")
         let seen = Recorder<String>()
-        let token = settings.observe(key) { seen.append($0.new) }
+        let token = settings.observe(key) { seen.append($0.newValue) }
         settings[key] = "test1"
         token.cancel()
         settings[key] = "test2"
@@ -49,7 +49,7 @@ final class DefaultsObservationAdvancedTests: PeerTestCase {
         let key = SettingsKey<String>("observationTest", default: "initial")
         let seen = Recorder<String>()
         var owner: Owner? = Owner()
-        owner?.token = settings.observe(key, initial: true) { seen.append($0.new) }
+        owner?.token = settings.observe(key, initial: true) { seen.append($0.newValue) }
         settings[key] = "tied_test"
         XCTAssertEqual(seen.values.count, 2)
         owner = nil
@@ -60,7 +60,7 @@ final class DefaultsObservationAdvancedTests: PeerTestCase {
     func testObservationLifetimeTieRemoval() {
         let key = SettingsKey<String>("observationTest", default: "initial")
         let seen = Recorder<String>()
-        let token = settings.observe(key, initial: true) { seen.append($0.new) }
+        let token = settings.observe(key, initial: true) { seen.append($0.newValue) }
         settings[key] = "after_tie_removal"
         token.cancel()
         settings[key] = "after_invalidation"

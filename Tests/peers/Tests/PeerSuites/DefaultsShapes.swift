@@ -144,7 +144,7 @@ enum DefaultsShapes {
     ) {
         let key = SettingsKey<T>("observeKey", default: a)
         let seen = Recorder<(T, T)>()
-        let token = s.observe(key) { seen.append(($0.old, $0.new)) }
+        let token = s.observe(key) { seen.append(($0.oldValue, $0.newValue)) }
         s[key] = b
         try? s.reset(key)
         token.cancel()
@@ -159,7 +159,7 @@ enum DefaultsShapes {
     ) {
         let key = SettingsKey<T?>("observeOptionalKey")
         let seen = Recorder<(T?, T?)>()
-        let token = s.observe(key) { seen.append(($0.old, $0.new)) }
+        let token = s.observe(key) { seen.append(($0.oldValue, $0.newValue)) }
         s[key] = a
         s[key] = b
         try? s.reset(key)

@@ -190,7 +190,7 @@ enum SwiftySpec {
     ) {
         then(s, "receive updates") {
             let seen = Updates<V>()
-            let token = s.observe(key) { seen.append(($0.old, $0.new)) }
+            let token = s.observe(key) { seen.append(($0.oldValue, $0.newValue)) }
             s[key] = value
             token.cancel()
             XCTAssertEqual(seen.values.last?.0, absent, $0)
@@ -198,7 +198,7 @@ enum SwiftySpec {
         }
         then(s, "receive updates with dynamicMemberLookup") {
             let seen = Updates<V>()
-            let token = s.observe(path) { seen.append(($0.old, $0.new)) }
+            let token = s.observe(path) { seen.append(($0.oldValue, $0.newValue)) }
             s[dynamicMember: path] = value
             token.cancel()
             XCTAssertEqual(seen.values.last?.1, value, $0)
@@ -213,8 +213,8 @@ enum SwiftySpec {
                 let seen = Updates<V>()
                 let token =
                     byName
-                    ? s.observe(path, initial: true) { seen.append(($0.old, $0.new)) }
-                    : s.observe(key, initial: true) { seen.append(($0.old, $0.new)) }
+                    ? s.observe(path, initial: true) { seen.append(($0.oldValue, $0.newValue)) }
+                    : s.observe(key, initial: true) { seen.append(($0.oldValue, $0.newValue)) }
                 token.cancel()
                 XCTAssertEqual(seen.values.count, 1, $0)
                 XCTAssertEqual(seen.values.first?.0, absent, $0)
@@ -230,7 +230,7 @@ enum SwiftySpec {
         }
         then(s, "reference itself in the update closure on custom queue without crash") {
             let seen = Updates<V>()
-            let token = s.observe(key) { change in seen.append((change.new, s[key])) }
+            let token = s.observe(key) { change in seen.append((change.newValue, s[key])) }
             let done = DispatchSemaphore(value: 0)
             DispatchQueue.global(qos: .utility).async {
                 s[key] = value
@@ -244,14 +244,14 @@ enum SwiftySpec {
         }
         then(s, "remove observer on dispose") {
             let seen = Updates<V>()
-            let token = s.observe(key) { seen.append(($0.old, $0.new)) }
+            let token = s.observe(key) { seen.append(($0.oldValue, $0.newValue)) }
             token.cancel()
             s[key] = value
             XCTAssertTrue(seen.values.isEmpty, $0)
         }
         then(s, "remove observer on dispose with dynamicMemberLookup") {
             let seen = Updates<V>()
-            let token = s.observe(path) { seen.append(($0.old, $0.new)) }
+            let token = s.observe(path) { seen.append(($0.oldValue, $0.newValue)) }
             token.cancel()
             s[dynamicMember: path] = value
             XCTAssertTrue(seen.values.isEmpty, $0)
@@ -263,7 +263,7 @@ enum SwiftySpec {
         observing(s, named(p.nilValue), p.nilValue, absent: nil, set: c)
         then(s, "receives nil update") {
             let seen = Updates<T?>()
-            let token = s.observe(p.nilValue) { seen.append(($0.old, $0.new)) }
+            let token = s.observe(p.nilValue) { seen.append(($0.oldValue, $0.newValue)) }
             s[named(p.nilValue)] = d
             s[named(p.nilValue)] = nil
             token.cancel()
@@ -281,7 +281,7 @@ enum SwiftySpec {
             // ours only of changes of the value read, and neither changes it (documented
             // beside `observe`): the value read is the default throughout.
             let seen = Updates<T?>()
-            let token = s.observe(p.optionalValue) { seen.append(($0.old, $0.new)) }
+            let token = s.observe(p.optionalValue) { seen.append(($0.oldValue, $0.newValue)) }
             s[named(p.optionalValue)] = d
             s[named(p.optionalValue)] = nil
             token.cancel()
