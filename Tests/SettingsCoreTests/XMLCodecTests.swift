@@ -51,7 +51,7 @@ final class XMLCodecTests: XCTestCase {
         let xml = """
             <?xml version="1.0"?><!DOCTYPE plist SYSTEM "x.dtd"><plist version="1.0"><dict>
             <key>a&amp;b</key><string>&lt;&#x1F600;&#65;<![CDATA[<raw>&]]><!-- c --></string>
-            <key><!-- empty --></key><integer> 0x1F </integer>
+            <key><!-- empty --></key><integer> 0x1F</integer>
             <key>t</key><true></true></dict></plist>
             """
         let value = try XMLReader.read(Array(xml.utf8))

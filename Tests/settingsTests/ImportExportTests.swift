@@ -94,4 +94,21 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(h.run(["read", "com.none"]).status, 1)
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.none")), "exporting made no domain")
     }
+
+    /// A domain holding a NUL (a binary file can) is not exported as XML no reader takes:
+    /// one line, status 2, and nothing on standard output; a file export (binary) and
+    /// JSON carry it.
+    func testADomainXMLCannotHoldIsNotExportedAsXML() throws {
+        let binary = try PropertyListSerialization.data(
+            fromPropertyList: ["k\u{0}": "v", "t": "a\u{0}b"], format: .binary, options: 0)
+        FileManager.default.createFile(atPath: h.path("com.nul"), contents: binary)
+        let xml = h.run(["export", "com.nul", "-"])
+        XCTAssertEqual(xml.status, 2)
+        XCTAssertEqual(xml.stdout, "")
+        XCTAssertEqual(
+            xml.stderr,
+            "settings: cannot export com.nul as XML: it holds the control character U+0000, which an XML property "
+                + "list cannot hold (export it to a file, which is binary, or with --json)\n")
+        XCTAssertEqual(h.ok("export", "com.nul", "-", "--json"), "{\"k\\u0000\":\"v\",\"t\":\"a\\u0000b\"}\n")
+    }
 }

@@ -6,6 +6,12 @@ import PlistModel
 /// is used. Cycles are refused, and a shared object counts once per use toward a total,
 /// so a small file cannot expand into an enormous tree.
 package struct BinaryReader {
+    /// `bplist0` and any eighth byte, as Foundation reads it: the version's second digit
+    /// has never changed the format (`bplist1x`, a different format, is refused).
+    static func hasHeader(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.count >= 8 && bytes.prefix(7).elementsEqual("bplist0".utf8)
+    }
+
     private let bytes: UnsafeBufferPointer<UInt8>
     private let offsetSize: Int
     private let refSize: Int
@@ -88,7 +94,7 @@ package struct BinaryReader {
         materializing = wanted == nil
         // Header, at least one object byte, and the 32-byte trailer.
         guard bytes.count >= 8 + 1 + 32 else { throw PlistError.binary(.tooShort, offset: 0) }
-        guard bytes[0..<8].elementsEqual("bplist00".utf8) else {
+        guard Self.hasHeader(bytes) else {
             throw PlistError.binary(.notBplist00, offset: 0)
         }
         let trailer = bytes.count - 32

@@ -11,6 +11,8 @@ extension PlistError {
         case moreThanOneValue
         case contentAfterValue
         case unterminatedDoctype
+        /// An XML declaration naming an encoding no reader here knows.
+        case unknownEncoding(String)
         case unterminatedProcessingInstruction
         case unterminatedComment
         case unexpectedEnd
@@ -43,6 +45,8 @@ extension PlistError {
             case .moreThanOneValue: "more than one value inside <plist>"
             case .contentAfterValue: "unexpected content after the property list"
             case .unterminatedDoctype: "unterminated DOCTYPE"
+            case let .unknownEncoding(name):
+                "unknown encoding '\(name)' (UTF-8, UTF-16, UTF-32, US-ASCII and ISO-8859-1 are read)"
             case .unterminatedProcessingInstruction: "unterminated processing instruction"
             case .unterminatedComment: "unterminated comment"
             case .unexpectedEnd: "unexpected end of file"
@@ -164,7 +168,7 @@ extension PlistError {
             case .objectPastEnd: "object runs past the end of the object area"
             case let .unsupportedMarker(marker): "unsupported object marker 0x\(hexByte(marker))"
             case let .realWidth(n): "real of \(n) bytes"
-            case .dateOutOfRange: "date outside the years 1 to 9999"
+            case .dateOutOfRange: "date outside 0000-12-30 to 9999-12-31"
             case .nonASCIIString: "ASCII string with a non-ASCII byte"
             case .stringLengthOverflows: "UTF-16 string length overflows"
             case .invalidUTF16: "invalid UTF-16 string"

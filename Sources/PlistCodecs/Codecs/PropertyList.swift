@@ -83,10 +83,10 @@ public enum PropertyList {
         }
     }
 
-    /// `bplist00` is binary; text whose first character is `<` is XML, unless it is an
+    /// `bplist0` and any eighth byte is binary; text whose first character is `<` is XML, unless it is an
     /// OpenStep data literal such as `<0a0b>`; other text is OpenStep.
     package static func sniff(_ bytes: [UInt8]) -> PlistFormat {
-        if bytes.count >= 8, bytes[0..<8].elementsEqual("bplist00".utf8) { return .binary }
+        if BinaryReader.hasHeader(bytes) { return .binary }
         guard let text = try? TextDecoding.utf8(bytes, format: .xml) else { return .xml }
         var i = 0
         while i < text.count, isSpace(text[i]) { i += 1 }

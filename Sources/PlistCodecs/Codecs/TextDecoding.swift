@@ -1,9 +1,16 @@
 import PlistModel
-/// Turns the bytes of a text property list into UTF-8: UTF-16 with a BOM (or a first
-/// ASCII character as a 16-bit unit) is transcoded, a UTF-8 BOM is dropped.
+/// Turns the bytes of a text property list into UTF-8: UTF-32 and UTF-16 with a BOM (or,
+/// for UTF-16, a first ASCII character as a 16-bit unit) are transcoded, as Foundation
+/// reads them; a UTF-8 BOM is dropped.
 enum TextDecoding {
     static func utf8(_ input: [UInt8], format: PlistFormat) throws(PlistError) -> [UInt8] {
         guard input.count >= 2 else { return input }
+        // Before UTF-16: FF FE 00 00 is UTF-32's little-endian BOM, not UTF-16's and a NUL.
+        if input.count >= 4,
+            input[0..<4].elementsEqual([0, 0, 0xFE, 0xFF]) || input[0..<4].elementsEqual([0xFF, 0xFE, 0, 0])
+        {
+            return try utf32(input, bigEndian: input[0] == 0, format: format)
+        }
         let bigEndian: Bool
         var start = 0
         switch (input[0], input[1]) {
@@ -12,7 +19,7 @@ enum TextDecoding {
         case (0x00, 0x01...0x7F): bigEndian = true
         case (0x01...0x7F, 0x00): bigEndian = false
         case (0xEF, 0xBB) where input.count >= 3 && input[2] == 0xBF: return Array(input[3...])
-        default: return input
+        default: return format == .xml ? try declared(input) : input
         }
         guard (input.count - start) % 2 == 0 else { throw PlistError.invalidEncoding(format, line: 1) }
         var out: [UInt8] = []
@@ -32,6 +39,49 @@ enum TextDecoding {
             case .error: throw PlistError.invalidEncoding(format, line: 1)
             }
         }
+    }
+}
+
+extension TextDecoding {
+    /// 8-bit XML in the encoding its declaration names: UTF-8 and US-ASCII as they are,
+    /// ISO-8859-1 transcoded; any other name is refused, as Foundation and plistlib
+    /// refuse it (reading it as UTF-8 would guess).
+    private static func declared(_ input: [UInt8]) throws(PlistError) -> [UInt8] {
+        guard input.starts(with: "<?xml".utf8), let end = input.prefix(512).firstIndex(of: UInt8(ascii: ">")) else {
+            return input
+        }
+        let declaration = String(decoding: input[..<end], as: UTF8.self)
+        guard let range = declaration.firstRange(of: "encoding") else { return input }
+        let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return input }
+        let name = rest.dropFirst().prefix { $0 != quote }
+        switch name.lowercased() {
+        case "utf-8", "utf8", "us-ascii", "ascii": return input
+        case "iso-8859-1", "iso_8859-1", "latin1", "latin-1", "l1":
+            var out: [UInt8] = []
+            out.reserveCapacity(input.count)
+            for byte in input { out += UTF8.encode(Unicode.Scalar(byte))! }
+            return out
+        default:
+            let line = 1 + input[..<end].count { $0 == UInt8(ascii: "\n") }
+            throw PlistError.xml(.unknownEncoding(String(name.prefix(40))), line: line)
+        }
+    }
+
+    /// UTF-32 after its 4-byte BOM, to UTF-8.
+    private static func utf32(_ input: [UInt8], bigEndian: Bool, format: PlistFormat) throws(PlistError) -> [UInt8] {
+        guard input.count % 4 == 0 else { throw PlistError.invalidEncoding(format, line: 1) }
+        var out: [UInt8] = []
+        out.reserveCapacity(input.count / 4)
+        var i = 4
+        while i < input.count {
+            let bytes = bigEndian ? input[i..<i + 4].reversed() : Array(input[i..<i + 4])
+            let value = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+            guard let scalar = Unicode.Scalar(value) else { throw PlistError.invalidEncoding(format, line: 1) }
+            out += UTF8.encode(scalar)!
+            i += 4
+        }
+        return out
     }
 }
 

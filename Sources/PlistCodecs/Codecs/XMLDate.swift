@@ -28,11 +28,14 @@ enum XMLDate {
         }
         guard i == b.count - 1 else { return nil }
         while fields.count < 6 { fields.append(fields.count < 3 ? 1 : 0) }
+        // A field past its end carries into the next, as Foundation reads it (2024-01-32
+        // is February 1st), for the files older Foundations wrote. Month 00 is the
+        // December before.
+        let months = fields[1] - 1
         let civil = CivilTime(
-            year: Int64(fields[0]), month: fields[1], day: fields[2],
-            hour: fields[3], minute: fields[4], second: fields[5])
-        guard civil.isValid else { return nil }
-        return PlistDate(civil)
+            year: Int64(fields[0]) + Int64(months >= 0 ? months / 12 : -1), month: months >= 0 ? months % 12 + 1 : 12,
+            day: fields[2], hour: fields[3], minute: fields[4], second: fields[5])
+        return PlistDate(unixSeconds: Double(civil.unixSeconds))
     }
 
     static func append(_ date: PlistDate, to out: inout [UInt8]) {

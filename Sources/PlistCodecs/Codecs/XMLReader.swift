@@ -218,11 +218,22 @@ package struct XMLReader {
 
     private mutating func scalar(_ kind: Kind, _ text: Text) throws(PlistError) -> PlistValue {
         let parsed: PlistValue? = withBytes(text) { raw in
-            let trimmed = trimSpace(raw)
+            // As Foundation reads them: a number may follow spaces (an integer also between
+            // its sign and its digits), but nothing may follow it; a date has no spaces.
+            var start = raw.startIndex
+            while start < raw.endIndex, isSpace(raw[start]) { start += 1 }
+            let number = raw[start...]
             switch kind {
-            case .integer: return PlistInteger.parse(trimmed, allowHex: true).map(PlistValue.int)
-            case .real: return RealText.parse(trimmed).map(PlistValue.double)
-            case .date: return XMLDate.parse(trimmed).map(PlistValue.date)
+            case .integer:
+                if number.count > 1, number.first == UInt8(ascii: "+") || number.first == UInt8(ascii: "-"),
+                    isSpace(number[start + 1])
+                {
+                    let digits = [number[start]] + number.dropFirst().drop(while: isSpace)
+                    return PlistInteger.parse(digits, allowHex: true).map(PlistValue.int)
+                }
+                return PlistInteger.parse(number, allowHex: true).map(PlistValue.int)
+            case .real: return RealText.parse(number).map(PlistValue.double)
+            case .date: return XMLDate.parse(raw).map(PlistValue.date)
             default: return Base64.decode(raw).map(PlistValue.data)
             }
         }
@@ -432,11 +443,4 @@ private func isNameByte(_ b: UInt8) -> Bool {
 @inline(__always)
 func isSpace(_ b: UInt8) -> Bool {
     b == UInt8(ascii: " ") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\r")
-}
-
-func trimSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>> {
-    var start = bytes.startIndex, end = bytes.endIndex
-    while start < end, isSpace(bytes[start]) { start += 1 }
-    while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-    return bytes[start..<end]
 }

@@ -52,6 +52,8 @@ enum CLIError: Error, Equatable {
     case invalidUTF8(position: Int, bytes: [UInt8])
     /// Output that could not be written (a full disk, a closed descriptor).
     case outputFailed(Errno)
+    /// `export D -` of a domain holding text XML cannot carry (a NUL, a C0 control).
+    case notXML(domain: String, character: UInt8)
     /// A program the verb runs (git) could not run or failed; its own message, if any,
     /// is already on stderr.
     case external(String, status: Int32)
@@ -191,6 +193,11 @@ struct Diagnostic {
             return ("argument \(position) ('\(shown)') is not valid UTF-8\(unchanged)", 2)
         case .outputFailed(let errno):
             return ("cannot write standard output: \(errno.message)", 4)
+        case let .notXML(domain, character):
+            return (
+                "cannot export \(domain) as XML: it holds the control character U+\(String(format4: character)), "
+                    + "which an XML property list cannot hold (export it to a file, which is binary, or with --json)", 2
+            )
         case let .external(message, status):
             return (message, status)
         case .store(let error):

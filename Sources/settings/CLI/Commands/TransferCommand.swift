@@ -103,6 +103,14 @@ enum TransferCommand {
                     })
             }
         } else if path == "-" {
+            // Written anyway, the XML would be refused by every reader, our own included.
+            for entry in values.entries {
+                if case .controlCharacter(let c)? = PropertyList.unstorable(
+                    key: entry.key, value: entry.value, format: .xml)
+                {
+                    throw CLIError.notXML(domain: arguments[0].text, character: c)
+                }
+            }
             context.output.append(contentsOf: try PropertyList.encode(.dict(values), as: .xml))
         } else {
             context.note(

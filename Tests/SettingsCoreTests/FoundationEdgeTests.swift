@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+@testable import PlistModel
+@testable import PlistCodecs
+
+/// The edge documents where our readers once parted from Foundation's: each is read by
+/// `PropertyList.read` and by Foundation's `PropertyListSerialization` in this process,
+/// and both must give the same verdict and the same value.
+final class FoundationEdgeTests: XCTestCase {
+    private static let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n"
+
+    /// A one-key document `a` = `element`.
+    private static func xml(_ element: String) -> [UInt8] {
+        Array((head + "<dict><key>a</key>\(element)</dict></plist>\n").utf8)
+    }
+
+    private static let documents: [(String, [UInt8])] = {
+        var list: [(String, [UInt8])] = [
+            (
+                "an unknown encoding",
+                Array(
+                    "<?xml version=\"1.0\" encoding=\"foobar\"?>\n<plist><dict><key>a</key><integer>1</integer></dict></plist>"
+                        .utf8)
+            ),
+            ("an integer after spaces, a sign and a tab", xml("<integer> +\t42</integer>")),
+            ("an integer with a space after its sign", xml("<integer>- 42</integer>")),
+            ("an integer with a space after it", xml("<integer>42 </integer>")),
+            ("a real with spaces after it", xml("<real>1.5  </real>")),
+            ("a real with spaces before it", xml("<real>  1.5</real>")),
+            ("a date on January 32", xml("<date>2024-01-32T20:43:14Z</date>")),
+            ("a date with every field past its end", xml("<date>2024-13-61T25:61:61Z</date>")),
+            ("a date after a space", xml("<date> 2024-01-02T20:43:14Z</date>")),
+            ("Foundation's distantPast", xml("<date>0000-12-30T00:00:00Z</date>")),
+        ]
+        let text =
+            "<?xml version=\"1.0\" encoding=\"UTF-32\"?>\n<plist><dict><key>a</key><string>Å😀</string></dict></plist>"
+        var be: [UInt8] = [0, 0, 0xFE, 0xFF], le: [UInt8] = [0xFF, 0xFE, 0, 0]
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            be += [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+            le += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
+        }
+        list += [("UTF-32 big-endian with a BOM", be), ("UTF-32 little-endian with a BOM", le)]
+        let binary = try! BinaryWriter.encode(.dict(["a": .int(1)]))
+        for version in ["bplist0x", "bplist05", "bplist10"] {
+            list.append(("a binary header \(version)", Array(version.utf8) + binary.dropFirst(8)))
+        }
+        return list
+    }()
+
+    func testEdgeDocumentsReadAsFoundationReadsThem() throws {
+        for (name, bytes) in Self.documents {
+            let theirs = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
+            let ours = try? PropertyList.read(bytes).0
+            XCTAssertEqual(ours != nil, theirs != nil, "\(name): ours \(String(describing: ours))")
+            guard let ours, let theirs = theirs as? [String: Any] else { continue }
+            guard case .dict(let dict) = ours, let value = dict["a"] else { XCTFail(name); continue }
+            switch (value, theirs["a"]) {
+            case (.int(let i), let n as NSNumber): XCTAssertEqual(i.int64, n.int64Value, name)
+            case (.double(let d), let n as NSNumber): XCTAssertEqual(d, n.doubleValue, name)
+            case (.string(let s), let t as String): XCTAssertEqual(s, t, name)
+            case (.date(let d), let t as Date):
+                XCTAssertEqual(d.secondsSince2001, t.timeIntervalSinceReferenceDate, name)
+            default: XCTFail("\(name): ours \(value), Foundation's \(String(describing: theirs["a"]))")
+            }
+        }
+    }
+}
