@@ -8,3 +8,6 @@
 @_exported import enum SettingsStore.DomainName
 @_exported import enum SettingsStore.DomainHost
 @_exported import enum SettingsStore.StoreError
+// `SettingsModel` is observed with the toolchain's Observation: its one entry point
+// comes with SettingsKit, so `withObservationTracking` needs no second import.
+@_exported import func Observation.withObservationTracking

@@ -8,27 +8,6 @@ import PlistCodecs
 import SettingsStore
 import Synchronization
 
-/// How a `Settings` writes.
-public enum SettingsWrites: Sendable, Equatable {
-    /// Every `set` is one locked, atomic, durable write when it returns (the default).
-    case durable
-    /// `set`s within a short window (50 ms) are gathered into one locked write: reads in
-    /// this process see them at once, observers hear them at once, `flush()` makes them
-    /// durable, and they are flushed at normal exit. `modify`, `batch` and `reset` flush
-    /// first and stay one locked read-modify-write across processes. For bursts: a
-    /// thousand `set`s cost about one write, as `UserDefaults`' do.
-    case coalesced
-}
-
-/// The `set`s a coalescing `Settings` has not written yet.
-struct Pending {
-    /// Per key, the value to store (nil: remove it) and the count when it was set.
-    var values: [ExactKey: (name: String, value: PlistValue?, generation: UInt64)] = [:]
-    var generation: UInt64 = 0
-    /// Whether a flush is due (a thread is waiting out the window).
-    var scheduled = false
-}
-
 extension Settings {
     /// The quiet window a coalesced `set` waits for others to join it.
     static let coalescingWindow = 0.05
@@ -135,10 +114,4 @@ extension Settings {
             do throws(SettingsError) { try settings.flush() } catch { settings.errorHandler(error) }
         }
     }
-}
-
-/// A registry entry that does not keep its `Settings` alive.
-struct WeakSettings: @unchecked Sendable {
-    weak var settings: Settings?
-    init(_ settings: Settings) { self.settings = settings }
 }

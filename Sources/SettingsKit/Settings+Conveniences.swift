@@ -26,7 +26,7 @@ extension Settings {
     ///
     ///     try settings.reset([.volume, .name])
     public func reset(_ keys: [SettingsKeys]) throws(SettingsError) {
-        let names = keys.compactMap { ($0 as? any NamedKey)?.name }
+        let names = keys.map(\.name)
         do {
             try batchWrite { values in
                 var changed = false
@@ -85,7 +85,7 @@ extension Settings {
     ///
     ///     for await _ in settings.updates([.volume, .name]) { redraw() }
     public func updates(_ keys: [SettingsKeys], initial: Bool = true) -> AsyncStream<Void> {
-        let watched = Set(keys.compactMap { ($0 as? any NamedKey).map { ExactKey($0.name) } })
+        let watched = Set(keys.map { ExactKey($0.name) })
         return AsyncStream { continuation in
             if initial { continuation.yield() }
             let token = addObserver(nil) { changed in

@@ -3,42 +3,6 @@ import PlistCodecs
 import SettingsStore
 import Synchronization
 
-/// One delivered change of a key: the value before (as this observer last saw it) and now.
-///
-///     settings.observe(.volume) { change in print(change.oldValue, change.newValue) }   // prints 50.0 70.0
-public struct SettingsChange<Value: SettingsValue>: Sendable {
-    /// The key's name.
-    public let key: String
-    /// The value before the change (named as in KVO and Defaults).
-    public let oldValue: Value
-    /// The value after it.
-    public let newValue: Value
-}
-
-/// Stops an observation on `cancel()` or when it goes away. When a domain's last
-/// observation stops, its watcher stops too and closes its descriptors.
-///
-///     let token = settings.observe(.volume) { _ in }
-///     token.cancel()   // no more calls; the watcher's thread has ended
-public final class SettingsObservation: Sendable {
-    private let stop: @Sendable () -> Void
-    private let stopped = Mutex(false)
-
-    init(_ stop: @escaping @Sendable () -> Void) { self.stop = stop }
-
-    /// Stops the observation: no call starts after this returns.
-    public func cancel() {
-        guard
-            stopped.withLock({ done in
-                defer { done = true }; return !done
-            })
-        else { return }
-        stop()
-    }
-
-    deinit { cancel() }
-}
-
 extension Settings {
     /// Calls `handler` after each change of `key`: from this `Settings` at once, from
     /// any other writer (the CLI, Foundation, another process, an administrator's file)
@@ -188,38 +152,6 @@ extension Settings {
         }
         orphan?.stop()
     }
-}
-
-struct Observers: ~Copyable {
-    var nextID = 0
-    var handlers: [Int: Handler] = [:]
-    /// Per key, what handlers last heard (`.some(nil)`: removed).
-    var lastDelivered: [ExactKey: PlistValue?] = [:]
-    var watcher: WatcherThread?
-}
-
-struct Handler: Sendable {
-    /// The key observed, or nil for the whole domain.
-    let name: ExactKey?
-    let call: @Sendable ([String]) -> Void
-}
-
-/// A running watcher: stopping it wakes its thread, waits for it, and so closes the
-/// watcher's descriptors before returning.
-struct WatcherThread: Sendable {
-    let canceller: CancelSignal
-    let thread: BackgroundThread
-
-    func stop() {
-        canceller.cancel()
-        thread.join()
-    }
-}
-
-/// Hands the watcher to its thread, the only one that uses it from then on.
-private final class WatcherBox: @unchecked Sendable {
-    let watcher: DomainWatcher
-    init(_ watcher: DomainWatcher) { self.watcher = watcher }
 }
 
 extension Settings {

@@ -46,7 +46,8 @@ extension Settings {
 }
 
 /// A key as its schema entry describes it.
-protocol SchemaDescribed: NamedKey {
+protocol SchemaDescribed {
+    var name: String { get }
     var schemaEntry: PlistDictionary { get }
 }
 

@@ -90,12 +90,13 @@ public final class Settings: Sendable {
         if writes == .coalesced { try? flush() }
     }
 
-    /// The default error handler: one line on standard error.
+    /// The default error handler: one line on standard error, in the program's own name
+    /// (a program named player prints `player: …`), as a command-line tool reports.
     ///
     ///     Settings.printError(.wrongType(key: "volume", found: "a string"))
-    ///     //=> settings: the value of 'volume' is a string, not the key's type; the default is used
+    ///     //=> player: the value of 'volume' is a string, not the key's type; the default is used
     public static let printError: @Sendable (SettingsError) -> Void = { error in
-        try? StandardStreams.write("settings: \(error.message)\n", toError: true)
+        try? StandardStreams.write("\(ProcessInfo.processInfo.processName): \(error.message)\n", toError: true)
     }
 
     // MARK: Reading
@@ -122,7 +123,7 @@ public final class Settings: Sendable {
     public func get<Value>(_ key: SettingsKey<Value>) throws(SettingsError) -> Value {
         guard let stored = try storedValue(key.name) else { return key.defaultValue }
         guard let value = key.decoded(stored) ?? argumentText(stored, key) else {
-            reportOnce(.wrongType(key: key.name, found: TypeTable.row(for: stored).phrase), stored, key.name)
+            reportOnce(key.mismatch(stored), stored, key.name)
             return key.defaultValue
         }
         return value
@@ -307,25 +308,6 @@ public final class Settings: Sendable {
         }
     }
 
-    /// The values a batch changes; reads inside it see the batch's own writes.
-    ///
-    ///     try settings.batch { $0[.volume] = 70; $0[.volume] += 1 }; settings[.volume]   //=> 71
-    @dynamicMemberLookup
-    public struct Batch {
-        var values: PlistDictionary
-        /// The first value that could not be encoded: the batch then writes nothing.
-        var failure: SettingsError?
-        /// The key's value in the batch (its default when absent); setting it changes the batch.
-        public subscript<Value>(key: SettingsKey<Value>) -> Value {
-            get { values[key.name].flatMap(key.decoded) ?? key.defaultValue }
-            set {
-                do { values[key.name] = try key.encoded(newValue) } catch { failure = failure ?? error }
-            }
-        }
-        /// Removes the key in the batch, so it reads as its default.
-        public mutating func reset<Value>(_ key: SettingsKey<Value>) { values.removeValue(forKey: key.name) }
-    }
-
     /// The `SettingsError` of a write whose change cannot throw: the store's errors are
     /// wrapped and `SettingsError`s pass; anything else (which no path throws) is reported
     /// as an I/O failure of the domain's file rather than ending the program.
@@ -437,72 +419,5 @@ public final class Settings: Sendable {
             }
         }
         return dict
-    }
-}
-
-/// A key's name without its value type, for `reset(.a, .b)` over keys of several types.
-protocol NamedKey { var name: String { get } }
-extension SettingsKey: NamedKey {}
-
-/// What a `Settings` keeps between reads.
-struct State: ~Copyable {
-    var own: DomainCache?
-    var global: DomainCache?
-    /// Wrong-type values already reported, so each is reported once.
-    var reported: Set<ReportedValue> = []
-    /// Big files whose first read was a one-key lookup.
-    var lookedUp: Set<String> = []
-    /// The administrator's layers of the domain and of the global domain.
-    var ownLayers: LayerCache?
-    var globalLayers: LayerCache?
-    /// Administrators' files already reported as unusable, so each is reported once.
-    var reportedLayers: Set<String> = []
-}
-
-struct DomainCache {
-    let path: String
-    /// Nil when there was no file.
-    let stamp: FileStamp?
-    /// When, in the folder watch's history, the file was last known to be as cached
-    /// (taken before it was read); nil when its folder cannot be watched.
-    let checkedAt: UInt64?
-    let values: [ExactKey: PlistValue]
-}
-
-/// One inotify instance for the whole process (instances are few: 128 per user by
-/// default), shared by every `Settings`.
-enum FolderWatch {
-    private static let shared = Mutex<FolderChanges?>(FolderChanges())
-
-    /// Whether `path` is known unchanged since `since`, and the point in history to
-    /// record for a reading made now (nil when the folder cannot be watched).
-    /// `drain: false` when the caller has just called `drain()` in this same lookup.
-    static func check(_ path: String, since: UInt64?, drain: Bool = true) -> (unchanged: Bool, now: UInt64?) {
-        shared.withLock { changes in changes?.check(path, since: since, drain: drain) ?? (false, nil) }
-    }
-
-    /// Takes in what happened since the last look (one `read(2)`), so the checks of one
-    /// lookup that follow need not each read the queue.
-    static func drain() {
-        shared.withLock { $0?.drain() }
-    }
-}
-
-struct ReportedValue: Hashable {
-    let key: ExactKey
-    let value: PlistValue
-    static func == (a: Self, b: Self) -> Bool { a.key == b.key && a.value == b.value }
-    func hash(into hasher: inout Hasher) { hasher.combine(key) }
-}
-
-/// A dictionary key compared as bytes, as property lists compare keys: Swift's `String`
-/// equality would take "é" and "e\u{301}" for one key.
-struct ExactKey: Hashable, Sendable {
-    let text: String
-    init(_ text: String) { self.text = text }
-    static func == (a: Self, b: Self) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
-    func hash(into hasher: inout Hasher) {
-        var text = text
-        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

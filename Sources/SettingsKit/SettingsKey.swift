@@ -2,26 +2,11 @@ import PlistModel
 import PlistCodecs
 import SettingsStore
 
-/// Where keys are declared, once, as in the seeds: `extension SettingsKeys { static let … }`.
-/// A class, so a key declared here is found as `.volume` wherever a `SettingsKey` is
-/// expected.
-///
-///     extension SettingsKeys {
-///         static let volume = SettingsKey<Double>("volume", default: 50, clampedTo: 0...100)
-///         static let name = SettingsKey<String?>("name")
-///     }
-///     settings[.volume] += 5
-public class SettingsKeys: @unchecked Sendable {
-    init() {}
-}
-
 /// A typed key: its name in the file, the value read when nothing is stored, and an
 /// optional adjustment applied to every value written (a clamp, a validation).
 ///
 ///     SettingsKey<Int>("count", default: 0).name   //=> "count"
 public final class SettingsKey<Value: SettingsValue>: SettingsKeys, @unchecked Sendable {
-    /// The key in the domain's file; dots and slashes are plain characters.
-    public let name: String
     /// What a read returns when the key is absent or holds another type. Never written.
     /// A dynamic default is computed again at each read.
     public var defaultValue: Value {
@@ -41,26 +26,30 @@ public final class SettingsKey<Value: SettingsValue>: SettingsKeys, @unchecked S
 
     /// `SettingsKey<Int>("count", default: 0)`
     public init(_ name: String, default defaultValue: Value) {
-        (self.name, defaultSource, adjust, bounds) = (name, .fixed(defaultValue), nil, nil)
+        (defaultSource, adjust, bounds) = (.fixed(defaultValue), nil, nil)
+        super.init(name: name)
     }
 
     /// A default computed at each read and never written, as Defaults' dynamic default:
     /// `SettingsKey<String>("name", default: { hostName() })`.
     public init(_ name: String, default dynamicDefault: @escaping @Sendable () -> Value) {
-        (self.name, defaultSource, adjust, bounds) = (name, .computed(dynamicDefault), nil, nil)
+        (defaultSource, adjust, bounds) = (.computed(dynamicDefault), nil, nil)
+        super.init(name: name)
     }
 
     /// `SettingsKey<Int>("level", default: 1) { max($0, 1) }`: every written value goes
     /// through `adjust` first.
     public init(_ name: String, default defaultValue: Value, adjust: @escaping @Sendable (Value) -> Value) {
-        (self.name, defaultSource, self.adjust, bounds) = (name, .fixed(defaultValue), adjust, nil)
+        (defaultSource, self.adjust, bounds) = (.fixed(defaultValue), adjust, nil)
+        super.init(name: name)
     }
 
     init(
         _ name: String, default defaultValue: Value, adjust: @escaping @Sendable (Value) -> Value,
         bounds: (PlistValue, PlistValue)?
     ) {
-        (self.name, defaultSource, self.adjust, self.bounds) = (name, .fixed(defaultValue), adjust, bounds)
+        (defaultSource, self.adjust, self.bounds) = (.fixed(defaultValue), adjust, bounds)
+        super.init(name: name)
     }
 }
 
@@ -70,6 +59,16 @@ extension SettingsKey {
         do { return try (adjust?(value) ?? value).encodePropertyList() } catch {
             throw .unencodable(key: name, reason: "\(error)")
         }
+    }
+
+    /// Why `stored` does not read as the key's type: for an enum (`CaseIterable` with raw
+    /// values, or an optional of one), which cases are valid.
+    func mismatch(_ stored: PlistValue) -> SettingsError {
+        if let cases = CaseNames.of(Value.self) {
+            let found = String(decoding: DefaultsPrinter.renderLine(stored), as: UTF8.self)
+            return .notACase(key: name, found: "'\(found)'", cases: cases)
+        }
+        return .wrongType(key: name, found: TypeTable.row(for: stored).phrase)
     }
 
     /// What a stored value reads as: the key's type, through the key's adjustment, so a

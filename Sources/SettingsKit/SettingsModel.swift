@@ -49,19 +49,3 @@ public final class SettingsModel: Observable, Sendable {
     /// One key path per key name, so tracking is per key (its value is never read).
     subscript(tracking name: TrackedName) -> Int { 0 }
 }
-
-/// A key's name as a key-path index, compared as bytes.
-struct TrackedName: Hashable, Sendable {
-    let key: ExactKey
-    init(_ name: String) { key = ExactKey(name) }
-}
-
-/// The model for the delivery closure, set once the model exists, without keeping it alive.
-private final class WeakModel: Sendable {
-    private struct Reference { weak var model: SettingsModel? }
-    private let reference = Mutex(Reference())
-    var model: SettingsModel? {
-        get { reference.withLock { $0.model } }
-        set { reference.withLock { $0.model = newValue } }
-    }
-}

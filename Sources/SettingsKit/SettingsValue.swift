@@ -29,16 +29,6 @@ extension SettingsValue {
     public func encodePropertyList() throws -> PlistValue? { propertyListValue }
 }
 
-/// What a nil element of an array is stored as, Foundation's `$null` marker string: a
-/// property list has no null, and this is what `PropertyListEncoder` writes and reads.
-let nullMarker: PlistValue = .string("$null")
-
-/// An optional element type, so that an array can store and read back its nil elements.
-protocol NullableValue { static var null: Self { get } }
-extension Optional: NullableValue where Wrapped: SettingsValue {
-    static var null: Self { .none }
-}
-
 extension Bool: SettingsValue {
     /// Stored as a boolean.
     public var propertyListValue: PlistValue? { .bool(self) }
@@ -157,42 +147,6 @@ extension Array: SettingsValue where Element: SettingsValue {
     }
 }
 
-/// What keys a stored dictionary may have in Swift: `String`, every fixed-width integer and
-/// other `LosslessStringConvertible` types by an empty conformance, and an enum whose raw
-/// value is a `String` (`enum Day: String, SettingsDictionaryKey`). In the file, keys are text.
-public protocol SettingsDictionaryKey: Hashable, Sendable {
-    /// The key as stored.
-    var settingsKeyText: String { get }
-    /// The key for stored text; nil when the text names none.
-    init?(settingsKeyText: String)
-}
-
-extension SettingsDictionaryKey where Self: LosslessStringConvertible {
-    /// `description`, as `String(self)` gives it.
-    public var settingsKeyText: String { description }
-    /// `Self(text)`.
-    public init?(settingsKeyText text: String) { self.init(text) }
-}
-
-extension SettingsDictionaryKey where Self: RawRepresentable, RawValue == String {
-    /// The raw value.
-    public var settingsKeyText: String { rawValue }
-    /// The case with this raw value.
-    public init?(settingsKeyText text: String) { self.init(rawValue: text) }
-}
-
-extension String: SettingsDictionaryKey {}
-extension Int: SettingsDictionaryKey {}
-extension Int8: SettingsDictionaryKey {}
-extension Int16: SettingsDictionaryKey {}
-extension Int32: SettingsDictionaryKey {}
-extension Int64: SettingsDictionaryKey {}
-extension UInt: SettingsDictionaryKey {}
-extension UInt8: SettingsDictionaryKey {}
-extension UInt16: SettingsDictionaryKey {}
-extension UInt32: SettingsDictionaryKey {}
-extension UInt64: SettingsDictionaryKey {}
-
 extension Dictionary: SettingsValue where Key: SettingsDictionaryKey, Value: SettingsValue {
     /// Stored as a dictionary, its keys as text.
     public var propertyListValue: PlistValue? {
@@ -229,22 +183,6 @@ extension Set: SettingsValue where Element: SettingsValue {
     public init?(propertyListValue value: PlistValue) {
         guard case .array = value, let elements = [Element](propertyListValue: value) else { return nil }
         self.init(elements)
-    }
-}
-
-/// A range's bounds as stored, a two-element array `[lower, upper]` (as Defaults stores
-/// a range), and back: nil unless both read as `Bound` and lower ≤ upper.
-private enum RangeBounds {
-    static func value<Bound: SettingsValue>(_ low: Bound, _ high: Bound) -> PlistValue? {
-        guard let low = low.propertyListValue, let high = high.propertyListValue else { return nil }
-        return .array([low, high])
-    }
-
-    static func bounds<Bound: SettingsValue & Comparable>(_ value: PlistValue) -> (Bound, Bound)? {
-        guard case .array(let items) = value, items.count == 2, let low = Bound(propertyListValue: items[0]),
-            let high = Bound(propertyListValue: items[1]), low <= high
-        else { return nil }
-        return (low, high)
     }
 }
 

@@ -163,7 +163,7 @@ final class DomainStoreTests: XCTestCase {
 
     func testEmptyFileIsAnEmptyDomain() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: directory + "/com.test.plist", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/com.test.plist", contents: Data()))
         XCTAssertEqual(try store.load(.named("com.test"), host: .any)?.values, PlistDictionary())
     }
 

@@ -37,7 +37,7 @@ final class DomainWatcherTests: XCTestCase {
         let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
         let store = self.store!
         later {
-            try? store.update(.named("com.w"), host: .any, key: "music") {
+            _ = try? store.update(.named("com.w"), host: .any, key: "music") {
                 $0 = .bool(true); return true
             }
         }
@@ -69,17 +69,17 @@ final class DomainWatcherTests: XCTestCase {
         let store = self.store!
         later(0.05) {
             for i in 1...20 {
-                try? store.update(.named("com.w"), host: .any, key: "n") {
+                _ = try? store.update(.named("com.w"), host: .any, key: "n") {
                     $0 = .int(Int64(i)); return true
                 }
             }
         }
         XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "n", old: .int(0), new: .int(20))])
         later(0.05) {
-            try? store.update(.named("com.w"), host: .any, key: "n") {
+            _ = try? store.update(.named("com.w"), host: .any, key: "n") {
                 $0 = .int(99); return true
             }
-            try? store.update(.named("com.w"), host: .any, key: "n") {
+            _ = try? store.update(.named("com.w"), host: .any, key: "n") {
                 $0 = .int(20); return true
             }
         }
@@ -91,7 +91,7 @@ final class DomainWatcherTests: XCTestCase {
         let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
         let store = self.store!
         later {
-            try? store.update(.named("com.other"), host: .any, key: "k") {
+            _ = try? store.update(.named("com.other"), host: .any, key: "k") {
                 $0 = .int(1); return true
             }
         }
@@ -105,7 +105,7 @@ final class DomainWatcherTests: XCTestCase {
         let deep = DomainStore(directory: directory + "/not/yet")
         let watcher = try DomainWatcher(store: deep, domain: .named("com.w"), host: .current)
         later {
-            try? deep.update(.named("com.w"), host: .current, key: "k") {
+            _ = try? deep.update(.named("com.w"), host: .current, key: "k") {
                 $0 = .string("v"); return true
             }
         }
@@ -164,7 +164,7 @@ final class DomainWatcherTests: XCTestCase {
         let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
         XCTAssertEqual(watcher.values, ["n": .int(1)])
         later {
-            try? target.update(.named("com.w"), host: .any, key: "n") {
+            _ = try? target.update(.named("com.w"), host: .any, key: "n") {
                 $0 = .int(2); return true
             }
         }
@@ -182,7 +182,7 @@ final class DomainWatcherTests: XCTestCase {
         }
         XCTAssertEqual(try watcher.next(timeout: 5), [KeyChange(key: "n", old: .int(2), new: .int(3))])
         later {
-            try? third.update(.named("com.w"), host: .any, key: "n") {
+            _ = try? third.update(.named("com.w"), host: .any, key: "n") {
                 $0 = .int(4); return true
             }
         }

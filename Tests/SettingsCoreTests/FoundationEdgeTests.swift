@@ -30,6 +30,13 @@ final class FoundationEdgeTests: XCTestCase {
             ("a date on January 32", xml("<date>2024-01-32T20:43:14Z</date>")),
             ("a date with every field past its end", xml("<date>2024-13-61T25:61:61Z</date>")),
             ("a date after a space", xml("<date> 2024-01-02T20:43:14Z</date>")),
+            ("a date in month 13 of a leap year", xml("<date>2020-13-45T99:99:99Z</date>")),
+            ("a date in month 13", xml("<date>2019-13-01T00:00:00Z</date>")),
+            ("a date in month 14", xml("<date>2020-14-01T00:00:00Z</date>")),
+            ("a date in month 00 on day 00", xml("<date>2021-00-00T00:00:00Z</date>")),
+            ("a date on February 30 at 24:00", xml("<date>2020-02-30T24:00:00Z</date>")),
+            ("a date without its Z", xml("<date>2020-01-02T00:00:00</date>")),
+            ("a date with a letter", xml("<date>2020-1x-05T00:00:00Z</date>")),
             ("Foundation's distantPast", xml("<date>0000-12-30T00:00:00Z</date>")),
         ]
         let text =
@@ -41,7 +48,7 @@ final class FoundationEdgeTests: XCTestCase {
             le += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
         }
         list += [("UTF-32 big-endian with a BOM", be), ("UTF-32 little-endian with a BOM", le)]
-        let binary = try! BinaryWriter.encode(.dict(["a": .int(1)]))
+        let binary = BinaryWriter.encode(.dict(["a": .int(1)]))
         for version in ["bplist0x", "bplist05", "bplist10"] {
             list.append(("a binary header \(version)", Array(version.utf8) + binary.dropFirst(8)))
         }

@@ -82,7 +82,9 @@ final class JSONWriterTests: XCTestCase {
 
     func testDatesReadBackBitForBit() {
         var generator = SystemRandomNumberGenerator()
-        var samples: [Double] = [0, 0.5, -0.5, -1e-9, 1e-9, 5e-324, -978_307_200.000001, 725_857_445.123, 2.5e11]
+        var samples: [Double] = [
+            0, 0.5, -0.5, -1e-9, 1e-9, Double.leastNonzeroMagnitude, -978_307_200.000001, 725_857_445.123, 2.5e11,
+        ]
         for _ in 0..<20_000 {
             let scale = [1.0, 1e3, 1e6, 1e9, 3e10][Int.random(in: 0..<5, using: &generator)]
             samples.append(Double.random(in: -scale...scale, using: &generator))

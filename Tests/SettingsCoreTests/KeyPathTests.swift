@@ -5,15 +5,21 @@ import XCTest
 
 final class KeyPathTests: XCTestCase {
     func testPointersFollowRFC6901() throws {
-        XCTAssertEqual(try KeyPath(pointer: "").segments, [])
-        XCTAssertEqual(try KeyPath(pointer: "/").segments, [""])
-        XCTAssertEqual(try KeyPath(pointer: "/a~1b/~0/0//").segments, ["a/b", "~", "0", "", ""])
-        XCTAssertEqual(try KeyPath(pointer: "/a.b:c").segments, ["a.b:c"])
-        XCTAssertThrowsError(try KeyPath(pointer: "a")) { XCTAssertEqual($0 as? KeyPathError, .noLeadingSlash("a")) }
-        XCTAssertThrowsError(try KeyPath(pointer: "/a~2")) { XCTAssertEqual($0 as? KeyPathError, .badEscape("/a~2")) }
-        XCTAssertThrowsError(try KeyPath(pointer: "/a~")) { XCTAssertEqual($0 as? KeyPathError, .badEscape("/a~")) }
+        XCTAssertEqual(try PlistKeyPath(pointer: "").segments, [])
+        XCTAssertEqual(try PlistKeyPath(pointer: "/").segments, [""])
+        XCTAssertEqual(try PlistKeyPath(pointer: "/a~1b/~0/0//").segments, ["a/b", "~", "0", "", ""])
+        XCTAssertEqual(try PlistKeyPath(pointer: "/a.b:c").segments, ["a.b:c"])
+        XCTAssertThrowsError(try PlistKeyPath(pointer: "a")) {
+            XCTAssertEqual($0 as? KeyPathError, .noLeadingSlash("a"))
+        }
+        XCTAssertThrowsError(try PlistKeyPath(pointer: "/a~2")) {
+            XCTAssertEqual($0 as? KeyPathError, .badEscape("/a~2"))
+        }
+        XCTAssertThrowsError(try PlistKeyPath(pointer: "/a~")) {
+            XCTAssertEqual($0 as? KeyPathError, .badEscape("/a~"))
+        }
         for segments in [["a/b", "~1", "é"], [""], ["~0/~1"]] {
-            XCTAssertEqual(try KeyPath(pointer: KeyPath(segments).pointer).segments, segments)
+            XCTAssertEqual(try PlistKeyPath(pointer: PlistKeyPath(segments).pointer).segments, segments)
         }
     }
 
@@ -21,21 +27,21 @@ final class KeyPathTests: XCTestCase {
         let domain: PlistDictionary = [
             "list": .array([.string("x"), .dict(["0": .int(7)])]), "": .int(1), "a/b": .int(2),
         ]
-        XCTAssertEqual(KeyPath(["list", "1", "0"]).value(in: domain), .int(7))
-        XCTAssertEqual(KeyPath(["list", "0"]).value(in: domain), .string("x"))
-        XCTAssertNil(KeyPath(["list", "01"]).value(in: domain))
-        XCTAssertNil(KeyPath(["list", "-"]).value(in: domain))
-        XCTAssertNil(KeyPath(["list", "2"]).value(in: domain))
-        XCTAssertEqual(KeyPath([""]).value(in: domain), .int(1))
-        XCTAssertEqual(KeyPath(["a/b"]).value(in: domain), .int(2))
-        XCTAssertNil(KeyPath(["a/b", "x"]).value(in: domain))
+        XCTAssertEqual(PlistKeyPath(["list", "1", "0"]).value(in: domain), .int(7))
+        XCTAssertEqual(PlistKeyPath(["list", "0"]).value(in: domain), .string("x"))
+        XCTAssertNil(PlistKeyPath(["list", "01"]).value(in: domain))
+        XCTAssertNil(PlistKeyPath(["list", "-"]).value(in: domain))
+        XCTAssertNil(PlistKeyPath(["list", "2"]).value(in: domain))
+        XCTAssertEqual(PlistKeyPath([""]).value(in: domain), .int(1))
+        XCTAssertEqual(PlistKeyPath(["a/b"]).value(in: domain), .int(2))
+        XCTAssertNil(PlistKeyPath(["a/b", "x"]).value(in: domain))
     }
 
     private func setting(_ pointer: String, _ new: PlistValue, in root: PlistValue?, insert: Bool = false) throws
         -> PlistValue?
     {
         var value = root
-        try KeyPath(pointer: pointer).set(new, in: &value, insert: insert)
+        try PlistKeyPath(pointer: pointer).set(new, in: &value, insert: insert)
         return value
     }
 
@@ -83,20 +89,22 @@ final class KeyPathTests: XCTestCase {
 
     func testRemoveShiftsArraysAndSaysWhenNothingWasThere() throws {
         var value: PlistValue? = .dict(["list": .array([.int(0), .int(1), .int(2)]), "k": .int(1)])
-        XCTAssertTrue(try KeyPath(pointer: "/w/list/1").remove(in: &value))
+        XCTAssertTrue(try PlistKeyPath(pointer: "/w/list/1").remove(in: &value))
         XCTAssertEqual(value, .dict(["list": .array([.int(0), .int(2)]), "k": .int(1)]))
-        XCTAssertFalse(try KeyPath(pointer: "/w/nope/x").remove(in: &value))
-        XCTAssertThrowsError(try KeyPath(pointer: "/w/list/5").remove(in: &value)) {
+        XCTAssertFalse(try PlistKeyPath(pointer: "/w/nope/x").remove(in: &value))
+        XCTAssertThrowsError(try PlistKeyPath(pointer: "/w/list/5").remove(in: &value)) {
             XCTAssertEqual($0 as? KeyPathError, .outOfRange("/w/list/5", count: 2))
         }
-        XCTAssertTrue(try KeyPath(pointer: "/w").remove(in: &value))
+        XCTAssertTrue(try PlistKeyPath(pointer: "/w").remove(in: &value))
         XCTAssertNil(value)
     }
 
     func testJQPathsAreKeyPaths() throws {
-        XCTAssertEqual(try KeyPath(json: #"["a/b",0,""]"#).segments, ["a/b", "0", ""])
+        XCTAssertEqual(try PlistKeyPath(json: #"["a/b",0,""]"#).segments, ["a/b", "0", ""])
         for bad in ["/a", "[-1]", "[1.5]", "[null]", "{}", "["] {
-            XCTAssertThrowsError(try KeyPath(json: bad)) { XCTAssertEqual($0 as? KeyPathError, .notAJSONPath(bad)) }
+            XCTAssertThrowsError(try PlistKeyPath(json: bad)) {
+                XCTAssertEqual($0 as? KeyPathError, .notAJSONPath(bad))
+            }
         }
     }
 }

@@ -6,7 +6,8 @@ import XCTest
 final class XMLCodecTests: XCTestCase {
     static let edgeCases: PlistDictionary = [
         "int64Min": .int(Int64.min), "int64Max": .int(Int64.max), "uint64Max": .int(PlistInteger(unsigned: .max)),
-        "negZero": .double(-0.0), "denormal": .double(5e-324), "tiny": .double(1e-300), "float": .float(75.1),
+        "negZero": .double(-0.0), "denormal": .double(Double.leastNonzeroMagnitude), "tiny": .double(1e-300),
+        "float": .float(75.1),
         "emoji": .string("😀 Åbenraa 日本"), "": .string("empty key"), "escapes": .string("a&b<c>d\"e'f"),
         "bytes": .data((0...255).map { UInt8($0) }), "emptyData": .data([]),
         "date": .date(PlistDate(secondsSince2001: -3_155_760_000)), "yes": .bool(true), "no": .bool(false),
@@ -38,7 +39,8 @@ final class XMLCodecTests: XCTestCase {
 
     func testRealsUseShortestText() {
         let cases: [(PlistValue, String)] = [
-            (.double(75), "75"), (.double(0.5), "0.5"), (.double(-0.0), "-0"), (.double(5e-324), "5e-324"),
+            (.double(75), "75"), (.double(0.5), "0.5"), (.double(-0.0), "-0"),
+            (.double(Double.leastNonzeroMagnitude), "5e-324"),
             (.float(75.1), "75.1"), (.double(.infinity), "+infinity"), (.double(1e16), "1e+16"),
         ]
         for (value, text) in cases {

@@ -7,13 +7,17 @@
 //   SettingsKitProbe coalesced DIR DOMAIN N sets keys k0…k(N-1) coalesced, then exits at once
 //   SettingsKitProbe observed-set DIR DOMAIN observes "count", sets it, waits for the watcher
 //   SettingsKitProbe gets DIR DOMAIN N      reads "count" N times after a first read, prints the sum
+//   SettingsKitProbe theme DIR DOMAIN       reads the enum key "theme" with the default error handler
 import FoundationEssentials
 import Glibc
 import SettingsKit
 
 extension SettingsKeys {
     static let count = SettingsKey<Int>("count", default: 0)
+    static let theme = SettingsKey<Theme>("theme", default: .system)
 }
+
+enum Theme: String, SettingsValue, CaseIterable { case light, dark, system }
 
 let args = CommandLine.arguments
 switch args.dropFirst().first {
@@ -41,8 +45,10 @@ case "gets" where args.count == 5:
     var sum = settings[.count]
     for _ in 0..<Int(args[4])! { sum += settings[.count] }
     print(sum)
+case "theme" where args.count == 4:
+    print(Settings(domain: args[3], directory: args[2])[.theme])
 default:
     print(
-        "usage: SettingsKitProbe count | standard | get-standard | get-date | coalesced | observed-set | gets (see above)"
+        "usage: SettingsKitProbe count | standard | get-standard | get-date | coalesced | observed-set | gets | theme"
     )
 }

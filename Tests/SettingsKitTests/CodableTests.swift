@@ -114,7 +114,77 @@ struct Checked: SettingsCodable, Equatable {
     init(from decoder: any Decoder) throws { level = try decoder.singleValueContainer().decode(Int.self) }
 }
 
+/// swift-foundation's `supers`: super encoders under a key, under "super" and inside an
+/// unkeyed container, which reserves its place before the value after it.
+struct UsesSupers: SettingsCodable, Equatable {
+    enum Keys: String, CodingKey { case a, b, unkeyed }
+    var seen: [String] = []
+
+    init() {}
+    func encode(to encoder: any Encoder) throws {
+        var keyed = encoder.container(keyedBy: Keys.self)
+        try keyed.encodeNil(forKey: .a)
+        var b = keyed.superEncoder(forKey: .b).singleValueContainer()
+        try b.encode("b")
+        var top = keyed.superEncoder().singleValueContainer()
+        try top.encode("super")
+        var unkeyed = keyed.superEncoder(forKey: .unkeyed).unkeyedContainer()
+        try unkeyed.encodeNil()
+        let middle = unkeyed.superEncoder()
+        try unkeyed.encode("final")
+        var m = middle.singleValueContainer()
+        try m.encode("middle")
+    }
+    init(from decoder: any Decoder) throws {
+        let keyed = try decoder.container(keyedBy: Keys.self)
+        if try keyed.decodeNil(forKey: .a) { seen.append("nil") }
+        seen.append(try keyed.superDecoder(forKey: .b).singleValueContainer().decode(String.self))
+        seen.append(try keyed.superDecoder().singleValueContainer().decode(String.self))
+        var unkeyed = try keyed.superDecoder(forKey: .unkeyed).unkeyedContainer()
+        if try unkeyed.decodeNil() { seen.append("nil") }
+        seen.append(try unkeyed.superDecoder().singleValueContainer().decode(String.self))
+        seen.append(try unkeyed.decode(String.self))
+    }
+}
+
+/// swift-foundation's `unkeyedContainerContainingNulls`: explicit `encodeNil` calls.
+struct ExplicitNils: SettingsCodable, Equatable {
+    var array: [String?]
+    init(array: [String?]) { self.array = array }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for value in array {
+            if let value { try container.encode(value) } else { try container.encodeNil() }
+        }
+    }
+    init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        array = []
+        while !container.isAtEnd { array.append(try container.decodeNil() ? nil : try container.decode(String.self)) }
+    }
+}
+
+/// swift-foundation's `encodingConflictedTypeNestedContainersWithTheSameTopLevelKey`:
+/// a keyed and then an unkeyed container under one key. Foundation traps; here the
+/// encoding throws, and the stored value stays.
+struct ConflictedContainers: SettingsCodable, Equatable {
+    enum Top: String, CodingKey { case top }
+    enum First: String, CodingKey { case first }
+    init() {}
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Top.self)
+        var first = container.nestedContainer(keyedBy: First.self, forKey: .top)
+        try first.encode("Johnny Appleseed", forKey: .first)
+        var second = container.nestedUnkeyedContainer(forKey: .top)
+        try second.encode("second")
+    }
+    init(from decoder: any Decoder) throws {}
+}
+
 extension SettingsKeys {
+    static let supers = SettingsKey<UsesSupers?>("supers")
+    static let explicitNils = SettingsKey<ExplicitNils?>("explicitNils")
+    static let conflicted = SettingsKey<ConflictedContainers?>("conflicted")
     static let twoNested = SettingsKey<TwoNested?>("twoNested")
     static let withNils = SettingsKey<WithNils?>("withNils")
     static let nullable = SettingsKey<Nullable>("nullable", default: Nullable(-1))
@@ -185,6 +255,33 @@ final class CodableTests: XCTestCase {
             try settings.set(Lenient(words: words), for: .lenient)
             XCTAssertEqual(fresh[.lenient].words, words)
         }
+    }
+
+    func testSupersAsFoundationWritesThem() throws {
+        try settings.set(UsesSupers(), for: .supers)
+        XCTAssertEqual(fresh[.supers]?.seen, ["nil", "b", "super", "nil", "middle", "final"])
+        let stored = try XCTUnwrap(try foundation("supers") as? [String: Any])
+        XCTAssertEqual(stored["a"] as? String, "$null")
+        XCTAssertEqual(stored["super"] as? String, "super")
+        XCTAssertEqual(stored["unkeyed"] as? [String], ["$null", "middle", "final"])
+    }
+
+    func testExplicitNilsInAnArrayRoundTrip() throws {
+        let value = ExplicitNils(array: [nil, "test", nil])
+        try settings.set(value, for: .explicitNils)
+        XCTAssertEqual(fresh[.explicitNils], value)
+    }
+
+    func testConflictingContainersUnderOneKeyAreRefused() throws {
+        try settings.set(TwoNested(), for: .twoNested)
+        XCTAssertThrowsError(try settings.set(ConflictedContainers(), for: .conflicted)) { error in
+            guard case .unencodable(key: "conflicted", let reason) = error as? SettingsError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertTrue(reason.contains("'top'"), reason)
+        }
+        XCTAssertNil(fresh[.conflicted])
+        XCTAssertEqual(fresh[.twoNested], TwoNested())
     }
 
     /// An encoding that throws is reported and leaves the stored value as it was, through

@@ -20,6 +20,7 @@ final class FoundationInteropTests: XCTestCase {
     override func tearDown() { scratch.remove() }
 
     private func settings() -> Settings { Settings(domain: domain, directory: scratch.directory) }
+    @discardableResult
     private func probe(_ arguments: String...) -> String {
         scratch.run("InteropProbe", [arguments[0], domain] + arguments.dropFirst())
     }

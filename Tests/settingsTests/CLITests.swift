@@ -232,7 +232,7 @@ final class CLITests: XCTestCase {
 
     func testCorruptDomainFileIsReportedAndKept() throws {
         let junk = Data("<plist><dict><key>a</key><integer>1</integer>".utf8)
-        FileManager.default.createFile(atPath: h.path("com.bad"), contents: junk)
+        XCTAssertTrue(FileManager.default.createFile(atPath: h.path("com.bad"), contents: junk))
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: h.path("com.bad"))
         for arguments in [
@@ -245,7 +245,8 @@ final class CLITests: XCTestCase {
             XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1)
             XCTAssertEqual(FileManager.default.contents(atPath: h.path("com.bad")), junk)
         }
-        FileManager.default.createFile(atPath: h.path("com.arr"), contents: Data("<plist><array/></plist>".utf8))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: h.path("com.arr"), contents: Data("<plist><array/></plist>".utf8)))
         let r = h.run(["read", "com.arr"])
         XCTAssertEqual(r.status, 3)
         XCTAssertTrue(r.stderr.contains("not a dictionary"), r.stderr)

@@ -29,7 +29,8 @@ final class FormatTests: XCTestCase {
             XCTAssertTrue(
                 h.plistlibCanon(h.config + "/out.bplist") == reference, "\(format): plistlib misreads our binary")
             let xml = h.run(["export", "com.edge.\(format)", "-"])
-            FileManager.default.createFile(atPath: h.config + "/out.xml", contents: Data(xml.stdout.utf8))
+            XCTAssertTrue(
+                FileManager.default.createFile(atPath: h.config + "/out.xml", contents: Data(xml.stdout.utf8)))
             XCTAssertTrue(h.plistlibCanon(h.config + "/out.xml") == reference, "\(format): plistlib misreads our XML")
         }
     }
@@ -136,7 +137,7 @@ final class FormatTests: XCTestCase {
         ]
         for (name, content) in cases {
             let path = h.path("com.bad")
-            FileManager.default.createFile(atPath: path, contents: Data(content))
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(content)))
             try FileManager.default.setAttributes(
                 [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: path)
             for arguments in [["read", "com.bad"], ["write", "com.bad", "k", "v"]] {

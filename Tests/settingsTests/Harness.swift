@@ -31,7 +31,7 @@ struct Harness {
     func admin(_ layer: String, _ name: String, _ text: String, in folder: String? = nil) {
         let dir = (folder ?? system) + "/settings/" + layer
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(text.utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(text.utf8)))
     }
 
     /// The folder the test runner and the built products are in; SETTINGS_BIN_DIR

@@ -25,7 +25,7 @@ final class HostileFileTests: XCTestCase {
         for name in names {
             let content = try Data(contentsOf: URL(fileURLWithPath: corpus + "/" + name))
             try? FileManager.default.removeItem(atPath: path)
-            FileManager.default.createFile(atPath: path, contents: content)
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: content))
             for arguments in [
                 ["read", "com.hostile"], ["read", "com.hostile", "a"], ["write", "com.hostile", "k", "-int", "1"],
             ] {

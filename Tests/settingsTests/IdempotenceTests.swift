@@ -26,8 +26,10 @@ final class IdempotenceTests: XCTestCase {
         h.ok("write", "com.t", "d", "-dict", "k", "v")
         h.ok("write", "com.t", "r", "-float", "1")
         let importFile = h.config + "-same.plist"
-        FileManager.default.createFile(
-            atPath: importFile, contents: Data("<plist><dict><key>n</key><integer>5</integer></dict></plist>".utf8))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: importFile, contents: Data("<plist><dict><key>n</key><integer>5</integer></dict></plist>".utf8))
+        )
         defer { try? FileManager.default.removeItem(atPath: importFile) }
         let before = try stamp(h.path("com.t"))
         // Times of a rewrite would differ by at least this much.
@@ -104,9 +106,10 @@ final class IdempotenceTests: XCTestCase {
         h.admin("defaults", "com.t.json", #"{"sys": true}"#)
         let dir = h.config + "/settings/schemas"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        FileManager.default.createFile(
-            atPath: dir + "/com.t.json",
-            contents: Data(#"{"keys": {"volume": {"type": "integer", "default": 50}}}"#.utf8))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: dir + "/com.t.json",
+                contents: Data(#"{"keys": {"volume": {"type": "integer", "default": 50}}}"#.utf8)))
         XCTAssertEqual(
             h.run(["check", "com.t", "locked", "-int", "5"]).status, 0, "the managed value is what readers get")
         XCTAssertEqual(h.run(["check", "com.t", "locked", "-int", "1"]).status, 1)

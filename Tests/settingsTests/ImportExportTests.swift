@@ -14,7 +14,7 @@ final class ImportExportTests: XCTestCase {
 
     private func file(_ text: String) -> String {
         let path = h.config + "/../" + URL(fileURLWithPath: h.config).lastPathComponent + "-import.plist"
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
         return path
     }
@@ -85,7 +85,7 @@ final class ImportExportTests: XCTestCase {
         addTeardownBlock {
             for suffix in [".xml", ".plist", ".json"] { try? FileManager.default.removeItem(atPath: out + suffix) }
         }
-        FileManager.default.createFile(atPath: out + ".xml", contents: Data(xml.stdout.utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: out + ".xml", contents: Data(xml.stdout.utf8)))
         XCTAssertEqual(h.plistlibJSON(out + ".xml"), "{}")
         h.ok("export", "com.none", out + ".plist")
         XCTAssertEqual(h.plistlibJSON(out + ".plist"), "{}")
@@ -101,7 +101,7 @@ final class ImportExportTests: XCTestCase {
     func testADomainXMLCannotHoldIsNotExportedAsXML() throws {
         let binary = try PropertyListSerialization.data(
             fromPropertyList: ["k\u{0}": "v", "t": "a\u{0}b"], format: .binary, options: 0)
-        FileManager.default.createFile(atPath: h.path("com.nul"), contents: binary)
+        XCTAssertTrue(FileManager.default.createFile(atPath: h.path("com.nul"), contents: binary))
         let xml = h.run(["export", "com.nul", "-"])
         XCTAssertEqual(xml.status, 2)
         XCTAssertEqual(xml.stdout, "")

@@ -14,7 +14,7 @@ final class LayersTests: XCTestCase {
     private func schema(_ text: String) {
         let dir = h.config + "/settings/schemas"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir + "/com.t.json", contents: Data(text.utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/com.t.json", contents: Data(text.utf8)))
     }
 
     func testMachineDefaultsAreReadBelowTheUserAndAboveTheSchema() {
@@ -69,7 +69,8 @@ final class LayersTests: XCTestCase {
         h.ok("write", "com.t", "free", "1")
         h.admin("managed", "com.t.json", #"{"locked": 5, "onlyManaged": 1}"#)
         let importFile = h.config + "-import.plist"
-        FileManager.default.createFile(atPath: importFile, contents: Data("{ free = 2; locked = 6; }".utf8))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: importFile, contents: Data("{ free = 2; locked = 6; }".utf8)))
         defer { try? FileManager.default.removeItem(atPath: importFile) }
         let before = h.snapshot()
         for arguments in [

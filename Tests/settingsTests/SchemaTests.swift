@@ -23,7 +23,7 @@ final class SchemaTests: XCTestCase {
     private func writeSchema(_ text: String, domain: String = "com.example.player") {
         let folder = h.config + "/settings/schemas"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder + "/\(domain).json", contents: Data(text.utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/\(domain).json", contents: Data(text.utf8)))
     }
 
     private func types() -> String {
@@ -146,8 +146,9 @@ final class SchemaTests: XCTestCase {
         try FileManager.default.removeItem(atPath: h.config + "/settings/schemas/com.example.player.json")
         let data = h.config + "/share"
         try FileManager.default.createDirectory(atPath: data + "/settings/schemas", withIntermediateDirectories: true)
-        FileManager.default.createFile(
-            atPath: data + "/settings/schemas/com.example.player.json", contents: Data(Self.player.utf8))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: data + "/settings/schemas/com.example.player.json", contents: Data(Self.player.utf8)))
         let r = h.run(
             ["range", "com.example.player", "volume"], environment: ["XDG_DATA_DIRS": "/nonexistent:" + data])
         XCTAssertEqual(r.stdout, "range integer 0 100\n", r.stderr)
@@ -170,7 +171,9 @@ final class SchemaTests: XCTestCase {
             """
         let folder = h.config + "/gschemas"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder + "/com.example.player.gschema.xml", contents: Data(gschema.utf8))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: folder + "/com.example.player.gschema.xml", contents: Data(gschema.utf8)))
         XCTAssertEqual(h.exec("/usr/bin/env", ["glib-compile-schemas", folder]).status, 0)
         let environment = ["GSETTINGS_SCHEMA_DIR": folder, "GSETTINGS_BACKEND": "memory"]
         func gsettings(_ arguments: [String]) -> String {
@@ -218,13 +221,14 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(r.status, 2, r.stderr)
         h.ok("write", "com.range", "big", "-int", "9007199254740992")
         // NaN cannot be typed; it arrives in a file another program wrote.
-        FileManager.default.createFile(
-            atPath: h.path("com.range"),
-            contents: Data(
-                """
-                <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>
-                <key>ratio</key><real>nan</real><key>big</key><integer>9007199254740993</integer></dict></plist>
-                """.utf8))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: h.path("com.range"),
+                contents: Data(
+                    """
+                    <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>
+                    <key>ratio</key><real>nan</real><key>big</key><integer>9007199254740993</integer></dict></plist>
+                    """.utf8)))
         r = h.run(["validate", "com.range"])
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertEqual(r.stdout, "big: 9007199254740993 is not in …9007199254740992\nratio: nan is not in 0…100\n")

@@ -16,10 +16,10 @@ final class StoreBehaviourTests: XCTestCase {
     func testHalfWrittenFileIsRetried() throws {
         let full = XMLWriter.encode(.dict(["k": .string("v")]))
         let path = h.path("com.t")
-        FileManager.default.createFile(atPath: path, contents: Data(full.prefix(full.count / 2)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(full.prefix(full.count / 2))))
         let finisher = Thread {
             Thread.sleep(forTimeInterval: 0.15)
-            FileManager.default.createFile(atPath: path, contents: Data(full))
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(full)))
         }
         finisher.start()
         let r = h.run(["read", "com.t", "k"], environment: ["SETTINGS_READ_RETRY": "0.5"])
@@ -33,17 +33,17 @@ final class StoreBehaviourTests: XCTestCase {
     func testTheRetryWindowIsASetting() throws {
         let full = XMLWriter.encode(.dict(["k": .string("v")]))
         let path = h.path("com.t")
-        FileManager.default.createFile(atPath: path, contents: Data(full.prefix(full.count / 2)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(full.prefix(full.count / 2))))
         let start = Date()
         var r = h.run(["read", "com.t", "k"], environment: ["SETTINGS_READ_RETRY": "0"])
         XCTAssertEqual(r.status, 3, r.stderr)
         XCTAssertLessThan(Date().timeIntervalSince(start), 0.4, "no retry with SETTINGS_READ_RETRY=0")
         let unset = h.exec("/usr/bin/env", ["-u", "SETTINGS_READ_RETRY", Harness.settings, "read", "com.t", "k"])
         XCTAssertEqual(unset.status, 3, unset.stderr)
-        FileManager.default.createFile(atPath: path, contents: Data(full.prefix(full.count / 2)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(full.prefix(full.count / 2))))
         let finisher = Thread {
             Thread.sleep(forTimeInterval: 0.15)
-            FileManager.default.createFile(atPath: path, contents: Data(full))
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(full)))
         }
         finisher.start()
         r = h.exec("/usr/bin/env", ["-u", "SETTINGS_READ_RETRY", Harness.settings, "read", "com.t", "k"])
@@ -129,7 +129,8 @@ final class StoreBehaviourTests: XCTestCase {
     /// every kill the file parses and holds every key of the writes that finished.
     func testKilledWritersNeverBreakTheFile() throws {
         let domain = PlistDictionary(entries: (0..<100_000).map { .init(key: "key\($0)", value: .int(Int64($0))) })
-        FileManager.default.createFile(atPath: h.path("com.big"), contents: Data(XMLWriter.encode(.dict(domain))))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: h.path("com.big"), contents: Data(XMLWriter.encode(.dict(domain)))))
         // Kill within 1.5 times the length of one whole write, so some finish and some don't.
         // The whole write is timed as the writers below run it: a process of its own.
         let start = Date()

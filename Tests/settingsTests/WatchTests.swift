@@ -310,7 +310,7 @@ final class WatchTests: XCTestCase {
             var i: Int64 = 0
             while !stop.load(ordering: .relaxed) {
                 i += 1
-                try? store.update(.named("com.noise"), host: .any, key: "n") {
+                _ = try? store.update(.named("com.noise"), host: .any, key: "n") {
                     $0 = .int(i); return true
                 }
                 Thread.sleep(forTimeInterval: 0.02)

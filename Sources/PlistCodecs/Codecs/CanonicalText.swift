@@ -22,7 +22,7 @@ package enum CanonicalText {
             for entry in dict.sortedEntries { write(entry.value, path: path + [entry.key], into: &out) }
             return
         }
-        out += escaped(KeyPath(path).pointer)
+        out += escaped(PlistKeyPath(path).pointer)
         out += Array(" = ".utf8)
         out += JSONWriter.encode(sorted(value))
         out.append(UInt8(ascii: "\n"))

@@ -281,7 +281,7 @@ public enum JSONReader {
         }
 
         func invalid(_ code: JSONError.ValueCode) -> JSONError {
-            .value(code, pointer: KeyPath(path).pointer)
+            .value(code, pointer: PlistKeyPath(path).pointer)
         }
     }
 }

@@ -29,12 +29,14 @@ enum XMLDate {
         guard i == b.count - 1 else { return nil }
         while fields.count < 6 { fields.append(fields.count < 3 ? 1 : 0) }
         // A field past its end carries into the next, as Foundation reads it (2024-01-32
-        // is February 1st), for the files older Foundations wrote. Month 00 is the
-        // December before.
-        let months = fields[1] - 1
+        // is February 1st), for the files older Foundations wrote. Foundation counts the
+        // days before a month from a table of months 0 to 13, so month 13 is the next
+        // January and months 0 and 14 to 99 are this January: the same here.
+        let year = Int64(fields[0])
+        let month = (1...12).contains(fields[1]) ? fields[1] : 1
+        let extraDays = fields[1] == 13 ? (CivilTime.isLeap(year) ? 366 : 365) : 0
         let civil = CivilTime(
-            year: Int64(fields[0]) + Int64(months >= 0 ? months / 12 : -1), month: months >= 0 ? months % 12 + 1 : 12,
-            day: fields[2], hour: fields[3], minute: fields[4], second: fields[5])
+            year: year, month: month, day: fields[2] + extraDays, hour: fields[3], minute: fields[4], second: fields[5])
         return PlistDate(unixSeconds: Double(civil.unixSeconds))
     }
 

@@ -16,7 +16,7 @@ extension KeyPathError {
         case let .outOfRange(pointer, count):
             "\(pointer) is past the end of an array of \(count) element\(count == 1 ? "" : "s"); use - to append"
         case let .tooDeep(count):
-            "a path of \(count) segments is deeper than a property list may nest (\(KeyPath.maximumSegments) levels)"
+            "a path of \(count) segments is deeper than a property list may nest (\(PlistKeyPath.maximumSegments) levels)"
         }
     }
 }

@@ -47,9 +47,12 @@ public struct CivilTime: Sendable, Equatable {
             && (0...23).contains(hour) && (0...59).contains(minute) && (0...59).contains(second)
     }
 
+    /// Whether `year` has a February 29th, in the proleptic Gregorian calendar.
+    package static func isLeap(_ year: Int64) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+
     static func daysIn(month: Int, year: Int64) -> Int {
         switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
         default: return 31
         }

@@ -15,7 +15,7 @@ package struct ThreeWayMerge {
     /// A place both sides changed differently: its key path, and each side's value (nil:
     /// removed, which conflicts only with a dictionary merged inside).
     package struct Conflict: Equatable {
-        package let path: KeyPath
+        package let path: PlistKeyPath
         package let ours: PlistValue?
         package let theirs: PlistValue?
     }
@@ -52,7 +52,7 @@ package struct ThreeWayMerge {
             } else if o == nil || t == nil {
                 value = o ?? t
             } else {
-                conflicts.append(Conflict(path: KeyPath(path + [name]), ours: o, theirs: t))
+                conflicts.append(Conflict(path: PlistKeyPath(path + [name]), ours: o, theirs: t))
                 value = keepTheirs ? t : o
             }
             if let value { result.append(key: name, value: value) }

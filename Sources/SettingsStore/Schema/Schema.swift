@@ -181,7 +181,8 @@ extension Schema {
         var parsed: [KeySchema] = []
         for entry in keys.uniqueEntries {
             parsed.append(
-                try key(entry.key, entry.value, path: path, at: "/keys/" + KeyPath([entry.key]).pointer.dropFirst()))
+                try key(
+                    entry.key, entry.value, path: path, at: "/keys/" + PlistKeyPath([entry.key]).pointer.dropFirst()))
         }
         return Schema(strict: strict, keys: parsed)
     }

@@ -134,6 +134,11 @@ public enum DomainName: Sendable, Equatable {
     }
 }
 
+extension DomainName: CustomStringConvertible {
+    /// The name, as `displayName`: `print(settings.domain)` prints `com.example.player`.
+    public var description: String { displayName }
+}
+
 /// Which host's preferences: the usual any-host file, or a ByHost file.
 public enum DomainHost: Sendable, Equatable {
     case any

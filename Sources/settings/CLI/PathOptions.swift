@@ -9,7 +9,7 @@ import SettingsStore
 /// options only with their argument after them, so `defaults read D -p`, which reads
 /// the key `-p`, keeps its meaning.
 struct PathOptions {
-    var path: KeyPath?
+    var path: PlistKeyPath?
     var json = false
     var insert = false
     var exact = false
@@ -50,16 +50,16 @@ struct PathOptions {
         return (options, rest)
     }
 
-    static func parsePath(_ flag: String, _ text: String) throws(CLIError) -> KeyPath {
+    static func parsePath(_ flag: String, _ text: String) throws(CLIError) -> PlistKeyPath {
         do throws(KeyPathError) {
-            return flag == "-p" ? try KeyPath(pointer: text) : try KeyPath(json: text)
+            return flag == "-p" ? try PlistKeyPath(pointer: text) : try PlistKeyPath(json: text)
         } catch {
             throw CLIError.badPointer(error, flag: flag)
         }
     }
 
     /// The path, which must name a place below the domain's root.
-    func placeInside() throws(CLIError) -> KeyPath? {
+    func placeInside() throws(CLIError) -> PlistKeyPath? {
         if let path, path.segments.isEmpty { throw CLIError.badPointer(.wholeDomain, flag: "-p") }
         return path
     }

@@ -66,7 +66,7 @@ enum CompleteCommand {
                 for key in (values.keys + schemaKeys).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
                 where !key.utf8.contains(UInt8(ascii: "\n")) { context.print(key) }
             } else {
-                for path in KeyPath.all(in: values) where !path.pointer.utf8.contains(UInt8(ascii: "\n")) {
+                for path in PlistKeyPath.all(in: values) where !path.pointer.utf8.contains(UInt8(ascii: "\n")) {
                     context.print(path.pointer)
                 }
             }

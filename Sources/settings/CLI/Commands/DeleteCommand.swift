@@ -11,7 +11,8 @@ enum DeleteCommand {
         guard let domainToken = arguments.first else { throw CLIError.usage("delete needs a domain") }
         try expectAtMost(options.path == nil ? 2 : 1, arguments)
         let domain = try context.domainName(domainToken)
-        guard let path = try options.placeInside() ?? arguments.dropFirst().first.map({ KeyPath([$0.text]) }) else {
+        guard let path = try options.placeInside() ?? arguments.dropFirst().first.map({ PlistKeyPath([$0.text]) })
+        else {
             _ = context.layers(for: domain)
             guard try context.store.remove(domain, host: context.host) else {
                 throw CLIError.deleteMissing(domain: domainToken.text)

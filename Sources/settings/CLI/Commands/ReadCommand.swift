@@ -49,7 +49,7 @@ enum ReadCommand {
         guard parts.count > 1, parts.allSatisfy({ !$0.isEmpty }),
             case .dict? = try context.store.value(forKey: parts[0], in: domain, host: context.host)
         else { return nil }
-        return CLIError.pairMissingInside(domain: arguments[0].text, key: key, pointer: KeyPath(parts).pointer)
+        return CLIError.pairMissingInside(domain: arguments[0].text, key: key, pointer: PlistKeyPath(parts).pointer)
     }
 
     /// `read-type D K`, `read-type D -p POINTER`: `Type is boolean`.
@@ -70,7 +70,7 @@ enum ReadCommand {
         _ context: inout Context, _ domain: DomainName, _ domainToken: Token,
         _ arguments: [Token], _ options: PathOptions
     ) throws -> (PlistValue, ValueSource) {
-        let path = options.path ?? KeyPath([arguments[1].text])
+        let path = options.path ?? PlistKeyPath([arguments[1].text])
         let name = options.path == nil ? arguments[1].text : path.pointer
         guard !path.segments.isEmpty else {
             guard let values = try context.store.load(domain, host: context.host)?.values, !values.isEmpty else {
@@ -80,7 +80,7 @@ enum ReadCommand {
         }
         guard let (top, source) = try context.resolve(path.segments[0], in: domain),
             options.path == nil || source != .default,
-            let value = KeyPath(Array(path.segments.dropFirst())).jsonValue(inside: top)
+            let value = PlistKeyPath(Array(path.segments.dropFirst())).jsonValue(inside: top)
         else {
             throw CLIError.pairMissing(domain: domainToken.text, key: name)
         }

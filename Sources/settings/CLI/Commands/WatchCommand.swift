@@ -11,7 +11,7 @@ enum WatchCommand {
     /// What to report: a top-level key, or a place inside one.
     enum Selector: Equatable {
         case key(String)
-        case path(KeyPath)
+        case path(PlistKeyPath)
     }
 
     struct Options {
@@ -27,7 +27,7 @@ enum WatchCommand {
     struct Event {
         enum Kind: String { case initial, set, delete }
         let key: String
-        let path: KeyPath
+        let path: PlistKeyPath
         /// What text lines show first: the key, or the pointer for `-p`.
         let label: String
         let kind: Kind
@@ -101,25 +101,25 @@ enum WatchCommand {
     /// selected, else each selector that saw a change, in the order they were given.
     static func events(_ changes: [KeyChange], _ selectors: [Selector]) -> [Event] {
         func event(
-            _ change: KeyChange, _ label: String, _ path: KeyPath,
+            _ change: KeyChange, _ label: String, _ path: PlistKeyPath,
             _ old: PlistValue?, _ new: PlistValue?
         ) -> Event {
             Event(key: change.key, path: path, label: label, kind: new == nil ? .delete : .set, old: old, new: new)
         }
         if selectors.isEmpty {
-            return changes.map { event($0, $0.key, KeyPath([$0.key]), $0.old, $0.new) }
+            return changes.map { event($0, $0.key, PlistKeyPath([$0.key]), $0.old, $0.new) }
         }
         return selectors.compactMap { selector in
             switch selector {
             case .key(let key):
                 return changes.first { $0.key.utf8.elementsEqual(key.utf8) }.map {
-                    event($0, key, KeyPath([key]), $0.old, $0.new)
+                    event($0, key, PlistKeyPath([key]), $0.old, $0.new)
                 }
             case .path(let path):
                 guard let change = changes.first(where: { $0.key.utf8.elementsEqual(path.segments[0].utf8) }) else {
                     return nil
                 }
-                let below = KeyPath(Array(path.segments.dropFirst()))
+                let below = PlistKeyPath(Array(path.segments.dropFirst()))
                 let old = change.old.flatMap { below.value(inside: $0) }
                 let new = change.new.flatMap { below.value(inside: $0) }
                 return old == new ? nil : event(change, path.pointer, path, old, new)

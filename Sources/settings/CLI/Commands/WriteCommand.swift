@@ -62,7 +62,7 @@ enum WriteCommand {
     /// types and checks it.
     private struct Request {
         let domain: DomainName
-        let path: KeyPath
+        let path: PlistKeyPath
         let change: ValueArguments.Change
         let options: PathOptions
         let keySchema: KeySchema?
@@ -70,7 +70,7 @@ enum WriteCommand {
 
         var key: String { path.segments[0] }
         /// The place below the top-level key.
-        var below: KeyPath { KeyPath(Array(path.segments.dropFirst())) }
+        var below: PlistKeyPath { PlistKeyPath(Array(path.segments.dropFirst())) }
         /// The key, or the pointer for `-p`, for messages.
         var name: String { options.path?.pointer ?? key }
 
@@ -112,7 +112,7 @@ enum WriteCommand {
                     words.removeFirst()
                 }
             }
-            path = try options.placeInside() ?? KeyPath([words.removeFirst().text])
+            path = try options.placeInside() ?? PlistKeyPath([words.removeFirst().text])
             let key = path.segments[0]
             if !checking { try context.refuseManaged([key], in: domain) }
             // A schema types a flagless value and checks every value written to a top-level key.

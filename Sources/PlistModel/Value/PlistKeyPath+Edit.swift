@@ -5,9 +5,9 @@
 /// building the rest of it.
 ///
 ///     var value: PlistValue? = nil
-///     try KeyPath(["window", "title"]).set(.string("Main"), in: &value)
+///     try PlistKeyPath(["window", "title"]).set(.string("Main"), in: &value)
 ///     value   //=> .dict(["title": .string("Main")])
-extension KeyPath {
+extension PlistKeyPath {
     /// Puts `new` where the path points in `root`, the value of the top-level key
     /// `segments[0]` (nil when it has none). Missing dictionaries on the way are
     /// created, and a missing array before `-`; a missing parent of an index is an
@@ -106,5 +106,5 @@ extension KeyPath {
     }
 
     /// The pointer of the first `count` segments.
-    private func prefix(_ count: Int) -> String { KeyPath(Array(segments.prefix(count))).pointer }
+    private func prefix(_ count: Int) -> String { PlistKeyPath(Array(segments.prefix(count))).pointer }
 }

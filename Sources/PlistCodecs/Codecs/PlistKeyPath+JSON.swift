@@ -2,7 +2,7 @@ import PlistModel
 /// Paths as JSON sees them: `--path-json`'s jq path arrays, and a path taken from the
 /// exported JSON, which may step into a value's tag. Here, above the value layer, since
 /// both need the JSON codec.
-extension KeyPath {
+extension PlistKeyPath {
     /// A path as `jq`'s `path(…)` prints it: a JSON array of keys (strings) and indexes
     /// (integers), such as `["window","frame",0]`.
     package init(json text: String) throws(KeyPathError) {

@@ -4,15 +4,15 @@
 /// an array it must be a canonical index (`0`, `12`, not `012`) or `-`, the place after
 /// the last element. The empty pointer is the whole domain.
 ///
-///     try KeyPath(pointer: "/a~1b/0").segments   //=> ["a/b", "0"]
-///     KeyPath(["a.b", "~"]).pointer               //=> "/a.b/~0"
-public struct KeyPath: Sendable, Equatable {
+///     try PlistKeyPath(pointer: "/a~1b/0").segments   //=> ["a/b", "0"]
+///     PlistKeyPath(["a.b", "~"]).pointer               //=> "/a.b/~0"
+public struct PlistKeyPath: Sendable, Equatable {
     /// The keys and array indices from the root, unescaped: `/a~1b/0` is `["a/b", "0"]`.
     public var segments: [String]
 
     /// A path of these segments.
     ///
-    ///     KeyPath(["window", "frame"]).pointer   //=> "/window/frame"
+    ///     PlistKeyPath(["window", "frame"]).pointer   //=> "/window/frame"
     public init(_ segments: [String]) { self.segments = segments }
 
     /// `~1` is `/`, `~0` is `~`; any other `~` and a first character other than `/` are
@@ -83,8 +83,8 @@ public struct KeyPath: Sendable, Equatable {
 
     /// The path of every value in `domain`, parents before children, keys in code-point
     /// order; with `leavesOnly`, just scalars and empty collections.
-    public static func all(in domain: PlistDictionary, leavesOnly: Bool = false) -> [KeyPath] {
-        var paths: [KeyPath] = []
+    public static func all(in domain: PlistDictionary, leavesOnly: Bool = false) -> [PlistKeyPath] {
+        var paths: [PlistKeyPath] = []
         func visit(_ value: PlistValue, _ segments: [String]) {
             let children: [(String, PlistValue)]
             switch value {
@@ -92,7 +92,7 @@ public struct KeyPath: Sendable, Equatable {
             case .array(let items): children = items.enumerated().map { (String($0.offset), $0.element) }
             default: children = []
             }
-            if !segments.isEmpty, !leavesOnly || children.isEmpty { paths.append(KeyPath(segments)) }
+            if !segments.isEmpty, !leavesOnly || children.isEmpty { paths.append(PlistKeyPath(segments)) }
             for (segment, child) in children { visit(child, segments + [segment]) }
         }
         visit(.dict(domain), [])

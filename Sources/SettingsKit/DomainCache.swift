@@ -1,0 +1,13 @@
+import PlistModel
+import PlistCodecs
+import SettingsStore
+
+struct DomainCache {
+    let path: String
+    /// Nil when there was no file.
+    let stamp: FileStamp?
+    /// When, in the folder watch's history, the file was last known to be as cached
+    /// (taken before it was read); nil when its folder cannot be watched.
+    let checkedAt: UInt64?
+    let values: [ExactKey: PlistValue]
+}

@@ -1,0 +1,18 @@
+import PlistModel
+import PlistCodecs
+import SettingsStore
+
+/// What a `Settings` keeps between reads.
+struct State: ~Copyable {
+    var own: DomainCache?
+    var global: DomainCache?
+    /// Wrong-type values already reported, so each is reported once.
+    var reported: Set<ReportedValue> = []
+    /// Big files whose first read was a one-key lookup.
+    var lookedUp: Set<String> = []
+    /// The administrator's layers of the domain and of the global domain.
+    var ownLayers: LayerCache?
+    var globalLayers: LayerCache?
+    /// Administrators' files already reported as unusable, so each is reported once.
+    var reportedLayers: Set<String> = []
+}
