@@ -10,7 +10,7 @@ import SettingsStore
 /// The command line: argv in, exit status out. Output is gathered and written with
 /// one system call, so a reader of a pipe never sees half a domain.
 enum CLI {
-    static let version = "0.1.0"
+    static let version = "0.2.0"
 
     /// One command-line word: its text, or its bytes when they are not UTF-8 (Swift's
     /// `CommandLine.arguments` would put U+FFFD in their place, and a domain named
