@@ -72,4 +72,19 @@ final class FoundationEdgeTests: XCTestCase {
             }
         }
     }
+
+    /// The name of an unknown encoding is shown in one line of printable text, whatever
+    /// the file put between the quotes.
+    func testAnUnknownEncodingIsNamedInOneLine() {
+        let bytes = Array("<?xml version=\"1.0\" encoding=\"x\ny\u{1B}[31m\"?>\n<plist><dict/></plist>".utf8)
+        XCTAssertThrowsError(try PropertyList.read(bytes)) { error in
+            XCTAssertEqual(
+                (error as? PlistError)?.message,
+                "XML line 1: unknown encoding 'x?y?[31m' (UTF-8, UTF-16, UTF-32, US-ASCII and ISO-8859-1 are read)")
+        }
+        let latin1: [UInt8] =
+            Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><string>".utf8) + [0xE9]
+            + Array("</string></plist>".utf8)
+        XCTAssertEqual(try PropertyList.read(latin1).0, .string("\u{E9}"))
+    }
 }

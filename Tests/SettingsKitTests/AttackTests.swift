@@ -93,4 +93,30 @@ final class SettingsKitAttackTests: XCTestCase {
         XCTAssertEqual(rename(root + "/q", parent), 0)
         XCTAssertEqual(nested[key], 4, "after the parent was swapped")
     }
+
+    /// Publishing a schema replaces only a regular file: a FIFO in its place (which would
+    /// hang the write), a folder, or a schemas folder that is a file, are one error each,
+    /// and nothing is changed.
+    func testASchemaIsPublishedOnlyOverARegularFile() throws {
+        let settings = Settings(domain: "com.kit.schema", directory: scratch.directory) { _ in }
+        let folder = scratch.directory + "/settings/schemas"
+        let path = folder + "/com.kit.schema.json"
+        let keys = [SettingsKey<Int>("count", default: 0)]
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(path, 0o600), 0)
+        XCTAssertThrowsError(try settings.publishSchema(for: keys)) { error in
+            guard case .store(.notAFile(path, .fifo))? = error as? SettingsError else { return XCTFail("\(error)") }
+        }
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        XCTAssertThrowsError(try settings.publishSchema(for: keys)) { error in
+            guard case .store(.notAFile(path, .directory))? = error as? SettingsError else {
+                return XCTFail("\(error)")
+            }
+        }
+        try FileManager.default.removeItem(atPath: scratch.directory + "/settings")
+        XCTAssertTrue(FileManager.default.createFile(atPath: scratch.directory + "/settings", contents: Data("x".utf8)))
+        XCTAssertThrowsError(try settings.publishSchema(for: keys))
+        XCTAssertEqual(try String(contentsOfFile: scratch.directory + "/settings", encoding: .utf8), "x")
+    }
 }

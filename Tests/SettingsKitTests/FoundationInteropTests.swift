@@ -64,6 +64,19 @@ final class FoundationInteropTests: XCTestCase {
         XCTAssertEqual(settings()[.level], 0.1)
     }
 
+    /// The Floats text has no shortest decimal for, and paths with odd characters, round-trip.
+    func testOddFloatsAndPathsRoundTrip() {
+        for value: Float in [.nan, .infinity, -.infinity, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude] {
+            settings()[.level] = value
+            let read = settings()[.level]
+            XCTAssertTrue(value.isNaN ? read.isNaN : read == value && read.sign == value.sign, "\(value): \(read)")
+        }
+        for path in ["/a\nb", "/a b/ü%20", "/x?y#z"] {
+            settings()[.place] = URL(fileURLWithPath: path)
+            XCTAssertEqual(settings()[.place]?.path, path)
+        }
+    }
+
     /// Every date Foundation can store round-trips, here, in Foundation and in plistlib
     /// (from year 1: plistlib cannot read `distantPast`, not even Foundation's own file).
     func testDistantDatesAndFractionsRoundTrip() throws {

@@ -63,8 +63,10 @@ extension TextDecoding {
             for byte in input { out += UTF8.encode(Unicode.Scalar(byte))! }
             return out
         default:
-            let line = 1 + input[..<end].count { $0 == UInt8(ascii: "\n") }
-            throw PlistError.xml(.unknownEncoding(String(name.prefix(40))), line: line)
+            // Shown in one line of printable ASCII, whatever the file put between the quotes.
+            let shown = String(
+                name.prefix(40).map { $0.isASCII && !$0.isNewline && $0 >= " " && $0 != "\u{7F}" ? $0 : "?" })
+            throw PlistError.xml(.unknownEncoding(shown), line: 1)  // the declaration opens the file
         }
     }
 
