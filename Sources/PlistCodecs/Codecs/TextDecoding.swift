@@ -50,12 +50,17 @@ extension TextDecoding {
         guard input.starts(with: "<?xml".utf8), let end = input.prefix(512).firstIndex(of: UInt8(ascii: ">")) else {
             return input
         }
-        let declaration = String(decoding: input[..<end], as: UTF8.self)
-        guard let range = declaration.firstRange(of: "encoding") else { return input }
-        let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { return input }
-        let name = rest.dropFirst().prefix { $0 != quote }
-        switch name.lowercased() {
+        // Bytes, not a String: every XML read passes here.
+        let head = input[..<end]
+        guard let found = head.firstRange(of: "encoding".utf8) else { return input }
+        var i = found.upperBound
+        while i < end, head[i] == UInt8(ascii: " ") || head[i] == UInt8(ascii: "=") || head[i] == UInt8(ascii: "\t") {
+            i += 1
+        }
+        guard i < end, head[i] == UInt8(ascii: "\"") || head[i] == UInt8(ascii: "'") else { return input }
+        let quote = head[i]
+        let name = head[(i + 1)...].prefix { $0 != quote }.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        switch String(decoding: name, as: UTF8.self) {
         case "utf-8", "utf8", "us-ascii", "ascii": return input
         case "iso-8859-1", "iso_8859-1", "latin1", "latin-1", "l1":
             var out: [UInt8] = []
@@ -64,8 +69,9 @@ extension TextDecoding {
             return out
         default:
             // Shown in one line of printable ASCII, whatever the file put between the quotes.
+            let original = head[(i + 1)...].prefix { $0 != quote }.prefix(40)
             let shown = String(
-                name.prefix(40).map { $0.isASCII && !$0.isNewline && $0 >= " " && $0 != "\u{7F}" ? $0 : "?" })
+                decoding: original.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
             throw PlistError.xml(.unknownEncoding(shown), line: 1)  // the declaration opens the file
         }
     }
