@@ -43,6 +43,9 @@ enum TextDecoding {
 }
 
 extension TextDecoding {
+    /// The attribute searched for in an XML declaration.
+    private static let encodingWord: [UInt8] = Array("encoding".utf8)
+
     /// 8-bit XML in the encoding its declaration names: UTF-8 and US-ASCII as they are,
     /// ISO-8859-1 transcoded; any other name is refused, as Foundation and plistlib
     /// refuse it (reading it as UTF-8 would guess).
@@ -52,8 +55,13 @@ extension TextDecoding {
         }
         // Bytes, not a String: every XML read passes here.
         let head = input[..<end]
-        guard let found = head.firstRange(of: "encoding".utf8) else { return input }
-        var i = found.upperBound
+        // A plain loop: the standard library's generic `firstRange(of:)` costs a
+        // start-up its first use (0.03 ms of a 0.9 ms read), for a 40-byte search.
+        let word = encodingWord
+        var at = head.startIndex
+        while at + word.count <= end, !head[at..<at + word.count].elementsEqual(word) { at += 1 }
+        guard at + word.count <= end else { return input }
+        var i = at + word.count
         while i < end, head[i] == UInt8(ascii: " ") || head[i] == UInt8(ascii: "=") || head[i] == UInt8(ascii: "\t") {
             i += 1
         }
