@@ -4,7 +4,8 @@
 # a source tree that `make` has built (`make install` runs this script):
 #   ./install.sh [PREFIX]              PREFIX defaults to /usr/local, or ~/.local when that
 #                                      is not writable; also PREFIX=... ./install.sh
-#   ./install.sh --uninstall [PREFIX]  removes the files and links install put there
+#   ./install.sh --uninstall [PREFIX]  removes the files and links install put there, and
+#                                      the folders it made (recorded in share/settings)
 # DEFAULTS_LINK=1 also installs `defaults`, a link to settings, with its man page and
 # completion. DESTDIR=/stage puts everything under /stage for a package and touches nothing
 # outside it.
@@ -72,8 +73,17 @@ if [ "$uninstall" -eq 1 ]; then
             fi
         done
     fi
-    # Folders stay, as GNU's `make uninstall` leaves them: an empty /usr/local/bin or
-    # share/zsh/site-functions may be the system's, made before settings came.
+    # The folders this install made, as it recorded them, go too when they are empty,
+    # deepest first; a folder that was there before (an empty /usr/local/bin may be the
+    # system's) is not in the record and stays.
+    record=$root/share/settings/installed-folders
+    if [ -f "$record" ]; then
+        folders=$(sort -r "$record")
+        rm -f "$record"
+        printf '%s\n' "$folders" | while IFS= read -r folder; do
+            case $folder in "$root"/* | "$root") rmdir "$folder" 2>/dev/null || true ;; esac
+        done
+    fi
     echo "removed settings from $prefix"
     exit 0
 fi
@@ -89,7 +99,25 @@ else
     [ -x "$binary" ] || { echo "install.sh: no $binary: run 'make' (swift build -c release) first" >&2; exit 1; }
 fi
 
+# The folders about to be made, so --uninstall can remove them again and no other (a
+# package, under DESTDIR, leaves its folders to dpkg).
+made=
+if [ -z "$destdir" ]; then
+    for folder in "$bindir" "$man1dir" "$bashdir" "$zshdir" "$fishdir" "$root/share/settings"; do
+        while [ ! -e "$folder" ]; do
+            made="$made$folder
+"
+            folder=$(dirname "$folder")
+        done
+    done
+fi
 install -d "$bindir" "$man1dir" "$bashdir" "$zshdir" "$fishdir"
+if [ -z "$destdir" ]; then
+    install -d "$root/share/settings"
+    record=$root/share/settings/installed-folders
+    { [ ! -f "$record" ] || cat "$record"; printf '%s' "$made"; } | sort -u | sed '/^$/d' >"$record.new"
+    mv "$record.new" "$record"
+fi
 install -m 755 $strip "$binary" "$bindir/settings"
 install -m 644 "$page" "$man1dir/settings.1"
 install -m 644 "$completions/settings.bash" "$bashdir/settings"

@@ -119,6 +119,7 @@ check "zsh: the printed line loads completion from an odd PREFIX" \
 check "fish: the printed line loads completion from an odd PREFIX" \
     contains "$(login fish --no-config -c "$(rc_line fish '~\/.config\/fish\/config.fish'); complete -C 'settings wri'")" "write"
 make -s uninstall PREFIX="$odd" >/dev/null
+check "make uninstall removes the folders an odd PREFIX's install made" test ! -e "$odd"
 settings write com.apple.dock autohide -bool true
 settings write com.apple.dock "orientation" left
 settings write com.example.app volume -int 3
@@ -268,7 +269,8 @@ check "install.sh and the binary work with no swift on PATH" sh -c "
 check "the installed binary is stripped" sh -c "! file '$work/noswift/bin/settings' | grep -q 'not stripped'"
 check "the binary is static: no dynamic loader, no shared library" sh -c "file '$work/noswift/bin/settings' | grep -q 'statically linked'"
 env -i PATH=/usr/bin:/bin HOME="$work/nohome" sh "$work"/unpacked/settings-*/install.sh --uninstall "$work/noswift" >/dev/null
-check "install.sh --uninstall removes what it installed" test -z "$(find "$work/noswift" ! -type d)"
+check "install.sh --uninstall removes what it installed" test -z "$(find "$work/noswift" ! -type d 2>/dev/null)"
+check "install.sh --uninstall leaves no empty folder it made" test ! -e "$work/noswift"
 
 make -s uninstall PREFIX="$prefix" >/dev/null
 # (~/.local also holds what fish wrote there since: its history, generated completions.)
