@@ -51,7 +51,9 @@ final class HelpTests: XCTestCase {
         ] {
             let r = h.run([typo, "com.t", "k", "v"])
             XCTAssertEqual(r.status, 2)
-            XCTAssertTrue(r.stderr.hasPrefix("settings: unknown verb '\(typo)'; did you mean \(verb)?\n"), r.stderr)
+            // One line, ending with where to look.
+            XCTAssertEqual(
+                r.stderr, "settings: unknown verb '\(typo)'; did you mean \(verb)? (see 'settings help')\n", r.stderr)
         }
         XCTAssertFalse(h.run(["frobnicate"]).stderr.contains("did you mean"))
     }

@@ -65,7 +65,7 @@ struct Diagnostic {
     /// key echoed back cannot break it.
     let message: String
     let status: Int32
-    /// Whether a second line points at `help` (usage errors).
+    /// Whether the line ends pointing at `help` (usage errors).
     let pointsAtHelp: Bool
     /// The short usage of a bare command: printed as it is, without the program's name.
     let isUsageText: Bool
@@ -85,11 +85,11 @@ struct Diagnostic {
         if case .usage(_?)? = error as? CLIError { pointsAtHelp = true } else { pointsAtHelp = false }
     }
 
-    /// The message and the help line, as printed: `program: message` and, for usage
-    /// errors, `Run 'help' for usage.`
+    /// The one line printed: `program: message`, and for a usage error a pointer to
+    /// help on the same line (`… (see 'settings help')`), as the README promises one line.
     func lines(program: String) -> String {
         if isUsageText { return message }
-        return "\(program): \(message)\n" + (pointsAtHelp ? "Run 'help' for usage.\n" : "")
+        return "\(program): \(message)" + (pointsAtHelp ? " (see '\(program) help')" : "") + "\n"
     }
 
     /// `unchanged` ends a message that says nothing was changed: defaults' words after a
