@@ -38,13 +38,13 @@ extension Settings {
         let bytes = Array(Self.schema(for: keys, strict: strict).utf8)
         guard let path = SchemaFiles.candidates(for: name, configDirectory: store.directory).first else { return }
         // Only a regular file (or a link to one) is ever replaced: a FIFO would hang the
-        // write, and a folder or a device is not a schema.
-        let status: FileSystem.Status?
-        do throws(Errno) { status = try FileSystem.status(path) } catch {
-            throw .store(.writeFailed(path: path, error))
+        // write, and a folder or a device is not a schema. `readFile` refuses them without
+        // blocking; a file it cannot read for another reason is left to the write to report.
+        do throws(FileError) {
+            if let (existing, _) = try FileSystem.readFile(path), existing == bytes { return }
+        } catch {
+            if case .notAFile(let kind) = error { throw .store(.notAFile(path: path, kind)) }
         }
-        if let status, !status.isRegular { throw .store(.notAFile(path: path, status.kind)) }
-        if let (existing, _) = try? FileSystem.readFile(path), existing == bytes { return }
         do throws(Errno) { try FileSystem.makeDirectories(Path.directory(of: path)) } catch {
             throw .store(.writeFailed(path: path, error))
         }

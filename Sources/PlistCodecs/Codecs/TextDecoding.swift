@@ -67,7 +67,8 @@ extension TextDecoding {
         }
         guard i < end, head[i] == UInt8(ascii: "\"") || head[i] == UInt8(ascii: "'") else { return input }
         let quote = head[i]
-        let name = head[(i + 1)...].prefix { $0 != quote }.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        let quoted = head[(i + 1)...].prefix { $0 != quote }
+        let name = quoted.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         switch String(decoding: name, as: UTF8.self) {
         case "utf-8", "utf8", "us-ascii", "ascii": return input
         case "iso-8859-1", "iso_8859-1", "latin1", "latin-1", "l1":
@@ -77,9 +78,8 @@ extension TextDecoding {
             return out
         default:
             // Shown in one line of printable ASCII, whatever the file put between the quotes.
-            let original = head[(i + 1)...].prefix { $0 != quote }.prefix(40)
             let shown = String(
-                decoding: original.map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+                decoding: quoted.prefix(40).map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
             throw PlistError.xml(.unknownEncoding(shown), line: 1)  // the declaration opens the file
         }
     }
@@ -91,8 +91,8 @@ extension TextDecoding {
         out.reserveCapacity(input.count / 4)
         var i = 4
         while i < input.count {
-            let bytes = bigEndian ? input[i..<i + 4].reversed() : Array(input[i..<i + 4])
-            let value = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+            let (a, b, c, d) = (UInt32(input[i]), UInt32(input[i + 1]), UInt32(input[i + 2]), UInt32(input[i + 3]))
+            let value = bigEndian ? a << 24 | b << 16 | c << 8 | d : d << 24 | c << 16 | b << 8 | a
             guard let scalar = Unicode.Scalar(value) else { throw PlistError.invalidEncoding(format, line: 1) }
             out += UTF8.encode(scalar)!
             i += 4

@@ -37,7 +37,7 @@ enum XMLDate {
         let extraDays = fields[1] == 13 ? (CivilTime.isLeap(year) ? 366 : 365) : 0
         let civil = CivilTime(
             year: year, month: month, day: fields[2] + extraDays, hour: fields[3], minute: fields[4], second: fields[5])
-        return PlistDate(unixSeconds: Double(civil.unixSeconds))
+        return PlistDate(civil)
     }
 
     static func append(_ date: PlistDate, to out: inout [UInt8]) {
