@@ -25,26 +25,17 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import blocks as markdown_blocks  # noqa: E402  (the README runner's fence reader)
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXPECT = re.compile(r"//\s*expect:\s*(error|warning):\s*(.+?)\s*$")
 DIAGNOSTIC = re.compile(r"^(?:.*/)?main\.swift:(\d+):\d+: (error|warning): (.*)$")
 
 
 def swift_blocks(path):
-    """(line number, source) for each ```swift block of a Markdown file."""
-    lines = open(path, encoding="utf-8").read().split("\n")
-    found, i = [], 0
-    while i < len(lines):
-        if lines[i].startswith("```"):
-            info = lines[i][3:].strip()
-            end = i + 1
-            while not lines[end].startswith("```"):
-                end += 1
-            if info == "swift":
-                found.append((i + 2, "\n".join(lines[i + 1:end]) + "\n"))
-            i = end
-        i += 1
-    return found
+    """(line number, source) for each ```swift block of a Markdown file (fenced exactly so)."""
+    return [(line, "\n".join(lines) + "\n") for line, language, lines, _ in markdown_blocks(path) if language == "swift"]
 
 
 def write_package(root, programs):
