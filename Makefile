@@ -6,6 +6,10 @@
 #   make uninstall [PREFIX=...]   removes it again
 #   make dist                     settings-VERSION-linux-ARCH.tar.gz and its .sha256: the
 #                                 binary, man page, completions, README, LICENSE, install.sh
+#   make deb                      settings_VERSION_ARCH.deb (scripts/deb.sh): the same, where
+#                                 Debian keeps each, with `defaults` as an alternative
+#   make generated                rewrites what is generated from the sources: completions/
+#                                 and the man page embedded for `settings help --man`
 #   make test                     the README's test command (swift test)
 #   make check                    everything CI runs (.ci/run), ending in the test count
 #   make fuzz [FUZZ_SECONDS=30]   each reader under libFuzzer (scripts/fuzz.sh)
@@ -24,7 +28,7 @@ VERSION := $(shell sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/set
 ARCH := $(shell uname -m)
 DIST := settings-$(VERSION)-linux-$(ARCH)
 
-.PHONY: all build test check format fuzz bench install uninstall dist
+.PHONY: all build test check format fuzz bench install uninstall dist deb generated
 all: build
 
 build:
@@ -65,6 +69,13 @@ dist: $(BUILD)/settings
 	tar -C .build -czf $(DIST).tar.gz $(DIST)
 	sha256sum $(DIST).tar.gz >$(DIST).tar.gz.sha256
 	@echo "$(DIST).tar.gz"
+
+deb: $(BUILD)/settings
+	sh scripts/deb.sh $(BUILD)/settings
+
+generated:
+	python3 scripts/embed_man.py
+	SETTINGS_RECORD_GOLDEN=1 $(SWIFT) test --disable-swift-testing --filter CompletionFilesTests
 
 uninstall:
 	DESTDIR="$(DESTDIR)" sh scripts/install.sh --uninstall "$(PREFIX)"

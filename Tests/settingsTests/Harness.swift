@@ -144,6 +144,12 @@ struct Harness {
     /// `settings ARGS…`, failing the test unless it exits 0 with nothing on stderr.
     @discardableResult
     func ok(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) -> String {
+        ok(arguments, file: file, line: line)
+    }
+
+    /// `settings ARGS…` from an array, as `ok(_:…)`.
+    @discardableResult
+    func ok(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) -> String {
         let r = run(arguments)
         XCTAssertEqual(r.status, 0, "settings \(arguments): \(r.stderr)", file: file, line: line)
         XCTAssertEqual(r.stderr, "", file: file, line: line)

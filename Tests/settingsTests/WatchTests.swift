@@ -141,7 +141,7 @@ final class WatchTests: XCTestCase {
         for (arguments, message) in [
             (["watch", "com.w", "--count", "0"], "a whole number from 1 to 9223372036854775807"),
             (["watch", "com.w", "--timeout", "-1"], "a number from 0 to 31536000"),
-            (["watch", "com.w", "--bogus"], "unknown watch option '--bogus'"),
+            (["watch", "com.w", "--bogus"], "unknown option '--bogus' for watch"),
             (["watch"], "watch needs a domain"),
         ] {
             let r = h.run(arguments)

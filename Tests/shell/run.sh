@@ -168,6 +168,15 @@ check "bash: schema verbs" contains "$(bash_complete 'settings describe com.exam
 check "bash: read options after the key, from the verb table" contains "$(bash_complete 'settings read com.example.app volume --')" "--with-defaults"
 check "bash: options of an alias" contains "$(bash_complete 'settings remove com.example.app --')" "--force"
 check "bash: defaults link" contains "$(bash_complete 'defaults read com.apple.dock ')" "autohide"
+# What issue 32 found missing: sub-verbs, options of the newer verbs, help's verbs, files.
+check "bash: sync's sub-verbs" contains "$(bash_complete 'settings sync ')" "status"
+check "bash: git-setup's options" contains "$(bash_complete 'settings git-setup --')" "--global"
+check "bash: git-setup --repo folders" contains "$(bash_complete "settings git-setup --repo $prefix/")" "$prefix/share"
+check "bash: conflicts' options" contains "$(bash_complete 'settings conflicts --')" "--resolve"
+check "bash: help's verbs" contains "$(bash_complete 'settings help wr')" "write"
+check "bash: textconv files" contains "$(bash_complete "settings textconv $prefix/b")" "$prefix/bin"
+check "bash: -currentHost is not offered twice" lacks "$(bash_complete 'settings -currentHost -')" "^-currentHost$"
+check "bash: check -v then keys" contains "$(bash_complete 'settings check -v com.apple.dock ')" "orientation"
 
 zshrc "$zsh_line"
 terminal zsh zsh
@@ -186,6 +195,17 @@ check "zsh: flags" contains "$(term_complete zsh 'settings write com.apple.dock 
 check "zsh: -currentHost keys" contains "$(term_complete zsh 'settings -currentHost read com.apple.dock scr')" "screenCount"
 check "zsh: option summaries from the verb table" contains "$(term_complete zsh 'settings watch com.apple.dock --')" "stop after N changes"
 check "zsh: defaults link" contains "$(term_complete zsh 'defaults read com.apple.dock auto')" "defaults read com.apple.dock autohide"
+check "zsh: sync's sub-verbs" contains "$(term_complete zsh 'settings sync sta')" "settings sync status"
+check "zsh: git-setup's options" contains "$(term_complete zsh 'settings git-setup --gl')" "settings git-setup --global"
+check "zsh: conflicts' options" contains "$(term_complete zsh 'settings conflicts --res')" "settings conflicts --resolve"
+check "zsh: help's verbs" contains "$(term_complete zsh 'settings help read-t')" "settings help read-type"
+check "zsh: textconv files" contains "$(term_complete zsh "settings textconv $prefix/bi")" "settings textconv $prefix/bin/"
+
+# The line from `settings completion zsh` before compinit: it waits for compinit.
+zshrc 'eval "$(settings completion zsh)"'
+terminal zsh-early zsh
+check "zsh: eval before compinit says nothing" lacks "$(tmux -L "$socket" capture-pane -p -t zsh-early)" "compdef|not found"
+check "zsh: eval before compinit completes" contains "$(term_complete zsh-early 'settings sync sta')" "settings sync status"
 
 terminal fish fish
 check "fish: verbs" contains "$(term_complete fish 'settings re')" "read-type"
@@ -202,6 +222,10 @@ check "fish: flags" contains "$(term_complete fish 'settings write com.apple.doc
 check "fish: -bool values" contains "$(term_complete fish 'settings write com.apple.dock autohide -bool y')" "-bool yes"
 check "fish: option summaries from the verb table" contains "$(term_complete fish 'settings import com.example.app - --')" "merge dictionaries deeply"
 check "fish: defaults link" contains "$(term_complete fish 'defaults write com.apple.dock ori')" "defaults write com.apple.dock orientation"
+check "fish: sync's sub-verbs" contains "$(term_complete fish 'settings sync sta')" "settings sync status"
+check "fish: git-setup's options" contains "$(term_complete fish 'settings git-setup --gl')" "settings git-setup --global"
+check "fish: help's verbs" contains "$(term_complete fish 'settings help read-t')" "settings help read-type"
+check "fish: textconv files" contains "$(term_complete fish "settings textconv $prefix/bi")" "settings textconv $prefix/bin/"
 
 # A completion request on a store of 1,000 domains, best of 5, in milliseconds.
 for i in $(seq 1 1000); do printf '<plist><dict><key>k%s</key><true/></dict></plist>' "$i" >"$HOME/.config/com.bulk.d$i.plist"; done

@@ -73,12 +73,7 @@ public struct DomainStore: Sendable {
         -> Double?
     {
         guard let text = environment[name] else { return nil }
-        let parts = text.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
-        let digits = { (part: Substring.UTF8View.SubSequence) in
-            !part.isEmpty && part.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        }
-        guard digits(parts[0]), parts.count == 1 || digits(parts[1]), let seconds = Double(text), seconds.isFinite
-        else {
+        guard let seconds = Seconds.parse(text) else {
             throw StoreError.badEnvironment(
                 name: name, value: text, expected: "a number of seconds, 0 or more (such as 10 or 0.5)")
         }

@@ -62,5 +62,6 @@ struct Invocation {
             default: break
             }
         }
+        try verb.checkWords(arguments)
     }
 }

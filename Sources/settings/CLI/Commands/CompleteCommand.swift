@@ -10,10 +10,10 @@ enum CompleteCommand {
     /// `completion bash|zsh|fish`: the completion script, to load from a shell's rc file
     /// (`eval "$(settings completion bash)"`, `settings completion fish | source`).
     static func script(_ context: inout Context, _ arguments: [Token]) throws {
-        guard arguments.count == 1, let script = CompletionScripts.byShell[arguments[0].text] else {
+        guard arguments.count == 1, let script = CompletionScripts.script(for: arguments[0].text) else {
             throw CLIError.usage("completion needs a shell: bash, zsh or fish")
         }
-        context.print(script)
+        context.output += Array(script.utf8)
     }
 
     /// The type table's flags where a value stands: all of them in a value's place, the
@@ -32,50 +32,69 @@ enum CompleteCommand {
         }
     }
 
+    /// The domains completion offers: the global domain's name, then the store's.
+    static func domainNames(_ context: inout Context) -> [String] {
+        ["NSGlobalDomain"] + ((try? context.store.domainNames()) ?? [])
+    }
+
+    /// The keys of a domain as readers see it (the administrator's too; a broken file of
+    /// theirs is left out without a word: completion never writes to the terminal), and
+    /// the schema's, so a key can be completed before it is ever written.
+    static func keys(of domain: DomainName, _ context: inout Context) -> [String] {
+        let values = visibleValues(of: domain, &context)
+        let schemaKeys = context.schema(for: domain)?.keys.map(\.name).filter { values[$0] == nil } ?? []
+        return (values.keys + schemaKeys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            .filter { !$0.utf8.contains(UInt8(ascii: "\n")) }
+    }
+
+    /// A JSON Pointer for every value of the domain as readers see it, parents first.
+    static func pointers(in domain: DomainName, _ context: inout Context) -> [String] {
+        PlistKeyPath.all(in: visibleValues(of: domain, &context)).map(\.pointer)
+            .filter { !$0.utf8.contains(UInt8(ascii: "\n")) }
+    }
+
+    /// What may follow `write D KEY` for a schema's key: its choices, or true and false.
+    static func values(of key: KeySchema) -> [String] {
+        if let choices = key.choices {
+            return choices.map { String(decoding: DefaultsPrinter.renderLine($0), as: UTF8.self) }
+        }
+        return key.type == .boolean ? ["true", "false"] : []
+    }
+
+    private static func visibleValues(of domain: DomainName, _ context: inout Context) -> PlistDictionary {
+        let user = (try? context.store.load(domain, host: context.host))??.values ?? [:]
+        return context.store.adminLayers(of: domain, host: context.host).merged(over: user)
+    }
+
     static func complete(_ context: inout Context, _ arguments: [Token]) throws {
         guard let what = arguments.first?.text else {
-            throw CLIError.usage("complete needs 'domains' or 'keys <domain>'")
+            throw CLIError.usage(
+                "complete needs one of: " + Verb.named("complete")!.subverbs.map(\.name).joined(separator: ", "))
         }
         switch what {
+        case "line":
+            let completion = Completion.complete(arguments.dropFirst().map(\.text), &context)
+            context.output += Array(completion.text.utf8)
         case "domains":
             try expectAtMost(1, arguments)
-            context.print("NSGlobalDomain")
-            for name in (try? context.store.domainNames()) ?? [] { context.print(name) }
+            for name in domainNames(&context) { context.print(name) }
         case "values":
-            // What may follow `write D KEY`: the schema's choices, or true and false.
             guard arguments.count == 3 else { throw CLIError.usage("complete values needs a domain and a key") }
             guard let domain = try? context.domainName(arguments[1]),
                 let key = context.schema(for: domain)?.key(arguments[2].text)
             else { return }
-            if let choices = key.choices {
-                for choice in choices { context.output += DefaultsPrinter.renderLine(choice) + [UInt8(ascii: "\n")] }
-            } else if key.type == .boolean {
-                context.print("true")
-                context.print("false")
-            }
+            for value in values(of: key) { context.print(value) }
         case "keys", "paths":
             guard arguments.count == 2 else { throw CLIError.usage("complete \(what) needs a domain") }
             guard let domain = try? context.domainName(arguments[1]) else { return }
-            // As readers see the domain: the administrator's keys too (a broken file of theirs
-            // is left out, without a word: completion never writes to the terminal).
-            let user = (try? context.store.load(domain, host: context.host))??.values ?? [:]
-            let values = context.store.adminLayers(of: domain, host: context.host).merged(over: user)
-            if what == "keys" {
-                // The schema's keys too, so a key can be completed before it is ever written.
-                let schemaKeys = context.schema(for: domain)?.keys.map(\.name).filter { values[$0] == nil } ?? []
-                for key in (values.keys + schemaKeys).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
-                where !key.utf8.contains(UInt8(ascii: "\n")) { context.print(key) }
-            } else {
-                for path in PlistKeyPath.all(in: values) where !path.pointer.utf8.contains(UInt8(ascii: "\n")) {
-                    context.print(path.pointer)
-                }
+            for line in what == "keys" ? keys(of: domain, &context) : pointers(in: domain, &context) {
+                context.print(line)
             }
         case "verbs":
             try expectAtMost(1, arguments)
-            for verb in Verb.all where !verb.name.hasPrefix("-") {
-                context.print("\(verb.name)\t\(verb.summary)")
-                for alias in verb.aliases where !alias.hasPrefix("-") {
-                    context.print("\(alias)\t\(verb.summary) (as \(verb.name))")
+            for verb in Verb.all {
+                for name in [verb.name] + verb.aliases where !name.hasPrefix("-") {
+                    context.print("\(name)\t\(verb.summary)" + (name == verb.name ? "" : " (as \(verb.name))"))
                 }
             }
         case "options":
@@ -87,10 +106,9 @@ enum CompleteCommand {
                 context.print("\(option.name)\t\(option.summary)")
             }
         default:
+            // Unknown words are refused before the verb runs (`Verb.checkWords`).
             throw CLIError.usage(
-                "complete needs 'domains', 'keys <domain>', 'paths <domain>', "
-                    + "'values <domain> <key>', 'verbs' or 'options <verb> <place>'"
-            )
+                "complete needs one of: " + Verb.named("complete")!.subverbs.map(\.name).joined(separator: ", "))
         }
     }
 }

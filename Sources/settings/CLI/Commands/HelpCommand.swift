@@ -3,11 +3,16 @@ import PlistCodecs
 import SettingsStore
 
 enum HelpCommand {
-    /// `help`: the whole usage; `help VERB` (also `VERB --help`, `VERB -h`): that verb's.
+    /// `help`: the whole usage; `help VERB` (also `VERB --help`, `VERB -h`): that verb's;
+    /// `help --man`: the manual page's source, for a build that installed none.
     static func help(_ context: inout Context, _ arguments: [Token]) throws {
         try expectAtMost(1, arguments)
         guard let word = arguments.first?.text else {
             context.output.append(contentsOf: usage(program: context.program).utf8)
+            return
+        }
+        if word == "--man" {
+            context.output.append(contentsOf: ManPage.source.utf8)
             return
         }
         guard let verb = Verb.named(word) else {
@@ -17,98 +22,63 @@ enum HelpCommand {
         context.output.append(contentsOf: verbHelp(verb, program: context.program).utf8)
     }
 
-    /// One verb: its synopsis and options (the verb table's), its other names, and two or
-    /// three examples.
+    /// One verb, all from its row of the verb table: its synopsis, sub-verbs, options (and
+    /// for the verbs that take a value, the type table's flags), other names, examples and
+    /// exit statuses.
     static func verbHelp(_ verb: Verb, program: String) -> String {
         var lines = ["usage:"]
         for (syntax, description) in verb.usage {
-            let shown = syntax.hasPrefix(" ") ? syntax : "\(program) " + syntax
-            lines.append("  " + shown.padding(44) + description)
+            lines.append("  " + "\(program) \(syntax)".padding(44) + description)
+        }
+        if !verb.subverbs.isEmpty {
+            lines += ["", "commands:"] + verb.subverbs.map { "  " + $0.name.padding(22) + $0.summary }
         }
         if !verb.options.isEmpty {
             lines += ["", "options:"] + verb.options.map { "  " + $0.synopsis.padding(22) + $0.summary }
         }
+        if verb.arguments.contains(.value) {
+            lines += ["", "value types (see '\(program) help' for <value>):"]
+            lines += CompleteCommand.typeFlags(at: .value).map { "  " + $0.0.padding(22) + $0.1 }
+        }
         let aliases = verb.aliases.filter { !$0.hasPrefix("-") }
         if !aliases.isEmpty { lines += ["", "also: " + aliases.joined(separator: ", ")] }
-        if let examples = examples[verb.name], !examples.isEmpty {
-            lines += ["", "examples:"] + examples.map { "  \(program) " + $0 }
+        if !verb.examples.isEmpty {
+            lines += ["", "examples:"] + verb.examples.map { "  \(program) " + $0 }
         }
+        let exits = [(Int32(0), "done")] + verb.exits + [(2, "bad usage or value")]
+        lines += ["", "exit status: " + exits.sorted { $0.0 < $1.0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")]
         lines += ["", "See \(program)(1) for everything."]
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Two or three examples a verb, as a person would type them.
-    static let examples: [String: [String]] = [
-        "read": [
-            "read com.example.app", "read com.example.app volume", "read com.example.app -p /window/frame/0 --json",
-        ],
-        "read-type": ["read-type com.example.app volume"],
-        "check": [
-            "check com.example.app music -bool true",
-            "check -v com.example.app recent -array-add doc.txt",
-        ],
-        "write": [
-            "write com.example.app music -bool true", "write com.example.app -p /recent/- -string doc.txt",
-            "write com.example.app window --json '{\"w\": 800}'",
-        ],
-        "rename": ["rename com.example.app volume level"],
-        "delete": ["delete com.example.app volume", "delete com.example.app -p /recent/0", "delete com.example.app"],
-        "import": ["import com.example.app backup.plist", "import com.example.app app.json --json --merge"],
-        "export": ["export com.example.app backup.plist", "export com.example.app - --json"],
-        "paths": ["paths com.example.app"],
-        "watch": [
-            "watch com.example.app", "watch com.example.app volume --count 1 --timeout 30",
-            "watch com.example.app --json",
-        ],
-        "keys": ["keys com.example.app"],
-        "list-keys": ["list-keys com.example.player"],
-        "describe": ["describe com.example.player volume"],
-        "range": ["range com.example.player volume"],
-        "reset": ["reset com.example.player volume", "reset com.example.player --all"],
-        "validate": ["validate com.example.player"],
-        "schema": ["schema path com.example.player"],
-        "domains": ["domains"],
-        "find": ["find dock"],
-        "sync": [
-            "sync init git@example.com:me/settings.git 'com.example.*'",
-            "sync          # one round; run it from a timer, or after a change",
-            "sync log      # what lost a conflict",
-        ],
-        "conflicts": ["conflicts", "conflicts --resolve com.example.player"],
-        "textconv": ["textconv ~/.config/com.example.app.plist", "textconv App/Info.plist | grep Version"],
-        "merge-file": ["merge-file base.plist ours.plist theirs.plist --path app.plist   # as git runs it"],
-        "git-setup": [
-            "git-setup --global           # every repository: *.plist diffed and merged by key",
-            "git-setup --repo ~/dotfiles  # one repository, in its .gitattributes",
-        ],
-        "complete": ["complete keys com.example.app"],
-        "help": ["help write", "write --help"],
-        "completion": [
-            "completion bash      # in ~/.bashrc: eval \"$(settings completion bash)\"",
-            "completion zsh       # in ~/.zshrc: eval \"$(settings completion zsh)\"",
-            "completion fish      # in config.fish: settings completion fish | source",
-        ],
-    ]
-
-    /// What a bare command prints: the verbs grouped by what a person wants to do.
+    /// What a bare command prints: every verb and alias, grouped by what a person wants to do.
     static func shortUsage(program: String) -> String {
-        let groups: [(String, [String])] = [
-            ("read", ["read", "read-type", "check", "keys", "find", "domains"]),
-            ("write", ["write", "delete", "rename"]),
-            ("files and JSON", ["import", "export", "paths"]),
-            ("watch", ["watch"]),
-            ("schemas", ["list-keys", "describe", "range", "reset", "validate", "schema"]),
-            ("shell", ["completion", "complete", "help"]),
-        ]
         var lines = ["usage: \(program) [-currentHost | -host <name>] <verb> <domain> ...", ""]
         for (title, names) in groups {
-            lines.append(title.padding(16) + names.joined(separator: ", "))
+            let words = names.map { name -> String in
+                let aliases = Verb.named(name)?.aliases.filter { !$0.hasPrefix("-") } ?? []
+                return aliases.isEmpty ? name : "\(name) (\(aliases.joined(separator: ", ")))"
+            }
+            lines.append(title.padding(16) + words.joined(separator: ", "))
         }
         lines += [
-            "", "'\(program) help <verb>' shows one verb; '\(program) help' all of them; man \(program) the rest.",
+            "",
+            "'\(program) help <verb>' shows one verb; '\(program) help' all of them; "
+                + "'\(program) help --man | man -l -' the manual.",
         ]
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The verbs grouped by task, for the bare usage; a test checks it names every verb once.
+    static let groups: [(String, [String])] = [
+        ("read", ["read", "read-type", "check", "keys", "find", "domains"]),
+        ("write", ["write", "delete", "rename"]),
+        ("files and JSON", ["import", "export", "paths"]),
+        ("watch", ["watch"]),
+        ("schemas", ["list-keys", "describe", "range", "reset", "validate", "schema"]),
+        ("git and sync", ["textconv", "merge-file", "git-setup", "sync", "conflicts"]),
+        ("shell", ["completion", "complete", "help", "version"]),
+    ]
 
     static func version(_ context: inout Context, _ arguments: [Token]) throws {
         context.print("\(context.program) \(CLI.version)")

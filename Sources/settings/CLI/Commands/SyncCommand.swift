@@ -62,8 +62,10 @@ enum SyncCommand {
         var arguments = arguments
         let interval =
             try GitCommand.takeOption("--interval", from: &arguments).map { text -> Double in
-                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                    throw CLIError.badValue(flag: "--interval", text: text, expected: "a number of seconds")
+                guard let seconds = Seconds.parse(text, from: 0, upTo: WatchCommand.maximumTimeout), seconds > 0 else {
+                    throw CLIError.badValue(
+                        flag: "--interval", text: text,
+                        expected: "a number of seconds above 0, up to \(Int(WatchCommand.maximumTimeout))")
                 }
                 return seconds
             } ?? 60

@@ -167,7 +167,7 @@ enum WatchCommand {
         // Bounded, so no later arithmetic on them can trap.
         func number(_ flag: String, upTo limit: Double) throws(CLIError) -> Double {
             let text = try argument(flag)
-            guard let n = Double(text), n >= 0, n <= limit else {
+            guard let n = Seconds.parse(text, from: 0, upTo: limit) else {
                 throw CLIError.badValue(flag: flag, text: text, expected: "a number from 0 to \(Int(limit))")
             }
             return n
@@ -195,7 +195,7 @@ enum WatchCommand {
                 let path = try PathOptions.parsePath("-p", try argument("-p"))
                 guard !path.segments.isEmpty else { throw CLIError.badPointer(.wholeDomain, flag: "-p") }
                 add(.path(path))
-            case let word where word.hasPrefix("--"): throw CLIError.usage("unknown watch option '\(word)'")
+            case let word where word.hasPrefix("--"): throw Verb.named("watch")!.unknownOption(word)
             case let key: add(.key(key))
             }
             i += 1
