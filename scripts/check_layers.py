@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks that SettingsCore's layers import one way: a file may use the names declared in
 its own layer and the layers below it, never one above. Between targets the compiler
-checks it (PlistModel → PlistCodecs → SettingsStore); this checks the layers inside a
-target too: Value below Types in PlistModel, System beside Schema and Store.
+checks it (PlistModel → PlistCodecs → SettingsStore: an upward import does not compile);
+this checks the layers inside a target: Value below Types in PlistModel, System beside
+Schema and the store in SettingsStore.
 
     Value → Types → Codecs → Store (with Schema), and System beside them, used by Store only
 
@@ -28,6 +29,16 @@ ALLOWED = {
     "Schema": {"Value", "Types", "Codecs", "System"},
     "Store": {"Value", "Types", "Codecs", "System", "Schema"},
 }
+# Where each layer's files are: a target's own folder holds its top layer (no folder that
+# only repeats the target's name), its lower layers are subfolders.
+FOLDER = {
+    "Value": "PlistModel/Value",
+    "Types": "PlistModel/Types",
+    "Codecs": "PlistCodecs",
+    "System": "SettingsStore/System",
+    "Schema": "SettingsStore/Schema",
+    "Store": "SettingsStore",
+}
 C_LIBRARY_ALLOWED = {"System", "Value/LocalTime.swift"}
 DECLARATION = re.compile(r"^(?:public |package |internal |fileprivate |private |final |indirect )*"
                          r"(?:struct|enum|class|protocol|typealias|actor|func|let|var)\s+([A-Za-z_][A-Za-z0-9_]*)")
@@ -51,7 +62,7 @@ def code_lines(path):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "Sources"
-    files = {layer: sorted(glob.glob(os.path.join(root, "*", layer, "*.swift"))) for layer in ALLOWED}
+    files = {layer: sorted(glob.glob(os.path.join(root, FOLDER[layer], "*.swift"))) for layer in ALLOWED}
     if not all(files.values()):
         print(f"layers: no files for {[layer for layer, paths in files.items() if not paths]} under {root}")
         return 1

@@ -1,5 +1,4 @@
 import PlistModel
-import PlistCodecs
 import SettingsStore
 
 /// A value being built; a class so that nested containers fill their parent in place.

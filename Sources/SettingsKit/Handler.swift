@@ -1,4 +1,3 @@
-import PlistModel
 import PlistCodecs
 import SettingsStore
 

@@ -1,5 +1,3 @@
-import PlistModel
-import PlistCodecs
 import SettingsStore
 
 /// An administrator's layers of one domain, as last read, and when (see `Settings.layers`).

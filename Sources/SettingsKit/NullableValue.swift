@@ -1,5 +1,4 @@
 import PlistModel
-import PlistCodecs
 import SettingsStore
 
 /// What a nil element of an array is stored as, Foundation's `$null` marker string: a

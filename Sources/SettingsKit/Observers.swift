@@ -1,6 +1,4 @@
 import PlistModel
-import PlistCodecs
-import SettingsStore
 
 struct Observers: ~Copyable {
     var nextID = 0

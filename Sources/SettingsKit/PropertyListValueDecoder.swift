@@ -1,6 +1,5 @@
 import FoundationEssentials
 import PlistModel
-import PlistCodecs
 import SettingsStore
 
 /// A property-list value to a `Decodable` type: the inverse of `PropertyListValueEncoder`,

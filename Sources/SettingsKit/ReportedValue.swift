@@ -1,5 +1,4 @@
 import PlistModel
-import PlistCodecs
 import SettingsStore
 
 struct ReportedValue: Hashable {

@@ -1,5 +1,4 @@
 import PlistModel
-import PlistCodecs
 import SettingsStore
 
 /// A key declared on `SettingsKeys`, named by its key path: `\.volume` for

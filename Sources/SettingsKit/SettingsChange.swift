@@ -1,5 +1,4 @@
 import PlistModel
-import PlistCodecs
 import SettingsStore
 
 /// One delivered change of a key: the value before (as this observer last saw it) and now.

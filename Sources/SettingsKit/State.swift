@@ -1,7 +1,3 @@
-import PlistModel
-import PlistCodecs
-import SettingsStore
-
 /// What a `Settings` keeps between reads.
 struct State: ~Copyable {
     var own: DomainCache?

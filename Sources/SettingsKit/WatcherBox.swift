@@ -1,5 +1,3 @@
-import PlistModel
-import PlistCodecs
 import SettingsStore
 
 /// Hands the watcher to its thread, the only one that uses it from then on.

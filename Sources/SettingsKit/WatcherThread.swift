@@ -1,5 +1,3 @@
-import PlistModel
-import PlistCodecs
 import SettingsStore
 
 /// A running watcher: stopping it wakes its thread, waits for it, and so closes the

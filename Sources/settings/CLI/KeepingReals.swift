@@ -1,5 +1,4 @@
 import PlistModel
-import PlistCodecs
 import SettingsStore
 
 /// `write --json` and `import --json` without `--exact`: an integer from JSON that lands

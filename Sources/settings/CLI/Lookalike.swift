@@ -1,5 +1,4 @@
 import PlistModel
-import PlistCodecs
 import SettingsStore
 
 /// What a mistyped word was most likely meant to be: a verb (`wirte` → "did you mean

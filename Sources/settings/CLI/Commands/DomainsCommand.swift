@@ -1,5 +1,3 @@
-import PlistModel
-import PlistCodecs
 import SettingsStore
 
 enum DomainsCommand {

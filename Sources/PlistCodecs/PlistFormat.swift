@@ -1,4 +1,3 @@
-import PlistModel
 /// The three property-list encodings.
 public enum PlistFormat: Sendable, Equatable {
     case xml, binary, openStep

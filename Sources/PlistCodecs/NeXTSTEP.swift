@@ -1,4 +1,3 @@
-import PlistModel
 /// The NeXTSTEP character set's upper half (bytes 0x80–0xFF) as Unicode, which OpenStep
 /// octal escapes such as `\341` name. 0xFE and 0xFF are unassigned.
 enum NeXTSTEP {

@@ -1,4 +1,3 @@
-import PlistCodecs
 import PlistModel
 import Synchronization
 
