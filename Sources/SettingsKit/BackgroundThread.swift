@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
     import Musl
 #endif
+import SettingsStore
 
 /// A plain OS thread for work that blocks, such as a watcher waiting in `poll(2)`: a
 /// blocked Swift task would hold one of the few cooperative threads.
@@ -10,16 +11,30 @@ final class BackgroundThread: @unchecked Sendable {
     private var thread = pthread_t()
     private var joined = false
 
-    /// Starts `body` on a new thread.
-    init(_ body: @escaping @Sendable () -> Void) {
+    /// The stack size of new threads; 0 is the system's. A test sets one no system can give,
+    /// to see what a failed `pthread_create` does.
+    nonisolated(unsafe) static var stackSize = 0
+
+    /// Starts `body` on a new thread; the error `pthread_create` gave when it cannot (at the
+    /// system's limit of threads, `EAGAIN`), and then `body` never runs.
+    init(_ body: @escaping @Sendable () -> Void) throws(Errno) {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        if Self.stackSize > 0 { pthread_attr_setstacksize(&attributes, Self.stackSize) }
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        pthread_create(
-            &thread, nil,
+        let result = pthread_create(
+            &thread, &attributes,
             { raw in
                 let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
                 box.body()
                 return nil
             }, box)
+        guard result == 0 else {
+            Unmanaged<Box>.fromOpaque(box).release()
+            joined = true  // there is no thread to join or detach
+            throw Errno(result)
+        }
     }
 
     /// Whether the caller is running on this thread.

@@ -75,10 +75,15 @@ extension Settings {
         delivered([name: value])
         guard schedule else { return }
         Self.registerForExit(self)
-        _ = BackgroundThread { [weak self] in
-            usleep(UInt32(Self.coalescingWindow * 1_000_000))
-            guard let self else { return }
-            do throws(SettingsError) { try self.flush() } catch { self.errorHandler(error) }
+        do {
+            _ = try BackgroundThread { [weak self] in
+                usleep(UInt32(Self.coalescingWindow * 1_000_000))
+                guard let self else { return }
+                do throws(SettingsError) { try self.flush() } catch { self.errorHandler(error) }
+            }
+        } catch {
+            // No thread to wait the window out (the system's limit): write it now instead.
+            do throws(SettingsError) { try flush() } catch { errorHandler(error) }
         }
     }
 

@@ -130,18 +130,26 @@ extension Settings {
         }
         let canceller = watcher.canceller
         let box = WatcherBox(watcher)
-        let thread = BackgroundThread { [weak self] in
-            while true {
-                let changes: [KeyChange]?
-                do throws(StoreError) { changes = try box.watcher.next() } catch {
-                    self?.errorHandler(.store(error))
-                    continue
+        let thread: BackgroundThread
+        do {
+            thread = try BackgroundThread { [weak self] in
+                while true {
+                    let changes: [KeyChange]?
+                    do throws(StoreError) { changes = try box.watcher.next() } catch {
+                        self?.errorHandler(.store(error))
+                        continue
+                    }
+                    guard let changes, let self else { return }
+                    var values: [String: PlistValue?] = [:]
+                    for change in changes { values[change.key] = .some(change.new) }
+                    self.delivered(values)
                 }
-                guard let changes, let self else { return }
-                var values: [String: PlistValue?] = [:]
-                for change in changes { values[change.key] = .some(change.new) }
-                self.delivered(values)
             }
+        } catch {
+            // No thread to wait on the folder (the system's limit): said, and nothing is
+            // watched; the watcher's descriptors close with it.
+            errorHandler(.store(.cannotWatch(path: store.directory, error)))
+            return
         }
         let running = WatcherThread(canceller: canceller, thread: thread)
         let orphan: WatcherThread? = observers.withLock { observers in
