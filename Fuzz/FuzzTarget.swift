@@ -1,6 +1,10 @@
 // libFuzzer entry point for one reader, chosen at compile time with
-// -D FUZZ_XML, -D FUZZ_BINARY, -D FUZZ_OPENSTEP or -D FUZZ_JSON. Built together with the core's
-// sources as one module, so it calls the internal readers directly.
+// -D FUZZ_XML, -D FUZZ_BINARY, -D FUZZ_OPENSTEP or -D FUZZ_JSON. The core's three modules are
+// built with testing enabled (scripts/fuzz.sh), so it calls the internal readers directly.
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
+
 //
 // Every input must either parse or throw a PlistError (JSONError): a trap, a hang or a sanitizer
 // report is a finding. A value that parses must also survive our own writers and read

@@ -10,22 +10,27 @@ shift || true
 targets=("${@:-xml binary openstep json}")
 # shellcheck disable=SC2206
 targets=(${targets[*]})
-mkdir -p fuzz-out
+mkdir -p fuzz-out/modules
 found=0
+# The core's three modules, each built as SwiftPM would (one module per target, importing the
+# ones below) but with the fuzzer's coverage, AddressSanitizer and testing enabled, so the
+# fuzz target can call their internals with @testable import.
+for module in PlistModel PlistCodecs SettingsStore; do
+    extern=()
+    [ "$module" = SettingsStore ] && extern=(-enable-experimental-feature Extern)
+    # shellcheck disable=SC2046 # the file names have no spaces
+    swiftc -parse-as-library -O -wmo -enable-testing -sanitize=fuzzer,address -module-name "$module" \
+        -package-name settings "${extern[@]}" -I fuzz-out/modules -emit-module \
+        -emit-module-path "fuzz-out/modules/$module.swiftmodule" -c $(find "Sources/$module" -name '*.swift') \
+        -o "fuzz-out/modules/$module.o" 2>&1 | grep -v warning
+done
 for target in "${targets[@]}"; do
     flag=$(tr '[:lower:]' '[:upper:]' <<<"FUZZ_$target")
     binary=fuzz-out/fuzz-$target
-    # The core's three targets built as one module, as the fuzzer calls their internals:
-    # their imports of each other dropped, Extern as for SettingsStore (the xattr calls).
     rm -f "$binary"
-    sources=$(mktemp -d)
-    for file in $(find Sources/PlistModel Sources/PlistCodecs Sources/SettingsStore -name '*.swift'); do
-        sed -E '/^import (PlistModel|PlistCodecs|SettingsStore)$/d' "$file" >"$sources/$(basename "$file")"
-    done
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -D "$flag" -module-name SettingsCore \
-        -package-name settings -enable-experimental-feature Extern \
-        "$sources"/*.swift Fuzz/FuzzTarget.swift -o "$binary" 2>&1 | grep -v warning
-    rm -rf "$sources"
+    swiftc -parse-as-library -O -sanitize=fuzzer,address -D "$flag" -module-name "Fuzz$target" \
+        -package-name settings -I fuzz-out/modules Fuzz/FuzzTarget.swift fuzz-out/modules/*.o -o "$binary" 2>&1 \
+        | grep -v warning
     if [ ! -x "$binary" ]; then
         echo "fuzz $target: the fuzzer did not build" >&2
         found=1
