@@ -54,7 +54,7 @@ package struct Git: Sendable {
             result = try Subprocess.run(
                 ["git"] + (outside ? [] : ["--git-dir=" + directory]) + arguments,
                 environment: extra.isEmpty ? environment : environment.with(extra), input: input,
-                errors: .separate, timeLimit: timeLimit, cancel: cancel)
+                timeLimit: timeLimit, cancel: cancel)
         } catch {
             throw .gitMissing(error.message)
         }

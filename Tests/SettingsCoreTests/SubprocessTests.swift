@@ -9,7 +9,7 @@ final class SubprocessTests: XCTestCase {
     /// side fills its pipe and waits on the other.
     func testInputAndOutputFlowTogether() throws {
         let input = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let result = try Subprocess.run(["cat"], input: input, errors: .separate, timeLimit: 10)
+        let result = try Subprocess.run(["cat"], input: input, timeLimit: 10)
         XCTAssertEqual(result.status, 0)
         XCTAssertNil(result.stopped)
         XCTAssertEqual(result.output, input)
@@ -20,7 +20,7 @@ final class SubprocessTests: XCTestCase {
     func testATimeLimitEndsAProgramWithOrWithoutItsOutput() throws {
         for script in ["sleep 30", "exec >/dev/null 2>&1; sleep 30"] {
             let start = Date()
-            let result = try Subprocess.run(["sh", "-c", script], errors: .separate, timeLimit: 0.5)
+            let result = try Subprocess.run(["sh", "-c", script], timeLimit: 0.5)
             XCTAssertEqual(result.stopped, .timedOut, script)
             XCTAssertLessThan(Date().timeIntervalSince(start), 5, script)
         }
@@ -40,7 +40,7 @@ final class SubprocessTests: XCTestCase {
     func testTheProgramGetsOnlyItsThreeStandardDescriptors() throws {
         let fd = open("/dev/null", O_RDONLY)  // not close-on-exec
         defer { close(fd) }
-        let result = try Subprocess.run(["sh", "-c", "ls /proc/$$/fd"], errors: .separate, timeLimit: 10)
+        let result = try Subprocess.run(["sh", "-c", "ls /proc/$$/fd"], timeLimit: 10)
         let descriptors = String(decoding: result.output, as: UTF8.self).split(separator: "\n").map(String.init)
         XCTAssertEqual(descriptors.sorted(), ["0", "1", "2"], "\(fd) reached it")
     }

@@ -1,5 +1,8 @@
 import Foundation
+import Synchronization
 import XCTest
+
+@testable import settings
 
 /// Issue 23 §1: git understands property lists, tested with real git (no mocks): the
 /// textconv text, the merge driver's rules, and two clones merging one binary plist.
@@ -225,7 +228,9 @@ final class GitTests: XCTestCase {
             (["merge-file", "a", "b", "c", "--path"], 2, "--path", [:]),
             (["git-setup", "--bogus"], 2, "--bogus", [:]),
             (["git-setup", "--repo"], 2, "--repo", [:]),
-            (["git-setup", "--global"], 4, "could not run git", ["PATH": "/nonexistent"]),
+            (["git-setup", "--global"], 4, "git-setup needs git, which could not be run", ["PATH": "/nonexistent"]),
+            // git's own words, its last meaningful line, on the same one line.
+            (["git-setup", "--repo", work + "/nowhere"], 4, "failed (status 128): fatal: cannot change to", [:]),
         ]
         for (arguments, status, words, extra) in rows {
             let r = h.exec(Harness.settings, arguments, environment: gitEnvironment.merging(extra) { $1 })
@@ -234,6 +239,20 @@ final class GitTests: XCTestCase {
             XCTAssertEqual(r.stderr.split(separator: "\n").filter { !$0.hasPrefix("Run '") }.count, 1, r.stderr)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: work + "/gitconfig"))
+    }
+
+    /// What git says reaches the user through the run's streams, so a run inside another
+    /// program (the test suite's `CLI.run`) holds it too: nothing is written around them.
+    func testGitsWordsGoThroughTheRunsStreams() {
+        let errors = Mutex<[UInt8]>([])
+        let status = CLI.run(
+            ["git-setup", "--repo", work + "/nowhere"], environment: gitEnvironment, output: { _ in },
+            error: { bytes in errors.withLock { $0 += bytes } })
+        XCTAssertEqual(status, 4)
+        let said = String(decoding: errors.withLock { $0 }, as: UTF8.self)
+        XCTAssertTrue(said.hasPrefix("settings: git -C "), said)
+        XCTAssertTrue(said.contains("fatal: cannot change to"), said)
+        XCTAssertEqual(said.split(separator: "\n").count, 1, said)
     }
 
     func testGitSetupGlobalIsIdempotentAndHonoursGitConfigGlobal() throws {

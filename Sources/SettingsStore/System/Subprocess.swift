@@ -21,9 +21,11 @@ package enum Subprocess {
     package struct Result {
         /// The exit status; 128 + the signal's number when a signal ended it.
         package let status: Int32
-        /// Standard output (and standard error with it, with `.merged`).
+        /// Standard output.
         package let output: [UInt8]
-        /// Standard error, with `.separate`; empty otherwise.
+        /// Standard error: never passed straight to ours, so what the program says reaches
+        /// the user through the caller (the command line's streams), in one line where one
+        /// is promised.
         package var errors: [UInt8] = []
         /// Whether it was ended for running past its time limit, or on the cancel signal.
         package var stopped: Stop? = nil
@@ -34,17 +36,7 @@ package enum Subprocess {
         case timedOut, cancelled
     }
 
-    /// Where the program's standard error goes.
-    package enum Errors {
-        /// To ours: the user sees git's own words.
-        case inherited
-        /// Into `output`: a caller that says what failed in one line of its own.
-        case merged
-        /// Into `errors`, apart from `output`, which is data (`git cat-file`).
-        case separate
-    }
-
-    /// Runs `arguments` (the first is the program), standard output captured, in
+    /// Runs `arguments` (the first is the program), standard output and error captured, in
     /// `environment` (the command line's, which a test gives in process). Standard input
     /// is `input`, written while the output is read (so neither side can block the other),
     /// or /dev/null when there is none. With `timeLimit` (seconds) or `cancel`, a program
@@ -54,17 +46,15 @@ package enum Subprocess {
     /// (ENOENT: not installed).
     package static func run(
         _ arguments: [String], environment: Environment = .process, input: [UInt8]? = nil,
-        errors: Errors = .inherited, timeLimit: Double? = nil, cancel: CancelSignal? = nil
+        timeLimit: Double? = nil, cancel: CancelSignal? = nil
     ) throws(Errno) -> Result {
         var out: [CInt] = [-1, -1], err: [CInt] = [-1, -1], inp: [CInt] = [-1, -1]
         var opened: [CInt] = []
         defer { for fd in opened where fd >= 0 { close(fd) } }
         guard pipe2(&out, O_CLOEXEC) == 0 else { throw Errno.current }
         opened += out
-        if errors == .separate {
-            guard pipe2(&err, O_CLOEXEC) == 0 else { throw Errno.current }
-            opened += err
-        }
+        guard pipe2(&err, O_CLOEXEC) == 0 else { throw Errno.current }
+        opened += err
         if input != nil {
             guard pipe2(&inp, O_CLOEXEC) == 0 else { throw Errno.current }
             opened += inp
@@ -74,11 +64,7 @@ package enum Subprocess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, out[1], 1)
-        switch errors {
-        case .inherited: break
-        case .merged: posix_spawn_file_actions_adddup2(&actions, out[1], 2)
-        case .separate: posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-        }
+        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
         if input != nil {
             posix_spawn_file_actions_adddup2(&actions, inp[0], 0)
         } else {
@@ -215,13 +201,6 @@ package enum Subprocess {
                 return false
             }
         }
-    }
-
-    /// `run`, standard error taken in with the output when `capturingErrors`.
-    package static func run(
-        _ arguments: [String], environment: Environment = .process, capturingErrors: Bool
-    ) throws(Errno) -> Result {
-        try run(arguments, environment: environment, errors: capturingErrors ? .merged : .inherited)
     }
 
     /// The path of the running program, as the kernel knows it (so a driver written into

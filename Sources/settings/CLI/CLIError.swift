@@ -1,6 +1,7 @@
 import PlistModel
 import PlistCodecs
 import SettingsStore
+import SettingsSync
 
 /// Everything that can go wrong on the command line, one case per message.
 enum CLIError: Error, Equatable {
@@ -54,9 +55,11 @@ enum CLIError: Error, Equatable {
     case outputFailed(Errno)
     /// `export D -` of a domain holding text XML cannot carry (a NUL, a C0 control).
     case notXML(domain: String, character: UInt8)
-    /// A program the verb runs (git) could not run or failed; its own message, if any,
-    /// is already on stderr.
-    case external(String, status: Int32)
+    /// git could not be started (not installed): why.
+    case gitMissing(Errno)
+    /// A git command `git-setup` ran failed: the command, its status and the last
+    /// meaningful line it wrote on standard error.
+    case gitFailed(command: String, status: Int32, said: String?)
 }
 
 /// The one place an error becomes its message and exit status (SPEC §6).
@@ -100,6 +103,9 @@ struct Diagnostic {
         case let error as CLIError: (message, status) = Self.describe(error, program: program, unchanged: unchanged)
         case let error as StoreError:
             (message, status) = Self.describe(.store(error), program: program, unchanged: unchanged)
+        case SyncError.store(let error):
+            (message, status) = Self.describe(.store(error), program: program, unchanged: unchanged)
+        case let error as SyncError: (message, status) = (error.message, error.status)
         // A path that does not fit the domain: nothing was changed.
         case let error as KeyPathError: (message, status) = ("\(error.message)\(unchanged)", 1)
         case let error as JSONError:
@@ -198,8 +204,10 @@ struct Diagnostic {
                 "cannot export \(domain) as XML: it holds the control character U+\(String(format4: character)), "
                     + "which an XML property list cannot hold (export it to a file, which is binary, or with --json)", 2
             )
-        case let .external(message, status):
-            return (message, status)
+        case .gitMissing(let errno):
+            return ("git-setup needs git, which could not be run (\(errno.message)): install git", 4)
+        case let .gitFailed(command, status, said):
+            return ("\(command) failed (status \(status))" + (said.map { ": \($0)" } ?? ""), 4)
         case .store(let error):
             let status: Int32 =
                 switch error {

@@ -250,7 +250,7 @@ extension Verb {
                 "git-setup --global           # every repository: *.plist diffed and merged by key",
                 "git-setup --repo ~/dotfiles  # one repository, in its .gitattributes",
             ],
-            exits: [(1, "git failed, or the folder is not a repository"), unwritable], run: GitCommand.gitSetup),
+            exits: [(4, "git failed or could not be run, or a file cannot be written")], run: GitCommand.gitSetup),
         Verb(
             name: "sync", summary: "carry settings between machines in a git repository",
             usage: [
@@ -288,7 +288,10 @@ extension Verb {
                 "sync          # one round; run it from a timer, or after a change",
                 "sync log      # what lost a conflict",
             ],
-            exits: [(1, "git or the remote failed; nothing was lost"), unreadable, unwritable], writes: true,
+            exits: [
+                (1, "this machine does not sync yet, or already does"), unreadable,
+                (4, "git, the remote or the disk failed; the live settings are as they were"),
+            ], writes: true,
             run: SyncCommand.sync),
         Verb(
             name: "conflicts", summary: "list or merge back file-sync conflict copies",

@@ -153,28 +153,31 @@ enum GitCommand {
         context.print("\(file): \(attributes)")
     }
 
-    /// Runs git; its standard output, without the last newline. A failure is the verb's
-    /// failure, with git's own message already on stderr; with `quiet`, git's messages
-    /// are taken in and its last line is the failure's one line (a clone of a remote that
-    /// cannot be reached says several).
+    /// Runs git; its standard output, without the last newline. What git writes on
+    /// standard error reaches the user through the run's streams (so an in-process run
+    /// holds it too); a failure is one line: the command, its status and git's last
+    /// meaningful line.
     @discardableResult
-    static func run(_ arguments: [String], _ environment: Environment, _ context: inout Context, quiet: Bool = false)
-        throws -> String
-    {
+    static func run(_ arguments: [String], _ environment: Environment, _ context: inout Context) throws -> String {
         let result: Subprocess.Result
-        do { result = try Subprocess.run(arguments, environment: environment, capturingErrors: quiet) } catch {
-            throw CLIError.external("could not run git: \(error.message)", status: 4)
+        do { result = try Subprocess.run(arguments, environment: environment) } catch {
+            throw CLIError.gitMissing(error)
         }
         guard result.status == 0 else {
-            let said =
-                quiet
-                ? String(decoding: result.output, as: UTF8.self).split(separator: "\n").last.map { ": \($0)" } : nil
-            throw CLIError.external(
-                "\(arguments.joined(separator: " ")) failed (status \(result.status))\(said ?? "")", status: 4)
+            throw CLIError.gitFailed(
+                command: arguments.joined(separator: " "), status: result.status, said: lastLine(of: result.errors))
         }
+        context.error += result.errors
         var output = result.output
         if output.last == UInt8(ascii: "\n") { output.removeLast() }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The last line of a program's standard error that says something: not blank, not
+    /// one of git's `hint:` lines.
+    static func lastLine(of errors: [UInt8]) -> String? {
+        String(decoding: errors, as: UTF8.self).split(separator: "\n").map { $0.trimmingBlanks() }
+            .last { !$0.isEmpty && !$0.hasPrefix("hint:") }.map(String.init)
     }
 
     /// `word` as one word for the shell git runs a driver with.

@@ -46,7 +46,7 @@ enum HelpCommand {
             lines += ["", "examples:"] + verb.examples.map { "  \(program) " + $0 }
         }
         let exits = [(Int32(0), "done")] + verb.exits + [(2, "bad usage or value")]
-        lines += ["", "exit status: " + exits.sorted { $0.0 < $1.0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")]
+        lines += ["", "exit status:"] + exits.sorted { $0.0 < $1.0 }.map { "  " + "\($0.0)".padding(5) + $0.1 }
         lines += ["", "See \(program)(1) for everything."]
         return lines.joined(separator: "\n") + "\n"
     }

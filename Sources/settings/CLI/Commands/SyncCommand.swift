@@ -35,9 +35,6 @@ enum SyncCommand {
                 context.print(try SyncSetup.setPatterns(rest, environment: environment))
             case let word?: throw CLIError.unexpectedArgument(word)
             }
-        } catch let error as SyncError {
-            if case .store(let store) = error { throw store }
-            throw CLIError.external(error.message, status: error.status)
         }
     }
 
@@ -83,12 +80,6 @@ enum SyncCommand {
         while true {
             do { try round(&context, cancel: stop, quietWhenIdle: true) } catch SyncError.cancelled {
                 break
-            } catch let error as SyncError {
-                if case .store(let store) = error {
-                    context.report(store)
-                } else {
-                    context.report(CLIError.external(error.message, status: error.status))
-                }
             } catch {
                 context.report(error)
             }
