@@ -35,7 +35,7 @@ build:
 	$(SWIFT) build -c release
 
 test:
-	$(SWIFT) test --disable-swift-testing
+	$(SWIFT) test --parallel --num-workers 6 --disable-swift-testing
 
 check:
 	bash .ci/run

@@ -58,6 +58,6 @@ let package = Package(
         ),
         .testTarget(
             name: "SettingsKitTests",
-            dependencies: core + ["SettingsKit", "settings", "InteropProbe", "SettingsKitProbe"]),
+            dependencies: core + ["SettingsKit", "settings", "InteropProbe", "SettingsKitProbe", "TestSupport"]),
     ]
 )

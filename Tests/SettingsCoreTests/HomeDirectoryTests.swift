@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import PlistModel
 @testable import PlistCodecs
 @testable import SettingsStore
@@ -27,7 +28,7 @@ final class HomeDirectoryTests: XCTestCase {
 
     func testThisUsersEntryIsTheOneGetpwuidGives() throws {
         guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else {
-            throw XCTSkip("no passwd entry for this user")
+            throw skip("no passwd entry for this user")
         }
         let passwd = try XCTUnwrap(try FileSystem.readFile("/etc/passwd")?.bytes)
         XCTAssertEqual(FileSystem.passwdHome(of: getuid(), in: passwd), String(cString: dir))

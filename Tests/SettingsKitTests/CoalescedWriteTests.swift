@@ -2,6 +2,7 @@ import Foundation
 import SettingsKit
 import Synchronization
 import XCTest
+import TestSupport
 
 /// `Settings(domain:writes: .coalesced)` (issue 22 §3): a burst of sets is one write; reads
 /// and observers see each set at once; `flush()`, the window and a normal exit write it.
@@ -104,7 +105,7 @@ final class OwnWriteCacheTests: XCTestCase {
 final class ParseCountTests: XCTestCase {
     func testAnObservedSetReadsTheFileOnce() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
-            throw XCTSkip("needs strace: apt-get install strace")
+            throw skip("needs strace: apt-get install strace")
         }
         let scratch = Scratch()
         defer { scratch.remove() }
@@ -130,7 +131,7 @@ final class ParseCountTests: XCTestCase {
     /// administrators' files each), and makes no `stat` and no `open`.
     func testAWarmReadMakesOneReadOfTheWatchAndNoStat() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
-            throw XCTSkip("needs strace: apt-get install strace")
+            throw skip("needs strace: apt-get install strace")
         }
         let scratch = Scratch()
         defer { scratch.remove() }

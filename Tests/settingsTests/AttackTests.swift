@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import PlistModel
 @testable import PlistCodecs
 @testable import SettingsStore
@@ -499,7 +500,7 @@ final class AttackTests: XCTestCase {
     /// `sudo settings write` on a user's config: what root makes belongs to the user, so
     /// the user's next write (run as that user) still works.
     func testRootWritesLeaveTheUsersConfigTheirs() throws {
-        guard let user = Self.otherUser else { throw XCTSkip("needs root (CI runs as root)") }
+        guard let user = Self.otherUser else { throw skip("needs root (CI runs as root)") }
         let home = h.config + "/userhome"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         XCTAssertEqual(chown(home, user.uid, user.gid), 0)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import PlistModel
 @testable import PlistCodecs
 @testable import SettingsStore
@@ -39,7 +40,7 @@ final class FormatTests: XCTestCase {
     /// keeps every value plistlib sees.
     func testPlistutilAcceptsWhatWeWrite() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/plistutil") else {
-            throw XCTSkip("plistutil is not installed")
+            throw skip("plistutil is not installed")
         }
         h.ok("write", "com.t", "i", "-int", "-5")
         h.ok("write", "com.t", "u", "-array", "-int", "1", "two", "-bool", "yes")

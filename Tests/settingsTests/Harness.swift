@@ -59,7 +59,7 @@ struct Harness {
         let found = path.split(separator: ":").contains {
             FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
         }
-        if !found { throw XCTSkip("needs \(tool): apt-get install \(package)") }
+        if !found { throw skip("needs \(tool): apt-get install \(package)") }
     }
     static let probe = binDirectory + "/InteropProbe"
     static let canonScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Machine-wide and managed settings (issue 21): what an administrator puts under
 /// `$XDG_CONFIG_DIRS/settings/defaults` is read below the user's file and above the
@@ -181,7 +182,7 @@ final class LayersTests: XCTestCase {
     /// As another user than root: a managed file they can read locks the key; one they
     /// cannot read is a warning and locks nothing (the man page asks for mode 0644).
     func testAsAnotherUserAManagedFileMustBeReadable() throws {
-        guard getuid() == 0 else { throw XCTSkip("needs root, to run as nobody") }
+        guard getuid() == 0 else { throw skip("needs root, to run as nobody") }
         let config = h.config + "/nobody"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         XCTAssertEqual(chown(config, 65534, 65534), 0)

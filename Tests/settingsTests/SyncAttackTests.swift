@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Issue 30: `settings sync` tried as an attacker and as a careful user would, with real
 /// git, a bare repository on disk and machines of their own folders. Each test names the
@@ -137,7 +138,7 @@ final class SyncAttackTests: SyncTestCase {
     /// `sudo settings sync` with a user's folders: git would leave root's files in the
     /// user's repository. Refused, one line, nothing changed.
     func testRootRefusesAFolderAnotherUserOwns() throws {
-        guard geteuid() == 0 else { throw XCTSkip("needs root, as CI runs") }
+        guard geteuid() == 0 else { throw skip("needs root, as CI runs") }
         on("a", "sync", "init", world.remote)
         on("a", "write", "com.app", "k", "1")
         on("a", "sync")
