@@ -178,6 +178,25 @@ check "bash: textconv files" contains "$(bash_complete "settings textconv $prefi
 check "bash: -currentHost is not offered twice" lacks "$(bash_complete 'settings -currentHost -')" "^-currentHost$"
 check "bash: check -v then keys" contains "$(bash_complete 'settings check -v com.apple.dock ')" "orientation"
 
+# Every verb's sub-verbs, arguments and options, as the binary lists them: the script passes
+# each through (it knows none itself).
+every_word() { # COMPLETER: for each verb, what COMPLETER offers after "VERB " and "VERB -"
+    local verb word want got missing=""
+    for verb in $(settings complete verbs | cut -f1); do
+        for word in "" "-"; do
+            want=$(settings complete line "$verb" "$word" | tail -n +2 | cut -f1 | sort -u)
+            [ -n "$want" ] || continue
+            got=$("$1" "settings $verb $word" | cut -f1 | sort -u)
+            [ -z "$(comm -23 <(echo "$want") <(echo "$got"))" ] || missing+=" [$verb $word]"
+        done
+    done
+    [ -z "$missing" ] || echo "     missing after:$missing"
+    [ -z "$missing" ]
+}
+fish_complete() { login fish --no-config -c "settings completion fish | source; complete -C '$1'"; }
+check "bash: every verb's sub-verbs, arguments and options" every_word bash_complete
+check "fish: every verb's sub-verbs, arguments and options" every_word fish_complete
+
 zshrc "$zsh_line"
 terminal zsh zsh
 check "zsh: verbs with descriptions" contains "$(term_complete zsh 'settings re')" "read-type"
