@@ -10,17 +10,12 @@ import SettingsStore
 /// What it prints: a first line saying what else the shell should offer (`words`, `files`
 /// or `directories`), with a tab and a message to show when there is one (a key's range);
 /// then one candidate a line, with a tab and its description when it has one.
-struct Completion: Equatable {
+struct Completion {
     enum Also: String { case words, files, directories }
 
     var also: Also = .words
     var message: String?
     var candidates: [(String, String)] = []
-
-    static func == (a: Completion, b: Completion) -> Bool {
-        a.also == b.also && a.message == b.message && a.candidates.map(\.0) == b.candidates.map(\.0)
-            && a.candidates.map(\.1) == b.candidates.map(\.1)
-    }
 
     /// The lines `complete line` prints.
     var text: String {
@@ -71,72 +66,13 @@ struct Completion: Equatable {
                 rest.removeFirst()
             }
         }
-        var scan = Scan(verb: verb)
+        var scan = ArgumentScan(verb: verb)
         for word in rest { scan.take(word) }
         result.offer(scan, current: current, &context)
         return result.matching(current)
     }
 
-    /// The words typed after the verb, sorted into its arguments and options.
-    struct Scan {
-        let verb: Verb
-        var positionals: [String] = []
-        var used: Set<String> = []
-        /// The option whose argument comes next.
-        var pending: VerbOption?
-        /// Whether `-p` or `--path-json` stood in the key's place.
-        var pointerInKeyPlace = false
-
-        init(verb: Verb) { self.verb = verb }
-
-        /// Where the value starts, for the verbs that take one (`write`, `check`).
-        var valueIndex: Int? { verb.arguments.firstIndex(of: .value) }
-
-        mutating func take(_ word: String) {
-            if pending != nil {
-                pending = nil
-                return
-            }
-            let index = positionals.count
-            // Among a value's words every word is the value's, but for `--json` and the
-            // like where the value starts.
-            if let valueIndex, index > valueIndex {
-                positionals.append(word)
-                return
-            }
-            if let option = verb.options.first(where: { $0.name == word }),
-                option.places.contains(place(at: index)) || index != valueIndex
-            {
-                used.insert(word)
-                if option.argument != nil { pending = option }
-                if [.pointer, .jqPath].contains(option.argument), option.places == [.key], index == 1 {
-                    positionals.append(word)
-                    pointerInKeyPlace = true
-                }
-                return
-            }
-            positionals.append(word)
-        }
-
-        /// The kind of the argument at `index`, or nil past the last one.
-        func kind(at index: Int) -> ArgumentKind? {
-            if index < verb.arguments.count { return verb.arguments[index] }
-            return verb.repeatsLast ? verb.arguments.last : nil
-        }
-
-        /// Where on the command line the word at `index` stands, for the options offered there.
-        func place(at index: Int) -> VerbOption.Place {
-            if let valueIndex, index >= valueIndex {
-                if index > valueIndex { return .element }
-                return pointerInKeyPlace ? .pointerValue : .value
-            }
-            if index == 0 { return .start }
-            if index == 1 && verb.arguments.count > 1 { return .key }
-            return .after
-        }
-    }
-
-    private mutating func offer(_ scan: Scan, current: String, _ context: inout Context) {
+    private mutating func offer(_ scan: ArgumentScan, current: String, _ context: inout Context) {
         let verb = scan.verb
         let domain = verb.arguments.first == .domain ? scan.positionals.first : nil
         if let option = scan.pending, let kind = option.argument {
@@ -221,10 +157,13 @@ struct Completion: Equatable {
         }
     }
 
-    private mutating func offerVerbs() {
-        for verb in Verb.all {
-            for name in [verb.name] + verb.aliases where !name.hasPrefix("-") {
-                candidates.append((name, verb.summary + (name == verb.name ? "" : " (as \(verb.name))")))
+    private mutating func offerVerbs() { candidates += Self.verbs }
+
+    /// Every verb and alias that is a word, with its summary (an alias's names its verb).
+    static var verbs: [(String, String)] {
+        Verb.all.flatMap { verb in
+            ([verb.name] + verb.aliases).filter { !$0.hasPrefix("-") }.map { name in
+                (name, verb.summary + (name == verb.name ? "" : " (as \(verb.name))"))
             }
         }
     }

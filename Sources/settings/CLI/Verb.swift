@@ -2,12 +2,13 @@ import PlistModel
 import PlistCodecs
 import SettingsStore
 
+/// (A class: a run looks verbs up by name, and a lookup should not copy every row.)
 /// One verb of the command line, declared once in the verb table (`Verb.all`): its names,
 /// arguments, options, sub-verbs, help and exit statuses, and the function that runs it.
 /// Everything else reads the table: the word check before a verb runs (`checkWords`),
 /// `help`, the bare usage, did-you-mean, completion in every shell (`Completion`) and,
 /// through a test, the man page's headings and the README's verb table.
-struct Verb: Sendable {
+final class Verb: Sendable {
     let name: String
     let aliases: [String]
     /// A few words for completion menus and the short usage.
@@ -93,7 +94,7 @@ extension Verb {
             verb = sub
             words = words.dropFirst()
         }
-        var scan = Completion.Scan(verb: verb)
+        var scan = ArgumentScan(verb: verb)
         for word in words.map(\.text) {
             if scan.pending == nil, word.hasPrefix("--"), word.count > 2,
                 !verb.options.contains(where: { $0.name == word })

@@ -92,11 +92,7 @@ enum CompleteCommand {
             }
         case "verbs":
             try expectAtMost(1, arguments)
-            for verb in Verb.all {
-                for name in [verb.name] + verb.aliases where !name.hasPrefix("-") {
-                    context.print("\(name)\t\(verb.summary)" + (name == verb.name ? "" : " (as \(verb.name))"))
-                }
-            }
+            for (name, summary) in Completion.verbs { context.print("\(name)\t\(summary)") }
         case "options":
             guard arguments.count == 3 else { throw CLIError.usage("complete options needs a verb and a place") }
             guard let verb = Verb.named(arguments[1].text), let place = VerbOption.Place(rawValue: arguments[2].text)
