@@ -523,6 +523,15 @@ enum ManPage {
         .B settings
         prints the verbs grouped by task and exits 2; a word within two edits of a verb gets
         .IR "did you mean" .
+        A sub-verb a verb does not have
+        .RB ( "sync statsu" ),
+        or an option starting with
+        .B \-\-
+        where no key, value or text stands
+        .RB ( "git\-setup \-\-glob" ),
+        is refused the same way before anything runs, in one line, with the nearest one.
+        Where defaults is poor here, this does better: defaults takes an unknown word for a domain
+        or ignores it.
         .SH VALUES
         .TS
         l l l.
