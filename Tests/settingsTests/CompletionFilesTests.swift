@@ -114,5 +114,7 @@ final class CompletionFilesTests: XCTestCase {
         XCTAssertEqual(h.ok("completion", "fish"), CompletionScripts.fish)
         XCTAssertTrue(h.ok("completion", "zsh").hasPrefix(CompletionScripts.zshFunction))
         XCTAssertEqual(h.run(["completion", "tcsh"]).status, 2)
+        // The shells completion offers after `completion` are the ones with a script.
+        for shell in CompletionScripts.shells { XCTAssertNotNil(CompletionScripts.script(for: shell), shell) }
     }
 }

@@ -1,6 +1,7 @@
 /// What one word after a verb is: the verb table declares each positional and each option's
-/// argument as one of these, and completion offers candidates by kind (`Completion`), help
-/// names it by its placeholder, and the parsers of numbers read it (`parse`).
+/// argument as one of these; completion offers candidates by kind (`Completion`), help
+/// names it by its placeholder, and `Verb.checkWords` lets a `--` word stand where a key,
+/// text or a word does.
 enum ArgumentKind: String, Sendable, CaseIterable {
     /// A domain: a name, `-g`, or a path to a file.
     case domain
@@ -59,7 +60,7 @@ enum ArgumentKind: String, Sendable, CaseIterable {
     /// The fixed words of a kind that has them, for completion.
     var words: [String]? {
         switch self {
-        case .shell: ["bash", "zsh", "fish"]
+        case .shell: CompletionScripts.shells
         case .place: VerbOption.Place.allCases.map(\.rawValue)
         default: nil
         }

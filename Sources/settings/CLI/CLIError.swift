@@ -10,6 +10,10 @@ enum CLIError: Error, Equatable {
     /// No words at all: the short usage, grouped by task.
     case bareCommand
     case unexpectedArgument(String)
+    /// A word the verb table does not have: what it stands for ("verb", "sync command",
+    /// "option"), the word, the verb it was given to (an option's), and the table's word
+    /// within two edits of it, if any.
+    case unknown(String, word: String, of: String? = nil, nearest: String?)
     /// A value flag's text that does not parse: flag, text, what was expected.
     case badValue(flag: String, text: String, expected: String)
     case missingValue(flag: String)
@@ -85,7 +89,10 @@ struct Diagnostic {
         if case .bareCommand? = error as? CLIError { isUsageText = true } else { isUsageText = false }
         self.message = isUsageText ? message : CLI.oneLine(message)
         self.status = status
-        if case .usage(_?)? = error as? CLIError { pointsAtHelp = true } else { pointsAtHelp = false }
+        switch error as? CLIError {
+        case .usage(_?)?, .unknown?: pointsAtHelp = true
+        default: pointsAtHelp = false
+        }
     }
 
     /// The one line printed: `program: message`, and for a usage error a pointer to
@@ -124,6 +131,11 @@ struct Diagnostic {
             return (HelpCommand.shortUsage(program: program), 2)
         case .unexpectedArgument(let word):
             return ("Unexpected argument \(word)\(unchanged)", 2)
+        case let .unknown(what, word, verb, nearest):
+            return (
+                "unknown \(what) '\(word)'" + (verb.map { " for \($0)" } ?? "")
+                    + (nearest.map { "; did you mean \($0)?" } ?? ""), 2
+            )
         case let .badValue(flag, text, expected):
             return ("invalid value '\(text)' for \(flag): expected \(expected)\(unchanged)", 2)
         case .missingValue(let flag):

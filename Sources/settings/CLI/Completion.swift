@@ -61,7 +61,7 @@ struct Completion {
                 result.offerOptions(of: verb, at: .start, used: [])
                 return result.matching(current)
             }
-            if let sub = verb.subverbs.first(where: { $0.name == rest[0] }) {
+            if let sub = verb.subverb(named: rest[0]) {
                 verb = sub
                 rest.removeFirst()
             }

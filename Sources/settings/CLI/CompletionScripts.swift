@@ -5,6 +5,9 @@
 /// scripts for installing where each shell looks (`make completions` writes them, and a
 /// test fails while they differ).
 enum CompletionScripts {
+    /// The shells `script(for:)` has a script for.
+    static let shells = ["bash", "zsh", "fish"]
+
     /// The script `settings completion SHELL` prints.
     static func script(for shell: String) -> String? {
         switch shell {

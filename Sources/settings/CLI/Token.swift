@@ -40,10 +40,7 @@ struct Invocation {
             if tokens.isEmpty { throw CLIError.bareCommand }
             throw CLIError.usage("no verb given")
         }
-        guard let verb = Verb.named(tokens[i].text) else {
-            let guess = Verb.suggestion(for: tokens[i].text).map { "; did you mean \($0)?" } ?? ""
-            throw CLIError.usage("unknown verb '\(tokens[i].text)'\(guess)")
-        }
+        guard let verb = Verb.named(tokens[i].text) else { throw Verb.unknown(tokens[i].text) }
         self.host = host
         self.verb = verb
         self.arguments = Array(tokens[(i + 1)...])

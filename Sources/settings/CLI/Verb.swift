@@ -86,10 +86,10 @@ extension Verb {
         var verb = self
         var words = arguments[...]
         if !subverbs.isEmpty, let first = words.first, !first.text.hasPrefix("-") {
-            guard let sub = subverbs.first(where: { $0.name == first.text }) else {
-                let guess = Lookalike.closest(to: first.text, among: subverbs.map(\.name))
-                throw CLIError.usage(
-                    "unknown \(name) command '\(first.text)'" + (guess.map { "; did you mean \($0)?" } ?? ""))
+            guard let sub = subverb(named: first.text) else {
+                throw CLIError.unknown(
+                    "\(name) command", word: first.text,
+                    nearest: Lookalike.closest(to: first.text, among: subverbs.map(\.name)))
             }
             verb = sub
             words = words.dropFirst()
@@ -109,11 +109,19 @@ extension Verb {
         }
     }
 
+    /// The sub-verb `word` names, if the verb has it.
+    func subverb(named word: String) -> Verb? { subverbs.first { $0.name == word } }
+
     /// "unknown option '--glob' for git-setup; did you mean --global?"
     func unknownOption(_ word: String, of verbName: String? = nil) -> CLIError {
-        let guess = Lookalike.closest(to: word, among: options.map(\.name))
-        return CLIError.usage(
-            "unknown option '\(word)' for \(verbName ?? name)" + (guess.map { "; did you mean \($0)?" } ?? ""))
+        CLIError.unknown(
+            "option", word: word, of: verbName ?? name, nearest: Lookalike.closest(to: word, among: options.map(\.name))
+        )
+    }
+
+    /// "unknown verb 'wirte'; did you mean write?"
+    static func unknown(_ word: String) -> CLIError {
+        CLIError.unknown("verb", word: word, nearest: suggestion(for: word))
     }
 }
 

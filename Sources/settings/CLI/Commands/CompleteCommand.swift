@@ -67,33 +67,29 @@ enum CompleteCommand {
     }
 
     static func complete(_ context: inout Context, _ arguments: [Token]) throws {
-        guard let what = arguments.first?.text else {
-            throw CLIError.usage(
-                "complete needs one of: " + Verb.named("complete")!.subverbs.map(\.name).joined(separator: ", "))
-        }
-        switch what {
-        case "line":
+        switch arguments.first?.text {
+        case "line"?:
             let completion = Completion.complete(arguments.dropFirst().map(\.text), &context)
             context.output += Array(completion.text.utf8)
-        case "domains":
+        case "domains"?:
             try expectAtMost(1, arguments)
             for name in domainNames(&context) { context.print(name) }
-        case "values":
+        case "values"?:
             guard arguments.count == 3 else { throw CLIError.usage("complete values needs a domain and a key") }
             guard let domain = try? context.domainName(arguments[1]),
                 let key = context.schema(for: domain)?.key(arguments[2].text)
             else { return }
             for value in values(of: key) { context.print(value) }
-        case "keys", "paths":
+        case let what? where what == "keys" || what == "paths":
             guard arguments.count == 2 else { throw CLIError.usage("complete \(what) needs a domain") }
             guard let domain = try? context.domainName(arguments[1]) else { return }
             for line in what == "keys" ? keys(of: domain, &context) : pointers(in: domain, &context) {
                 context.print(line)
             }
-        case "verbs":
+        case "verbs"?:
             try expectAtMost(1, arguments)
             for (name, summary) in Completion.verbs { context.print("\(name)\t\(summary)") }
-        case "options":
+        case "options"?:
             guard arguments.count == 3 else { throw CLIError.usage("complete options needs a verb and a place") }
             guard let verb = Verb.named(arguments[1].text), let place = VerbOption.Place(rawValue: arguments[2].text)
             else { return }
@@ -102,7 +98,7 @@ enum CompleteCommand {
                 context.print("\(option.name)\t\(option.summary)")
             }
         default:
-            // Unknown words are refused before the verb runs (`Verb.checkWords`).
+            // None (an unknown one is refused before the verb runs, by `Verb.checkWords`).
             throw CLIError.usage(
                 "complete needs one of: " + Verb.named("complete")!.subverbs.map(\.name).joined(separator: ", "))
         }

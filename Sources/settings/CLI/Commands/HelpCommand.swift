@@ -15,10 +15,7 @@ enum HelpCommand {
             context.output.append(contentsOf: ManPage.source.utf8)
             return
         }
-        guard let verb = Verb.named(word) else {
-            let guess = Verb.suggestion(for: word).map { "; did you mean \($0)?" } ?? ""
-            throw CLIError.usage("unknown verb '\(word)'\(guess)")
-        }
+        guard let verb = Verb.named(word) else { throw Verb.unknown(word) }
         context.output.append(contentsOf: verbHelp(verb, program: context.program).utf8)
     }
 
