@@ -32,9 +32,13 @@ let package = Package(
         // merges base, live and repository per key through the store; git is the user's
         // own, run through its plumbing, never a work tree. Foundation-free like the core.
         .target(name: "SettingsSync", dependencies: core),
+        // Settings as code, beside the store: the differences of two states (`diff`,
+        // `capture`), the commands that replay them, desired states (`apply`) with what
+        // they replaced, and undo over the store's journal. Foundation-free like the core.
+        .target(name: "SettingsCode", dependencies: core),
         // The command line: argv -> verb -> store, and nothing else.
         .executableTarget(
-            name: "settings", dependencies: core + ["SettingsSync"],
+            name: "settings", dependencies: core + ["SettingsSync", "SettingsCode"],
             // A fully static release binary: with no dynamic loader resolving symbols at
             // start-up (76% of a one-key `read` before), it starts faster than git config.
             // STATIC_EXECUTABLE keeps glibc's dlopen out of it (StaticLinking.swift).
@@ -53,9 +57,11 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         // Golden/ is read by path (GoldenTests), not bundled.
         .testTarget(
-            name: "settingsTests", dependencies: core + ["settings", "SettingsSync", "InteropProbe", "TestSupport"],
+            name: "settingsTests",
+            dependencies: core + ["settings", "SettingsSync", "SettingsCode", "InteropProbe", "TestSupport"],
             exclude: ["Golden"]
         ),
+        .testTarget(name: "SettingsCodeTests", dependencies: core + ["SettingsCode", "TestSupport"]),
         .testTarget(
             name: "SettingsKitTests",
             dependencies: core + ["SettingsKit", "settings", "InteropProbe", "SettingsKitProbe", "TestSupport"]),

@@ -22,10 +22,12 @@ package enum CanonicalText {
             for entry in dict.sortedEntries { write(entry.value, path: path + [entry.key], into: &out) }
             return
         }
-        out += escaped(PlistKeyPath(path).pointer)
-        out += Array(" = ".utf8)
-        out += JSONWriter.encode(sorted(value))
-        out.append(UInt8(ascii: "\n"))
+        out += line(PlistKeyPath(path), value)
+    }
+
+    /// One leaf's line, `POINTER = JSON` and a newline: what `diff` prints after `-` or `+`.
+    package static func line(_ path: PlistKeyPath, _ value: PlistValue) -> [UInt8] {
+        escaped(path.pointer) + Array(" = ".utf8) + JSONWriter.encode(sorted(value)) + [UInt8(ascii: "\n")]
     }
 
     /// `text` with a backslash and control characters escaped as JSON escapes them, so it

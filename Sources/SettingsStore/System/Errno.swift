@@ -15,7 +15,7 @@ public struct Errno: Error, Sendable, Equatable {
 
     static var current: Errno { Errno(errno) }
 
-    static let noSuchFile = Errno(ENOENT)
+    package static let noSuchFile = Errno(ENOENT)
     static let exists = Errno(EEXIST)
     static let notPermitted = Errno(EPERM)
     static let notADirectory = Errno(ENOTDIR)

@@ -179,6 +179,54 @@ package enum Subprocess {
             status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, output: output, errors: errorText)
     }
 
+    /// Runs `arguments` as a person's own program (`$EDITOR`, `capture -- CMD`, `watch
+    /// --exec CMD`): standard output and error are ours, standard input ours too, or
+    /// `input` through a pipe (what fits in it; a program that reads none is not waited
+    /// on). Returns its exit status, 128 + the signal's number when a signal ended it.
+    /// Throws when it cannot be started.
+    package static func runAttached(
+        _ arguments: [String], environment: Environment = .process, input: [UInt8]? = nil
+    ) throws(Errno) -> Int32 {
+        var inp: [CInt] = [-1, -1]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if input != nil {
+            guard pipe2(&inp, O_CLOEXEC) == 0 else { throw Errno.current }
+            posix_spawn_file_actions_adddup2(&actions, inp[0], 0)
+        }
+        _ = addCloseFrom(&actions, 3)
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let table: [UnsafeMutablePointer<CChar>?]? = environment.table.map { variables in
+            variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        }
+        defer { for pointer in table ?? [] { free(pointer) } }
+        var pid: pid_t = 0
+        let started =
+            if let table {
+                posix_spawnp(&pid, arguments[0], &actions, nil, argv, table)
+            } else {
+                posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+            }
+        if inp[0] >= 0 { close(inp[0]) }
+        if let input, inp[1] >= 0 {
+            _ = fcntl(inp[1], F_SETFL, fcntl(inp[1], F_GETFL) | O_NONBLOCK)
+            if started == 0, !input.isEmpty {
+                // A program that ends without reading must not end us with SIGPIPE.
+                let before = signal(SIGPIPE, SIG_IGN)
+                _ = input.withUnsafeBytes { write(inp[1], $0.baseAddress, $0.count) }
+                signal(SIGPIPE, before)
+            }
+            close(inp[1])
+        }
+        guard started == 0 else { throw Errno(started) }
+        var status: CInt = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
     /// Waits until `pid` has ended (true), the deadline passes or the cancel signal is
     /// raised (false); it is not reaped here.
     private static func exited(_ pid: pid_t, deadline: Double?, cancel: CancelSignal?) -> Bool {
@@ -216,8 +264,12 @@ extension FileSystem {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Whether `name` matches the shell pattern `pattern` (`fnmatch`, no flags).
-    package static func matches(_ name: String, pattern: String) -> Bool { fnmatch(pattern, name, 0) == 0 }
+    /// Whether `name` matches the shell pattern `pattern` (`fnmatch`; with `caseFold`,
+    /// letters in either case).
+    package static func matches(_ name: String, pattern: String, caseFold: Bool = false) -> Bool {
+        // FNM_CASEFOLD (1 << 4), a GNU extension the Glibc module does not import.
+        fnmatch(pattern, name, caseFold ? 1 << 4 : 0) == 0
+    }
 
     /// `seconds` since the epoch as local time, `2026-11-24 23:59:07 +0000`, for a person.
     package static func localTime(_ seconds: Int64) -> String {

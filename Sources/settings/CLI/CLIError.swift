@@ -64,6 +64,8 @@ enum CLIError: Error, Equatable {
     /// A git command `git-setup` ran failed: the command, its status and the last
     /// meaningful line it wrote on standard error.
     case gitFailed(command: String, status: Int32, said: String?)
+    /// A command the user gave (`capture --`, `watch --exec`, `$EDITOR`) could not be started.
+    case cannotRun(String, Errno)
 }
 
 /// The one place an error becomes its message and exit status (SPEC §6).
@@ -220,6 +222,9 @@ struct Diagnostic {
             return ("git-setup needs git, which could not be run (\(errno.message)): install git", 4)
         case let .gitFailed(command, status, said):
             return ("\(command) failed (status \(status))" + (said.map { ": \($0)" } ?? ""), 4)
+        case let .cannotRun(command, errno):
+            // As a shell says it: 127 when there is no such program, 126 when it cannot run.
+            return ("cannot run \(command): \(errno.message)", errno == .noSuchFile ? 127 : 126)
         case .store(let error):
             let status: Int32 =
                 switch error {

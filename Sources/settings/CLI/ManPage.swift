@@ -262,6 +262,128 @@ enum ManPage {
         A signal (interrupt, terminate, hang-up) ends it with status 0.
         It blocks while nothing happens and never polls.
         .TP
+        .BI diff " a b \fR[\fP\-\-commands \fR|\fP \-\-json\fR]\fP"
+        Compares two states of settings and prints one line per leaf that differs, in the
+        form of
+        .BR textconv :
+        .BI \- "pointer " = " json"
+        for its old value and
+        .BI + "pointer " = " json"
+        for its new one.
+        A leaf is a value that is not a non-empty dictionary, so an array is one value.
+        .I a
+        and
+        .I b
+        are each a domain, a property-list or JSON file (a word with a
+        .B /
+        or naming a file here), standard input
+        .RB ( \- ),
+        or a state file made by
+        .BR snapshot ;
+        a state file alone is compared with its domains as they are now, and two state files
+        with each other, each domain under a
+        .BI "\-\-\- " name
+        line that says
+        .B (new)
+        or
+        .BR (deleted) .
+        A domain that does not exist is empty.
+        .B \-\-commands
+        prints instead the
+        .B settings write
+        and
+        .B delete
+        commands that turn
+        .I a
+        into
+        .IR b ,
+        typed and shell-quoted in defaults syntax: a scalar with its type flag, a collection as
+        an XML fragment, and only what neither says exactly (a date with a fraction of a second,
+        a real that is not finite) as
+        .BR \-\-json .
+        Pasted into a shell they make the domain equal to
+        .IR b ,
+        types included; a 32-bit real inside a collection comes back as a 64-bit one, and a
+        string with a control character needs a binary domain.
+        .B \-\-json
+        prints one JSON object per leaf:
+        .BR domain ,
+        .BR path ,
+        .B change
+        .RB ( add ,
+        .B set
+        or
+        .BR delete ),
+        .B old
+        and
+        .BR new .
+        Exit 0 when the two are equal, 1 when they differ, as
+        .BR diff (1);
+        2 or 3 for trouble.
+        Where defaults has nothing to compare, this is how a setup script learns what a
+        checkbox changed.
+        .TP
+        .BI snapshot " \fR[\fPdomain ...\fR] [\fP\-o file\fR]\fP"
+        Writes the domains (with none named, every domain and the global domain) as a state file:
+        JSON in the lossless mapping of
+        .BR "JSON MAPPING" ,
+        .BR "{\(dqsettings\-state\(dq: 1, \(dqdomains\(dq: {...}, \(dqabsent\(dq: [...], \(dqcomplete\(dq: true}" .
+        A domain that does not exist is listed as absent; a snapshot of every domain is
+        complete, so a domain made later shows as new.
+        To standard output, or with
+        .B \-o
+        to
+        .I file
+        (mode 0600, replaced atomically).
+        .B diff
+        and
+        .B apply
+        read it.
+        .TP
+        .BI capture " \fR[\fPdomain ...\fR] [\fPoptions\fR] [\fP\-\- command ...\fR]\fP"
+        Records the domains (with none named, every domain), waits, and prints what changed as
+        the replayable commands of
+        .BR "diff \-\-commands" ,
+        a new or a deleted domain included: the answer to
+        .IR "which key did that checkbox change?" .
+        It waits for an interrupt (Ctrl-C; status 0), for
+        .B \-\-timeout
+        .I s
+        seconds, or, with
+        .B \-\-
+        .IR command ,
+        for the command it runs to end, whose exit status it returns (127 when it cannot be
+        found).
+        Keys that change by themselves as an app runs are hidden, and standard error says how
+        many: a key on the leaf's path matching, in either case, one of the shell patterns
+        .BR *window*frame* ,
+        .BR *frame ,
+        .BR *geometry* ,
+        .BR *splitview* ,
+        .BR *timestamp* ,
+        .BR *time\-stamp* ,
+        .BR *last*used* ,
+        .BR *last*launch* ,
+        .BR *last*open* ,
+        .BR *last*run* ,
+        .BR *last*seen* ,
+        .BR *last*check* ,
+        .BR *launch*count* ,
+        .BR *usage*count* ,
+        .BR *run*count* ,
+        .BR *open*count* ,
+        .BR *recent* ,
+        .B *mru*
+        or
+        .BR *history* .
+        .B \-\-ignore
+        .I pattern
+        hides more (a pattern that starts with
+        .B /
+        is matched against the whole pointer), and
+        .B \-\-all
+        hides none of the default ones.
+        .TP
         .BI keys " domain"
         Prints the keys stored in the domain, sorted, one per line.
         .TP

@@ -96,6 +96,8 @@ extension Verb {
         }
         var scan = ArgumentScan(verb: verb)
         for word in words.map(\.text) {
+            // What follows a declared `--` is a command of the user's own (`capture -- CMD`).
+            if scan.pending == nil, word == "--", verb.options.contains(where: { $0.name == "--" }) { break }
             if scan.pending == nil, word.hasPrefix("--"), word.count > 2,
                 !verb.options.contains(where: { $0.name == word })
             {

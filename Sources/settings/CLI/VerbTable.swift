@@ -159,6 +159,53 @@ extension Verb {
             ],
             exits: [unreadable, (124, "--timeout passed with no change")], run: WatchCommand.watch),
         Verb(
+            name: "diff", summary: "compare two domains, files or snapshots",
+            usage: [
+                ("diff <domain|file> <domain|file>", "prints -POINTER = OLD and +POINTER = NEW per changed leaf"),
+                ("diff <snapshot>", "compares a snapshot with the domains as they are now"),
+                ("diff <a> <b> --commands", "prints the settings write and delete commands that turn A into B"),
+            ],
+            arguments: [.domain, .domain],
+            options: [
+                VerbOption(
+                    "--commands", "the replayable write and delete commands instead", at: [.start, .key, .after]),
+                VerbOption("--json", "one JSON object per changed leaf", at: [.start, .key, .after]),
+            ],
+            examples: [
+                "diff com.example.app backup.plist", "diff before.json", "diff com.example.app backup.plist --commands",
+            ],
+            exits: [(1, "they differ"), unreadable], run: DiffCommand.diff),
+        Verb(
+            name: "snapshot", summary: "save domains as a state file for diff and apply",
+            usage: [("snapshot [<domain>...] [-o <file>]", "writes the domains (default: all) as a JSON state file")],
+            arguments: [.domain], repeatsLast: true,
+            options: [
+                VerbOption("-o", "write to the file instead of standard output", argument: .file, at: [.start, .after])
+            ],
+            examples: ["snapshot -o before.json", "snapshot com.example.app -o app.json"],
+            exits: [unreadable, (4, "the file cannot be written")], run: DiffCommand.snapshot),
+        Verb(
+            name: "capture", summary: "show which settings change while you act, as commands",
+            usage: [
+                ("capture [<domain>...]", "records the domains (default: all); prints what changed at Ctrl-C"),
+                ("capture [<domain>...] -- <command>...", "runs the command; prints what it changed"),
+            ],
+            arguments: [.domain], repeatsLast: true,
+            options: [
+                VerbOption("--timeout", "stop after S seconds", argument: .seconds, at: [.start, .after]),
+                VerbOption(
+                    "--ignore", "also hide keys matching the pattern (repeatable)", argument: .pattern,
+                    at: [.start, .after], repeats: true),
+                VerbOption("--all", "hide nothing: also keys that change by themselves", at: [.start, .after]),
+                VerbOption("--", "run the command that follows, and stop when it ends", at: [.start, .after]),
+            ],
+            examples: [
+                "capture com.example.app", "capture --timeout 60",
+                "capture com.example.app -- settings write com.example.app volume -int 3",
+            ],
+            exits: [unreadable, (126, "the command cannot run"), (127, "no such command")],
+            run: CaptureCommand.capture),
+        Verb(
             name: "keys", summary: "list the keys of a domain",
             usage: [("keys <domain>", "lists the domain's keys, one per line")],
             arguments: [.domain], examples: ["keys com.example.app"], exits: reads, run: SchemaCommand.keys),

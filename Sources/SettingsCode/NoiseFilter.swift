@@ -1,0 +1,78 @@
+import PlistModel
+import SettingsStore
+
+/// Which changes `capture` hides: keys that change by themselves as an app runs (window
+/// frames, timestamps, counters, recent-file lists), not because a person changed a
+/// setting. A pattern is a shell pattern; one without a leading `/` is matched, in either
+/// case, against each key on a leaf's path, one with a `/` against its whole pointer.
+public struct NoiseFilter: Sendable {
+    /// The rules `capture` uses unless `--all` (the man page lists them).
+    public static let defaultPatterns = [
+        "*window*frame*", "*frame", "*geometry*", "*splitview*", "*timestamp*", "*time-stamp*", "*last*used*",
+        "*last*launch*", "*last*open*", "*last*run*", "*last*seen*", "*last*check*", "*launch*count*",
+        "*usage*count*", "*run*count*", "*open*count*", "*recent*", "*mru*", "*history*",
+    ]
+
+    /// The shell patterns; a leaf matching any one is hidden.
+    public var patterns: [String]
+
+    /// A filter of `patterns`.
+    public init(_ patterns: [String]) { self.patterns = patterns }
+
+    /// Whether the leaf at `path` is noise.
+    public func hides(_ path: PlistKeyPath) -> Bool {
+        patterns.contains { pattern in
+            pattern.hasPrefix("/")
+                ? FileSystem.matches(path.pointer, pattern: pattern, caseFold: true)
+                : path.segments.contains { FileSystem.matches($0, pattern: pattern, caseFold: true) }
+        }
+    }
+
+    /// `difference` with every hidden leaf's change undone in the new state, so neither
+    /// its text nor its commands mention it; and how many leaves were hidden.
+    public func apply(to difference: StateDiff) -> (StateDiff, hidden: Int) {
+        var hidden = 0
+        let domains = difference.domains.compactMap { domain -> StateDiff.Domain? in
+            let noisy = domain.leaves.filter { hides($0.path) }
+            guard !noisy.isEmpty else { return domain }
+            var kept = domain.new ?? [:]
+            for leaf in noisy where revert(leaf, in: &kept, old: domain.old ?? [:]) { hidden += 1 }
+            return StateDiff.domain(domain.name, domain.old, domain.new == nil && kept.isEmpty ? nil : kept)
+        }
+        return (StateDiff(domains: domains), hidden)
+    }
+
+    /// Puts the leaf's old value back at its place in `values` (removing it when it had
+    /// none, and any dictionary on the way that only held it and was not there before).
+    private func revert(_ leaf: LeafChange, in values: inout PlistDictionary, old: PlistDictionary) -> Bool {
+        let segments = leaf.path.segments
+        let key = segments[0]
+        var top = values[key]
+        do throws(KeyPathError) {
+            if let value = leaf.old {
+                try leaf.path.set(value, in: &top)
+            } else {
+                _ = try leaf.path.remove(in: &top)
+                // Dictionaries the leaf's arrival made, from the deepest up.
+                for depth in stride(from: segments.count - 1, through: 1, by: -1) {
+                    let parent = PlistKeyPath(Array(segments.prefix(depth)))
+                    guard case .dict(let dict)? = parent.value(in: values.replacing(key, with: top)), dict.isEmpty,
+                        parent.value(in: old) == nil
+                    else { break }
+                    if depth == 1 { top = nil } else { _ = try parent.remove(in: &top) }
+                }
+            }
+        } catch { return false }
+        values[key] = top
+        return true
+    }
+}
+
+extension PlistDictionary {
+    /// A copy with `key` set to `value` (removed when nil).
+    fileprivate func replacing(_ key: String, with value: PlistValue?) -> PlistDictionary {
+        var copy = self
+        copy[key] = value
+        return copy
+    }
+}

@@ -1,0 +1,129 @@
+import PlistCodecs
+import PlistModel
+import SettingsStore
+
+/// The settings of some domains at one moment: each named domain's values, or nil when it
+/// has no file. What `snapshot` saves, `capture` and `diff` compare, and `apply` reads
+/// (a state file is also a desired state).
+public struct SettingsState: Sendable, Equatable {
+    /// Domain names (as `DomainName.displayName` spells them) to their values; nil: absent.
+    public var domains: [(name: String, values: PlistDictionary?)]
+
+    /// Whether it holds every domain there was (a snapshot of all of them): a domain it
+    /// does not name was absent.
+    public var complete: Bool
+
+    /// A state of `domains`, in the order given.
+    public init(_ domains: [(name: String, values: PlistDictionary?)] = [], complete: Bool = false) {
+        (self.domains, self.complete) = (domains, complete)
+    }
+
+    /// Whether the two name the same domains in the same order with the same values.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.complete == b.complete && a.domains.count == b.domains.count
+            && zip(a.domains, b.domains).allSatisfy { $0.name == $1.name && $0.values == $1.values }
+    }
+
+    /// The values of `name`; nil when it is absent or not in the state.
+    public subscript(name: String) -> PlistDictionary? {
+        domains.first { $0.name == name }?.values ?? nil
+    }
+
+    /// Whether the state names `name` (absent or not).
+    public func names(_ name: String) -> Bool { domains.contains { $0.name == name } }
+
+    /// Whether the state says anything of `name`: it names it, or it holds every domain.
+    public func covers(_ name: String) -> Bool { complete || names(name) }
+
+    /// The domains `names` as the store holds them now; with no names, every domain of the
+    /// config folder and the global domain.
+    public static func live(_ names: [String], in store: DomainStore) throws(StoreError) -> SettingsState {
+        var state = SettingsState(complete: names.isEmpty)
+        let names = names.isEmpty ? try allNames(in: store) : names
+        for name in names {
+            let domain = try DomainName(name, home: store.environment.home)
+            state.domains.append((domain.displayName, try store.load(domain)?.values))
+        }
+        return state
+    }
+
+    /// The global domain and every app domain of the config folder.
+    public static func allNames(in store: DomainStore) throws(StoreError) -> [String] {
+        [DomainName.global.displayName] + (try store.domainNames())
+    }
+
+    /// The key a state file starts with, so `diff` tells it from a domain's file.
+    public static let marker = "settings-state"
+
+    /// A state file: `{"settings-state": 1, "domains": {NAME: VALUES…}, "absent": [NAME…],
+    /// "complete": BOOL}`, JSON in the lossless mapping, so every type comes back as it was.
+    public var file: [UInt8] {
+        var present = PlistDictionary(), absent: [PlistValue] = []
+        for (name, values) in domains {
+            if let values { present[name] = .dict(values) } else { absent.append(.string(name)) }
+        }
+        let root: PlistDictionary = [
+            Self.marker: 1, "domains": .dict(present), "absent": .array(absent), "complete": .bool(complete),
+        ]
+        return JSONWriter.encode(.dict(root), pretty: true) + [UInt8(ascii: "\n")]
+    }
+
+    /// What a file holds: a state file (see `file`), a desired state (domain names to
+    /// values), or one domain's values; JSON or any property-list format.
+    public enum Contents: Sendable, Equatable {
+        case state(SettingsState)
+        case domain(PlistDictionary)
+    }
+
+    /// Reads a file's bytes; `name` is used in errors.
+    public static func read(_ bytes: [UInt8], name: String) throws(StoreError) -> Contents {
+        let root = try dictionary(bytes, name: name)
+        guard root[marker] != nil else { return .domain(root) }
+        guard case .dict(let present)? = root["domains"] else {
+            throw StoreError.notADictionary(path: "\(name): domains", root["domains"]?.type ?? .dict)
+        }
+        var state = SettingsState(complete: root["complete"] == .bool(true))
+        for entry in present.uniqueEntries {
+            guard case .dict(let values) = entry.value else {
+                throw StoreError.notADictionary(path: "\(name): \(entry.key)", entry.value.type)
+            }
+            state.domains.append((entry.key, values))
+        }
+        if case .array(let names)? = root["absent"] {
+            for case .string(let absent) in names where !state.names(absent) { state.domains.append((absent, nil)) }
+        }
+        return .state(state)
+    }
+
+    /// A desired state: a state file, or a dictionary of domain names to their values.
+    public static func desired(_ bytes: [UInt8], name: String) throws(StoreError) -> SettingsState {
+        switch try read(bytes, name: name) {
+        case .state(let state): return state
+        case .domain(let root):
+            var state = SettingsState()
+            for entry in root.uniqueEntries {
+                guard case .dict(let values) = entry.value else {
+                    throw StoreError.notADictionary(path: "\(name): \(entry.key)", entry.value.type)
+                }
+                state.domains.append((entry.key, values))
+            }
+            return state
+        }
+    }
+
+    /// A dictionary from JSON (tried first, as the state files are) or a property list.
+    static func dictionary(_ bytes: [UInt8], name: String) throws(StoreError) -> PlistDictionary {
+        let first = bytes.first { ![0x20, 0x09, 0x0a, 0x0d].contains($0) }
+        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+            return try PlistFiles.dictionary(from: bytes, name: name)
+        }
+        let value: PlistValue
+        do throws(JSONError) { value = try JSONReader.read(bytes) } catch {
+            // An OpenStep file also starts with a brace; JSON's error only if it is neither.
+            if let dict = try? PlistFiles.dictionary(from: bytes, name: name) { return dict }
+            throw StoreError.notJSON(path: name, error)
+        }
+        guard case .dict(let dict) = value else { throw StoreError.notADictionary(path: name, value.type) }
+        return dict
+    }
+}

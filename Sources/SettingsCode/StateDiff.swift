@@ -1,0 +1,93 @@
+import PlistCodecs
+import PlistModel
+
+/// What differs between two states, domain by domain: the leaves that changed, and
+/// whether the domain appeared or went away. `diff`, `capture` and `apply --dry-run` all
+/// print one of these.
+public struct StateDiff: Sendable, Equatable {
+    /// One domain that differs.
+    public struct Domain: Sendable, Equatable {
+        /// Its name, as `DomainName.displayName` spells it.
+        public let name: String
+        /// Its values on each side; nil when it has no file there.
+        public let old: PlistDictionary?, new: PlistDictionary?
+        /// The leaves that changed, in key order.
+        public var leaves: [LeafChange]
+    }
+
+    /// The domains that differ, in the order the states name them (the first's, then
+    /// the second's others).
+    public var domains: [Domain]
+
+    /// A difference of these domains.
+    public init(domains: [Domain]) { self.domains = domains }
+
+    /// Whether the two states are the same.
+    public var isEmpty: Bool { domains.isEmpty }
+
+    /// The differences from `old` to `new`. A domain one state says nothing of (it
+    /// neither names it nor holds every domain) is not compared: a snapshot of two
+    /// domains says nothing of a third.
+    public init(from old: SettingsState, to new: SettingsState) {
+        var names: [String] = []
+        for (name, _) in old.domains + new.domains where !names.contains(name) { names.append(name) }
+        domains = names.compactMap { name in
+            guard old.covers(name), new.covers(name) else { return nil }
+            return Self.domain(name, old[name], new[name])
+        }
+    }
+
+    /// The differences of one domain; nil when there are none.
+    /// An empty domain is an absent one: the store keeps no file for it.
+    public static func domain(_ name: String, _ old: PlistDictionary?, _ new: PlistDictionary?) -> Domain? {
+        let old = old?.isEmpty == true ? nil : old, new = new?.isEmpty == true ? nil : new
+        let leaves = LeafChange.changes(from: old ?? [:], to: new ?? [:])
+        guard !leaves.isEmpty || (old == nil) != (new == nil) else { return nil }
+        return Domain(name: name, old: old, new: new, leaves: leaves)
+    }
+
+    /// The differences as text: per leaf, `-POINTER = JSON` for its old value and
+    /// `+POINTER = JSON` for its new one (`textconv`'s lines), under a `--- NAME` line per
+    /// domain when `headings` (several domains), which says `(new)` or `(deleted)` for a
+    /// domain that appears or goes away.
+    public func text(headings: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        for domain in domains {
+            if headings {
+                let state = domain.old == nil ? " (new)" : domain.new == nil ? " (deleted)" : ""
+                out += Array("--- ".utf8) + CanonicalText.escaped(domain.name) + Array("\(state)\n".utf8)
+            }
+            for leaf in domain.leaves {
+                if let old = leaf.old { out += [UInt8(ascii: "-")] + CanonicalText.line(leaf.path, old) }
+                if let new = leaf.new { out += [UInt8(ascii: "+")] + CanonicalText.line(leaf.path, new) }
+            }
+        }
+        return out
+    }
+
+    /// The replayable commands that turn the old state into the new (`ReplayCommands`).
+    public func commands(program: String = "settings") -> [String] {
+        domains.flatMap { ReplayCommands.lines($0.name, from: $0.old, to: $0.new, program: program) }
+    }
+
+    /// JSON Lines, one object per leaf: `{"domain","path","change","old","new"}`, the
+    /// change `set`, `add` or `delete`, a side without a value left out.
+    public var json: [UInt8] {
+        var out: [UInt8] = []
+        for domain in domains {
+            for leaf in domain.leaves {
+                var record: PlistDictionary = ["domain": .string(domain.name), "path": .string(leaf.path.pointer)]
+                record["change"] = .string(leaf.old == nil ? "add" : leaf.new == nil ? "delete" : "set")
+                if let old = leaf.old { record["old"] = old }
+                if let new = leaf.new { record["new"] = new }
+                out += JSONWriter.encode(.dict(record)) + [UInt8(ascii: "\n")]
+            }
+            if domain.leaves.isEmpty {
+                let change = domain.old == nil ? "add" : "delete"
+                let record: PlistDictionary = ["domain": .string(domain.name), "path": "", "change": .string(change)]
+                out += JSONWriter.encode(.dict(record)) + [UInt8(ascii: "\n")]
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,114 @@
+import PlistCodecs
+import PlistModel
+import SettingsCode
+import SettingsStore
+
+/// `diff` and `snapshot`: two states of settings compared, and a state saved to compare
+/// against later. The comparing is `StateDiff`'s (SettingsCode); here the words are
+/// parsed and the result printed.
+enum DiffCommand {
+    /// One side of a `diff`: a domain's values (from the store or a file), or a state of
+    /// several domains (a `snapshot` file).
+    enum Side {
+        case domain(name: String?, values: PlistDictionary?)
+        case state(SettingsState)
+    }
+
+    /// `diff A [B] [--commands | --json]`: A and B are each a domain, a plist or JSON file,
+    /// `-`, or a snapshot; a snapshot alone is compared with the domains as they are now.
+    /// Exit 0 when equal, 1 when they differ, as diff(1).
+    static func diff(_ context: inout Context, _ arguments: [Token]) throws {
+        var words = arguments
+        let commands = take("--commands", &words), json = take("--json", &words)
+        guard !(commands && json) else { throw CLIError.usage("give one of --commands and --json") }
+        for word in words where word.text.hasPrefix("--") { throw Verb.named("diff")!.unknownOption(word.text) }
+        guard let first = words.first else { throw CLIError.usage("diff needs two domains, files or snapshots") }
+        try expectAtMost(2, words)
+        let old = try side(first, &context)
+        let new: Side
+        if words.count == 2 {
+            new = try side(words[1], &context)
+        } else if case .state(let state) = old {
+            // A snapshot of every domain is compared with every domain there is now.
+            var names = state.domains.map(\.name)
+            if state.complete { names += try SettingsState.allNames(in: context.store).filter { !names.contains($0) } }
+            var live = try SettingsState.live(names, in: context.store)
+            live.complete = state.complete
+            new = .state(live)
+        } else {
+            throw CLIError.usage("diff needs a second domain or file (one snapshot alone is compared with now)")
+        }
+        let difference: StateDiff
+        var headings = true
+        switch (old, new) {
+        case (.state(let a), .state(let b)): difference = StateDiff(from: a, to: b)
+        case (.domain(let a, let x), .domain(let b, let y)):
+            headings = false
+            let name = a ?? b
+            if commands, name == nil {
+                throw CLIError.usage("--commands needs a domain to write to: give one side as a domain")
+            }
+            difference = StateDiff(domains: StateDiff.domain(name ?? "", x, y).map { [$0] } ?? [])
+        default:
+            throw CLIError.usage("a snapshot is compared with a snapshot, or alone with the domains as they are now")
+        }
+        if commands {
+            for line in difference.commands(program: context.program) { context.print(line) }
+        } else if json {
+            context.output += difference.json
+        } else {
+            context.output += difference.text(headings: headings)
+        }
+        if !difference.isEmpty { context.status = 1 }
+    }
+
+    /// `snapshot [D…] [-o FILE]`: the domains (every one when none is named) as a state
+    /// file, to standard output or FILE.
+    static func snapshot(_ context: inout Context, _ arguments: [Token]) throws {
+        var words = arguments
+        let file = try GitCommand.takeOption("-o", from: &words)
+        for word in words where word.text.hasPrefix("-") && word.text != "-" {
+            throw Verb.named("snapshot")!.unknownOption(word.text)
+        }
+        let names = try words.map { token throws in try context.domainName(token).displayName }
+        let state = try SettingsState.live(names, in: context.store)
+        try write(state.file, to: file, &context)
+    }
+
+    /// Bytes to FILE, or to standard output when FILE is nil or `-`.
+    static func write(_ bytes: [UInt8], to file: String?, _ context: inout Context) throws {
+        guard let file, file != "-" else { context.output += bytes; return }
+        context.note(
+            try PlistFiles.write(bytes, to: file, lockTimeout: context.store.lockTimeout, newFileMode: 0o600))
+    }
+
+    /// One side, from its word: `-` is standard input; a word with a slash, or naming a
+    /// file here, is a file (a state file or one domain's values); else a domain.
+    static func side(_ token: Token, _ context: inout Context) throws -> Side {
+        let word = token.text
+        let isFile = word == "-" || word.contains("/") || (try? FileSystem.status(word))??.isRegular == true
+        guard isFile else {
+            let domain = try context.domainName(token)
+            return .domain(name: domain.displayName, values: try context.store.load(domain, host: context.host)?.values)
+        }
+        let bytes: [UInt8]
+        if word == "-" {
+            do throws(Errno) { bytes = try context.streams.input() } catch {
+                throw StoreError.unreadable(path: "standard input", error)
+            }
+        } else {
+            bytes = try PlistFiles.read(word)
+        }
+        switch try SettingsState.read(bytes, name: word == "-" ? "standard input" : word) {
+        case .state(let state): return .state(state)
+        case .domain(let values): return .domain(name: nil, values: values)
+        }
+    }
+
+    /// Whether `flag` is among the words, taking it out.
+    static func take(_ flag: String, _ words: inout [Token]) -> Bool {
+        let found = words.contains { $0.text == flag }
+        words.removeAll { $0.text == flag }
+        return found
+    }
+}

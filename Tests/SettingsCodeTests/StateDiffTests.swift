@@ -1,0 +1,82 @@
+import XCTest
+@testable import PlistCodecs
+@testable import PlistModel
+@testable import SettingsCode
+
+/// The comparing and replaying of `diff` and `capture`, without a store.
+final class StateDiffTests: XCTestCase {
+    func testLeavesOfNestedDictionariesAndTypeChanges() {
+        let old: PlistDictionary = ["a": ["x": 1, "y": 2], "b": "s", "c": ["z": true]]
+        let new: PlistDictionary = ["a": ["x": 1, "y": 3], "b": ["n": 1], "d": .array([1])]
+        let leaves = LeafChange.changes(from: old, to: new)
+        XCTAssertEqual(leaves.map(\.path.pointer), ["/a/y", "/b", "/b/n", "/c/z", "/d"])
+        XCTAssertEqual(leaves[0], LeafChange(path: PlistKeyPath(["a", "y"]), old: 2, new: 3))
+        XCTAssertEqual(leaves[1].new, nil)
+        XCTAssertEqual(leaves[3].new, nil)
+        XCTAssertTrue(LeafChange.changes(from: old, to: old).isEmpty)
+    }
+
+    func testTextIsTextconvLinesWithSigns() {
+        let a = SettingsState([("com.example.app", ["k": 1, "s": "a\nb"])])
+        let b = SettingsState([("com.example.app", ["k": 2, "s": "a\nb"])])
+        let text = String(decoding: StateDiff(from: a, to: b).text(headings: true), as: UTF8.self)
+        XCTAssertEqual(text, "--- com.example.app\n-/k = 1\n+/k = 2\n")
+    }
+
+    func testDomainsOneStateSaysNothingOfAreNotCompared() {
+        let partial = SettingsState([("a", ["k": 1])])
+        let other = SettingsState([("a", ["k": 1]), ("b", ["k": 1])])
+        XCTAssertTrue(StateDiff(from: partial, to: other).isEmpty)
+        var complete = partial
+        complete.complete = true
+        XCTAssertEqual(StateDiff(from: complete, to: other).domains.map(\.name), ["b"])
+        XCTAssertEqual(StateDiff(from: other, to: complete).domains.first?.new, nil)
+    }
+
+    func testStateFileRoundTripsEveryType() throws {
+        let values: PlistDictionary = [
+            "b": true, "i": .int(PlistInteger(unsigned: UInt64.max)), "d": .double(.nan),
+            "t": .date(PlistDate(secondsSince2001: 0.25)), "x": .data([0, 255]), "e": .dict([:]),
+        ]
+        let state = SettingsState([("com.example.app", values), ("gone", nil)], complete: true)
+        guard case .state(let back) = try SettingsState.read(state.file, name: "f") else {
+            return XCTFail("not read as a state")
+        }
+        XCTAssertEqual(back, state)
+        XCTAssertEqual(try SettingsState.read(Array(#"{"k": 1}"#.utf8), name: "f"), .domain(["k": 1]))
+    }
+
+    func testCommandsAreTypedAndQuoted() {
+        let lines = ReplayCommands.lines(
+            "com.example.app", from: ["gone": 1, "w": ["a": 1]],
+            to: [
+                "w": ["a": 2], "s": "it's", "-flag": true, "f": .float(1.5), "r": .double(.infinity),
+                "t": .date(PlistDate(secondsSince2001: 0)), "x": .data([1, 2]), "n": .array([]),
+            ])
+        XCTAssertEqual(
+            lines,
+            [
+                "settings write com.example.app -p /-flag -bool true",
+                "settings write com.example.app f -float 1.5",
+                "settings delete com.example.app gone",
+                "settings write com.example.app n -array",
+                #"settings write com.example.app r --json '{"$real":"inf"}'"#,
+                #"settings write com.example.app s -string 'it'\''s'"#,
+                "settings write com.example.app t -date 2001-01-01T00:00:00Z",
+                "settings write com.example.app -p /w/a -int 2",
+                "settings write com.example.app x -data 0102",
+            ])
+        XCTAssertEqual(ReplayCommands.lines("a b", from: ["k": 1], to: nil), ["settings delete 'a b'"])
+    }
+
+    func testNoiseIsHiddenWithTheDictionariesItMade() {
+        let old = SettingsState([("a", ["volume": 1])])
+        let new = SettingsState([("a", ["volume": 2, "NSWindow Frame Main": "0 0 1 1", "ui": ["recentFiles": ["x"]]])])
+        let (difference, hidden) = NoiseFilter(NoiseFilter.defaultPatterns).apply(to: StateDiff(from: old, to: new))
+        XCTAssertEqual(hidden, 2)
+        XCTAssertEqual(difference.commands(), ["settings write a volume -int 2"])
+        let (pointer, one) = NoiseFilter(["/volume"]).apply(to: StateDiff(from: old, to: new))
+        XCTAssertEqual(one, 1)
+        XCTAssertEqual(pointer.domains.first?.leaves.map(\.path.pointer), ["/NSWindow Frame Main", "/ui/recentFiles"])
+    }
+}
