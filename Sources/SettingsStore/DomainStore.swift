@@ -80,6 +80,20 @@ public struct DomainStore: Sendable {
         return seconds
     }
 
+    /// What the tool keeps of its own beside the settings: `$XDG_STATE_HOME/settings`
+    /// (an absolute `XDG_STATE_HOME`, else `~/.local/state`), never in the config folder,
+    /// so nothing there is taken for a domain or carried by a sync. `apply`'s records
+    /// and the journal live here.
+    package var stateDirectory: String {
+        let base: String
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = state
+        } else {
+            base = Path.join(environment.home, ".local/state")
+        }
+        return Path.join(base, "settings")
+    }
+
     /// The file a domain lives in. In the config folder an existing file is found in
     /// any case (see `existingName`); a new one takes the name as typed.
     public func path(of domain: DomainName, host: DomainHost = .any) -> String {

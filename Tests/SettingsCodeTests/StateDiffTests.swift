@@ -80,3 +80,21 @@ final class StateDiffTests: XCTestCase {
         XCTAssertEqual(pointer.domains.first?.leaves.map(\.path.pointer), ["/NSWindow Frame Main", "/ui/recentFiles"])
     }
 }
+
+/// `apply`'s record of what a place held, and the edits that give it back.
+final class DesiredStateTests: XCTestCase {
+    func testWhatAPlaceHeldAndTheDictionariesMadeForIt() throws {
+        let values: PlistDictionary = ["a": ["x": 1]]
+        XCTAssertEqual(DesiredState.held(PlistKeyPath(["a", "x"]), in: values), .dict(["before": 1]))
+        XCTAssertEqual(DesiredState.held(PlistKeyPath(["a", "y"]), in: values), .dict([:]))
+        XCTAssertEqual(DesiredState.held(PlistKeyPath(["b", "c", "d"]), in: values), .dict(["made": "/b"]))
+        var edited: PlistDictionary = ["a": ["x": 1], "b": ["c": ["d": 2]]]
+        let removal = DesiredState.Edit(path: PlistKeyPath(["b", "c", "d"]), value: nil, made: PlistKeyPath(["b"]))
+        try DesiredState.perform([removal], on: &edited)
+        XCTAssertEqual(edited, ["a": ["x": 1]])
+        // A dictionary that gained another key meanwhile stays.
+        var shared: PlistDictionary = ["b": ["c": ["d": 2], "other": true]]
+        try DesiredState.perform([removal], on: &shared)
+        XCTAssertEqual(shared, ["b": ["other": true]])
+    }
+}

@@ -21,7 +21,12 @@ struct Harness {
     func cleanUp() {
         try? FileManager.default.removeItem(atPath: config)
         try? FileManager.default.removeItem(atPath: system)
+        try? FileManager.default.removeItem(atPath: state)
     }
+
+    /// The run's `$XDG_STATE_HOME` (apply's records, the journal), beside the config folder,
+    /// so that a test's own files never show in `snapshot()` of the config folder.
+    var state: String { config + "-state" }
 
     /// The run's `$XDG_CONFIG_DIRS`, beside the config folder: the machine's own
     /// `/etc/xdg` never reaches a test.
@@ -108,6 +113,7 @@ struct Harness {
         environment["XDG_CONFIG_HOME"] = config
         environment["XDG_CONFIG_DIRS"] = system
         environment["HOME"] = config + "/home"
+        environment["XDG_STATE_HOME"] = state
         // No waiting on a hostile or half-written file unless a test asks for the store's
         // retry (StoreBehaviourTests): it is what made the hostile-file tests slow.
         environment["SETTINGS_READ_RETRY"] = "0"

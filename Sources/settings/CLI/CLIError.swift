@@ -1,4 +1,5 @@
 import PlistModel
+import SettingsCode
 import PlistCodecs
 import SettingsStore
 import SettingsSync
@@ -115,6 +116,14 @@ struct Diagnostic {
         case SyncError.store(let error):
             (message, status) = Self.describe(.store(error), program: program, unchanged: unchanged)
         case let error as SyncError: (message, status) = (error.message, error.status)
+        case ApplyError.refused(let problems):
+            // Each problem is its own line before this one (ApplyCommand prints them).
+            let managed = problems.contains { if case .managed = $0 { true } else { false } }
+            (message, status) = ("\(problems.count) problem(s); nothing was applied", managed ? 4 : 2)
+        case let ApplyError.partial(applied, failed, error):
+            let inner = Self.messageAndStatus(error, program: program, unchanged: ".")
+            let done = applied.isEmpty ? "no domain was written" : "applied " + applied.joined(separator: ", ")
+            (message, status) = ("\(failed): \(inner.0) (\(done); the others were not touched)", inner.1)
         // A path that does not fit the domain: nothing was changed.
         case let error as KeyPathError: (message, status) = ("\(error.message)\(unchanged)", 1)
         case let error as JSONError:

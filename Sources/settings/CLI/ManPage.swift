@@ -384,6 +384,53 @@ enum ManPage {
         .B \-\-all
         hides none of the default ones.
         .TP
+        .BI apply " file \fR[\fP\-\-dry\-run \fR|\fP \-\-check\fR] [\fP\-\-as name\fR]\fP"
+        Makes the domains match a desired state:
+        .I file
+        (or
+        .B \-
+        for standard input) is a JSON object, in the mapping of
+        .BR "JSON MAPPING" ,
+        of domain names to their keys and values, or a property list of the same shape, or a
+        .B snapshot
+        file.
+        A key that starts with
+        .B /
+        is a pointer into a value
+        .RB ( "\(dq/window/width\(dq: 800" ;
+        dictionaries on the way are made).
+        Only what differs is written, each domain in one locked update against the file as it is
+        then, so a key another program changes meanwhile is kept; a domain already right is not
+        written at all (its mtime stays, and no watcher wakes).
+        The changes are printed as
+        .B diff
+        prints them, and nothing when there were none.
+        .B \-\-dry\-run
+        prints them and changes nothing;
+        .B \-\-check
+        prints the drift and exits 1 when the domains differ from the file.
+        .IP
+        It is all or nothing: a key the managed file locks, a value the schema refuses, or a bad
+        pointer in any domain is one line each, and nothing is written (status 4 for a managed
+        key, else 2).
+        A domain that fails while being written (a read-only file, a full disk) ends the run with
+        one line that names the domains already applied.
+        .IP
+        .B apply
+        records what each key it sets held before, in
+        .IR $XDG_STATE_HOME/settings/apply/ name .json
+        (mode 0600; the name is
+        .B default
+        unless
+        .B \-\-as
+        gives another, so a user's and a team's desired states keep separate records).
+        A later
+        .B apply
+        of a file that no longer lists a key gives it back that earlier value, or removes it (with
+        the dictionaries made to hold it) when it had none; so does a domain dropped from the file.
+        The record is by name, not by file, so a file that moves (a Nix store path) keeps it.
+        defaults has no desired state at all.
+        .TP
         .BI keys " domain"
         Prints the keys stored in the domain, sorted, one per line.
         .TP

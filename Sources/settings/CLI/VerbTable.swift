@@ -206,6 +206,24 @@ extension Verb {
             exits: [unreadable, (126, "the command cannot run"), (127, "no such command")],
             run: CaptureCommand.capture),
         Verb(
+            name: "apply", summary: "make domains match a desired-state file",
+            usage: [
+                ("apply <file>", "sets what differs; keys dropped since the last apply get back what they held"),
+                ("apply <file> --dry-run", "prints what would change, as diff does"),
+                ("apply <file> --check", "prints the drift; exits 1 if the domains differ from the file"),
+            ],
+            arguments: [.file],
+            options: [
+                VerbOption("--dry-run", "print what would change; change nothing", at: [.start, .after]),
+                VerbOption("--check", "exit 1 and print the drift when the domains differ", at: [.start, .after]),
+                VerbOption(
+                    "--as", "the name of the record of what was set (default: default)", argument: .text,
+                    at: [.start, .after]),
+            ],
+            examples: ["apply settings.json --dry-run", "apply settings.json", "apply settings.json --check"],
+            exits: [(1, "with --check: the domains differ from the file"), unreadable, unwritable], writes: true,
+            run: ApplyCommand.apply),
+        Verb(
             name: "keys", summary: "list the keys of a domain",
             usage: [("keys <domain>", "lists the domain's keys, one per line")],
             arguments: [.domain], examples: ["keys com.example.app"], exits: reads, run: SchemaCommand.keys),
