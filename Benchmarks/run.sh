@@ -67,6 +67,16 @@ cp "$work/originals/com.bench.small.plist" "$store/com.bench.schemad.plist"
 bench schema-write "$runs_small" "$(restore com.bench.schemad) && $(restore com.bench.small)" \
     "$settings write com.bench.schemad volume 70" \
     "$settings write com.bench.small volume -int 70"
+# The journal's cost (issue 33: at most 10%): the same one-key write with the journal on
+# and off, each prepared by flipping the value back through the same journal, so no
+# outside change is ever found. Both run through env(1), so start-up is alike.
+cp "$work/originals/com.bench.small.plist" "$store/com.bench.journal.plist"
+hyperfine -N --style none --warmup 2 --runs "$runs_small" \
+    --prepare "env $settings write com.bench.journal music -bool true" \
+    --prepare "env SETTINGS_HISTORY_SIZE=0 $settings write com.bench.journal music -bool true" \
+    --export-json "$work/journal-write.json" \
+    "env $settings write com.bench.journal music -bool false" \
+    "env SETTINGS_HISTORY_SIZE=0 $settings write com.bench.journal music -bool false" >/dev/null
 bench big-read "$runs_big" "" \
     "$settings read com.bench.big $key" \
     "python3 -c \"import plistlib; print(plistlib.load(open('$big', 'rb'))['$key'])\"" \
@@ -169,6 +179,7 @@ rows = [
     ("small read", "small-read", ["git config --get", "GNUstep defaults read"], [1.5, 0.1]),
     ("small write", "small-write", ["git config (set)", "GNUstep defaults write"], [1.5, 0.1]),
     ("small write with a schema", "schema-write", ["the same write, no schema"], [1.2]),
+    ("small write, journalled", "journal-write", ["the same write, no journal"], [1.1]),
     ("100k-key XML read, one key", "big-read", ["python3 plistlib", "Foundation"], [0.1, None]),
     ("100k-key XML write, one key", "big-write", ["python3 plistlib", "Foundation"], [0.2, None]),
     ("100k-key binary write, one key", "binary-write", ["python3 plistlib (binary)"], [0.2]),

@@ -41,7 +41,7 @@ package enum AtomicFile {
     @discardableResult
     static func replace(
         _ path: String, directoryFD: CInt, keeping old: FileSystem.Status?, newFileMode: FileSystem.Mode = 0o600,
-        contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
+        copy: ((CInt) -> Void)? = nil, contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
     ) throws(Errno) -> Durability {
         let (fd, temporary) = try FileSystem.makeTemporaryFile(in: Path.directory(of: path), prefix: temporaryPrefix)
         var renamed = false
@@ -65,6 +65,8 @@ package enum AtomicFile {
         }
         try FileSystem.writeAll(fd, from: contents)
         try FileSystem.fsync(fd)
+        // The journal's copy of the new file, from the same descriptor (no second open).
+        copy?(fd)
         try FileSystem.rename(temporary, path)
         renamed = true
         do throws(Errno) { try FileSystem.fsync(directoryFD) } catch { return .unconfirmed(error) }

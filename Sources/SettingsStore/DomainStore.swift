@@ -38,6 +38,10 @@ public struct DomainStore: Sendable {
     /// turns the retry off.
     public var readRetry: Double
 
+    /// Who writes, for the journal (`history`): the command line sets `settings VERB`;
+    /// nil is the program's name.
+    package var writer: String?
+
     /// The variables the store was made from; schemas are looked up in its `XDG_DATA_DIRS`.
     public let environment: Environment
 
@@ -186,6 +190,25 @@ public struct DomainStore: Sendable {
         }
     }
 
+    /// The domain's journal, oldest change first: every change made through the store
+    /// (any program, the command line, SettingsKit, `apply`, `sync`), with changes made
+    /// without it found at the next write as `outside` ones. Empty when there is none or
+    /// the journal is off (`SETTINGS_HISTORY_SIZE=0`).
+    /// A change made without the store since its last write, not journalled yet, is the
+    /// last entry, found now.
+    public func history(of domain: DomainName, host: DomainHost = .any) -> [JournalEntry] {
+        guard let journal = Journal(self) else { return [] }
+        let named = path(of: domain, host: host)
+        var entries = journal.entries(at: named)
+        let stamp = (try? FileSystem.status(named)).flatMap { $0.map(FileStamp.init) }
+        let outside = journal.outsideChange(at: named, before: stamp) { try? load(domain, host: host)?.values }
+        if !outside.isEmpty {
+            let now = Double(FileSystem.wallClockNanoseconds()) / 1e9
+            entries.append(JournalEntry(time: now, writer: JournalEntry.outsideWriter, pid: 0, changes: outside))
+        }
+        return entries
+    }
+
     /// Reads, changes and writes a domain under its lock. `change` returns whether it
     /// changed anything; when it did not, the file is not touched. A domain left empty
     /// loses its file, as Foundation does. What changed must be storable (`Unstorable`):
@@ -231,12 +254,22 @@ public struct DomainStore: Sendable {
             // Only what changed: a file another writer left such text in stays writable.
             let format = existing?.domain.format ?? .xml
             var binary = false
+            let journal = Journal(self)
+            var changes: [KeyChange] = []
             try values.forEachChange(from: before) { changed throws(StoreError) in
                 try checkUnmanaged(changed.key, managed)
+                if journal != nil { changes.append(changed) }
                 guard let new = changed.new else { return }
                 binary = try needsBinary(changed.key, new, format: format, at: target.path) || binary
             }
-            return try save(values, over: existing, to: target, binary: binary, written: written, memo: memo)
+            let named = path(of: domain, host: host)
+            let outside = journal?.outsideChange(at: named, before: existing.map { FileStamp($0.status) }) { before }
+            var copied: String?
+            let warning = try save(
+                values, over: existing, to: target, binary: binary, written: written, memo: memo,
+                copy: journal.map { journal in { copied = journal.copy(from: $0) } })
+            journal?.record(at: named, outside: outside ?? [], changes, written: remains(values, target), copy: copied)
+            return warning
         }
     }
 
@@ -284,22 +317,32 @@ public struct DomainStore: Sendable {
                     memo?.forget()
                     return try edit(
                         editor, found, key: key, status: file.status, managed: managed, change, at: target,
-                        written: written)
+                        written: written, journal: Journal(self), named: path(of: domain, host: host))
                 case .notADictionary(let type)?: throw StoreError.notADictionary(path: target.path, type)
                 case .tree(let tree)?: existing = try fileRead(tree, status: file.status, at: target.path)
                 case nil: existing = try fileRead(nil, status: file.status, at: target.path)
                 }
             }
             var values = existing?.domain.values ?? PlistDictionary()
-            var value = values[key]
+            let old = values[key]
+            var value = old
             guard try change(&value) else { return nil }
             try checkUnmanaged(key, managed)
             var binary = false
             if let value {
                 binary = try needsBinary(key, value, format: existing?.domain.format ?? .xml, at: target.path)
             }
+            let journal = Journal(self), named = path(of: domain, host: host)
+            let before = values
+            let outside = journal?.outsideChange(at: named, before: existing.map { FileStamp($0.status) }) { before }
             values[key] = value
-            return try save(values, over: existing, to: target, binary: binary, written: written, memo: memo)
+            var copied: String?
+            let warning = try save(
+                values, over: existing, to: target, binary: binary, written: written, memo: memo,
+                copy: journal.map { journal in { copied = journal.copy(from: $0) } })
+            let changes = old == value ? [] : [KeyChange(key: key, old: old, new: value)]
+            journal?.record(at: named, outside: outside ?? [], changes, written: remains(values, target), copy: copied)
+            return warning
         }
     }
 
@@ -344,28 +387,45 @@ public struct DomainStore: Sendable {
     /// The binary branch of the one-key update.
     private func edit(
         _ editor: BinaryEditor, _ found: PlistValue?, key: String, status: FileSystem.Status, managed: AdminFile?,
-        _ change: (inout PlistValue?) throws -> Bool, at target: Target, written: Written?
+        _ change: (inout PlistValue?) throws -> Bool, at target: Target, written: Written?,
+        journal: Journal?, named: String
     ) throws -> StoreWarning? {
         var value = found
         guard try change(&value) else { return nil }
         try checkUnmanaged(key, managed)
         if let value { try checkStorable(key, value, format: .binary, at: target.path) }
+        let outside = journal?.outsideChange(at: named, before: FileStamp(status)) {
+            try? read(target.path)?.domain.values
+        }
+        let changes = found == value ? [] : [KeyChange(key: key, old: found, new: value)]
         if value == nil, editor.otherEntryCount == 0 {
-            return try save(
+            let warning = try save(
                 PlistDictionary(), over: FileRead(domain: Domain(values: [:], format: .binary), status: status),
                 to: target, written: written)
+            journal?.record(
+                at: named, outside: outside ?? [], changes, written: target.linked ? target.path : nil, copy: nil)
+            return warning
         }
         try checkWritable(status, at: target.path)
         do throws(Errno) {
-            let durability = try AtomicFile.replace(target.path, directoryFD: target.directoryFD, keeping: status) {
-                write in
+            var copied: String?
+            let durability = try AtomicFile.replace(
+                target.path, directoryFD: target.directoryFD, keeping: status,
+                copy: journal.map { journal in { copied = journal.copy(from: $0) } }
+            ) { write in
                 try editor.write(value, chunk: 1 << 20, to: write)
             }
             written?(FileStamp(status), Self.stamp(at: target.path))
+            journal?.record(at: named, outside: outside ?? [], changes, written: target.path, copy: copied)
             return StoreWarning(durability, path: target.path)
         } catch {
             throw StoreError.writeFailed(path: target.path, error)
         }
+    }
+
+    /// The file a save of `values` leaves: none for an emptied domain, unless it is a link.
+    private func remains(_ values: PlistDictionary, _ target: Target) -> String? {
+        values.isEmpty && !target.linked ? nil : target.path
     }
 
     /// What `update(_:host:key:_:)` read: a binary dictionary ready to edit with the
@@ -440,7 +500,7 @@ public struct DomainStore: Sendable {
     /// written, so the next update of this file neither parses nor sorts it.
     private func save(
         _ values: PlistDictionary, over existing: FileRead?, to target: Target, binary needsBinary: Bool = false,
-        written: Written? = nil, memo: FileMemo? = nil
+        written: Written? = nil, memo: FileMemo? = nil, copy: ((CInt) -> Void)? = nil
     ) throws(StoreError) -> StoreWarning? {
         let path = target.path
         if values.isEmpty && existing == nil { return nil }
@@ -458,8 +518,9 @@ public struct DomainStore: Sendable {
         var kept: [UInt8]? = memo != nil && !binary ? [] : nil
         let values = kept != nil ? PlistDictionary(entries: values.sortedEntries) : values
         do throws(Errno) {
-            let durability = try AtomicFile.replace(path, directoryFD: target.directoryFD, keeping: existing?.status) {
-                write in
+            let durability = try AtomicFile.replace(
+                path, directoryFD: target.directoryFD, keeping: existing?.status, copy: copy
+            ) { write in
                 if binary {
                     try write(BinaryWriter.encode(.dict(values), capacity: (existing?.status.size ?? 0) + 4096)[...])
                 } else {
@@ -500,12 +561,26 @@ public struct DomainStore: Sendable {
                 }
                 guard let status else { return false }
                 try checkWritable(status, at: path)
-                if onlyIfEmpty || managed != nil, let values = try read(path)?.domain.values {
+                let journal = Journal(self)
+                var removed: PlistDictionary?
+                // A file that does not parse is never removed where its keys matter; for
+                // the journal alone, it is removed with no keys to record.
+                let mustRead = onlyIfEmpty || managed != nil
+                if mustRead || journal != nil,
+                    let values = mustRead ? try read(path)?.domain.values : try? read(path)?.domain.values
+                {
                     if onlyIfEmpty, !values.isEmpty { return false }
                     // Removing the file would remove the user's copy of a locked key.
                     if let managed { for entry in values.entries { try checkUnmanaged(entry.key, managed) } }
+                    removed = values
                 }
-                do throws(Errno) { return try FileSystem.unlink(path) } catch {
+                let outside = journal?.outsideChange(at: path, before: FileStamp(status)) { removed }
+                do throws(Errno) {
+                    let gone = try FileSystem.unlink(path)
+                    let changes = PlistDictionary().changes(from: removed ?? [:])
+                    journal?.record(at: path, outside: outside ?? [], changes, written: nil, copy: nil)
+                    return gone
+                } catch {
                     throw StoreError.writeFailed(path: path, error)
                 }
             }

@@ -2,6 +2,7 @@ import XCTest
 @testable import PlistCodecs
 @testable import PlistModel
 @testable import SettingsCode
+@testable import SettingsStore
 
 /// The comparing and replaying of `diff` and `capture`, without a store.
 final class StateDiffTests: XCTestCase {
@@ -96,5 +97,23 @@ final class DesiredStateTests: XCTestCase {
         var shared: PlistDictionary = ["b": ["c": ["d": 2], "other": true]]
         try DesiredState.perform([removal], on: &shared)
         XCTAssertEqual(shared, ["b": ["other": true]])
+    }
+}
+
+/// Which keys `undo` restores, and to what.
+final class UndoPlanTests: XCTestCase {
+    func testTheEarliestOldValueIsRestoredWhereTheLastNewOneStands() {
+        let entries = [
+            JournalEntry(time: 1, writer: "w", pid: 1, changes: [KeyChange(key: "a", old: nil, new: 1)]),
+            JournalEntry(time: 2, writer: "w", pid: 1, changes: [KeyChange(key: "a", old: 1, new: 2)]),
+            JournalEntry(
+                time: 3, writer: "w", pid: 1,
+                changes: [KeyChange(key: "a", old: 2, new: 3), KeyChange(key: "b", old: 9, new: nil)]),
+        ]
+        XCTAssertEqual(
+            Undo.plan(entries, .steps(2)), [KeyChange(key: "a", old: 3, new: 1), KeyChange(key: "b", old: nil, new: 9)])
+        XCTAssertEqual(Undo.plan(entries, .after(1.5)), Undo.plan(entries, .steps(2)))
+        XCTAssertEqual(Undo.plan(entries, .after(3)), [])
+        XCTAssertEqual(Undo.plan(entries, .steps(99)).first, KeyChange(key: "a", old: 3, new: nil))
     }
 }

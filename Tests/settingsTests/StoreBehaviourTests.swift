@@ -149,7 +149,7 @@ final class StoreBehaviourTests: XCTestCase {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Harness.settings)
             process.arguments = ["write", "com.big", "round\(round)", "-int", "\(round)"]
-            process.environment = ["XDG_CONFIG_HOME": h.config, "HOME": h.config]
+            process.environment = ["XDG_CONFIG_HOME": h.config, "HOME": h.config, "XDG_STATE_HOME": h.state]
             try process.run()
             Thread.sleep(forTimeInterval: Double.random(in: 0.0...window, using: &generator))
             if process.isRunning { kill(process.processIdentifier, SIGKILL); killed += 1 }

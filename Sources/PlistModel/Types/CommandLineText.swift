@@ -48,7 +48,7 @@ package enum CommandLineText {
     /// `YYYY-MM-DD HH:MM:SS ±HHMM` (`defaults read` output), the same without a zone
     /// (local time), ISO 8601 `YYYY-MM-DDTHH:MM:SSZ` or `±HH:MM`, or a bare date; from
     /// 0000-12-30 to 9999-12-31 (after the zone is applied), the dates the readers read back.
-    static func date(_ text: String) -> PlistDate? {
+    package static func date(_ text: String) -> PlistDate? {
         let date = Array(text.utf8).withUnsafeBufferPointer { bytes in
             var scan = ByteCursor(bytes)
             return scan.commandLineDate()

@@ -63,6 +63,7 @@ enum CLI {
             let invocation = try Invocation(arguments: words)
             context.host = invocation.host
             context.verbWrites = invocation.verb.writes
+            context.store.writer = "\(program) \(invocation.verb.name)"
             try invocation.verb.run(&context, invocation.arguments)
             status = context.status
         } catch {

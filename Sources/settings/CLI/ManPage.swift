@@ -431,6 +431,90 @@ enum ManPage {
         The record is by name, not by file, so a file that moves (a Nix store path) keeps it.
         defaults has no desired state at all.
         .TP
+        .BI history " domain \fR[\fPkey\fR] [\fP\-\-json\fR] [\fP\-\-since time\fR]\fP"
+        Prints the domain's journal, oldest first: per change a line with the local time, the
+        writer (a verb such as
+        .BR "settings write" ,
+        or the program's name for one on SettingsKit) and its process id, then
+        .BI \- "/key " = " json"
+        and
+        .BI + "/key " = " json"
+        lines for each key's old and new value, as
+        .B diff
+        prints them.
+        Every change made through the store is journalled, by any verb,
+        .BR import ,
+        .BR apply ,
+        .BR sync ,
+        .B undo
+        or a Swift program on SettingsKit.
+        A change made without it (Foundation's UserDefaults, an editor) is found at the store's
+        next write of the domain, or by
+        .B history
+        itself, and shows as an
+        .IR "outside change" ,
+        key by key.
+        With a key, only its changes.
+        .B \-\-since
+        .I time
+        shows only changes since then:
+        .BR 30m ,
+        .BR 2h ,
+        .B 7d
+        or
+        .B 1w
+        ago, or a date in RFC 3339 or
+        .B \-date
+        form.
+        .B \-\-json
+        prints one JSON object per change:
+        .B time
+        (seconds since 1970),
+        .BR date ,
+        .BR writer ,
+        .B pid
+        and
+        .BR changes ,
+        each with
+        .BR key ,
+        .B old
+        and
+        .BR new .
+        .IP
+        The journal is
+        .IR $XDG_STATE_HOME/settings/history/ ,
+        one file per domain file (named for its path, so two config folders never share one),
+        private (mode 0600 in a 0700 folder), kept under
+        .B SETTINGS_HISTORY_SIZE
+        bytes and
+        .B SETTINGS_HISTORY_DAYS
+        days by dropping the oldest changes, and never fsynced: a crash loses at most the last
+        lines, and a torn line is skipped.
+        It never makes a write fail; a journal that cannot be written is left out.
+        Beside each journal a copy of the file as the store last wrote it (made by the kernel
+        from the descriptor it was written through) is what an outside change is compared with.
+        defaults keeps no history.
+        .TP
+        .BI undo " domain \fR[\fP\-\-steps n \fR|\fP \-\-to time\fR]\fP"
+        Takes back the domain's last change
+        .RB ( \-\-steps
+        .IR n :
+        the last
+        .IR n ;
+        .B \-\-to
+        .IR time :
+        every change since then), as a new change, itself in the journal and undoable (so a
+        second
+        .B undo
+        takes back the first).
+        Each key those changes touched gets the value it had before them, in one locked update
+        against the file as it is then: a key they did not touch keeps any later change, and a
+        key changed since by something the journal has not seen is left as it is, with a
+        warning.
+        Prints the keys it changed, as
+        .B history
+        does; exit 1 when there is nothing to undo.
+        .TP
         .BI keys " domain"
         Prints the keys stored in the domain, sorted, one per line.
         .TP
@@ -1243,6 +1327,26 @@ enum ManPage {
         .RI ( settings/sync ;
         default
         .IR ~/.local/share ).
+        .TP
+        .B XDG_STATE_HOME
+        Where the journal
+        .RI ( settings/history )
+        and
+        .BR apply 's
+        records
+        .RI ( settings/apply )
+        are kept (default
+        .IR ~/.local/state );
+        ignored unless an absolute path.
+        .TP
+        .B SETTINGS_HISTORY_SIZE
+        The most bytes a domain's journal keeps (default 1048576): past it, the oldest changes
+        are dropped until it is half that.
+        .B 0
+        turns the journal off.
+        .TP
+        .B SETTINGS_HISTORY_DAYS
+        The most days a change stays in the journal (default 90).
         .TP
         .B XDG_DATA_DIRS
         Where schemas are looked for after the config folder; relative entries are ignored, as

@@ -224,6 +224,34 @@ extension Verb {
             exits: [(1, "with --check: the domains differ from the file"), unreadable, unwritable], writes: true,
             run: ApplyCommand.apply),
         Verb(
+            name: "history", summary: "list the changes made to a domain, with who made them",
+            usage: [
+                ("history <domain> [<key>]", "prints each change: time, writer, then -KEY = OLD and +KEY = NEW"),
+                ("history <domain> --json", "one JSON object per change: time, date, writer, pid, changes"),
+            ],
+            arguments: [.domain, .key],
+            options: [
+                VerbOption("--json", "one JSON object per change", at: [.key, .after]),
+                VerbOption(
+                    "--since", "only changes since then: 30m, 2h, 7d or a date", argument: .text, at: [.key, .after]),
+            ],
+            examples: ["history com.example.app", "history com.example.app volume --since 1d"],
+            exits: [unreadable], run: HistoryCommand.history),
+        Verb(
+            name: "undo", summary: "take back a domain's last changes, as a new change",
+            usage: [
+                ("undo <domain>", "restores what the last change replaced, key by key"),
+                ("undo <domain> --steps <n>", "takes back the last N changes"),
+                ("undo <domain> --to <time>", "takes back every change since then: 30m, 2h or a date"),
+            ],
+            arguments: [.domain],
+            options: [
+                VerbOption("--steps", "take back the last N changes", argument: .count, at: [.key, .after]),
+                VerbOption("--to", "take back every change since then", argument: .text, at: [.key, .after]),
+            ],
+            examples: ["undo com.example.app", "undo com.example.app --to 1h"],
+            exits: [(1, "nothing to undo"), unreadable, unwritable], writes: true, run: HistoryCommand.undo),
+        Verb(
             name: "keys", summary: "list the keys of a domain",
             usage: [("keys <domain>", "lists the domain's keys, one per line")],
             arguments: [.domain], examples: ["keys com.example.app"], exits: reads, run: SchemaCommand.keys),

@@ -1,0 +1,98 @@
+import PlistCodecs
+import PlistModel
+import SettingsCode
+import SettingsStore
+
+/// `history D [K] [--json] [--since TIME]` and `undo D [--steps N | --to TIME]`: the
+/// store's journal printed, and its last changes taken back (`Undo`).
+enum HistoryCommand {
+    static func history(_ context: inout Context, _ arguments: [Token]) throws {
+        var words = arguments
+        let json = DiffCommand.take("--json", &words)
+        let since = try GitCommand.takeOption("--since", from: &words).map { try time($0, flag: "--since") }
+        for word in words where word.text.hasPrefix("--") { throw Verb.named("history")!.unknownOption(word.text) }
+        guard let domainToken = words.first else { throw CLIError.usage("history needs a domain") }
+        try expectAtMost(2, words)
+        let domain = try context.domainName(domainToken)
+        let key = words.count > 1 ? words[1].text : nil
+        for entry in context.store.history(of: domain, host: context.host) {
+            guard since.map({ entry.time >= $0 }) ?? true else { continue }
+            let changes = entry.changes.filter { key == nil || $0.key.utf8.elementsEqual(key!.utf8) }
+            guard !changes.isEmpty else { continue }
+            if json {
+                var record: PlistDictionary = ["time": .double(entry.time), "writer": .string(entry.writer)]
+                record["date"] = .date(PlistDate(unixSeconds: entry.time))
+                record["pid"] = .int(Int64(entry.pid))
+                record["changes"] = .array(
+                    changes.map { change in
+                        var item: PlistDictionary = ["key": .string(change.key)]
+                        if let old = change.old { item["old"] = old }
+                        if let new = change.new { item["new"] = new }
+                        return .dict(item)
+                    })
+                context.output += JSONWriter.encode(.dict(record)) + [UInt8(ascii: "\n")]
+                continue
+            }
+            let who = entry.isOutside ? "outside change (not through settings)" : "\(entry.writer) (pid \(entry.pid))"
+            context.print("\(FileSystem.localTime(Int64(entry.time.rounded(.down)))) \(CLI.oneLine(who))")
+            for change in changes {
+                let path = PlistKeyPath([change.key])
+                if let old = change.old { context.output += [UInt8(ascii: "-")] + CanonicalText.line(path, old) }
+                if let new = change.new { context.output += [UInt8(ascii: "+")] + CanonicalText.line(path, new) }
+            }
+        }
+    }
+
+    static func undo(_ context: inout Context, _ arguments: [Token]) throws {
+        var words = arguments
+        let steps = try GitCommand.takeOption("--steps", from: &words)
+        let to = try GitCommand.takeOption("--to", from: &words)
+        guard steps == nil || to == nil else { throw CLIError.usage("give one of --steps and --to") }
+        for word in words where word.text.hasPrefix("--") { throw Verb.named("undo")!.unknownOption(word.text) }
+        guard let domainToken = words.first else { throw CLIError.usage("undo needs a domain") }
+        try expectAtMost(1, words)
+        let domain = try context.domainName(domainToken)
+        var extent = Undo.Extent.steps(1)
+        if let steps {
+            guard let n = Int(steps), n >= 1, steps.utf8.allSatisfy({ (48...57).contains($0) }) else {
+                throw CLIError.badValue(flag: "--steps", text: steps, expected: "a whole number from 1")
+            }
+            extent = .steps(n)
+        }
+        if let to { extent = .after(try time(to, flag: "--to")) }
+        let entries = context.store.history(of: domain, host: context.host)
+        let plan = Undo.plan(entries, extent)
+        guard !plan.isEmpty else {
+            context.error += Array("\(context.program): nothing to undo in \(domain.displayName)\n".utf8)
+            context.status = 1
+            return
+        }
+        _ = context.layers(for: domain)
+        let skipped = try Undo.run(plan, on: domain, host: context.host, in: context.store)
+        for change in plan where !skipped.contains(change.key) {
+            let path = PlistKeyPath([change.key])
+            if let old = change.old { context.output += [UInt8(ascii: "-")] + CanonicalText.line(path, old) }
+            if let new = change.new { context.output += [UInt8(ascii: "+")] + CanonicalText.line(path, new) }
+        }
+        for key in skipped {
+            context.warn("\(key) changed since; left as it is")
+        }
+    }
+
+    /// A moment: `30m`, `2h`, `7d` (ago), RFC 3339 (`2024-01-02T03:04:05Z`) or a
+    /// `-date` value; seconds since 1970.
+    static func time(_ text: String, flag: String) throws(CLIError) -> Double {
+        let units: [UInt8: Double] = [
+            UInt8(ascii: "s"): 1, UInt8(ascii: "m"): 60, UInt8(ascii: "h"): 3600, UInt8(ascii: "d"): 86400,
+            UInt8(ascii: "w"): 604_800,
+        ]
+        if let last = text.utf8.last, let unit = units[last], let n = Int(text.dropLast()), n >= 0,
+            n < 100_000_000
+        {
+            return Double(FileSystem.wallClockNanoseconds()) / 1e9 - Double(n) * unit
+        }
+        if let date = RFC3339.parse(text.utf8) ?? CommandLineText.date(text) { return date.unixSeconds }
+        throw CLIError.badValue(
+            flag: flag, text: text, expected: "a time ago (30m, 2h, 7d) or a date (2024-01-02T03:04:05Z)")
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import XCTest
+
+/// The journal, `history` and `undo` through the binary, with other writers: SettingsKit in
+/// another process, and Foundation's UserDefaults, which does not use the store.
+final class HistoryTests: XCTestCase {
+    var h: Harness!
+    override func setUp() { h = Harness() }
+    override func tearDown() { h.cleanUp() }
+
+    var journalFolder: String { h.state + "/settings/history" }
+
+    func journals() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: journalFolder)) ?? []).filter {
+            $0.hasSuffix(".jsonl")
+        }
+    }
+
+    func testEveryWriterIsJournalledWithItsOldAndNewValues() throws {
+        h.ok("write", "com.example.app", "volume", "-int", "5")
+        h.ok("write", "com.example.app", "volume", "-int", "7")
+        _ = h.run(["import", "com.example.app", "-", "--json"], stdin: Data(#"{"theme": "dark"}"#.utf8))
+        let kit = h.exec(
+            Harness.binDirectory + "/SettingsKitProbe", ["count", h.config, "com.example.app", "2"])
+        XCTAssertEqual(kit.status, 0, kit.stderr)
+        let text = h.ok("history", "com.example.app")
+        let headers = text.split(separator: "\n").filter { !$0.hasPrefix("-") && !$0.hasPrefix("+") }
+        XCTAssertEqual(headers.count, 5, text)
+        XCTAssertTrue(headers[0].hasSuffix(")") && headers[0].contains(" settings write (pid "), text)
+        XCTAssertTrue(headers[2].contains(" settings import (pid "), text)
+        XCTAssertTrue(headers[3].contains(" SettingsKitProbe (pid "), text)
+        XCTAssertTrue(text.contains("-/volume = 5\n+/volume = 7\n"), text)
+        XCTAssertTrue(text.contains("+/count = 1\n"), text)
+        XCTAssertEqual(h.ok("history", "com.example.app", "theme").split(separator: "\n").count, 2)
+        let json = h.ok("history", "com.example.app", "volume", "--json").split(separator: "\n")
+        XCTAssertEqual(json.count, 2)
+        let record = try JSONSerialization.jsonObject(with: Data(json[1].utf8)) as! [String: Any]
+        XCTAssertEqual(record["writer"] as? String, "settings write")
+        XCTAssertEqual(
+            (record["changes"] as? [[String: Any]])?.first?["new"] as? Int, 7, "typed values, in the JSON mapping")
+        XCTAssertEqual(
+            h.ok("history", "com.example.app", "--since", "1h").split(separator: "\n").count,
+            text.split(separator: "\n").count)
+        XCTAssertEqual(h.ok("history", "com.example.app", "--since", "2999-01-01T00:00:00Z"), "")
+        XCTAssertEqual(h.run(["history", "com.example.app", "--since", "yesterday"]).status, 2)
+        // Private: the folder 0700, each file 0600.
+        let folder = try FileManager.default.attributesOfItem(atPath: journalFolder)
+        XCTAssertEqual(folder[.posixPermissions] as? Int, 0o700)
+        for name in try FileManager.default.contentsOfDirectory(atPath: journalFolder) {
+            let file = try FileManager.default.attributesOfItem(atPath: journalFolder + "/" + name)
+            XCTAssertEqual(file[.posixPermissions] as? Int, 0o600, name)
+        }
+    }
+
+    /// Foundation's UserDefaults writes without the store: its change shows as an outside
+    /// one, before the store's next, and undo takes back either.
+    func testAChangeOutsideTheStoreShowsWhenNextSeen() throws {
+        h.ok("write", "com.example.app", "volume", "-int", "5")
+        XCTAssertEqual(h.exec(Harness.probe, ["set", "com.example.app", "volume", "int", "9"]).status, 0)
+        let now = h.ok("history", "com.example.app")
+        XCTAssertTrue(now.hasSuffix("outside change (not through settings)\n-/volume = 5\n+/volume = 9\n"), now)
+        h.ok("write", "com.example.app", "theme", "-string", "dark")
+        let later = h.ok("history", "com.example.app")
+        XCTAssertTrue(later.contains("outside change (not through settings)\n-/volume = 5\n+/volume = 9\n"), later)
+        XCTAssertTrue(later.hasSuffix("+/theme = \"dark\"\n"), later)
+        XCTAssertEqual(
+            h.ok("undo", "com.example.app", "--steps", "2"), "-/volume = 9\n+/volume = 5\n-/theme = \"dark\"\n")
+        XCTAssertEqual(h.plistlibJSON(h.path("com.example.app")), #"{"volume": 5}"#)
+    }
+
+    /// Undo is a new change, itself undoable, key by key: a later change to another key
+    /// stays, and a key changed since is left alone and said.
+    func testUndoIsAPerKeyMergeAndUndoable() {
+        h.ok("write", "com.example.app", "volume", "-int", "5")
+        h.ok("write", "com.example.app", "volume", "-int", "7")
+        XCTAssertEqual(h.ok("undo", "com.example.app"), "-/volume = 7\n+/volume = 5\n")
+        XCTAssertEqual(h.ok("read", "com.example.app", "volume"), "5\n")
+        XCTAssertEqual(h.ok("undo", "com.example.app"), "-/volume = 5\n+/volume = 7\n", "undo of the undo")
+        h.ok("write", "com.example.app", "a", "-int", "1")
+        h.ok("write", "com.example.app", "b", "-int", "1")
+        // An outside change to b since; undoing both a and b keeps it and says so.
+        XCTAssertEqual(h.exec(Harness.probe, ["set", "com.example.app", "b", "int", "2"]).status, 0)
+        let r = h.run(["undo", "com.example.app", "--steps", "2"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.stdout, "-/b = 2\n", "the outside change and the write of b before it")
+        let again = h.run(["undo", "com.example.app", "--to", "1h"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: h.path("com.example.app")), "every change of the hour undone")
+        XCTAssertEqual(h.run(["undo", "com.example.none"]).status, 1)
+        XCTAssertEqual(h.run(["undo", "com.example.app", "--steps", "0"]).status, 2)
+        XCTAssertEqual(h.run(["undo", "com.example.app", "--steps", "1", "--to", "1h"]).status, 2)
+    }
+
+    func testAKeyChangedSinceIsLeftAlone() {
+        h.ok("write", "com.example.app", "a", "-int", "1")
+        h.ok("write", "com.example.app", "a", "-int", "2")
+        // Journalled off: the store cannot see this one until the next write.
+        _ = h.run(["write", "com.example.app", "a", "-int", "3"], environment: ["SETTINGS_HISTORY_SIZE": "0"])
+        let r = h.run(["undo", "com.example.app", "--steps", "1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "-/a = 3\n+/a = 2\n", "the change it had not seen is the one undone")
+    }
+
+    /// The journal never makes a write fail, survives a torn last line, and stays bounded.
+    func testTheJournalIsSafeAndBounded() throws {
+        // A state folder that cannot be made: the write still succeeds, silently.
+        let blocker = h.config + "-blocker"
+        XCTAssertTrue(FileManager.default.createFile(atPath: blocker, contents: Data()))
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: blocker) }
+        let blocked = h.run(["write", "com.example.app", "k", "-int", "1"], environment: ["XDG_STATE_HOME": blocker])
+        XCTAssertEqual(blocked.status, 0)
+        XCTAssertEqual(blocked.stderr, "")
+        XCTAssertEqual(h.ok("read", "com.example.app", "k"), "1\n")
+        // A crash mid-line: the torn record is skipped and the next one is whole.
+        h.ok("write", "com.example.app", "k", "-int", "2")
+        let journal = journalFolder + "/" + journals()[0]
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: journal))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"time":1,"writer":"torn","pid":1,"chan"#.utf8))
+        try handle.close()
+        h.ok("write", "com.example.app", "k", "-int", "3")
+        let text = h.ok("history", "com.example.app")
+        XCTAssertFalse(text.contains("torn"))
+        XCTAssertTrue(text.hasSuffix("-/k = 2\n+/k = 3\n"), text)
+        // Bounded: past the size, the oldest go; the newest stays.
+        for i in 0..<60 {
+            h.run(
+                ["write", "com.example.app", "k", "-string", String(repeating: "x", count: 100) + "\(i)"],
+                environment: ["SETTINGS_HISTORY_SIZE": "4000"])
+        }
+        let size = try FileManager.default.attributesOfItem(atPath: journal)[.size] as! Int
+        XCTAssertLessThanOrEqual(size, 4000)
+        XCTAssertTrue(h.ok("history", "com.example.app").hasSuffix("x59\"\n"))
+        // Off: nothing is journalled.
+        h.run(["write", "com.example.off", "k", "-int", "1"], environment: ["SETTINGS_HISTORY_SIZE": "0"])
+        XCTAssertEqual(h.ok("history", "com.example.off"), "")
+    }
+}
