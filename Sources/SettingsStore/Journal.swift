@@ -46,8 +46,12 @@ package struct Journal: Sendable {
         let days = environment[Self.daysVariable].flatMap { Double($0) } ?? 90
         directory = Path.join(store.stateDirectory, "history")
         (maximumBytes, maximumAge) = (size, days * 86400)
-        writer = store.writer ?? Self.programName
+        // A change a `watch --exec` command makes is marked, so that watch knows its own.
+        writer = (store.writer ?? Self.programName) + (environment[Self.execVariable].map { " (\($0))" } ?? "")
     }
+
+    /// Set by `watch --exec` for its command: the mark its changes carry.
+    package static let execVariable = "SETTINGS_WATCH_EXEC"
 
     /// The running program's name, the writer when none is given.
     static let programName: String = {

@@ -261,6 +261,49 @@ enum ManPage {
         and one line if nothing changed.
         A signal (interrupt, terminate, hang-up) ends it with status 0.
         It blocks while nothing happens and never polls.
+        .IP
+        .B \-\-exec
+        .I command
+        runs
+        .I command
+        through
+        .B "sh \-c"
+        after each settled batch of changes instead of printing: the batch's lines (text, or
+        JSON with
+        .BR \-\-json )
+        on its standard input,
+        .B SETTINGS_DOMAIN
+        and
+        .B SETTINGS_CHANGED
+        (the changed keys' pointers, one a line) in its environment.
+        The watch waits for it, so two never run at once for one domain; changes made meanwhile
+        are the next batch.
+        A change the command makes itself (through
+        .B settings
+        or SettingsKit, which mark it in the journal) runs it no more; a key someone else changed
+        since still does.
+        A command that fails is one warning line, and the watch goes on;
+        .B \-\-count
+        counts runs.
+        This is how an app's service is restarted when its settings change; as a systemd user
+        unit,
+        .IR ~/.config/systemd/user/example\-settings.service :
+        .PP
+        .RS
+        .nf
+        [Unit]
+        Description=Restart example when its settings change
+        [Service]
+        ExecStart=/usr/bin/settings watch com.example.app \e
+            \-\-exec 'systemctl \-\-user restart example.service'
+        Restart=on\-failure
+        [Install]
+        WantedBy=default.target
+        .fi
+        .RE
+        .IP
+        then
+        .BR "systemctl \-\-user enable \-\-now example\-settings.service" .
         .TP
         .BI diff " a b \fR[\fP\-\-commands \fR|\fP \-\-json\fR]\fP"
         Compares two states of settings and prints one line per leaf that differs, in the

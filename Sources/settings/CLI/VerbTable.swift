@@ -136,7 +136,10 @@ extension Verb {
             arguments: [.domain], examples: ["paths com.example.app"], exits: reads, run: PathsCommand.paths),
         Verb(
             name: "watch", summary: "print each change to a domain as it happens",
-            usage: [("watch <domain> [<key>...]", "prints each change: key, tab, value; until stopped")],
+            usage: [
+                ("watch <domain> [<key>...]", "prints each change: key, tab, value; until stopped"),
+                ("watch <domain> --exec <command>", "runs the command after each batch, the changes on its stdin"),
+            ],
             arguments: [.domain, .key], repeatsLast: true,
             options: [
                 VerbOption(
@@ -152,10 +155,14 @@ extension Verb {
                 VerbOption(
                     "--debounce", "the quiet window before a change is reported (default 50)",
                     argument: .milliseconds, at: [.key, .after]),
+                VerbOption(
+                    "--exec", "run the shell command after each batch of changes, one at a time", argument: .text,
+                    at: [.key, .after]),
             ],
             examples: [
                 "watch com.example.app", "watch com.example.app volume --count 1 --timeout 30",
                 "watch com.example.app --json",
+                "watch com.example.app --exec 'systemctl --user restart example.service'",
             ],
             exits: [unreadable, (124, "--timeout passed with no change")], run: WatchCommand.watch),
         Verb(

@@ -21,6 +21,8 @@ enum WatchCommand {
         var count: Int?
         var timeout: Double?
         var debounce = 0.05
+        /// `--exec CMD`: run through `sh -c` after each batch instead of printing.
+        var exec: String?
     }
 
     /// One line's worth: which value, how it changed, and its values before and after.
@@ -68,6 +70,7 @@ enum WatchCommand {
         }
         var printed = 0
         let deadline = options.timeout.map { DomainWatcher.clock() + $0 }
+        var runner = options.exec.map { Runner(command: $0, domain: domain, streams: streams, program: program) }
         while options.count.map({ printed < $0 }) ?? true {
             let left = deadline.map { max(0, $0 - DomainWatcher.clock()) }
             let changes: [KeyChange]?
@@ -83,6 +86,14 @@ enum WatchCommand {
             }
             warnLayers()
             guard let changes else { break }
+            if runner != nil {
+                let batch = events(runner!.notOwn(changes, store: context.store, host: context.host), options.selectors)
+                guard !batch.isEmpty else { continue }
+                let lines = batch.flatMap { options.json ? json($0, domain: domain) : text($0) }
+                try runner!.run(batch.map(\.path.pointer), lines: lines)
+                printed += 1
+                continue
+            }
             for event in events(changes, options.selectors) {
                 try emit(event)
                 printed += 1
@@ -191,6 +202,7 @@ enum WatchCommand {
             case "--count": options.count = try count()
             case "--timeout": options.timeout = try number("--timeout", upTo: maximumTimeout)
             case "--debounce": options.debounce = try number("--debounce", upTo: maximumDebounce) / 1000
+            case "--exec": options.exec = try argument("--exec")
             case "-p":
                 let path = try PathOptions.parsePath("-p", try argument("-p"))
                 guard !path.segments.isEmpty else { throw CLIError.badPointer(.wholeDomain, flag: "-p") }
@@ -201,6 +213,56 @@ enum WatchCommand {
             i += 1
         }
         return options
+    }
+}
+
+extension WatchCommand {
+    /// `--exec`: the user's command, run after each batch, one at a time (the watch waits
+    /// for it), with the batch in its environment and on its standard input; a change it
+    /// made itself (marked in the journal through `SETTINGS_WATCH_EXEC`) runs it no more.
+    struct Runner {
+        let command: String
+        let domain: DomainName
+        let streams: Streams
+        let program: String
+        /// This run's mark, and when the last command started (the journal's clock).
+        let mark = "watch --exec \(FileSystem.processID)"
+        var started: Double = 0
+
+        /// `changes` without those the command made: keys whose value is still the last
+        /// one its own changes wrote since it started.
+        func notOwn(_ changes: [KeyChange], store: DomainStore, host: DomainHost) -> [KeyChange] {
+            guard started > 0 else { return changes }
+            var own: [String: PlistValue?] = [:]
+            for entry in store.history(of: domain, host: host) where entry.time >= started - 1 {
+                for change in entry.changes {
+                    if entry.writer.hasSuffix("(\(mark))") {
+                        own[change.key] = .some(change.new)
+                    } else {
+                        own[change.key] = nil
+                    }
+                }
+            }
+            return changes.filter { change in own[change.key].map { $0 != change.new } ?? true }
+        }
+
+        /// Runs the command through `sh -c` and waits; a failure is one line, not the end.
+        mutating func run(_ pointers: [String], lines: [UInt8]) throws {
+            started = Double(FileSystem.wallClockNanoseconds()) / 1e9
+            let environment = streams.environment.with([
+                "SETTINGS_DOMAIN": domain.displayName, "SETTINGS_CHANGED": pointers.joined(separator: "\n"),
+                Journal.execVariable: mark,
+            ])
+            let status: Int32
+            do throws(Errno) {
+                status = try Subprocess.runAttached(["/bin/sh", "-c", command], environment: environment, input: lines)
+            } catch {
+                throw CLIError.cannotRun("/bin/sh", error)
+            }
+            if status != 0 {
+                streams.error(Array("\(program): warning: --exec command exited with status \(status)\n".utf8))
+            }
+        }
     }
 }
 
