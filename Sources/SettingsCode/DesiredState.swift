@@ -103,7 +103,7 @@ public struct DesiredState: Sendable {
                 problems.append(.badPath(domain: name, key: "", error.message))
                 continue
             }
-            problems += refusals(domain, name, current ?? [:], planned)
+            problems += ApplyError.Problem.refusals(of: domain, named: name, in: store, current ?? [:], planned)
             if !remembered.isEmpty { record[name] = .dict(remembered) }
             plan.domains.append((name, current, edits, planned))
         }
@@ -179,31 +179,6 @@ public struct DesiredState: Sendable {
         }
     }
 
-    /// A changed top-level key the managed file locks, or whose new value the schema
-    /// refuses, each as one line.
-    private func refusals(_ domain: DomainName, _ name: String, _ current: PlistDictionary, _ planned: PlistDictionary)
-        -> [ApplyError.Problem]
-    {
-        var problems: [ApplyError.Problem] = []
-        let managed = store.adminLayers(of: domain).managed
-        let schema: Schema?
-        if case .named(let plain) = domain {
-            schema = try? SchemaFiles.load(for: plain, configDirectory: store.directory, environment: store.environment)
-                .get()
-        } else {
-            schema = nil
-        }
-        for change in planned.changes(from: current) {
-            if let managed, managed.values[change.key] != nil {
-                problems.append(.managed(domain: name, key: change.key, by: managed.path))
-            }
-            if let new = change.new, let problem = schema?.key(change.key)?.violation(new) {
-                problems.append(.schema(domain: name, key: change.key, problem.message))
-            }
-        }
-        return problems
-    }
-
     /// The last record under this name: domain names to pointers to what they held.
     private func readRecord() throws(StoreError) -> PlistDictionary {
         guard (try? FileSystem.linkStatus(recordPath)) ?? nil != nil else { return [:] }
@@ -235,6 +210,31 @@ public enum ApplyError: Error, Sendable {
         case schema(domain: String, key: String, String)
         /// A key that is not a usable pointer: why.
         case badPath(domain: String, key: String, String)
+
+        /// Every changed top-level key from `current` to `planned` that the managed file
+        /// locks, or whose new value the schema refuses: what any writer is refused.
+        public static func refusals(
+            of domain: DomainName, named name: String, in store: DomainStore, _ current: PlistDictionary,
+            _ planned: PlistDictionary
+        ) -> [Problem] {
+            var problems: [Problem] = []
+            let managed = store.adminLayers(of: domain).managed
+            var schema: Schema?
+            if case .named(let plain) = domain {
+                schema = try? SchemaFiles.load(
+                    for: plain, configDirectory: store.directory, environment: store.environment
+                ).get()
+            }
+            for change in planned.changes(from: current) {
+                if let managed, managed.values[change.key] != nil {
+                    problems.append(.managed(domain: name, key: change.key, by: managed.path))
+                }
+                if let new = change.new, let problem = schema?.key(change.key)?.violation(new) {
+                    problems.append(.schema(domain: name, key: change.key, problem.message))
+                }
+            }
+            return problems
+        }
 
         /// One line for a person.
         public var message: String {

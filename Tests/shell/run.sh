@@ -296,6 +296,33 @@ check "zsh: eval \"\$(settings completion zsh)\" registers completion" \
 check "fish: settings completion fish | source" \
     contains "$(login fish --no-config -c 'settings completion fish | source; complete -C "settings wri"')" "write"
 
+# 4. `settings edit` with a real vi in a terminal: a change saved, a broken one refused.
+if command -v vi >/dev/null; then
+    XDG_CONFIG_HOME=$HOME/.config settings write com.example.vi volume -int 5
+    XDG_CONFIG_HOME=$HOME/.config settings write com.example.vi other -string kept
+    terminal vi "bash --norc"
+    tmux -L "$socket" send-keys -t vi "EDITOR=vi settings edit com.example.vi; echo \"status=\$?\"" Enter
+    sleep 1.5
+    tmux -L "$socket" send-keys -t vi ':%s/"volume": 5/"volume": 6/' Enter ':wq' Enter
+    sleep 1.5
+    check "edit: vi's saved change is in the domain" test "$(XDG_CONFIG_HOME=$HOME/.config settings read com.example.vi volume)" = 6
+    check "edit: the key not edited stays" test "$(XDG_CONFIG_HOME=$HOME/.config settings read com.example.vi other)" = kept
+    tmux -L "$socket" send-keys -t vi C-l "EDITOR=vi settings edit com.example.vi; echo \"status=\$?\"" Enter
+    sleep 1.5
+    tmux -L "$socket" send-keys -t vi 'ggdGinot json' Escape ':wq' Enter
+    sleep 1.5
+    screen=$(tmux -L "$socket" capture-pane -p -t vi)
+    check "edit: a broken text is refused with a question" contains "$screen" "What now? (e)dit again"
+    tmux -L "$socket" send-keys -t vi q Enter
+    sleep 1
+    screen=$(tmux -L "$socket" capture-pane -p -t vi)
+    check "edit: quitting changes nothing, status 1" contains "$screen" "status=1"
+    check "edit: the domain is as it was" test "$(XDG_CONFIG_HOME=$HOME/.config settings read com.example.vi volume)" = 6
+else
+    skipped=$((skipped + 1))
+    echo "skip edit under vi: no vi (apt-get install vim-tiny)"
+fi
+
 # The release archive installs and runs where there is no Swift toolchain.
 archive=$(make -s dist | tail -n 1)
 check "make dist writes an archive with its checksum" sh -c "sha256sum -c '$archive.sha256' >/dev/null"

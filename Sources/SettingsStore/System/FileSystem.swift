@@ -431,6 +431,20 @@ package enum StandardStreams {
     /// True when standard output is a terminal (JSON is then pretty-printed).
     package static var outputIsTerminal: Bool { isatty(1) == 1 }
 
+    /// One line of standard input, without its newline (a person's answer to a prompt);
+    /// nil at its end. Read a byte at a time, so nothing after the line is taken.
+    package static func readLine() -> String? {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let n = read(0, &byte, 1)
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            if line.count < 4096 { line.append(byte) }
+        }
+    }
+
     /// Reads standard input to its end (at most `FileSystem.maximumReadSize` bytes).
     package static func readAll() throws(Errno) -> [UInt8] { try FileSystem.readStandardInput() }
 }

@@ -202,12 +202,28 @@ package enum Subprocess {
             variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         }
         defer { for pointer in table ?? [] { free(pointer) } }
+        // As system(3): while the program has the terminal, an interrupt or a quit is its
+        // to handle (vi ignores it), not ours; the program itself gets them as usual.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGQUIT)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        let interrupt = signal(SIGINT, SIG_IGN), quit = signal(SIGQUIT, SIG_IGN)
+        defer {
+            signal(SIGINT, interrupt)
+            signal(SIGQUIT, quit)
+        }
         var pid: pid_t = 0
         let started =
             if let table {
-                posix_spawnp(&pid, arguments[0], &actions, nil, argv, table)
+                posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, table)
             } else {
-                posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+                posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
             }
         if inp[0] >= 0 { close(inp[0]) }
         if let input, inp[1] >= 0 {

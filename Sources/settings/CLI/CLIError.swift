@@ -67,6 +67,8 @@ enum CLIError: Error, Equatable {
     case gitFailed(command: String, status: Int32, said: String?)
     /// A command the user gave (`capture --`, `watch --exec`, `$EDITOR`) could not be started.
     case cannotRun(String, Errno)
+    /// `edit` ended without changing anything: why.
+    case editAbandoned(String)
 }
 
 /// The one place an error becomes its message and exit status (SPEC §6).
@@ -231,6 +233,7 @@ struct Diagnostic {
             return ("git-setup needs git, which could not be run (\(errno.message)): install git", 4)
         case let .gitFailed(command, status, said):
             return ("\(command) failed (status \(status))" + (said.map { ": \($0)" } ?? ""), 4)
+        case .editAbandoned(let why): return ("\(why); the domain is unchanged", 1)
         case let .cannotRun(command, errno):
             // As a shell says it: 127 when there is no such program, 126 when it cannot run.
             return ("cannot run \(command): \(errno.message)", errno == .noSuchFile ? 127 : 126)

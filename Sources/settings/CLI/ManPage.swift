@@ -558,6 +558,39 @@ enum ManPage {
         .B history
         does; exit 1 when there is nothing to undo.
         .TP
+        .BI edit " domain \fR[\fP\-\-format json\fR|\fPxml\fR]\fP"
+        Opens the domain in
+        .BR $VISUAL ,
+        else
+        .BR $EDITOR ,
+        else
+        .BR vi ,
+        as typed text: JSON in the lossless mapping of
+        .B "JSON MAPPING"
+        (the default), or an XML property list.
+        OpenStep text is not offered: it has no integers, reals, booleans or dates, so an edit
+        through it would lose types.
+        On save the text is checked: it must parse, be one dictionary, hold only what a property
+        list can, break no schema and change no managed key.
+        On an error, as
+        .BR visudo (8)
+        does, it says what is wrong and asks: answer
+        .B e
+        (or an empty line) to edit again, with the errors as
+        .B #
+        lines at the top of your own text, or anything else to quit, changing nothing (status 1).
+        .IP
+        The edit is merged key by key into the domain as it is when you save, in one locked
+        update: a key someone else changed meanwhile that you did not edit keeps their value,
+        and a key you both changed is reported and reopened, so you choose.
+        Saving no change leaves the file untouched; an editor that fails or is killed changes
+        nothing (status 1).
+        The text is kept, private, in
+        .I $XDG_STATE_HOME/settings/edit
+        while you edit, and removed after.
+        defaults has no edit, and a hand-edited plist that does not parse is replaced by an empty
+        one on macOS.
+        .TP
         .BI keys " domain"
         Prints the keys stored in the domain, sorted, one per line.
         .TP

@@ -1,6 +1,7 @@
 import PlistModel
 import PlistCodecs
 import SettingsStore
+import Synchronization
 
 /// What a run of the command line reads and writes besides its arguments: the process's
 /// descriptors and environment (`Streams.process`), or buffers and a table (the test
@@ -14,6 +15,8 @@ struct Streams: Sendable {
     var error: @Sendable ([UInt8]) -> Void
     /// Standard input, to its end (`import D -`).
     var input: @Sendable () throws(Errno) -> [UInt8]
+    /// One line of standard input, a person's answer to a prompt (`edit`); nil at its end.
+    var inputLine: @Sendable () -> String?
     /// Whether a person reads the output (JSON is then pretty-printed).
     var outputIsTerminal: Bool
     /// For a verb that runs until stopped (`watch`): SIGINT, SIGTERM and SIGHUP end the
@@ -27,6 +30,7 @@ struct Streams: Sendable {
         output: { bytes throws(Errno) in try StandardStreams.write(bytes) },
         error: { bytes in try? StandardStreams.write(bytes, toError: true) },
         input: { () throws(Errno) in try StandardStreams.readAll() },
+        inputLine: { StandardStreams.readLine() },
         outputIsTerminal: StandardStreams.outputIsTerminal,
         endQuietlyOnSignals: StandardStreams.exitQuietlyOnSignals,
         processEndsAfterRun: true)
@@ -39,7 +43,22 @@ struct Streams: Sendable {
     ) -> Streams {
         Streams(
             environment: Environment(environment), output: { bytes throws(Errno) in output(bytes) }, error: error,
-            input: { () throws(Errno) in input }, outputIsTerminal: false, endQuietlyOnSignals: {},
+            input: { () throws(Errno) in input },
+            inputLine: { [lines = LineQueue(input)] in lines.next() }, outputIsTerminal: false, endQuietlyOnSignals: {},
             processEndsAfterRun: false)
     }
+}
+
+/// The lines of a buffer, handed out in turn: standard input's answers to prompts, in process.
+final class LineQueue: Sendable {
+    private let lines: Mutex<[String]>
+
+    init(_ bytes: [UInt8]) {
+        var all = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
+        if all.last == "" { all.removeLast() }
+        lines = Mutex(all)
+    }
+
+    func next() -> String? { lines.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
 }

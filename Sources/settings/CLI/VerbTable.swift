@@ -259,6 +259,17 @@ extension Verb {
             examples: ["undo com.example.app", "undo com.example.app --to 1h"],
             exits: [(1, "nothing to undo"), unreadable, unwritable], writes: true, run: HistoryCommand.undo),
         Verb(
+            name: "edit", summary: "edit a domain in $VISUAL or $EDITOR, checked before it is saved",
+            usage: [
+                ("edit <domain>", "opens the domain as typed JSON; saves the keys you change, checked"),
+                ("edit <domain> --format xml", "as an XML property list instead"),
+            ],
+            arguments: [.domain],
+            options: [VerbOption("--format", "json (the default) or xml", argument: .text, at: [.key, .after])],
+            examples: ["edit com.example.app", "EDITOR=nano settings edit com.example.app --format xml"],
+            exits: [(1, "the edit was abandoned: nothing changed"), unreadable, unwritable], writes: true,
+            run: EditCommand.edit),
+        Verb(
             name: "keys", summary: "list the keys of a domain",
             usage: [("keys <domain>", "lists the domain's keys, one per line")],
             arguments: [.domain], examples: ["keys com.example.app"], exits: reads, run: SchemaCommand.keys),

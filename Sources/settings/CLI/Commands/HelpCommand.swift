@@ -72,7 +72,7 @@ enum HelpCommand {
         ("write", ["write", "delete", "rename"]),
         ("files and JSON", ["import", "export", "paths"]),
         ("watch", ["watch"]),
-        ("settings as code", ["diff", "snapshot", "capture", "apply", "history", "undo"]),
+        ("settings as code", ["diff", "snapshot", "capture", "apply", "history", "undo", "edit"]),
         ("schemas", ["list-keys", "describe", "range", "reset", "validate", "schema"]),
         ("git and sync", ["textconv", "merge-file", "git-setup", "sync", "conflicts"]),
         ("shell", ["completion", "complete", "help", "version"]),

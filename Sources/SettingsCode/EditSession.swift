@@ -1,0 +1,118 @@
+import PlistCodecs
+import PlistModel
+import SettingsStore
+
+/// `edit`: a domain as typed text for a person's editor, the text read back and checked,
+/// and the edit merged key by key into the domain as it is when it is saved.
+public struct EditSession: Sendable {
+    /// The text a domain is edited as.
+    public enum Format: String, Sendable, CaseIterable {
+        /// The lossless JSON mapping (the default).
+        case json
+        /// An XML property list, as Foundation writes it.
+        case xml
+    }
+
+    /// The store written to.
+    public let store: DomainStore
+    /// The domain edited.
+    public let domain: DomainName
+    /// The text's format.
+    public let format: Format
+    /// The values the text was made from, or last merged against.
+    public private(set) var base: PlistDictionary
+    /// The domain file's format, which decides what a value must be storable in.
+    let fileFormat: PlistFormat
+
+    /// A session on `domain` as it is now (empty when it does not exist).
+    public init(store: DomainStore, domain: DomainName, format: Format) throws {
+        (self.store, self.domain, self.format) = (store, domain, format)
+        let loaded = try store.load(domain)
+        (base, fileFormat) = (loaded?.values ?? [:], loaded?.format ?? .xml)
+    }
+
+    /// The text of `values`, under `notes` as `#` lines (what was wrong last time).
+    public func text(_ values: PlistDictionary, notes: [String] = []) -> [UInt8] {
+        var out: [UInt8] = []
+        for note in notes { out += Array("# \(CanonicalText.escapedLine(note))\n".utf8) }
+        switch format {
+        case .json: out += JSONWriter.encode(.dict(PlistDictionary(entries: values.sortedEntries)), pretty: true) + [10]
+        case .xml: out += XMLWriter.encode(.dict(PlistDictionary(entries: values.sortedEntries)))
+        }
+        return out
+    }
+
+    /// What the edited text says, its leading `#` lines left out; throws a message.
+    public func parse(_ bytes: [UInt8]) throws(EditError) -> PlistDictionary {
+        var body = bytes[...]
+        while body.first == UInt8(ascii: "#") {
+            guard let newline = body.firstIndex(of: 10) else { body = body[body.endIndex...]; break }
+            body = body[(newline + 1)...]
+        }
+        let value: PlistValue
+        switch format {
+        case .json:
+            do throws(JSONError) { value = try JSONReader.read(Array(body)) } catch {
+                throw EditError(error.message)
+            }
+        case .xml:
+            do throws(PlistError) { value = try PropertyList.read(Array(body)).0 } catch {
+                throw EditError(error.message)
+            }
+        }
+        guard case .dict(let values) = value else {
+            throw EditError("the text must be one dictionary (\(value.type)), not another value")
+        }
+        return values
+    }
+
+    /// The problems that refuse `edited` before anything is written: a managed key, a
+    /// value the schema refuses, a value a property list cannot hold.
+    public func problems(_ edited: PlistDictionary) -> [String] {
+        var lines = ApplyError.Problem.refusals(
+            of: domain, named: domain.displayName, in: store, base, edited
+        ).map(\.message)
+        for change in edited.changes(from: base) {
+            if let new = change.new,
+                let problem = PropertyList.unstorable(
+                    key: change.key, value: new, format: fileFormat == .binary ? .binary : .xml)
+            {
+                lines.append(StoreError.unstorable(path: domain.displayName, problem).message)
+            }
+        }
+        return lines
+    }
+
+    /// Merges the keys `edited` changes from `base` into the domain as it is now, in one
+    /// locked update: a key changed meanwhile by someone else is kept. When the edit and
+    /// a change made meanwhile both changed a key differently, nothing is written: the
+    /// keys come back, and `base` becomes the domain as it now is, so the person can
+    /// decide and save again. Returns those keys (empty: merged, or nothing to do).
+    public mutating func merge(_ edited: PlistDictionary) throws -> [String] {
+        let changes = edited.changes(from: base)
+        guard !changes.isEmpty else { return [] }
+        var conflicts: [String] = []
+        var now = PlistDictionary()
+        try store.update(domain) { values in
+            now = values
+            conflicts = changes.filter { values[$0.key] != $0.old && values[$0.key] != $0.new }.map(\.key)
+            guard conflicts.isEmpty else { return false }
+            var changed = false
+            for change in changes where values[change.key] != change.new {
+                values[change.key] = change.new
+                changed = true
+            }
+            return changed
+        }
+        if !conflicts.isEmpty { base = now }
+        return conflicts
+    }
+}
+
+/// Why an edited text cannot be used: one line for the person.
+public struct EditError: Error, Sendable, Equatable {
+    /// What is wrong.
+    public let message: String
+    /// An error saying `message`.
+    public init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,83 @@
+import PlistCodecs
+import PlistModel
+import SettingsCode
+import SettingsStore
+
+/// `edit D [--format json|xml]`: the domain in `$VISUAL` or `$EDITOR` (`EditSession`);
+/// here the editor is run, the person asked, and the outcome said.
+enum EditCommand {
+    static func edit(_ context: inout Context, _ arguments: [Token]) throws {
+        var words = arguments
+        let formatWord = try GitCommand.takeOption("--format", from: &words) ?? "json"
+        guard let format = EditSession.Format(rawValue: formatWord) else {
+            throw CLIError.badValue(flag: "--format", text: formatWord, expected: "json or xml")
+        }
+        for word in words where word.text.hasPrefix("--") { throw Verb.named("edit")!.unknownOption(word.text) }
+        guard let domainToken = words.first else { throw CLIError.usage("edit needs a domain") }
+        try expectAtMost(1, words)
+        let domain = try context.domainName(domainToken)
+        var session = try EditSession(store: context.store, domain: domain, format: format)
+        _ = context.layers(for: domain)
+
+        // The text lives in the state folder, private, named so an editor knows its syntax.
+        let folder = Path.join(context.store.stateDirectory, "edit")
+        let file = Path.join(folder, "\(FileSystem.processID)-\(safeName(domain.displayName)).\(format.rawValue)")
+        do throws(Errno) { try FileSystem.makeDirectories(folder) } catch {
+            throw StoreError.writeFailed(path: folder, error)
+        }
+        defer { _ = try? FileSystem.unlink(file) }
+        let environment = context.streams.environment
+        let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        var text = session.text(session.base)
+        let original = text
+        while true {
+            do throws(Errno) { try FileSystem.replacePrivate(file, with: text) } catch {
+                throw StoreError.writeFailed(path: file, error)
+            }
+            let status: Int32
+            do throws(Errno) {
+                status = try Subprocess.runAttached(
+                    ["/bin/sh", "-c", editor + " \"$1\"", "sh", file], environment: environment)
+            } catch {
+                throw CLIError.cannotRun("/bin/sh", error)
+            }
+            guard status == 0 else { throw CLIError.editAbandoned("the editor exited with status \(status)") }
+            let saved = try PlistFiles.read(file)
+            if saved == text && text == original { return }
+            var notes: [String] = []
+            let edited: PlistDictionary?
+            do throws(EditError) { edited = try session.parse(saved) } catch {
+                edited = nil
+                notes = [error.message]
+            }
+            if let edited {
+                notes = session.problems(edited)
+                if notes.isEmpty {
+                    let conflicts = try session.merge(edited)
+                    if conflicts.isEmpty { return }
+                    notes = conflicts.map { key in
+                        let now = session.base[key].map(CanonicalText.json) ?? "(none)"
+                        return "\(key) was changed meanwhile to \(now); save again to keep the value below"
+                    }
+                }
+            }
+            for note in notes { context.streams.error(Array("\(context.program): \(CLI.oneLine(note))\n".utf8)) }
+            context.streams.error(Array("What now? (e)dit again, or (q)uit changing nothing: ".utf8))
+            guard let answer = context.streams.inputLine(), answer.isEmpty || answer.lowercased().hasPrefix("e") else {
+                context.streams.error([10])
+                throw CLIError.editAbandoned("the edit was abandoned")
+            }
+            // The person's own text again, under what is wrong with it.
+            var body = saved[...]
+            while body.first == UInt8(ascii: "#"), let newline = body.firstIndex(of: 10) {
+                body = body[(newline + 1)...]
+            }
+            text = notes.flatMap { Array("# \(CLI.oneLine($0))\n".utf8) } + body
+        }
+    }
+
+    /// A domain's name as part of a file name: no `/`.
+    private static func safeName(_ name: String) -> String {
+        String(name.map { $0 == "/" ? "_" : $0 }.prefix(100))
+    }
+}
