@@ -63,7 +63,8 @@ public struct DesiredState: Sendable {
                 problems.append(.badPath(domain: name, key: "", "a desired state names domains, not files"))
                 continue
             }
-            let current = try store.load(domain)?.values
+            let loaded = try store.load(domain)
+            let current = loaded?.values
             var edits: [Edit] = []
             var remembered = PlistDictionary()
             let before: PlistDictionary
@@ -103,7 +104,8 @@ public struct DesiredState: Sendable {
                 problems.append(.badPath(domain: name, key: "", error.message))
                 continue
             }
-            problems += ApplyError.Problem.refusals(of: domain, named: name, in: store, current ?? [:], planned)
+            problems += ApplyError.Problem.refusals(
+                of: domain, named: name, in: store, current ?? [:], planned, format: loaded?.format ?? .xml)
             if !remembered.isEmpty { record[name] = .dict(remembered) }
             plan.domains.append((name, current, edits, planned))
         }
@@ -210,12 +212,15 @@ public enum ApplyError: Error, Sendable {
         case schema(domain: String, key: String, String)
         /// A key that is not a usable pointer: why.
         case badPath(domain: String, key: String, String)
+        /// A value the domain's file could not hold: the store's message.
+        case unstorable(String)
 
         /// Every changed top-level key from `current` to `planned` that the managed file
-        /// locks, or whose new value the schema refuses: what any writer is refused.
+        /// locks, whose new value the schema refuses, or that a `format` file cannot hold:
+        /// what any writer is refused, found before anything is written.
         public static func refusals(
             of domain: DomainName, named name: String, in store: DomainStore, _ current: PlistDictionary,
-            _ planned: PlistDictionary
+            _ planned: PlistDictionary, format: PlistFormat
         ) -> [Problem] {
             var problems: [Problem] = []
             let managed = store.adminLayers(of: domain).managed
@@ -232,6 +237,12 @@ public enum ApplyError: Error, Sendable {
                 if let new = change.new, let problem = schema?.key(change.key)?.violation(new) {
                     problems.append(.schema(domain: name, key: change.key, problem.message))
                 }
+                if let new = change.new,
+                    let problem = PropertyList.unstorable(
+                        key: change.key, value: new, format: format == .binary ? .binary : .xml)
+                {
+                    problems.append(.unstorable(StoreError.unstorable(path: name, problem).message))
+                }
             }
             return problems
         }
@@ -241,6 +252,7 @@ public enum ApplyError: Error, Sendable {
             switch self {
             case let .managed(domain, key, path): "\(domain): \(key) is managed by \(path)"
             case let .schema(domain, key, why): "\(domain): \(key): \(why)"
+            case let .unstorable(message): message
             case let .badPath(domain, "", why): "\(domain): \(why)"
             case let .badPath(domain, key, why): "\(domain): \(key): \(why)"
             }

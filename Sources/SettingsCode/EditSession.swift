@@ -69,18 +69,9 @@ public struct EditSession: Sendable {
     /// The problems that refuse `edited` before anything is written: a managed key, a
     /// value the schema refuses, a value a property list cannot hold.
     public func problems(_ edited: PlistDictionary) -> [String] {
-        var lines = ApplyError.Problem.refusals(
-            of: domain, named: domain.displayName, in: store, base, edited
+        ApplyError.Problem.refusals(
+            of: domain, named: domain.displayName, in: store, base, edited, format: fileFormat
         ).map(\.message)
-        for change in edited.changes(from: base) {
-            if let new = change.new,
-                let problem = PropertyList.unstorable(
-                    key: change.key, value: new, format: fileFormat == .binary ? .binary : .xml)
-            {
-                lines.append(StoreError.unstorable(path: domain.displayName, problem).message)
-            }
-        }
-        return lines
     }
 
     /// Merges the keys `edited` changes from `base` into the domain as it is now, in one

@@ -201,7 +201,9 @@ public struct DomainStore: Sendable {
         let named = path(of: domain, host: host)
         var entries = journal.entries(at: named)
         let stamp = (try? FileSystem.status(named)).flatMap { $0.map(FileStamp.init) }
-        let outside = journal.outsideChange(at: named, before: stamp) { try? load(domain, host: host)?.values }
+        let outside = Journal.Write(journal, at: named, before: stamp, creating: false) {
+            try? load(domain, host: host)?.values
+        }.outside
         if !outside.isEmpty {
             let now = Double(FileSystem.wallClockNanoseconds()) / 1e9
             entries.append(JournalEntry(time: now, writer: JournalEntry.outsideWriter, pid: 0, changes: outside))
@@ -263,12 +265,12 @@ public struct DomainStore: Sendable {
                 binary = try needsBinary(changed.key, new, format: format, at: target.path) || binary
             }
             let named = path(of: domain, host: host)
-            let outside = journal?.outsideChange(at: named, before: existing.map { FileStamp($0.status) }) { before }
-            var copied: String?
+            let entry = journal.map {
+                Journal.Write($0, at: named, before: existing.map { FileStamp($0.status) }, creating: true) { before }
+            }
             let warning = try save(
-                values, over: existing, to: target, binary: binary, written: written, memo: memo,
-                copy: journal.map { journal in { copied = journal.copy(from: $0) } })
-            journal?.record(at: named, outside: outside ?? [], changes, written: remains(values, target), copy: copied)
+                values, over: existing, to: target, binary: binary, written: written, memo: memo, copy: entry?.copy)
+            entry?.finish(changes, written: remains(values, target))
             return warning
         }
     }
@@ -334,14 +336,14 @@ public struct DomainStore: Sendable {
             }
             let journal = Journal(self), named = path(of: domain, host: host)
             let before = values
-            let outside = journal?.outsideChange(at: named, before: existing.map { FileStamp($0.status) }) { before }
+            let entry = journal.map {
+                Journal.Write($0, at: named, before: existing.map { FileStamp($0.status) }, creating: true) { before }
+            }
             values[key] = value
-            var copied: String?
             let warning = try save(
-                values, over: existing, to: target, binary: binary, written: written, memo: memo,
-                copy: journal.map { journal in { copied = journal.copy(from: $0) } })
-            let changes = old == value ? [] : [KeyChange(key: key, old: old, new: value)]
-            journal?.record(at: named, outside: outside ?? [], changes, written: remains(values, target), copy: copied)
+                values, over: existing, to: target, binary: binary, written: written, memo: memo, copy: entry?.copy)
+            entry?.finish(
+                old == value ? [] : [KeyChange(key: key, old: old, new: value)], written: remains(values, target))
             return warning
         }
     }
@@ -394,38 +396,37 @@ public struct DomainStore: Sendable {
         guard try change(&value) else { return nil }
         try checkUnmanaged(key, managed)
         if let value { try checkStorable(key, value, format: .binary, at: target.path) }
-        let outside = journal?.outsideChange(at: named, before: FileStamp(status)) {
-            try? read(target.path)?.domain.values
+        let entry = journal.map {
+            Journal.Write($0, at: named, before: FileStamp(status), creating: true) {
+                try? read(target.path)?.domain.values
+            }
         }
         let changes = found == value ? [] : [KeyChange(key: key, old: found, new: value)]
         if value == nil, editor.otherEntryCount == 0 {
             let warning = try save(
                 PlistDictionary(), over: FileRead(domain: Domain(values: [:], format: .binary), status: status),
                 to: target, written: written)
-            journal?.record(
-                at: named, outside: outside ?? [], changes, written: target.linked ? target.path : nil, copy: nil)
+            entry?.finish(changes, written: target.linked)
             return warning
         }
         try checkWritable(status, at: target.path)
         do throws(Errno) {
-            var copied: String?
             let durability = try AtomicFile.replace(
-                target.path, directoryFD: target.directoryFD, keeping: status,
-                copy: journal.map { journal in { copied = journal.copy(from: $0) } }
+                target.path, directoryFD: target.directoryFD, keeping: status, copy: entry?.copy
             ) { write in
                 try editor.write(value, chunk: 1 << 20, to: write)
             }
             written?(FileStamp(status), Self.stamp(at: target.path))
-            journal?.record(at: named, outside: outside ?? [], changes, written: target.path, copy: copied)
+            entry?.finish(changes, written: true)
             return StoreWarning(durability, path: target.path)
         } catch {
             throw StoreError.writeFailed(path: target.path, error)
         }
     }
 
-    /// The file a save of `values` leaves: none for an emptied domain, unless it is a link.
-    private func remains(_ values: PlistDictionary, _ target: Target) -> String? {
-        values.isEmpty && !target.linked ? nil : target.path
+    /// Whether a save of `values` leaves a file: not for an emptied domain, unless it is a link.
+    private func remains(_ values: PlistDictionary, _ target: Target) -> Bool {
+        !values.isEmpty || target.linked
     }
 
     /// What `update(_:host:key:_:)` read: a binary dictionary ready to edit with the
@@ -574,11 +575,13 @@ public struct DomainStore: Sendable {
                     if let managed { for entry in values.entries { try checkUnmanaged(entry.key, managed) } }
                     removed = values
                 }
-                let outside = journal?.outsideChange(at: path, before: FileStamp(status)) { removed }
+                let entry = journal.map {
+                    Journal.Write($0, at: path, before: FileStamp(status), creating: true) { removed }
+                }
                 do throws(Errno) {
                     let gone = try FileSystem.unlink(path)
                     let changes = PlistDictionary().changes(from: removed ?? [:])
-                    journal?.record(at: path, outside: outside ?? [], changes, written: nil, copy: nil)
+                    entry?.finish(changes, written: false)
                     return gone
                 } catch {
                     throw StoreError.writeFailed(path: path, error)

@@ -97,7 +97,7 @@ final class ApplyTests: XCTestCase {
         guard lines.count == 3 else { return XCTFail(r.stderr) }
         XCTAssertTrue(lines[0].contains("com.example.locked: homepage is managed by"), r.stderr)
         XCTAssertTrue(lines[1].contains("com.example.player: volume:"), r.stderr)
-        XCTAssertTrue(lines[2].hasSuffix("2 problem(s); nothing was applied"), r.stderr)
+        XCTAssertTrue(lines[2].hasSuffix("2 problems; nothing was applied"), r.stderr)
         XCTAssertEqual(h.snapshot(), before)
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.state + "/settings/apply/default.json"))
         // A bad file is one line.

@@ -407,6 +407,56 @@ final class AttackTests: XCTestCase {
                 ["read", "com.t", "key\u{1B}[2J"], 1, "(com.t, key\\u{1B}[2J) does not exist",
                 setup: { h in write(h, "com.t", goodDomain) }))
         rows.append(row(["delete", "com.none"], 1, "Domain (com.none) not found. Defaults have not been changed."))
+
+        // 11. Settings as code (issue 33): special files, hostile files and bad words.
+        let goodT: (Harness) throws -> Void = { h in write(h, "com.t", goodDomain) }
+        rows.append(row(["diff", "com.t", "FIFO"], 3, "cannot parse", setup: { h in mkfifo(h.config + "/in.fifo") }))
+        rows.append(row(["diff", "com.t", "/dev/zero"], 3, "cannot use /dev/zero: it is a character device"))
+        rows.append(row(["apply", "/dev/zero"], 3, "cannot use /dev/zero: it is a character device"))
+        rows.append(row(["apply", "FIFO"], 3, "cannot parse", setup: { h in mkfifo(h.config + "/in.fifo") }))
+        rows.append(row(["apply", "-"], 3, "cannot parse", environment: ["STDIN": "{\"com.t\": "]))
+        rows.append(
+            row(
+                ["apply", "-"], 3, "deeper than 512",
+                environment: [
+                    "STDIN": "{\"com.t\": {\"k\": " + String(repeating: "[", count: 600)
+                        + String(repeating: "]", count: 600) + "}}"
+                ]))
+        rows.append(
+            row(
+                ["apply", "-"], 2, "control character U+0001 in com.t",
+                environment: ["STDIN": #"{"com.t": {"k": "a\u0001"}}"#],
+                setup: goodT))
+        rows.append(
+            row(
+                ["apply", "-"], 2, "com.t: /a~2: '/a~2' is not a JSON Pointer",
+                environment: ["STDIN": #"{"com.t": {"/a~2": 1}}"#],
+                setup: goodT))
+        rows.append(
+            row(["apply", "-", "--as", "a/b"], 2, "invalid value 'a/b' for --as", environment: ["STDIN": "{}"]))
+        rows.append(row(["snapshot", "-o", "NULL"], 0, "", setup: goodT))
+        rows.append(row(["history", "com.t", "--since", "3e400d"], 2, "invalid value '3e400d' for --since"))
+        rows.append(row(["undo", "com.t", "--steps", "99999999999999999999"], 2, "invalid value"))
+        rows.append(row(["undo", "com.t"], 1, "nothing to undo in com.t", setup: goodT))
+        rows.append(row(["capture", "--timeout", "1e400"], 2, "invalid value '1e400' for --timeout"))
+        rows.append(row(["edit", "com.t", "--format", "openstep"], 2, "invalid value 'openstep' for --format"))
+        rows.append(
+            row(
+                ["edit", "com.t"], 1, "the editor exited with status 1; the domain is unchanged",
+                environment: ["EDITOR": "false", "VISUAL": ""], setup: goodT))
+        for (name, value) in [
+            ("SETTINGS_HISTORY_SIZE", "-1"), ("SETTINGS_HISTORY_SIZE", "1e9"), ("SETTINGS_HISTORY_DAYS", "abc"),
+        ] {
+            rows.append(
+                row(
+                    ["write", "com.t", "k", "v"], 2, "invalid \(name) '\(value)'", environment: [name: value],
+                    setup: goodT))
+        }
+        // A state folder that is a file, or relative: the write is done, silently.
+        rows.append(
+            row(
+                ["write", "com.t", "k", "-int", "2"], 0, "", environment: ["XDG_STATE_HOME": "CONFIG/com.t.plist"],
+                setup: goodT, check: { h in XCTAssertEqual(h.ok("read", "com.t", "k"), "2\n") }))
         return rows
     }
 
@@ -506,7 +556,10 @@ final class AttackTests: XCTestCase {
         XCTAssertEqual(chown(home, user.uid, user.gid), 0)
         XCTAssertEqual(chmod(h.config, 0o755), 0)
         let config = home + "/.config"
-        let env = ["XDG_CONFIG_HOME": config]
+        let state = home + "/.local/state"
+        try FileManager.default.createDirectory(atPath: home + "/.local", withIntermediateDirectories: true)
+        XCTAssertEqual(chown(home + "/.local", user.uid, user.gid), 0)
+        let env = ["XDG_CONFIG_HOME": config, "XDG_STATE_HOME": state]
         for arguments in [
             ["write", "com.t", "k", "1"], ["-currentHost", "write", "com.t", "k", "1"],
             ["export", "com.t", home + "/backup.plist"],
@@ -514,10 +567,15 @@ final class AttackTests: XCTestCase {
             let r = h.run(arguments, environment: env)
             XCTAssertEqual(r.status, 0, r.stderr)
         }
+        // The journal root keeps (issue 33) is the user's too.
+        let journal = try FileManager.default.contentsOfDirectory(atPath: state + "/settings/history").map {
+            state + "/settings/history/" + $0
+        }
+        XCTAssertEqual(journal.count, 4, "two domains' journals and copies")
         for path in [
             config, config + "/com.t.plist", config + "/ByHost", config + "/ByHost/com.t..plist",
-            home + "/backup.plist",
-        ] {
+            home + "/backup.plist", state, state + "/settings", state + "/settings/history",
+        ] + journal {
             XCTAssertTrue(Self.owner(path) == (user.uid, user.gid), "\(path) is owned by \(Self.owner(path))")
         }
         // The user writes on.
@@ -530,6 +588,7 @@ final class AttackTests: XCTestCase {
             environment: env)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(h.run(["read", "com.t", "k"], environment: env).stdout, "2\n")
+        XCTAssertTrue(h.run(["history", "com.t"], environment: env).stdout.hasSuffix("-/k = \"1\"\n+/k = \"2\"\n"))
         // An existing file keeps its owner when root rewrites it.
         XCTAssertEqual(h.run(["write", "com.t", "k", "3"], environment: env).status, 0)
         XCTAssertTrue(Self.owner(config + "/com.t.plist") == (user.uid, user.gid))

@@ -132,6 +132,14 @@ final class HistoryTests: XCTestCase {
         let size = try FileManager.default.attributesOfItem(atPath: journal)[.size] as! Int
         XCTAssertLessThanOrEqual(size, 4000)
         XCTAssertTrue(h.ok("history", "com.example.app").hasSuffix("x59\"\n"))
+        // Past its age: a trim keeps only what is younger (a day's millionth, here).
+        h.ok("write", "com.example.aged", "k", "-int", "1")
+        h.ok("write", "com.example.aged", "k", "-int", "2")
+        Thread.sleep(forTimeInterval: 0.2)
+        h.run(
+            ["write", "com.example.aged", "k", "-int", "3"],
+            environment: ["SETTINGS_HISTORY_SIZE": "200", "SETTINGS_HISTORY_DAYS": "0.000001"])
+        XCTAssertEqual(h.ok("history", "com.example.aged").split(separator: "\n").count, 3, "one change left")
         // Off: nothing is journalled.
         h.run(["write", "com.example.off", "k", "-int", "1"], environment: ["SETTINGS_HISTORY_SIZE": "0"])
         XCTAssertEqual(h.ok("history", "com.example.off"), "")

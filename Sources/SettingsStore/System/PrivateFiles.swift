@@ -9,24 +9,17 @@
 /// user can still write them. None is ever fsynced: losing the last lines in a crash
 /// loses history, never a setting.
 extension FileSystem {
-    /// Appends `bytes` to the file at `path`, made if missing. A last line a crash left
-    /// without its newline gets one first, so a torn record never swallows the next.
-    /// Returns the file's size after.
+    /// Appends `bytes` to the file at `path`, made if missing; returns the file's size
+    /// after. (A caller that must survive a torn last line starts each record with a
+    /// newline of its own: no read is needed to find out.)
     @discardableResult
     package static func appendPrivate(_ bytes: [UInt8], to path: String) throws(Errno) -> Int {
-        let fd = try open(path, O_RDWR | O_APPEND | O_CREAT, 0o600)
+        let fd = try open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
         defer { close(fd) }
-        let status = try Self.status(fd: fd)
-        if status.size == 0 { try giveToFolderOwner(fd, path) }
-        var out = bytes
-        if status.size > 0 {
-            var last: UInt8 = 0
-            if pread(fd, &last, 1, off_t(status.size - 1)) == 1, last != UInt8(ascii: "\n") {
-                out.insert(UInt8(ascii: "\n"), at: 0)
-            }
-        }
-        try write(out, to: fd)
-        return status.size + out.count
+        let size = try Self.status(fd: fd).size
+        if size == 0 { try giveToFolderOwner(fd, path) }
+        try write(bytes, to: fd)
+        return size + bytes.count
     }
 
     /// Replaces the file at `path` with `bytes` (a temporary file renamed over it).
@@ -61,41 +54,57 @@ extension FileSystem {
         if let failure { throw failure }
     }
 
-    /// The last `count` bytes of the file at `path` (all of a shorter one); nil when there
-    /// is no such file.
-    package static func readSuffix(_ path: String, count: Int) -> [UInt8]? {
-        guard let fd = try? open(path, O_RDONLY), let size = try? status(fd: fd).size else { return nil }
-        defer { close(fd) }
-        let start = max(0, size - count)
-        var bytes = [UInt8](repeating: 0, count: size - start)
-        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
-        return n < 0 ? nil : Array(bytes.prefix(n))
+    /// The file at `path` open to read and write, made (empty) if missing; with
+    /// `creating` false, open to read, nil when missing.
+    package static func openPrivate(_ path: String, creating: Bool) -> CInt? {
+        guard let fd = try? open(path, creating ? O_RDWR | O_CREAT : O_RDONLY, 0o600) else { return nil }
+        if creating, (try? status(fd: fd).size) == 0 { try? giveToFolderOwner(fd, path) }
+        return fd
     }
 
-    /// A private copy of all that `fd` holds, made by the kernel (`sendfile`, no copy in
-    /// this process), in a new temporary file in `folder`; its path.
-    package static func copyPrivate(from fd: CInt, into folder: String) throws(Errno) -> String {
-        let size = try status(fd: fd).size
-        let (out, temporary) = try makeTemporaryFile(in: folder, prefix: ".settings-tmp.")
-        defer { close(out) }
-        do throws(Errno) {
-            try giveToFolderOwner(out, temporary)
-            var offset: off_t = 0
-            while Int(offset) < size {
-                let n = sendfile(out, fd, &offset, size - Int(offset))
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 { throw n < 0 ? Errno.current : Errno(EIO) }
+    /// Up to `count` bytes of `fd` from `offset`.
+    package static func readBytes(_ fd: CInt, count: Int, at offset: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+        return n <= 0 ? [] : Array(bytes.prefix(n))
+    }
+
+    /// Writes all of `bytes` to `fd` at `offset`.
+    package static func writeBytes(_ bytes: [UInt8], to fd: CInt, at offset: Int) throws(Errno) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes {
+                pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(offset + done))
             }
-        } catch {
-            _ = try? unlink(temporary)
-            throw error
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw n < 0 ? Errno.current : Errno(EIO) }
+            done += n
         }
-        return temporary
+    }
+
+    /// Makes what `out` holds from `offset` on all that `source` holds, copied by the
+    /// kernel (`sendfile`, no copy in this process); returns what `source` was.
+    package static func copy(_ source: CInt, into out: CInt, at offset: Int) throws(Errno) -> Status {
+        let status = try status(fd: source)
+        guard lseek(out, off_t(offset), SEEK_SET) >= 0 else { throw Errno.current }
+        var from: off_t = 0
+        while Int(from) < status.size {
+            let n = sendfile(out, source, &from, status.size - Int(from))
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { throw n < 0 ? Errno.current : Errno(EIO) }
+        }
+        try truncate(out, to: offset + status.size)
+        return status
+    }
+
+    /// Cuts or extends `fd` to `size` bytes.
+    package static func truncate(_ fd: CInt, to size: Int) throws(Errno) {
+        _ = try retrying { ftruncate(fd, off_t(size)) }
     }
 
     /// Run as root, a new file is given to the owner of its folder.
     private static func giveToFolderOwner(_ fd: CInt, _ path: String) throws(Errno) {
-        guard isRoot, let owner = try status(Path.directory(of: path)) else { return }
+        guard isRoot, let owner = try status(Path.directory(of: path)), owner.uid != 0 else { return }
         try fchown(fd, owner.uid, owner.gid)
     }
 }

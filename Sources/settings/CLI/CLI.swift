@@ -52,6 +52,7 @@ enum CLI {
             if let timeout = try DomainStore.secondsFromEnvironment(DomainStore.lockTimeoutVariable, in: environment) {
                 context.store.lockTimeout = timeout
             }
+            _ = try Journal.limits(in: environment)
             if let retry = try DomainStore.secondsFromEnvironment(DomainStore.readRetryVariable, in: environment) {
                 context.store.readRetry = retry
             }

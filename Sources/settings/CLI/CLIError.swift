@@ -119,9 +119,10 @@ struct Diagnostic {
             (message, status) = Self.describe(.store(error), program: program, unchanged: unchanged)
         case let error as SyncError: (message, status) = (error.message, error.status)
         case ApplyError.refused(let problems):
-            // Each problem is its own line before this one (ApplyCommand prints them).
+            // One problem is this line; several are each a line before it (ApplyCommand).
             let managed = problems.contains { if case .managed = $0 { true } else { false } }
-            (message, status) = ("\(problems.count) problem(s); nothing was applied", managed ? 4 : 2)
+            let what = problems.count == 1 ? problems[0].message : "\(problems.count) problems"
+            (message, status) = ("\(what); nothing was applied", managed ? 4 : 2)
         case let ApplyError.partial(applied, failed, error):
             let inner = Self.messageAndStatus(error, program: program, unchanged: ".")
             let done = applied.isEmpty ? "no domain was written" : "applied " + applied.joined(separator: ", ")

@@ -28,7 +28,7 @@ enum ApplyCommand {
         let engine = DesiredState(store: context.store, name: name)
         let plan: DesiredState.Plan
         do { plan = try engine.plan(desired) } catch ApplyError.refused(let problems) {
-            for problem in problems {
+            for problem in problems where problems.count > 1 {
                 context.error += Array("\(context.program): \(CLI.oneLine(problem.message))\n".utf8)
             }
             throw ApplyError.refused(problems)
