@@ -17,6 +17,8 @@ public struct EditSession: Sendable {
     public let store: DomainStore
     /// The domain edited.
     public let domain: DomainName
+    /// Its host (`-currentHost`).
+    public let host: DomainHost
     /// The text's format.
     public let format: Format
     /// The values the text was made from, or last merged against.
@@ -25,30 +27,39 @@ public struct EditSession: Sendable {
     let fileFormat: PlistFormat
 
     /// A session on `domain` as it is now (empty when it does not exist).
-    public init(store: DomainStore, domain: DomainName, format: Format) throws {
-        (self.store, self.domain, self.format) = (store, domain, format)
-        let loaded = try store.load(domain)
+    public init(store: DomainStore, domain: DomainName, host: DomainHost = .any, format: Format) throws {
+        (self.store, self.domain, self.host, self.format) = (store, domain, host, format)
+        let loaded = try store.load(domain, host: host)
         (base, fileFormat) = (loaded?.values ?? [:], loaded?.format ?? .xml)
     }
 
-    /// The text of `values`, under `notes` as `#` lines (what was wrong last time).
-    public func text(_ values: PlistDictionary, notes: [String] = []) -> [UInt8] {
-        var out: [UInt8] = []
-        for note in notes { out += Array("# \(CanonicalText.escapedLine(note))\n".utf8) }
+    /// The text of `values`, keys in order.
+    public func text(_ values: PlistDictionary) -> [UInt8] {
+        let sorted = PlistValue.dict(PlistDictionary(entries: values.sortedEntries))
         switch format {
-        case .json: out += JSONWriter.encode(.dict(PlistDictionary(entries: values.sortedEntries)), pretty: true) + [10]
-        case .xml: out += XMLWriter.encode(.dict(PlistDictionary(entries: values.sortedEntries)))
+        case .json: return JSONWriter.encode(sorted, pretty: true) + [10]
+        case .xml: return XMLWriter.encode(sorted)
         }
-        return out
+    }
+
+    /// `text` under `notes`, one `#` line each: what was wrong with it last time.
+    public static func noted(_ text: some Collection<UInt8>, _ notes: [String]) -> [UInt8] {
+        notes.flatMap { Array("# \(CanonicalText.escapedLine($0))\n".utf8) } + body(of: text)
+    }
+
+    /// `text` without its leading `#` lines.
+    public static func body<Text: Collection<UInt8>>(of text: Text) -> Text.SubSequence {
+        var body = text[...]
+        while body.first == UInt8(ascii: "#") {
+            guard let newline = body.firstIndex(of: 10) else { return body[body.endIndex...] }
+            body = body[body.index(after: newline)...]
+        }
+        return body
     }
 
     /// What the edited text says, its leading `#` lines left out; throws a message.
     public func parse(_ bytes: [UInt8]) throws(EditError) -> PlistDictionary {
-        var body = bytes[...]
-        while body.first == UInt8(ascii: "#") {
-            guard let newline = body.firstIndex(of: 10) else { body = body[body.endIndex...]; break }
-            body = body[(newline + 1)...]
-        }
+        let body = Self.body(of: bytes)
         let value: PlistValue
         switch format {
         case .json:
@@ -84,7 +95,7 @@ public struct EditSession: Sendable {
         guard !changes.isEmpty else { return [] }
         var conflicts: [String] = []
         var now = PlistDictionary()
-        try store.update(domain) { values in
+        try store.update(domain, host: host) { values in
             now = values
             conflicts = changes.filter { values[$0.key] != $0.old && values[$0.key] != $0.new }.map(\.key)
             guard conflicts.isEmpty else { return false }

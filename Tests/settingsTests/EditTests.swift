@@ -112,6 +112,17 @@ final class EditTests: XCTestCase {
         XCTAssertTrue(managed.stderr.contains("locked is managed by"), managed.stderr)
     }
 
+    func testCurrentHostEditsTheByHostFile() {
+        h.ok("-currentHost", "write", "com.example.app", "screen", "-int", "1")
+        h.ok("write", "com.example.app", "screen", "-int", "7")
+        let r = h.exec(
+            Harness.settings, ["-currentHost", "edit", "com.example.app"],
+            environment: ["EDITOR": editor([#"sed -i 's/"screen": 1/"screen": 2/' "$1""#])])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(h.ok("-currentHost", "read", "com.example.app", "screen"), "2\n")
+        XCTAssertEqual(h.ok("read", "com.example.app", "screen"), "7\n")
+    }
+
     func testXMLKeepsEveryType() {
         h.ok("write", "com.example.app", "when", "-date", "2024-01-02T03:04:05Z")
         h.ok("write", "com.example.app", "blob", "-data", "00ff")

@@ -1075,6 +1075,20 @@ enum ManPage {
         .BR $XDG_CONFIG_DIRS ;
         see
         .BR LAYERS ).
+        .TP
+        .I $XDG_STATE_HOME/settings/
+        What the tool keeps of its own, private (default folder
+        .IR ~/.local/state ):
+        .I history/
+        the journal of each domain file and the copy of it as last written (see
+        .BR history ),
+        .I apply/
+        the records of
+        .BR apply ,
+        and
+        .I edit/
+        the text being edited.
+        Never in the config folder, so nothing there is taken for a domain or carried by a sync.
         .PP
         An existing domain file is found in any case, as on the case-insensitive disks of macOS:
         .B com.apple.dock

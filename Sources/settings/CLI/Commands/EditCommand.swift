@@ -16,7 +16,7 @@ enum EditCommand {
         guard let domainToken = words.first else { throw CLIError.usage("edit needs a domain") }
         try expectAtMost(1, words)
         let domain = try context.domainName(domainToken)
-        var session = try EditSession(store: context.store, domain: domain, format: format)
+        var session = try EditSession(store: context.store, domain: domain, host: context.host, format: format)
         _ = context.layers(for: domain)
 
         // The text lives in the state folder, private, named so an editor knows its syntax.
@@ -68,11 +68,7 @@ enum EditCommand {
                 throw CLIError.editAbandoned("the edit was abandoned")
             }
             // The person's own text again, under what is wrong with it.
-            var body = saved[...]
-            while body.first == UInt8(ascii: "#"), let newline = body.firstIndex(of: 10) {
-                body = body[(newline + 1)...]
-            }
-            text = notes.flatMap { Array("# \(CLI.oneLine($0))\n".utf8) } + body
+            text = EditSession.noted(saved, notes)
         }
     }
 
