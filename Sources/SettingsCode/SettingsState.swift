@@ -13,6 +13,10 @@ public struct SettingsState: Sendable, Equatable {
     /// does not name was absent.
     public var complete: Bool
 
+    /// Domains of a complete state that could not be read (a file that does not parse):
+    /// nothing is known of them, so they are never compared.
+    public var unreadable: [String] = []
+
     /// A state of `domains`, in the order given.
     public init(_ domains: [(name: String, values: PlistDictionary?)] = [], complete: Bool = false) {
         (self.domains, self.complete) = (domains, complete)
@@ -20,7 +24,7 @@ public struct SettingsState: Sendable, Equatable {
 
     /// Whether the two name the same domains in the same order with the same values.
     public static func == (a: Self, b: Self) -> Bool {
-        a.complete == b.complete && a.domains.count == b.domains.count
+        a.complete == b.complete && a.unreadable == b.unreadable && a.domains.count == b.domains.count
             && zip(a.domains, b.domains).allSatisfy { $0.name == $1.name && $0.values == $1.values }
     }
 
@@ -32,17 +36,27 @@ public struct SettingsState: Sendable, Equatable {
     /// Whether the state names `name` (absent or not).
     public func names(_ name: String) -> Bool { domains.contains { $0.name == name } }
 
-    /// Whether the state says anything of `name`: it names it, or it holds every domain.
-    public func covers(_ name: String) -> Bool { complete || names(name) }
+    /// Whether the state says anything of `name`: it names it, or it holds every domain
+    /// and could read that one.
+    public func covers(_ name: String) -> Bool { names(name) || (complete && !unreadable.contains(name)) }
 
     /// The domains `names` as the store holds them now; with no names, every domain of the
-    /// config folder and the global domain.
-    public static func live(_ names: [String], in store: DomainStore) throws(StoreError) -> SettingsState {
+    /// config folder and the global domain. Then a domain whose file cannot be read is
+    /// told to `skipped` and left out (`unreadable`), so one broken file does not stop a
+    /// snapshot of all the others; a domain named is read or the error thrown.
+    public static func live(
+        _ names: [String], in store: DomainStore, skipped: (StoreError) -> Void = { _ in }
+    ) throws(StoreError) -> SettingsState {
         var state = SettingsState(complete: names.isEmpty)
-        let names = names.isEmpty ? try allNames(in: store) : names
-        for name in names {
+        for name in names.isEmpty ? try allNames(in: store) : names {
             let domain = try DomainName(name, home: store.environment.home)
-            state.domains.append((domain.displayName, try store.load(domain)?.values))
+            do throws(StoreError) {
+                state.domains.append((domain.displayName, try store.load(domain)?.values))
+            } catch {
+                guard names.isEmpty else { throw error }
+                state.unreadable.append(domain.displayName)
+                skipped(error)
+            }
         }
         return state
     }
@@ -56,7 +70,8 @@ public struct SettingsState: Sendable, Equatable {
     public static let marker = "settings-state"
 
     /// A state file: `{"settings-state": 1, "domains": {NAME: VALUES…}, "absent": [NAME…],
-    /// "complete": BOOL}`, JSON in the lossless mapping, so every type comes back as it was.
+    /// "complete": BOOL, "unreadable": [NAME…]}`, JSON in the lossless mapping, so every
+    /// type comes back as it was.
     public var file: [UInt8] {
         var present = PlistDictionary(), absent: [PlistValue] = []
         for (name, values) in domains {
@@ -64,6 +79,7 @@ public struct SettingsState: Sendable, Equatable {
         }
         let root: PlistDictionary = [
             Self.marker: 1, "domains": .dict(present), "absent": .array(absent), "complete": .bool(complete),
+            "unreadable": .array(unreadable.map(PlistValue.string)),
         ]
         return JSONWriter.encode(.dict(root), pretty: true) + [UInt8(ascii: "\n")]
     }
@@ -91,6 +107,9 @@ public struct SettingsState: Sendable, Equatable {
         }
         if case .array(let names)? = root["absent"] {
             for case .string(let absent) in names where !state.names(absent) { state.domains.append((absent, nil)) }
+        }
+        if case .array(let names)? = root["unreadable"] {
+            for case .string(let name) in names where !state.names(name) { state.unreadable.append(name) }
         }
         return .state(state)
     }

@@ -148,4 +148,26 @@ final class DiffCaptureTests: XCTestCase {
         XCTAssertEqual(h.run(["capture", "--timeout", "-1"]).status, 2)
         XCTAssertEqual(h.run(["capture", "--ignor", "x"]).status, 2)
     }
+
+    /// One file that does not parse is said once and left out; it does not stop a snapshot,
+    /// a diff or a capture of all the others, nor show as a deleted domain.
+    func testABrokenDomainIsSkippedNotFatal() throws {
+        h.ok("write", "com.example.good", "k", "-int", "1")
+        try Data("<plist><dict><key>k</key>".utf8).write(to: URL(fileURLWithPath: h.path("com.example.broken")))
+        let snap = h.config + "-all.json"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: snap) }
+        let r = h.run(["snapshot", "-o", snap])
+        XCTAssertEqual(r.status, 3)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("com.example.broken"), r.stderr)
+        h.ok("write", "com.example.good", "k", "-int", "2")
+        let d = h.run(["diff", snap])
+        XCTAssertEqual(d.status, 3, "the broken file is reported; the rest compared")
+        XCTAssertEqual(d.stdout, "--- com.example.good\n-/k = 1\n+/k = 2\n")
+        let c = h.exec(
+            Harness.settings, ["capture", "--", Harness.settings, "write", "com.example.good", "k", "-int", "3"])
+        XCTAssertEqual(c.status, 0)
+        XCTAssertEqual(c.stdout, "settings write com.example.good k -int 3\n")
+        XCTAssertTrue(c.stderr.hasPrefix("settings: warning: cannot parse"), c.stderr)
+    }
 }

@@ -34,7 +34,9 @@ enum CaptureCommand {
         }
         let named = try words.map { token throws in try context.domainName(token).displayName }
         let store = context.store
-        let before = try SettingsState.live(named, in: store)
+        // A domain that cannot be read is said once, and left out of the comparison.
+        var skipped: [StoreError] = []
+        let before = try SettingsState.live(named, in: store) { skipped.append($0) }
 
         var status: Int32 = 0
         let stop = try? CancelSignal()
@@ -54,7 +56,9 @@ enum CaptureCommand {
 
         // With no domain named, both states hold every domain: one made meanwhile was
         // absent before, one removed is absent now.
-        let after = try SettingsState.live(named, in: store)
+        var after = try SettingsState.live(named, in: store) { _ in }
+        after.unreadable += before.unreadable
+        for error in skipped { context.warn(Diagnostic(error, verbWrites: false).message) }
         let filter = NoiseFilter(patterns + ignored)
         let (difference, hidden) = filter.apply(to: StateDiff(from: before, to: after))
         for line in difference.commands(program: context.program) { context.print(line) }

@@ -29,11 +29,14 @@ enum DiffCommand {
         if words.count == 2 {
             new = try side(words[1], &context)
         } else if case .state(let state) = old {
-            // A snapshot of every domain is compared with every domain there is now.
-            var names = state.domains.map(\.name)
-            if state.complete { names += try SettingsState.allNames(in: context.store).filter { !names.contains($0) } }
-            var live = try SettingsState.live(names, in: context.store)
-            live.complete = state.complete
+            // A snapshot of every domain is compared with every domain there is now (one
+            // that cannot be read said, and left out), and with its own domains gone since.
+            let names = state.domains.map(\.name)
+            var live = try SettingsState.live(state.complete ? [] : names, in: context.store) { context.report($0) }
+            if state.complete {
+                let gone = names.filter { !live.names($0) && !live.unreadable.contains($0) }
+                live.domains += try SettingsState.live(gone, in: context.store).domains
+            }
             new = .state(live)
         } else {
             throw CLIError.usage("diff needs a second domain or file (one snapshot alone is compared with now)")
@@ -59,7 +62,7 @@ enum DiffCommand {
         } else {
             context.output += difference.text(headings: headings)
         }
-        if !difference.isEmpty { context.status = 1 }
+        if !difference.isEmpty { context.status = max(context.status, 1) }
     }
 
     /// `snapshot [D…] [-o FILE]`: the domains (every one when none is named) as a state
@@ -71,7 +74,9 @@ enum DiffCommand {
             throw Verb.named("snapshot")!.unknownOption(word.text)
         }
         let names = try words.map { token throws in try context.domainName(token).displayName }
-        let state = try SettingsState.live(names, in: context.store)
+        var skipped: [StoreError] = []
+        let state = try SettingsState.live(names, in: context.store) { skipped.append($0) }
+        for error in skipped { context.report(error) }
         try write(state.file, to: file, &context)
     }
 
