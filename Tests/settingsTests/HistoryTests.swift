@@ -144,4 +144,31 @@ final class HistoryTests: XCTestCase {
         h.run(["write", "com.example.off", "k", "-int", "1"], environment: ["SETTINGS_HISTORY_SIZE": "0"])
         XCTAssertEqual(h.ok("history", "com.example.off"), "")
     }
+
+    /// Writers at once: every change is one whole entry, none lost, none torn.
+    func testConcurrentWritersEachGetOneWholeEntry() throws {
+        let script =
+            "for i in $(seq 1 25); do \(Harness.settings) write com.example.busy \"$1-$i\" -int $i || exit 1; done"
+        let processes = try (1...4).map { n -> Process in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", script, "sh", "w\(n)"]
+            process.environment = h.environment([:])
+            try process.run()
+            return process
+        }
+        for process in processes {
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0)
+        }
+        let json = h.ok("history", "com.example.busy", "--json").split(separator: "\n")
+        XCTAssertEqual(json.count, 100)
+        let keys = try Set(
+            json.map { line -> String in
+                let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+                XCTAssertNotEqual(record["writer"] as? String, "outside", "no change is taken for an outside one")
+                return ((record["changes"] as! [[String: Any]])[0]["key"] as! String)
+            })
+        XCTAssertEqual(keys.count, 100)
+    }
 }
