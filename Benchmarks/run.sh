@@ -14,6 +14,7 @@ need=()
 command -v hyperfine >/dev/null || need+=(hyperfine)
 command -v /usr/bin/defaults >/dev/null || need+=(gnustep-base-runtime)
 [ -x /usr/bin/time ] || need+=(time)
+command -v dconf >/dev/null || need+=(dconf-cli)
 if ((${#need[@]})) && command -v apt-get >/dev/null; then
     apt-get install -y -qq "${need[@]}" >/dev/null
 fi
@@ -130,6 +131,14 @@ cp "$work/merge-base.plist" "$work/merge-ours.orig" && cp "$work/merge-base.plis
 bench merge-file "$runs_big" "cp $work/merge-ours.orig $work/merge-ours.plist" \
     "$settings merge-file $work/merge-base.plist $work/merge-ours.plist $work/merge-theirs.plist"
 Benchmarks/sync_fleet.sh "$settings" 30 >"$work/fleet.txt"
+# Issue 34's floor for a one-key read of a big domain: dconf's hashed, memory-mapped
+# database of the same 100,000 keys (compiled once; dconf reads $XDG_CONFIG_HOME/dconf/user).
+python3 Benchmarks/make_dconf.py "$work/originals/com.bench.big.plist" "$work/dconf-keyfiles"
+mkdir -p "$work/dconf-config/dconf"
+dconf compile "$work/dconf-config/dconf/user" "$work/dconf-keyfiles"
+dconf_read="env XDG_CONFIG_HOME=$work/dconf-config dconf read /bench/$key"
+bench dconf-xml "$runs_big" "" "env $settings read com.bench.big $key" "$dconf_read"
+bench dconf-binary "$runs_big" "" "env $settings read com.bench.bigbin $key" "$dconf_read"
 bench binary-read "$runs_big" "" \
     "$settings read com.bench.bigbin $key" \
     "python3 -c \"import plistlib; print(plistlib.load(open('$big', 'rb'))['$key'])\"" \
@@ -184,6 +193,8 @@ rows = [
     ("100k-key XML write, one key", "big-write", ["python3 plistlib", "Foundation"], [0.2, None]),
     ("100k-key binary write, one key", "binary-write", ["python3 plistlib (binary)"], [0.2]),
     ("100k-key binary read, one key", "binary-read", ["plistlib, XML file", "plistlib, binary file"], [0.1, None]),
+    ("100k-key XML read, one key", "dconf-xml", ["dconf read (issue 34)"], [1.0]),
+    ("100k-key binary read, one key", "dconf-binary", ["dconf read (issue 34)"], [1.0]),
     ("100k-key export --json", "json-export", ["python3 json + plistlib"], [0.1]),
     ("100k-key import --json", "json-import", ["python3 json + plistlib"], [0.1]),
     ("100k-key write -p, deep", "deep-write", ["plistlib load + rewrite"], [0.1]),

@@ -13,13 +13,15 @@ public enum Undo {
     }
 
     /// Per key: the value the undone changes left (what it must still hold) and the one to
-    /// restore (nil: remove the key). Empty when there is nothing to undo.
-    public static func plan(_ entries: [JournalEntry], _ extent: Extent) -> [KeyChange] {
+    /// restore (nil: remove the key). Empty when there is nothing to undo; nil when one of
+    /// the changes was too large for the journal to keep its values.
+    public static func plan(_ entries: [JournalEntry], _ extent: Extent) -> [KeyChange]? {
         let undone: ArraySlice<JournalEntry>
         switch extent {
         case .steps(let n): undone = entries.suffix(max(0, n))
         case .after(let time): undone = entries.drop { $0.time <= time }
         }
+        guard undone.allSatisfy(\.valuesKept) else { return nil }
         var left: [String: PlistValue?] = [:], restore: [String: PlistValue?] = [:], order: [String] = []
         for entry in undone {
             for change in entry.changes {

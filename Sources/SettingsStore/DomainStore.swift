@@ -201,12 +201,15 @@ public struct DomainStore: Sendable {
         let named = path(of: domain, host: host)
         var entries = journal.entries(at: named)
         let stamp = (try? FileSystem.status(named)).flatMap { $0.map(FileStamp.init) }
-        let outside = Journal.Write(journal, at: named, before: stamp, creating: false) {
+        let found = Journal.Write(journal, at: named, before: stamp, creating: false) {
             try? load(domain, host: host)?.values
-        }.outside
-        if !outside.isEmpty {
+        }
+        if !found.outside.isEmpty || found.outsideUncompared {
             let now = Double(FileSystem.wallClockNanoseconds()) / 1e9
-            entries.append(JournalEntry(time: now, writer: JournalEntry.outsideWriter, pid: 0, changes: outside))
+            entries.append(
+                JournalEntry(
+                    time: now, writer: JournalEntry.outsideWriter, pid: 0, changes: found.outside,
+                    valuesKept: !found.outsideUncompared))
         }
         return entries
     }
@@ -257,10 +260,14 @@ public struct DomainStore: Sendable {
             let format = existing?.domain.format ?? .xml
             var binary = false
             let journal = Journal(self)
-            var changes: [KeyChange] = []
+            var changes: [KeyChange] = [], changeCount = 0
             try values.forEachChange(from: before) { changed throws(StoreError) in
                 try checkUnmanaged(changed.key, managed)
-                if journal != nil { changes.append(changed) }
+                // A journal line keeps a few thousand changes at most: past that, the count.
+                if journal != nil {
+                    changeCount += 1
+                    if changes.count < Journal.keptChanges { changes.append(changed) }
+                }
                 guard let new = changed.new else { return }
                 binary = try needsBinary(changed.key, new, format: format, at: target.path) || binary
             }
@@ -270,7 +277,7 @@ public struct DomainStore: Sendable {
             }
             let warning = try save(
                 values, over: existing, to: target, binary: binary, written: written, memo: memo, copy: entry?.copy)
-            entry?.finish(changes, written: remains(values, target))
+            entry?.finish(changes, count: changeCount, written: remains(values, target))
             return warning
         }
     }

@@ -11,8 +11,23 @@ public struct JournalEntry: Sendable, Equatable {
     public let writer: String
     /// The writer's process id; 0 for an outside change.
     public let pid: Int32
-    /// Each key that changed, in key order.
+    /// Each key that changed, in key order; empty when the change was too large to keep
+    /// (see `valuesKept`).
     public let changes: [KeyChange]
+    /// Whether the values were kept: false for a change too large for the journal (its
+    /// keys alone, or only their number, `count`), and for an outside change to a file too
+    /// large to compare. Such a change cannot be undone.
+    public var valuesKept = true
+    /// How many keys changed.
+    public var count: Int
+
+    /// An entry; `count` is the number of `changes` unless given.
+    package init(
+        time: Double, writer: String, pid: Int32, changes: [KeyChange], valuesKept: Bool = true, count: Int? = nil
+    ) {
+        (self.time, self.writer, self.pid, self.changes) = (time, writer, pid, changes)
+        (self.valuesKept, self.count) = (valuesKept, count ?? changes.count)
+    }
 
     /// Whether it was made without the store, and only found later.
     public var isOutside: Bool { writer == JournalEntry.outsideWriter }
@@ -104,6 +119,12 @@ package struct Journal: Sendable {
         return directory + "/" + String(decoding: name, as: UTF8.self) + suffix
     }
 
+    /// The most changes one write collects for its line; past them, only their count.
+    package static let keptChanges = 4096
+
+    /// The largest file an outside change is itemised for (both sides are parsed).
+    static let comparedSize = 1 << 20
+
     /// The first bytes of `NAME.last`: its stamp line, padded with spaces to a fixed size,
     /// so it is rewritten in place; the file's bytes follow.
     static let headerSize = 128
@@ -122,6 +143,8 @@ package struct Journal: Sendable {
         let fd: CInt
         /// What changed without the store since its last write.
         private(set) var outside: [KeyChange] = []
+        /// Whether the file changed outside the store but was too big to compare.
+        private(set) var outsideUncompared = false
         private var copied: FileStamp?
 
         init(_ journal: Journal, at path: String, before: FileStamp?, creating: Bool, values: () -> PlistDictionary?) {
@@ -135,8 +158,13 @@ package struct Journal: Sendable {
                 header != Journal.header(before), header != Journal.header(.invalid)
             else { return }
             var left = PlistDictionary()
+            let size = (try? FileSystem.status(fd: fd).size) ?? headerSize
+            // A big file is not parsed twice to itemise a change made outside: it is said.
+            guard size - headerSize <= Journal.comparedSize, (before?.size ?? 0) <= Journal.comparedSize else {
+                outsideUncompared = true
+                return
+            }
             if header != Journal.header(nil) {
-                let size = (try? FileSystem.status(fd: fd).size) ?? headerSize
                 guard
                     case .dict(let dict)? = try? PropertyList.read(
                         FileSystem.readBytes(fd, count: size - headerSize, at: headerSize)
@@ -155,7 +183,14 @@ package struct Journal: Sendable {
             guard fd >= 0 else { return }
             do throws(Errno) {
                 try FileSystem.writeBytes(Journal.header(.invalid), to: fd, at: 0)
-                copied = FileStamp(try FileSystem.copy(source, into: fd, at: Journal.headerSize))
+                // A file too big to compare keeps only its stamp: copying it would be for nothing.
+                let status = try FileSystem.status(fd: source)
+                if status.size > Journal.comparedSize {
+                    try FileSystem.truncate(fd, to: Journal.headerSize)
+                    copied = FileStamp(status)
+                } else {
+                    copied = FileStamp(try FileSystem.copy(source, into: fd, at: Journal.headerSize))
+                }
             } catch {
                 copied = nil
             }
@@ -163,13 +198,13 @@ package struct Journal: Sendable {
 
         /// After the write: the outside change found before it and this one journalled, and
         /// the copy stamped (`written`: the file is there; false: it was removed).
-        func finish(_ changes: [KeyChange], written: Bool) {
+        func finish(_ changes: [KeyChange], count: Int? = nil, written: Bool) {
             if fd >= 0 {
                 let stamp: Stamp = written ? copied.map(Stamp.file) ?? .invalid : .absent
                 if !written { try? FileSystem.truncate(fd, to: Journal.headerSize) }
                 try? FileSystem.writeBytes(Journal.header(stamp), to: fd, at: 0)
             }
-            journal.append(outside, changes, at: base + ".jsonl")
+            journal.append(outside, uncompared: outsideUncompared, changes, count: count, at: base + ".jsonl")
         }
     }
 
@@ -208,12 +243,22 @@ package struct Journal: Sendable {
 
     /// Appends the outside change and this one to the journal at `path`, trimming it when
     /// it passes its size (or, looked at every 16 KiB, its age).
-    func append(_ outside: [KeyChange], _ changes: [KeyChange], at path: String) {
-        guard !changes.isEmpty || !outside.isEmpty else { return }
+    func append(
+        _ outside: [KeyChange], uncompared: Bool = false, _ changes: [KeyChange], count: Int? = nil, at path: String
+    ) {
+        guard !changes.isEmpty || !outside.isEmpty || uncompared else { return }
         let now = Double(FileSystem.wallClockNanoseconds()) / 1e9
+        let limit = maximumBytes / 8
         var lines: [UInt8] = []
-        if !outside.isEmpty { lines += Self.line(now, JournalEntry.outsideWriter, 0, outside) }
-        if !changes.isEmpty { lines += Self.line(now, writer, FileSystem.processID, changes) }
+        if !outside.isEmpty || uncompared {
+            lines += Self.line(now, JournalEntry.outsideWriter, 0, outside, limit: uncompared ? -1 : limit)
+        }
+        if !changes.isEmpty {
+            // Changes left uncollected (more than `keptChanges`) leave only their count.
+            let whole = (count ?? changes.count) == changes.count
+            lines += Self.line(
+                now, writer, FileSystem.processID, changes, limit: whole ? limit : -1, count: count ?? changes.count)
+        }
         guard let size = try? FileSystem.appendPrivate(lines, to: path) else { return }
         let crossed = (size - lines.count) / 16384 != size / 16384
         if size > maximumBytes || (crossed && isTooOld(path, now: now)) { trim(path, now: now) }
@@ -226,19 +271,33 @@ package struct Journal: Sendable {
     }
 
     /// A newline, then `{"time":…,"writer":"…","pid":…,"changes":[{"key":"…","old":…,"new":…}]}`:
-    /// a record starts its own line, so one a crash tore never swallows the next.
-    static func line(_ time: Double, _ writer: String, _ pid: Int32, _ changes: [KeyChange]) -> [UInt8] {
+    /// a record starts its own line, so one a crash tore never swallows the next. Past
+    /// `limit` bytes of changes the values are left out (`"values":false`), and past it
+    /// again the keys too, leaving their `"count"`: a 100,000-key import is one short line,
+    /// not the domain twice over. A negative limit keeps nothing but the count.
+    static func line(
+        _ time: Double, _ writer: String, _ pid: Int32, _ changes: [KeyChange], limit: Int, count: Int? = nil
+    ) -> [UInt8] {
         var out = Array("\n{\"time\":".utf8) + JSONWriter.encode(.double(time))
         out += Array(",\"writer\":".utf8) + JSONWriter.encode(.string(writer))
         out += Array(",\"pid\":\(pid),\"changes\":[".utf8)
-        for (i, change) in changes.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out += Array("{\"key\":".utf8) + JSONWriter.encode(.string(change.key))
-            if let old = change.old { out += Array(",\"old\":".utf8) + JSONWriter.encode(old) }
-            if let new = change.new { out += Array(",\"new\":".utf8) + JSONWriter.encode(new) }
-            out.append(UInt8(ascii: "}"))
+        func encoded(values: Bool) -> [UInt8]? {
+            var body: [UInt8] = []
+            for (i, change) in changes.enumerated() {
+                if i > 0 { body.append(UInt8(ascii: ",")) }
+                body += Array("{\"key\":".utf8) + JSONWriter.encode(.string(change.key))
+                if values, let old = change.old { body += Array(",\"old\":".utf8) + JSONWriter.encode(old) }
+                if values, let new = change.new { body += Array(",\"new\":".utf8) + JSONWriter.encode(new) }
+                body.append(UInt8(ascii: "}"))
+                if body.count > limit { return nil }
+            }
+            return body
         }
-        return out + Array("]}".utf8)
+        if limit >= 0, let body = encoded(values: true) {
+            return out + body + Array("]}".utf8)
+        }
+        if limit >= 0 { out += encoded(values: false) ?? [] }
+        return out + Array("],\"values\":false,\"count\":\(count ?? changes.count)}".utf8)
     }
 
     static func entry(_ line: [UInt8]) -> JournalEntry? {
@@ -251,8 +310,11 @@ package struct Journal: Sendable {
             guard case .string(let key)? = item["key"] else { return nil }
             changes.append(KeyChange(key: key, old: item["old"], new: item["new"]))
         }
+        var count = changes.count
+        if case .int(let n)? = record["count"], let n = n.int64 { count = Int(clamping: n) }
         return JournalEntry(
-            time: time, writer: writer, pid: Int32(truncatingIfNeeded: pid.int64 ?? 0), changes: changes)
+            time: time, writer: writer, pid: Int32(truncatingIfNeeded: pid.int64 ?? 0), changes: changes,
+            valuesKept: record["values"] != .bool(false), count: count)
     }
 
     /// Whether the journal's first entry is past the age limit (its first bytes name its time).

@@ -114,6 +114,10 @@ final class UndoPlanTests: XCTestCase {
             Undo.plan(entries, .steps(2)), [KeyChange(key: "a", old: 3, new: 1), KeyChange(key: "b", old: nil, new: 9)])
         XCTAssertEqual(Undo.plan(entries, .after(1.5)), Undo.plan(entries, .steps(2)))
         XCTAssertEqual(Undo.plan(entries, .after(3)), [])
-        XCTAssertEqual(Undo.plan(entries, .steps(99)).first, KeyChange(key: "a", old: 3, new: nil))
+        XCTAssertEqual(Undo.plan(entries, .steps(99))?.first, KeyChange(key: "a", old: 3, new: nil))
+        var big = entries
+        big[1].valuesKept = false
+        XCTAssertNil(Undo.plan(big, .steps(2)), "a change kept without values cannot be undone")
+        XCTAssertEqual(Undo.plan(big, .steps(1))?.count, 2)
     }
 }

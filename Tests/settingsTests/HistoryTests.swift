@@ -171,4 +171,34 @@ final class HistoryTests: XCTestCase {
             })
         XCTAssertEqual(keys.count, 100)
     }
+
+    /// A change too large to keep (a 20,000-key import) is one short line with its count,
+    /// and cannot be undone; an outside change to a file over 1 MiB is said, not parsed.
+    func testBigChangesAreCountedNotKept() throws {
+        var json = "{"
+        for i in 0..<20_000 { json += "\"key\(i)\": \"a value long enough to count \(i)\"," }
+        json += "\"last\": 1}"
+        let r = h.run(["import", "com.example.big", "-", "--json"], stdin: Data(json.utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let journal = try FileManager.default.contentsOfDirectory(atPath: journalFolder).first {
+            $0.hasSuffix(".jsonl")
+        }!
+        let size = try FileManager.default.attributesOfItem(atPath: journalFolder + "/" + journal)[.size] as! Int
+        XCTAssertLessThan(size, 300, "one short line")
+        XCTAssertTrue(h.ok("history", "com.example.big").hasSuffix("  (20001 keys; too large to keep their values)\n"))
+        let undo = h.run(["undo", "com.example.big"])
+        XCTAssertEqual(undo.status, 2)
+        XCTAssertTrue(undo.stderr.contains("too large for the journal to keep its values"), undo.stderr)
+        // Changed outside (a copy of the same file put back): said, not parsed twice.
+        let path = h.path("com.example.big")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertGreaterThan(bytes.count, 1 << 20)
+        try FileManager.default.removeItem(atPath: path)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        h.ok("write", "com.example.big", "last", "-int", "2")
+        let text = h.ok("history", "com.example.big")
+        XCTAssertTrue(
+            text.contains("outside change (not through settings)\n  (not compared: the file is over 1 MiB)\n"), text)
+        XCTAssertTrue(text.hasSuffix("-/last = 1\n+/last = 2\n"), text)
+    }
 }

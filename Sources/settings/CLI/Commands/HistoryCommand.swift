@@ -18,11 +18,16 @@ enum HistoryCommand {
         for entry in context.store.history(of: domain, host: context.host) {
             guard since.map({ entry.time >= $0 }) ?? true else { continue }
             let changes = entry.changes.filter { key == nil || $0.key.utf8.elementsEqual(key!.utf8) }
-            guard !changes.isEmpty else { continue }
+            // A change too large to keep its values still shows, when no key was asked for.
+            guard !changes.isEmpty || (key == nil && !entry.valuesKept) else { continue }
             if json {
                 var record: PlistDictionary = ["time": .double(entry.time), "writer": .string(entry.writer)]
                 record["date"] = .date(PlistDate(unixSeconds: entry.time))
                 record["pid"] = .int(Int64(entry.pid))
+                if !entry.valuesKept {
+                    record["values"] = false
+                    record["count"] = .int(Int64(entry.count))
+                }
                 record["changes"] = .array(
                     changes.map { change in
                         var item: PlistDictionary = ["key": .string(change.key)]
@@ -35,6 +40,14 @@ enum HistoryCommand {
             }
             let who = entry.isOutside ? "outside change (not through settings)" : "\(entry.writer) (pid \(entry.pid))"
             context.print("\(FileSystem.localTime(Int64(entry.time.rounded(.down)))) \(CLI.oneLine(who))")
+            if !entry.valuesKept {
+                context.print(
+                    entry.isOutside && entry.count == 0
+                        ? "  (not compared: the file is over 1 MiB)"
+                        : "  (\(entry.count) keys; too large to keep their values)")
+                for change in changes { context.print("  \(CanonicalText.escapedLine(change.key))") }
+                continue
+            }
             for change in changes {
                 let path = PlistKeyPath([change.key])
                 if let old = change.old { context.output += [UInt8(ascii: "-")] + CanonicalText.line(path, old) }
@@ -61,7 +74,11 @@ enum HistoryCommand {
         }
         if let to { extent = .after(try time(to, flag: "--to")) }
         let entries = context.store.history(of: domain, host: context.host)
-        let plan = Undo.plan(entries, extent)
+        guard let plan = Undo.plan(entries, extent) else {
+            throw CLIError.usage(
+                "cannot undo \(domain.displayName) that far: a change there was too large for the journal to keep "
+                    + "its values (see history)")
+        }
         guard !plan.isEmpty else {
             context.error += Array("\(context.program): nothing to undo in \(domain.displayName)\n".utf8)
             context.status = 1
