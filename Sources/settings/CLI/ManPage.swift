@@ -534,6 +534,13 @@ enum ManPage {
         days by dropping the oldest changes, and never fsynced: a crash loses at most the last
         lines, and a torn line is skipped.
         It never makes a write fail; a journal that cannot be written is left out.
+        A change too large to keep (more than 4096 keys, or values past an eighth of the size
+        limit, as a big
+        .BR import )
+        keeps only its keys or their number, and
+        .B undo
+        will not go past it; a change made outside the store to a file over 1 MiB is noted, not
+        compared key by key.
         Beside each journal a copy of the file as the store last wrote it (made by the kernel
         from the descriptor it was written through) is what an outside change is compared with.
         defaults keeps no history.
