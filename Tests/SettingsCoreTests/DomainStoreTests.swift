@@ -20,6 +20,41 @@ final class DomainStoreTests: XCTestCase {
         }
     }
 
+    /// Every write path, with the journal on (its own state folder here), leaves no
+    /// descriptor open: XML and binary one-key updates, whole updates, removal, history.
+    func testTheJournalLeavesNoDescriptorOpen() throws {
+        let state = directory + "-state"
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let journalled = DomainStore(
+            directory: directory, environment: Environment(["XDG_STATE_HOME": state, "HOME": directory]))
+        func openDescriptors() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+        }
+        try journalled.update(.named("com.warm")) {
+            $0["k"] = 0; return true
+        }
+        let before = openDescriptors()
+        for i in 0..<20 {
+            try journalled.update(.named("com.fd"), key: "k") {
+                $0 = .int(Int64(i)); return true
+            }
+            try journalled.update(.named("com.fd")) {
+                $0["w"] = .int(Int64(i)); return true
+            }
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Data(BinaryWriter.encode(.dict(["k": .int(Int64(i)), "o": 1]))).write(
+                to: URL(fileURLWithPath: directory + "/com.bin.plist"))
+            try journalled.update(.named("com.bin"), key: "k") {
+                $0 = .int(Int64(i + 1)); return true
+            }
+            _ = journalled.history(of: .named("com.fd"))
+            _ = try journalled.remove(.named("com.bin"))
+        }
+        XCTAssertEqual(openDescriptors(), before)
+        XCTAssertEqual(journalled.history(of: .named("com.fd")).count, 40)
+        XCTAssertGreaterThan(journalled.history(of: .named("com.bin")).filter(\.isOutside).count, 0)
+    }
+
     func testPathsFollowFoundation() throws {
         XCTAssertEqual(store.path(of: .named("com.a"), host: .any), directory + "/com.a.plist")
         XCTAssertEqual(store.path(of: .global, host: .any), directory + "/.GlobalPreferences.plist")
