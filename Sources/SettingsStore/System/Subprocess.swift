@@ -73,19 +73,8 @@ package enum Subprocess {
         // Nothing else of ours reaches the program: not a lock's descriptor (a git outliving
         // a killed round would hold the lock), not a pipe our own caller reads to its end.
         _ = addCloseFrom(&actions, 3)
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let table: [UnsafeMutablePointer<CChar>?]? = environment.table.map { variables in
-            variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        }
-        defer { for pointer in table ?? [] { free(pointer) } }
         var pid: pid_t = 0
-        let started =
-            if let table {
-                posix_spawnp(&pid, arguments[0], &actions, nil, argv, table)
-            } else {
-                posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
-            }
+        let started = spawn(&pid, arguments, environment, &actions, nil)
         // The child's ends are the child's alone now.
         for end in [out[1], err[1], inp[0]] where end >= 0 {
             close(end)
@@ -170,13 +159,33 @@ package enum Subprocess {
             }
             return Result(status: 128 + SIGTERM, output: output, errors: errorText, stopped: stopped)
         }
+        return Result(status: waitForExit(pid), output: output, errors: errorText)
+    }
+
+    /// `posix_spawnp` of `arguments` in `environment` (the command line's table, or the
+    /// process's own); the error number, 0 when it started.
+    private static func spawn(
+        _ pid: inout pid_t, _ arguments: [String], _ environment: Environment,
+        _ actions: inout posix_spawn_file_actions_t, _ attributes: UnsafePointer<posix_spawnattr_t>?
+    ) -> CInt {
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let table: [UnsafeMutablePointer<CChar>?]? = environment.table.map { variables in
+            variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        }
+        defer { for pointer in table ?? [] { free(pointer) } }
+        if let table { return posix_spawnp(&pid, arguments[0], &actions, attributes, argv, table) }
+        return posix_spawnp(&pid, arguments[0], &actions, attributes, argv, environ)
+    }
+
+    /// Waits for `pid` and returns its exit status, 128 + the signal's number when a signal
+    /// ended it. (WIFEXITED and friends are macros Swift cannot see: the low seven bits are
+    /// the signal, 0 for a normal exit, the next byte the exit status.)
+    private static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: CInt = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        // WIFEXITED and friends are macros Swift cannot see: the low seven bits are the
-        // signal (0 for a normal exit), the next byte the exit status.
         let signal = status & 0x7f
-        return Result(
-            status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, output: output, errors: errorText)
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
     /// Runs `arguments` as a person's own program (`$EDITOR`, `capture -- CMD`, `watch
@@ -196,12 +205,6 @@ package enum Subprocess {
             posix_spawn_file_actions_adddup2(&actions, inp[0], 0)
         }
         _ = addCloseFrom(&actions, 3)
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let table: [UnsafeMutablePointer<CChar>?]? = environment.table.map { variables in
-            variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        }
-        defer { for pointer in table ?? [] { free(pointer) } }
         // As system(3): while the program has the terminal, an interrupt or a quit is its
         // to handle (vi ignores it), not ours; the program itself gets them as usual.
         var attributes = posix_spawnattr_t()
@@ -219,12 +222,7 @@ package enum Subprocess {
             signal(SIGQUIT, quit)
         }
         var pid: pid_t = 0
-        let started =
-            if let table {
-                posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, table)
-            } else {
-                posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
-            }
+        let started = spawn(&pid, arguments, environment, &actions, &attributes)
         if inp[0] >= 0 { close(inp[0]) }
         if let input, inp[1] >= 0 {
             _ = fcntl(inp[1], F_SETFL, fcntl(inp[1], F_GETFL) | O_NONBLOCK)
@@ -237,10 +235,7 @@ package enum Subprocess {
             close(inp[1])
         }
         guard started == 0 else { throw Errno(started) }
-        var status: CInt = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        return waitForExit(pid)
     }
 
     /// Waits until `pid` has ended (true), the deadline passes or the cancel signal is
