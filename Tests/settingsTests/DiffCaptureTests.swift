@@ -124,14 +124,7 @@ final class DiffCaptureTests: XCTestCase {
 
     func testCaptureEndsOnCtrlCAndOnItsTimeout() throws {
         h.ok("write", "com.example.app", "volume", "-int", "1")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Harness.settings)
-        process.arguments = ["capture", "com.example.app"]
-        process.environment = h.environment([:])
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let (process, out, _) = try h.start(["capture", "com.example.app"])
         WatchTests.waitUntilWaiting(process)
         h.ok("write", "com.example.app", "volume", "-int", "5")
         kill(process.processIdentifier, SIGINT)

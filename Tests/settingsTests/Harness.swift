@@ -147,6 +147,20 @@ struct Harness {
             stderr: String(decoding: e, as: UTF8.self))
     }
 
+    /// The binary started in the background (`watch`, `capture`) in this folder's
+    /// environment, its output and error on pipes; the caller waits for it.
+    func start(_ arguments: [String]) throws -> (process: Process, output: Pipe, error: Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.settings)
+        process.arguments = arguments
+        process.environment = environment([:])
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return (process, out, err)
+    }
+
     /// `settings ARGS…`, failing the test unless it exits 0 with nothing on stderr.
     @discardableResult
     func ok(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) -> String {

@@ -20,14 +20,9 @@ final class WatchExecTests: XCTestCase {
             sleep 1
             echo end >> \(log)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Harness.settings)
-        process.arguments = ["watch", "com.example.app", "--exec", command, "--timeout", "5", "--debounce", "300"]
-        process.environment = h.environment([:])
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let (process, out, err) = try h.start([
+            "watch", "com.example.app", "--exec", command, "--timeout", "5", "--debounce", "300",
+        ])
         WatchTests.waitUntilWaiting(process)
         h.ok("write", "com.example.app", "volume", "-int", "2")
         h.ok("write", "com.example.app", "theme", "-string", "dark")
@@ -61,13 +56,9 @@ final class WatchExecTests: XCTestCase {
     }
 
     func testAFailingCommandIsOneLineAndTheWatchGoesOn() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Harness.settings)
-        process.arguments = ["watch", "com.example.app", "--exec", "exit 3", "--count", "2", "--timeout", "5"]
-        process.environment = h.environment([:])
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
+        let (process, _, err) = try h.start([
+            "watch", "com.example.app", "--exec", "exit 3", "--count", "2", "--timeout", "5",
+        ])
         WatchTests.waitUntilWaiting(process)
         h.ok("write", "com.example.app", "a", "-int", "1")
         Thread.sleep(forTimeInterval: 0.3)
