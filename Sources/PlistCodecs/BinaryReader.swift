@@ -34,6 +34,8 @@ package struct BinaryReader {
     /// False while a value nobody asked for is read: checked in full, built not at all.
     private var materializing: Bool
     private var found: PlistValue?
+    /// In lookup mode, when asked for: the key and value objects of each top-level key.
+    private var places: [KeyPlace]?
 
     /// No document may stand for more values than this (shared objects counted per use).
     package static let maximumValues = 1 << 24
@@ -76,6 +78,33 @@ package struct BinaryReader {
         root: PlistValue, found: PlistValue?, layout: Layout
     ) {
         try run(input, wanted: key)
+    }
+
+    /// `lookup`, with the objects of the top-level keys (`PropertyList.lookupPlaces`).
+    static func lookupPlaces(_ input: [UInt8], key: String) throws(PlistError) -> (
+        root: PlistValue, found: PlistValue?, places: [KeyPlace]?
+    ) {
+        try input.withUnsafeBufferPointer { buffer throws(PlistError) in
+            var reader = try BinaryReader(buffer, wanted: key)
+            if reader.objectCount < Int(UInt32.max) { reader.places = [] }
+            let root = try reader.document()
+            return (root, reader.found, reader.places)
+        }
+    }
+
+    /// See `PropertyList.value(at:key:binary:)`.
+    static func value(at place: KeyPlace, key: String, file: UnsafeBufferPointer<UInt8>) -> KeyPlace.Found {
+        do throws(PlistError) {
+            var reader = try BinaryReader(file, wanted: nil)
+            guard Int(place.from) < reader.objectCount, Int(place.to) < reader.objectCount else { return .broken }
+            // As deep as the file's own reading had it: inside the root dictionary.
+            reader.depth = 1
+            guard case .string(let found) = try reader.object(Int(place.from)).value else { return .broken }
+            guard sameKey(found, key) else { return .otherKey }
+            return .value(try reader.object(Int(place.to)).value)
+        } catch {
+            return .broken
+        }
     }
 
     private static func run(_ input: [UInt8], wanted: String?) throws(PlistError) -> (
@@ -293,13 +322,22 @@ package struct BinaryReader {
             let lookingUp = wanted != nil && depth == 1
             for i in 0..<n {
                 if lookingUp { materializing = true }
-                guard case .string(let key) = try object(try reference(refs, i)).value else {
+                let keyObject = try reference(refs, i)
+                guard case .string(let key) = try object(keyObject).value else {
                     throw PlistError.binary(.keyIsNotAString, offset: start)
                 }
                 let match = lookingUp && sameKey(key, wanted!)
                 if lookingUp { materializing = match }
-                let (value, s) = try object(try reference(refs, n + i))
+                let valueObject = try reference(refs, n + i)
+                let (value, s) = try object(valueObject)
                 if match { found = value }
+                if lookingUp, places != nil {
+                    places!.append(
+                        KeyPlace(
+                            hash: KeyPlace.hash(of: key), from: UInt32(keyObject), to: UInt32(valueObject),
+                            valueFrom: 0,
+                            valueTo: 0))
+                }
                 if materializing && !lookingUp { dict.append(key: key, value: value) }
                 if lookingUp { materializing = false }
                 size += s + 1

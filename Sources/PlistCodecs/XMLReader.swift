@@ -20,11 +20,15 @@ package struct XMLReader {
     /// other, but no string, array or dictionary is built for it.
     private var materializing: Bool
     private var found: PlistValue?
+    /// In lookup mode, when asked for: where each top-level key and value lie; nil once a
+    /// key is found that a read could not go straight to (see `lookupPlaces`).
+    private var places: [KeyPlace]?
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: [UInt8]?) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: [UInt8]?, places: Bool = false) {
         c = ByteCursor(bytes)
         self.wanted = wanted
         materializing = wanted == nil
+        self.places = places ? [] : nil
     }
 
     package static func read(_ input: [UInt8]) throws(PlistError) -> PlistValue {
@@ -35,16 +39,52 @@ package struct XMLReader {
     /// The value of one top-level key, reading the whole document as strictly as `read`
     /// but building only that value. `root` is built in full only when it is no dictionary.
     static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {
-        try run(try TextDecoding.utf8(input, format: .xml), wanted: Array(key.utf8))
+        let (root, found, _) = try run(try TextDecoding.utf8(input, format: .xml), wanted: Array(key.utf8))
+        return (root, found)
     }
 
-    private static func run(_ text: [UInt8], wanted: [UInt8]?) throws(PlistError) -> (
-        root: PlistValue, found: PlistValue?
+    /// `lookup`, with the places of the top-level keys (`PropertyList.lookupPlaces`).
+    static func lookupPlaces(_ input: [UInt8], key: String) throws(PlistError) -> (
+        root: PlistValue, found: PlistValue?, places: [KeyPlace]?
+    ) {
+        let text = try TextDecoding.utf8(input, format: .xml)
+        // Places are offsets in the file: only text that is the file's own bytes has them.
+        let asIs = text.count == input.count && input.count < Int(UInt32.max) && text == input
+        return try run(text, wanted: Array(key.utf8), places: asIs)
+    }
+
+    private static func run(_ text: [UInt8], wanted: [UInt8]?, places: Bool = false) throws(PlistError) -> (
+        root: PlistValue, found: PlistValue?, places: [KeyPlace]?
     ) {
         try text.withUnsafeBufferPointer { buffer throws(PlistError) in
-            var reader = XMLReader(buffer, wanted: wanted)
+            var reader = XMLReader(buffer, wanted: wanted, places: places)
             let root = try reader.document()
-            return (root, reader.found)
+            return (root, reader.found, reader.places)
+        }
+    }
+
+    /// See `PropertyList.value(at:key:xml:)`. `window` starts at the key's `<key>`.
+    static func value(at place: KeyPlace, key: String, window: UnsafeBufferPointer<UInt8>) -> KeyPlace.Found {
+        let keyLength = Int(place.to) - Int(place.from)
+        let valueFrom = Int(place.valueFrom) - Int(place.from) + 5
+        guard place.from >= 5, keyLength >= 0, valueFrom >= 5 + keyLength + 6, valueFrom < window.count else {
+            return .broken
+        }
+        var reader = XMLReader(window, wanted: nil)
+        guard reader.matches(0, "<key>"), reader.matches(5 + keyLength, "</key>") else { return .broken }
+        var wanted = key
+        let same = wanted.withUTF8 { $0.elementsEqual(UnsafeBufferPointer(rebasing: window[5..<(5 + keyLength)])) }
+        guard same else { return .otherKey }
+        // As deep as the file's own reading had it: inside the root dictionary.
+        reader.depth = 1
+        reader.pos = valueFrom
+        do throws(PlistError) {
+            let tag = try reader.openTag()
+            guard tag.kind != .key, tag.kind != .plist else { return .broken }
+            let value = try reader.value(tag)
+            return reader.pos == window.count ? .value(value) : .broken
+        } catch {
+            return .broken
         }
     }
 
@@ -264,6 +304,7 @@ package struct XMLReader {
             }
             try skipMisc()
             guard !at("</") else { throw fail(.keyWithoutValue(preview(keyText))) }
+            let valueFrom = pos
             let valueTag = try openTag()
             guard valueTag.kind != .key else { throw fail(.keyWithoutValue(preview(keyText))) }
             if lookingUp {
@@ -273,6 +314,7 @@ package struct XMLReader {
                 let value = try value(valueTag)
                 if match { found = value }
                 materializing = false
+                if places != nil { place(keyText, valueFrom) }
             } else if materializing {
                 let key = try string(keyText)
                 dict.append(key: key, value: try value(valueTag))
@@ -281,6 +323,22 @@ package struct XMLReader {
                 _ = try value(valueTag)
             }
         }
+    }
+
+    /// Notes where a top-level key and its value (just read, up to `pos`) lie; a key a
+    /// read could not find again as `<key>text</key>` drops all places.
+    private mutating func place(_ keyText: Text, _ valueFrom: Int) {
+        guard case .slice(let range) = keyText, range.lowerBound >= 5, matches(range.lowerBound - 5, "<key>"),
+            matches(range.upperBound, "</key>")
+        else {
+            places = nil
+            return
+        }
+        let hash = KeyPlace.hash(of: UnsafeBufferPointer(rebasing: bytes[range]))
+        places!.append(
+            KeyPlace(
+                hash: hash, from: UInt32(range.lowerBound), to: UInt32(range.upperBound), valueFrom: UInt32(valueFrom),
+                valueTo: UInt32(pos)))
     }
 
     private mutating func array() throws(PlistError) -> [PlistValue] {

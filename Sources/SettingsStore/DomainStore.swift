@@ -176,13 +176,30 @@ public struct DomainStore: Sendable {
     }
 
     /// One value of a domain, without building the rest: nil when the domain or the key
-    /// does not exist. The whole file is still checked, as `load` checks it.
+    /// does not exist. The whole file is checked, as `load` checks it, or, for a big file,
+    /// was checked whole when its key index was made and has not changed since (`KeyIndex`).
     public func value(forKey key: String, in domain: DomainName, host: DomainHost = .any) throws(StoreError)
         -> PlistValue?
     {
         _ = try located(domain, host: host)
         let path = path(of: domain, host: host)
-        let found = try readFile(path) { bytes throws(PlistError) in try PropertyList.lookup(bytes, key: key).0 }
+        let index = keyIndexFile(for: path)
+        let found = try readFile(
+            path,
+            shortcut: { fd, status -> PropertyList.Lookup? in
+                guard status.size >= KeyIndex.minimumFileSize else { return nil }
+                switch KeyIndex.lookup(key, indexPath: index, file: fd, status: status) {
+                case .value(let value)?: return .dictionary(value)
+                case .absent?: return .dictionary(nil)
+                case nil: return nil
+                }
+            },
+            parse: { bytes, status throws(PlistError) in
+                guard KeyIndex.worthMaking(for: status) else { return try PropertyList.lookup(bytes, key: key).0 }
+                let (found, format, places) = try PropertyList.lookupPlaces(bytes, key: key)
+                if let places { saveKeyIndex(places, format: format, of: status, for: path, at: index) }
+                return found
+            })
         switch found?.parsed {
         case nil, .dictionary(nil)?: return nil
         case .dictionary(let value)?: return value
@@ -307,7 +324,7 @@ public struct DomainStore: Sendable {
     ) throws -> StoreWarning? {
         let managed = managedFile(of: domain, host: host)
         return try withTarget(domain, host: host) { target throws in
-            let file = try readFile(target.path) { bytes throws(PlistError) -> OneKey in
+            let file = try readFile(target.path) { bytes, _ throws(PlistError) -> OneKey in
                 // Smaller than 2 GiB, a file cannot hold more objects than the editor numbers.
                 guard PropertyList.sniff(bytes) == .binary, bytes.count < Int(Int32.max) else {
                     return .tree(try Self.parse(bytes, memo: memo))
@@ -600,6 +617,30 @@ public struct DomainStore: Sendable {
         }
     }
 
+    /// Where the key index of the domain file at `path` is kept: `$XDG_CACHE_HOME/settings/index`
+    /// (an absolute `XDG_CACHE_HOME`, else `~/.cache`), by the file's path.
+    func keyIndexFile(for path: String) -> String {
+        let base: String
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            base = cache
+        } else {
+            base = Path.join(environment.home, ".cache")
+        }
+        return Path.join(base, "settings/index/") + Path.flatName(of: path)
+    }
+
+    /// Writes the key index of a file just read whole, if it is still as it was when its
+    /// read began. Nothing here fails a read: an index that cannot be made is not made.
+    private func saveKeyIndex(
+        _ places: [KeyPlace], format: PlistFormat, of status: FileSystem.Status, for path: String, at index: String
+    ) {
+        guard let now = try? FileSystem.status(path), FileStamp(now) == FileStamp(status),
+            let bytes = KeyIndex.encode(places, format: format, of: status)
+        else { return }
+        try? FileSystem.makeDirectories(Path.directory(of: index))
+        try? FileSystem.replacePrivate(index, with: bytes)
+    }
+
     /// The app domains in the config folder, sorted; the global domain and ByHost
     /// files are left out, as `defaults domains` does, and so are file-sync engines'
     /// conflict copies (`ConflictCopy`).
@@ -629,7 +670,7 @@ public struct DomainStore: Sendable {
 
     /// Reads and parses a domain file (through `memo`, when given).
     func read(_ path: String, memo: FileMemo? = nil) throws(StoreError) -> FileRead? {
-        guard let file = try readFile(path, parse: { bytes throws(PlistError) in try Self.parse(bytes, memo: memo) })
+        guard let file = try readFile(path, parse: { bytes, _ throws(PlistError) in try Self.parse(bytes, memo: memo) })
         else {
             memo?.forget()
             return nil
@@ -659,17 +700,26 @@ public struct DomainStore: Sendable {
 
     /// Reads a domain file and parses it with `parse`; `parsed` is nil for an empty file.
     /// Only a regular file is read (a FIFO, a device or a folder is refused at once).
+    /// `shortcut`, when given, is first shown the open file and its status: what it returns,
+    /// when not nil, is the answer, and the file is not read.
     /// A parse failure of a file changed in the last two seconds is retried for `readRetry`
     /// seconds: Foundation rewrites its files in place, so a reader can catch one
     /// half-written (or just truncated, hence empty).
-    private func readFile<T>(_ path: String, parse: ([UInt8]) throws(PlistError) -> T)
-        throws(StoreError) -> (parsed: T?, status: FileSystem.Status)?
-    {
+    private func readFile<T>(
+        _ path: String, shortcut: ((CInt, FileSystem.Status) -> T?)? = nil,
+        parse: ([UInt8], FileSystem.Status) throws(PlistError) -> T
+    ) throws(StoreError) -> (parsed: T?, status: FileSystem.Status)? {
         let deadline = FileSystem.monotonicSeconds() + min(max(readRetry, 0), 2)
         while true {
-            let file: (bytes: [UInt8], status: FileSystem.Status)?
-            do { file = try FileSystem.readFile(path) } catch { throw StoreError(reading: path, error) }
-            guard let file else { return nil }
+            let file: (bytes: [UInt8], status: FileSystem.Status)
+            do {
+                guard let (fd, status) = try FileSystem.openToRead(path) else { return nil }
+                defer { FileSystem.close(fd) }
+                if let shortcut, let answer = shortcut(fd, status) { return (answer, status) }
+                file = (try FileSystem.readOpened(fd, status), status)
+            } catch {
+                throw StoreError(reading: path, error)
+            }
             let age = FileSystem.wallClockNanoseconds() - file.status.modifiedNanoseconds
             let fresh = age < 2_000_000_000 && FileSystem.monotonicSeconds() < deadline
             if file.bytes.isEmpty {
@@ -677,7 +727,7 @@ public struct DomainStore: Sendable {
                 return (nil, file.status)
             }
             do throws(PlistError) {
-                return (try parse(file.bytes), file.status)
+                return (try parse(file.bytes, file.status), file.status)
             } catch {
                 if fresh {
                     FileSystem.sleep(seconds: 0.05)

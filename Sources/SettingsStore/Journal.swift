@@ -94,29 +94,10 @@ package struct Journal: Sendable {
         return path.split(separator: "/").last.map(String.init) ?? path
     }()
 
-    /// Where the domain whose file is `path` (as named) keeps its journal, by that path, so
-    /// two config folders never share one: `/` and `%` escaped; a long one shortened with a
-    /// hash of the whole.
+    /// Where the domain whose file is `path` (as named) keeps its journal: by that path
+    /// (`Path.flatName`), so two config folders never share one.
     func file(for path: String, _ suffix: String) -> String {
-        // Bytes, not Characters: this runs three times a write (it cost 4% of one).
-        var name: [UInt8] = []
-        name.reserveCapacity(path.utf8.count + 16)
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "%"): name += [UInt8(ascii: "%"), UInt8(ascii: "2"), UInt8(ascii: "5")]
-            case UInt8(ascii: "/"): name += [UInt8(ascii: "%"), UInt8(ascii: "2"), UInt8(ascii: "F")]
-            default: name.append(byte)
-            }
-        }
-        if name.count > 200 {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            // Whole characters only: the cut moves to the start of one.
-            var tail = name.suffix(150)
-            while let first = tail.first, first & 0xC0 == 0x80 { tail = tail.dropFirst() }
-            name = Array(String(hash, radix: 16).utf8) + [UInt8(ascii: "-")] + tail
-        }
-        return directory + "/" + String(decoding: name, as: UTF8.self) + suffix
+        directory + "/" + Path.flatName(of: path) + suffix
     }
 
     /// The most changes one write collects for its line; past them, only their count.

@@ -22,7 +22,11 @@ struct Harness {
         try? FileManager.default.removeItem(atPath: config)
         try? FileManager.default.removeItem(atPath: system)
         try? FileManager.default.removeItem(atPath: state)
+        try? FileManager.default.removeItem(atPath: cache)
     }
+
+    /// The run's `$XDG_CACHE_HOME` (the key index of big domains), beside the config folder.
+    var cache: String { config + "-cache" }
 
     /// The run's `$XDG_STATE_HOME` (apply's records, the journal), beside the config folder,
     /// so that a test's own files never show in `snapshot()` of the config folder.
@@ -114,6 +118,7 @@ struct Harness {
         environment["XDG_CONFIG_DIRS"] = system
         environment["HOME"] = config + "/home"
         environment["XDG_STATE_HOME"] = state
+        environment["XDG_CACHE_HOME"] = cache
         // No waiting on a hostile or half-written file unless a test asks for the store's
         // retry (StoreBehaviourTests): it is what made the hostile-file tests slow.
         environment["SETTINGS_READ_RETRY"] = "0"

@@ -50,6 +50,8 @@ package enum FileSystem {
         var isOwnerWritable: Bool { mode & S_IWUSR != 0 }
         /// Whether this process's effective user and group own it.
         var isOwnedByThisProcess: Bool { uid == geteuid() && gid == getegid() }
+        /// Whether this process's effective user owns it.
+        var isOwnedByThisUser: Bool { uid == geteuid() }
 
         init(_ s: stat) {
             (mode, uid, gid, size) = (s.st_mode, s.st_uid, s.st_gid, Int(s.st_size))
@@ -121,25 +123,47 @@ package enum FileSystem {
     package static func readFile(_ path: String, accepting: Accepting = .regularFiles) throws(FileError) -> (
         bytes: [UInt8], status: Status
     )? {
+        guard let (fd, status) = try openToRead(path, accepting: accepting) else { return nil }
+        defer { close(fd) }
+        return (try readOpened(fd, status, accepting: accepting), status)
+    }
+
+    /// The first half of `readFile`: the file open (without blocking) and its status,
+    /// what `accepting` does not allow refused; nil if missing. The caller closes it.
+    package static func openToRead(_ path: String, accepting: Accepting = .regularFiles) throws(FileError) -> (
+        fd: CInt, status: Status
+    )? {
         let fd: CInt
         do { fd = try open(path, O_RDONLY | O_NONBLOCK) } catch  where error == .noSuchFile { return nil } catch {
             // A socket cannot be opened at all: say what it is.
             if error.rawValue == ENXIO, let s = try? self.status(path), !s.isRegular { throw .notAFile(s.kind) }
             throw .system(error)
         }
-        defer { close(fd) }
         let status: Status
-        do { status = try self.status(fd: fd) } catch { throw .system(error) }
+        do { status = try self.status(fd: fd) } catch {
+            close(fd)
+            throw .system(error)
+        }
+        switch (status.kind, accepting) {
+        case (.regular, _), (.fifo, .streams): return (fd, status)
+        case (let kind, _):
+            close(fd)
+            throw .notAFile(kind)
+        }
+    }
+
+    /// The second half of `readFile`: all of a file `openToRead` opened.
+    package static func readOpened(_ fd: CInt, _ status: Status, accepting: Accepting = .regularFiles) throws(FileError)
+        -> [UInt8]
+    {
         switch (status.kind, accepting) {
         case (.regular, _):
             guard status.size <= maximumReadSize else { throw .system(Errno(EFBIG)) }
-            do { return (try readAll(fd, expected: status.size, isStream: false), status) } catch {
-                throw .system(error)
-            }
+            do { return try readAll(fd, expected: status.size, isStream: false) } catch { throw .system(error) }
         case (.fifo, .streams):
             // Block from here on: the writer is there, or the read ends at once.
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-            do { return (try readAll(fd, expected: 0, isStream: true), status) } catch { throw .system(error) }
+            do { return try readAll(fd, expected: 0, isStream: true) } catch { throw .system(error) }
         case (let kind, _):
             throw .notAFile(kind)
         }

@@ -110,6 +110,14 @@ extension FileSystem {
 }
 
 extension FileSystem {
+    /// Runs `body` with `count` bytes of zeroed memory from `calloc`, which for a big
+    /// block maps fresh pages that cost nothing until written; nil when there is none.
+    package static func withZeroedMemory<T>(_ count: Int, _ body: (UnsafeMutableRawBufferPointer) -> T?) -> T? {
+        guard count > 0, let memory = calloc(count, 1) else { return nil }
+        defer { free(memory) }
+        return body(UnsafeMutableRawBufferPointer(start: memory, count: count))
+    }
+
     /// This process's id, for the journal.
     package static var processID: Int32 { getpid() }
 }

@@ -1096,6 +1096,22 @@ enum ManPage {
         .I edit/
         the text being edited.
         Never in the config folder, so nothing there is taken for a domain or carried by a sync.
+        .TP
+        .I $XDG_CACHE_HOME/settings/index/
+        The key index of each big domain file (256 KiB or more; default folder
+        .IR ~/.cache ),
+        private: a hash table from each top-level key to where it lies in the file, so that
+        .B read
+        of one key reads a few pages instead of the whole file, as fast as
+        .BR dconf (1)
+        reads its hashed database.
+        It is made by a read of the whole file, only once the file has not changed for two
+        seconds, and used only while the file's device, inode, size, modification and change
+        times are the ones it was made from; each page carries a checksum, and the key and value
+        it points at are checked in the file itself.
+        A file changed in any way, even rewritten in place within one timestamp tick with its
+        modification time put back, is read whole again.
+        Deleting the folder is always safe.
         .PP
         An existing domain file is found in any case, as on the case-insensitive disks of macOS:
         .B com.apple.dock
@@ -1424,6 +1440,13 @@ enum ManPage {
         .RI ( settings/sync ;
         default
         .IR ~/.local/share ).
+        .TP
+        .B XDG_CACHE_HOME
+        Where the key index of big domains is kept
+        .RI ( settings/index ;
+        default
+        .IR ~/.cache );
+        ignored unless an absolute path.
         .TP
         .B XDG_STATE_HOME
         Where the journal
