@@ -126,8 +126,10 @@ public struct DomainStore: Sendable {
     }
 
     /// `FolderLock.holding` with this store's time-out and waiting notice.
-    private func holdingLock<T>(_ folder: String, for path: String, _ body: (CInt) throws -> T) throws -> T {
-        try FolderLock.holding(folder, for: path, timeout: lockTimeout, waiting: waitingForLock, body)
+    private func holdingLock<T>(
+        _ folder: String, for path: String, file: String? = nil, _ body: (_ folder: CInt, _ file: CInt?) throws -> T
+    ) throws -> T {
+        try FolderLock.holding(folder, for: path, timeout: lockTimeout, waiting: waitingForLock, file: file, body)
     }
 
     /// The domain's file name as typed (before any lookup in another case).
@@ -269,7 +271,7 @@ public struct DomainStore: Sendable {
     ) throws -> StoreWarning? {
         let managed = managedFile(of: domain, host: host)
         return try withTarget(domain, host: host) { target throws in
-            let existing = try read(target.path, memo: memo)
+            let existing = try read(target.path, memo: memo, opened: target.opened)
             let before = existing?.domain.values ?? PlistDictionary()
             var values = before
             guard try change(&values) else { return nil }
@@ -324,7 +326,7 @@ public struct DomainStore: Sendable {
     ) throws -> StoreWarning? {
         let managed = managedFile(of: domain, host: host)
         return try withTarget(domain, host: host) { target throws in
-            let file = try readFile(target.path) { bytes, _ throws(PlistError) -> OneKey in
+            let file = try readFile(target.path, opened: target.opened) { bytes, _ throws(PlistError) -> OneKey in
                 // Smaller than 2 GiB, a file cannot hold more objects than the editor numbers.
                 guard PropertyList.sniff(bytes) == .binary, bytes.count < Int(Int32.max) else {
                     return .tree(try Self.parse(bytes, memo: memo))
@@ -422,7 +424,7 @@ public struct DomainStore: Sendable {
         if let value { try checkStorable(key, value, format: .binary, at: target.path) }
         let entry = journal.map {
             Journal.Write($0, at: named, before: FileStamp(status), creating: true) {
-                try? read(target.path)?.domain.values
+                try? read(target.path, opened: target.opened)?.domain.values
             }
         }
         let changes = found == value ? [] : [KeyChange(key: key, old: found, new: value)]
@@ -467,6 +469,8 @@ public struct DomainStore: Sendable {
         let path: String
         let linked: Bool
         let directoryFD: CInt
+        /// The file at `path`, open to read, when the lock opened it (see `FolderLock`).
+        let opened: CInt?
     }
 
     /// Runs `body` on the domain's file holding its folder's lock. Everything that looks
@@ -485,7 +489,10 @@ public struct DomainStore: Sendable {
         } else {
             do { try FileSystem.makeDirectories(folder) } catch { throw StoreError.writeFailed(path: typed, error) }
         }
-        return try holdingLock(folder, for: typed) { folderFD throws in
+        // An existing file, named without a link, is locked alone (see `FolderLock`).
+        let existing = path(of: domain, host: host)
+        let alone = (try? FileSystem.linkStatus(existing))??.isRegular == true ? existing : nil
+        return try holdingLock(folder, for: typed, file: alone) { folderFD, fileFD throws in
             let named = path(of: domain, host: host)
             let path = try writeTarget(named)
             // Emptying a linked domain writes an empty dictionary through the link instead
@@ -493,10 +500,11 @@ public struct DomainStore: Sendable {
             let linked = path != named
             let targetFolder = Path.directory(of: path)
             if !linked || Self.sameFile(folderFD, targetFolder) {
-                return try body(Target(path: path, linked: linked, directoryFD: folderFD))
+                let opened = path == alone ? fileFD : nil
+                return try body(Target(path: path, linked: linked, directoryFD: folderFD, opened: opened))
             }
-            return try holdingLock(targetFolder, for: path) { targetFD throws in
-                try body(Target(path: path, linked: true, directoryFD: targetFD))
+            return try holdingLock(targetFolder, for: path) { targetFD, _ throws in
+                try body(Target(path: path, linked: true, directoryFD: targetFD, opened: nil))
             }
         }
     }
@@ -578,7 +586,7 @@ public struct DomainStore: Sendable {
         let managed = managedFile(of: domain, host: host)
         guard (try? FileSystem.status(folder))??.isDirectory == true else { return false }
         do {
-            return try holdingLock(folder, for: typed) { _ throws in
+            return try holdingLock(folder, for: typed) { _, _ throws in
                 let path = path(of: domain, host: host)
                 let status: FileSystem.Status?
                 do throws(Errno) { status = try FileSystem.linkStatus(path) } catch {
@@ -669,8 +677,10 @@ public struct DomainStore: Sendable {
     }
 
     /// Reads and parses a domain file (through `memo`, when given).
-    func read(_ path: String, memo: FileMemo? = nil) throws(StoreError) -> FileRead? {
-        guard let file = try readFile(path, parse: { bytes, _ throws(PlistError) in try Self.parse(bytes, memo: memo) })
+    func read(_ path: String, memo: FileMemo? = nil, opened: CInt? = nil) throws(StoreError) -> FileRead? {
+        guard
+            let file = try readFile(
+                path, opened: opened, parse: { bytes, _ throws(PlistError) in try Self.parse(bytes, memo: memo) })
         else {
             memo?.forget()
             return nil
@@ -706,15 +716,30 @@ public struct DomainStore: Sendable {
     /// seconds: Foundation rewrites its files in place, so a reader can catch one
     /// half-written (or just truncated, hence empty).
     private func readFile<T>(
-        _ path: String, shortcut: ((CInt, FileSystem.Status) -> T?)? = nil,
+        _ path: String, opened: CInt? = nil, shortcut: ((CInt, FileSystem.Status) -> T?)? = nil,
         parse: ([UInt8], FileSystem.Status) throws(PlistError) -> T
     ) throws(StoreError) -> (parsed: T?, status: FileSystem.Status)? {
         let deadline = FileSystem.monotonicSeconds() + min(max(readRetry, 0), 2)
+        // The file the lock opened is read first; a retry opens the name again.
+        var given = opened
         while true {
             let file: (bytes: [UInt8], status: FileSystem.Status)
-            do {
-                guard let (fd, status) = try FileSystem.openToRead(path) else { return nil }
-                defer { FileSystem.close(fd) }
+            do throws(FileError) {
+                let fd: CInt, status: FileSystem.Status, owned: Bool
+                if let lockFD = given {
+                    given = nil
+                    (fd, owned) = (lockFD, false)
+                    do throws(Errno) {
+                        try FileSystem.rewind(lockFD)
+                        status = try FileSystem.status(fd: lockFD)
+                    } catch {
+                        throw FileError.system(error)
+                    }
+                } else {
+                    guard let (own, ownStatus) = try FileSystem.openToRead(path) else { return nil }
+                    (fd, status, owned) = (own, ownStatus, true)
+                }
+                defer { if owned { FileSystem.close(fd) } }
                 if let shortcut, let answer = shortcut(fd, status) { return (answer, status) }
                 file = (try FileSystem.readOpened(fd, status), status)
             } catch {

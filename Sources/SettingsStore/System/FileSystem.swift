@@ -351,19 +351,21 @@ package enum FileSystem {
         return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// `flock(2)` exclusive, polled until `timeoutSeconds`: a process that dies
-    /// holding it releases it with its file descriptor, so no lock can go stale.
+    /// `flock(2)` exclusive (or `shared`), polled until `timeoutSeconds`: a process that
+    /// dies holding it releases it with its file descriptor, so no lock can go stale.
     /// `waiting` is called once, when the lock has been waited for `noticeAfter` seconds.
+    /// The pause between tries grows from 0.1 ms to 5 ms: a writer waits out another's
+    /// write (a few ms) without sleeping long past its end.
     static func lockExclusive(
-        _ fd: CInt, timeoutSeconds: Double, noticeAfter: Double = 1,
+        _ fd: CInt, shared: Bool = false, timeoutSeconds: Double, noticeAfter: Double = 1,
         waiting: () -> Void = {}
     ) throws(Errno) -> Bool {
         let start = monotonicSeconds()
         let deadline = start + timeoutSeconds
-        var pause = 0.001
+        var pause = 0.0001
         var noticed = false
         while true {
-            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+            if tryLock(fd, shared: shared) { return true }
             guard errno == EWOULDBLOCK || errno == EINTR else { throw Errno.current }
             let now = monotonicSeconds()
             if now >= deadline { return false }
@@ -372,8 +374,13 @@ package enum FileSystem {
                 waiting()
             }
             sleep(seconds: pause)
-            pause = min(pause * 2, 0.05)
+            pause = min(pause * 2, 0.005)
         }
+    }
+
+    /// One try at `flock(2)`, without waiting; false (errno set) when another holds it.
+    static func tryLock(_ fd: CInt, shared: Bool = false) -> Bool {
+        flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0
     }
 
     package static func sleep(seconds: Double) {

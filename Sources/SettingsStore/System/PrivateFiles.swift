@@ -97,6 +97,11 @@ extension FileSystem {
         return status
     }
 
+    /// Moves `fd` back to its first byte, for a read from the start.
+    package static func rewind(_ fd: CInt) throws(Errno) {
+        guard lseek(fd, 0, SEEK_SET) == 0 else { throw Errno.current }
+    }
+
     /// Cuts or extends `fd` to `size` bytes.
     package static func truncate(_ fd: CInt, to size: Int) throws(Errno) {
         _ = try retrying { ftruncate(fd, off_t(size)) }

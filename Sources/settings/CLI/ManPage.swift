@@ -1479,12 +1479,18 @@ enum ManPage {
         .IR /etc/xdg );
         relative entries are ignored.
         .SH SAFETY
-        Every change takes an exclusive lock on the domain's folder, writes a temporary file
+        Every change takes a lock, writes a temporary file
         .RI ( .settings\-tmp.XXXXXX )
         beside the domain file, syncs it to disk and renames it over the old file, so a crash
         leaves the old or the new file, never a mix, and no lock outlives its process.
-        The name of a domain file is looked up under the lock.
-        Only files named so are ever removed as abandoned, and only under the lock.
+        A change to an existing domain file locks that file (an exclusive
+        .BR flock (2),
+        checked to be still the file at that name once held) and holds the folder's lock shared,
+        so writers of different domains never wait for each other; a new domain, a removed one
+        and a file reached through a link take the folder's lock alone, and the name of a new
+        domain file is looked up under it, so two cases of one name never make two files.
+        Only files named so are ever removed as abandoned, and only under the folder's lock
+        held alone.
         A file that cannot be parsed is never overwritten.
         Readers take no lock.
         .PP
