@@ -7,9 +7,74 @@ import PlistModel
 package struct BinaryWriter {
     /// A scalar's identity for de-duplication: its type and exact bits (strings by
     /// their UTF-8 bytes, not by Swift's canonical equivalence).
-    private enum ScalarKey: Hashable {
+    private enum ScalarKey {
         case bool(Bool), int(PlistInteger), float(UInt32), double(UInt64), date(UInt64)
-        case string([UInt8]), data([UInt8]), uid(UInt64)
+        case string(String), data([UInt8]), uid(UInt64)
+
+        /// FNV-1a over the type and the bits or bytes: cheap, and the table compares
+        /// every candidate in full, so a collision costs a probe, never a wrong object.
+        var hash: UInt64 {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            func mix(_ word: UInt64) { h = (h ^ word) &* 0x100_0000_01b3; h ^= h >> 29 }
+            func mix(_ bytes: UnsafeRawBufferPointer) {
+                for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+                h ^= h >> 29
+            }
+            switch self {
+            case .bool(let b): mix(b ? 1 : 2)
+            case .int(let i): mix(3); mix(i.bitPattern); mix(i.isUnsigned ? 1 : 0)
+            case .float(let f): mix(4); mix(UInt64(f))
+            case .double(let d): mix(5); mix(d)
+            case .date(let d): mix(6); mix(d)
+            case .string(var s): mix(7); s.withUTF8 { mix(UnsafeRawBufferPointer($0)) }
+            case .data(let d): mix(8); d.withUnsafeBytes { mix($0) }
+            case .uid(let n): mix(9); mix(n)
+            }
+            return h
+        }
+
+        /// Whether `object` is the scalar this key stands for.
+        func names(_ object: Object) -> Bool {
+            switch (self, object) {
+            case (.uid(let n), .uid(let m)): n == m
+            case (.bool(let b), .scalar(.bool(let c))): b == c
+            case (.int(let i), .scalar(.int(let j))): i == j
+            case (.float(let f), .scalar(.float(let g))): f == g.bitPattern
+            case (.double(let d), .scalar(.double(let e))): d == e.bitPattern
+            case (.date(let d), .scalar(.date(let e))): d == e.secondsSince2001.bitPattern
+            case (.string(let s), .scalar(.string(let t))): sameKey(s, t)
+            case (.data(let d), .scalar(.data(let e))): d == e
+            default: false
+            }
+        }
+    }
+
+    /// The scalars numbered so far, by `ScalarKey.hash`: open addressing over object
+    /// numbers, sized once for every value (Swift's `Dictionary`, hashing with SipHash
+    /// and growing by doubling, was most of an export's time).
+    private struct ScalarTable {
+        var slots: [Int32] = []
+        var tags: [UInt32] = []
+        var mask = 0
+
+        mutating func reserve(_ count: Int) {
+            var size = 16
+            while size < count * 2 { size <<= 1 }
+            slots = [Int32](repeating: -1, count: size)
+            tags = [UInt32](repeating: 0, count: size)
+            mask = size - 1
+        }
+
+        /// The object `key` names, or where to put it: the slot to fill.
+        func find(_ key: ScalarKey, hash: UInt64, in objects: [Object]) -> (found: Int?, slot: Int) {
+            var i = Int(truncatingIfNeeded: hash) & mask
+            let tag = UInt32(truncatingIfNeeded: hash >> 32)
+            while slots[i] >= 0 {
+                if tags[i] == tag, key.names(objects[Int(slots[i])]) { return (Int(slots[i]), i) }
+                i = (i + 1) & mask
+            }
+            return (nil, i)
+        }
     }
 
     private enum Object {
@@ -20,13 +85,27 @@ package struct BinaryWriter {
     }
 
     private var objects: [Object] = []
-    private var scalars: [ScalarKey: Int] = [:]
+    private var scalars = ScalarTable()
 
     package static func encode(_ value: PlistValue, capacity: Int = 4096) -> [UInt8] {
         var writer = BinaryWriter()
+        // Room for every object up front: growing the table by doubling rehashed it all.
+        let count = Self.valueCount(value)
+        writer.objects.reserveCapacity(count)
+        writer.scalars.reserve(count)
         _ = writer.number(value)
-        writer.scalars = [:]  // only numbering needs it
+        writer.scalars = ScalarTable()  // only numbering needs it
         return writer.emit(capacity: capacity)
+    }
+
+    /// How many values `value` holds, itself and every key included: the most objects
+    /// numbering can make of it.
+    static func valueCount(_ value: PlistValue) -> Int {
+        switch value {
+        case .array(let elements): return elements.reduce(1) { $0 + valueCount($1) }
+        case .dict(let dict): return dict.entries.reduce(1) { $0 + 1 + valueCount($1.value) }
+        default: return 1
+        }
     }
 
     /// How many objects numbering has made so far.
@@ -45,7 +124,7 @@ package struct BinaryWriter {
             if let uid = Self.uid(dict) { return scalar(.uid(uid), .uid(uid)) }
             let index = reserve()
             let entries = dict.sortedEntries
-            let keys = entries.map { number(.string($0.key)) }
+            let keys = entries.map { scalar(.string($0.key), .scalar(.string($0.key))) }
             let values = entries.map { number($0.value) }
             objects[index] = .dict(keys: keys, values: values)
             return index
@@ -54,7 +133,7 @@ package struct BinaryWriter {
         case .float(let f): return scalar(.float(f.bitPattern), .scalar(value))
         case .double(let d): return scalar(.double(d.bitPattern), .scalar(value))
         case .date(let d): return scalar(.date(d.secondsSince2001.bitPattern), .scalar(value))
-        case .string(let s): return scalar(.string(Array(s.utf8)), .scalar(value))
+        case .string(let s): return scalar(.string(s), .scalar(value))
         case .data(let d): return scalar(.data(d), .scalar(value))
         }
     }
@@ -73,10 +152,49 @@ package struct BinaryWriter {
     }
 
     private mutating func scalar(_ key: ScalarKey, _ object: Object) -> Int {
-        if let index = scalars[key] { return index }
+        if scalars.slots.isEmpty { scalars.reserve(64) }
+        let hash = key.hash
+        let (found, slot) = scalars.find(key, hash: hash, in: objects)
+        if let found { return found }
         objects.append(object)
-        scalars[key] = objects.count - 1
+        scalars.slots[slot] = Int32(objects.count - 1)
+        scalars.tags[slot] = UInt32(truncatingIfNeeded: hash >> 32)
+        // A writer sized for fewer (BinaryEditor numbers a value at a time) grows here.
+        if objects.count * 2 > scalars.mask { rehash() }
         return objects.count - 1
+    }
+
+    /// The table at twice the size, every scalar numbered so far put back.
+    private mutating func rehash() {
+        var bigger = ScalarTable()
+        bigger.reserve(objects.count * 2)
+        for (index, object) in objects.enumerated() {
+            let key: ScalarKey
+            switch object {
+            case .uid(let n): key = .uid(n)
+            case .scalar(let value): key = Self.key(of: value)
+            case .array, .dict: continue
+            }
+            let hash = key.hash
+            let slot = bigger.find(key, hash: hash, in: objects).slot
+            bigger.slots[slot] = Int32(index)
+            bigger.tags[slot] = UInt32(truncatingIfNeeded: hash >> 32)
+        }
+        scalars = bigger
+    }
+
+    /// A scalar's key (collections have none).
+    private static func key(of value: PlistValue) -> ScalarKey {
+        switch value {
+        case .bool(let b): .bool(b)
+        case .int(let i): .int(i)
+        case .float(let f): .float(f.bitPattern)
+        case .double(let d): .double(d.bitPattern)
+        case .date(let d): .date(d.secondsSince2001.bitPattern)
+        case .string(let s): .string(s)
+        case .data(let d): .data(d)
+        case .array, .dict: .uid(0)
+        }
     }
 
     // MARK: Pass 2: emit.

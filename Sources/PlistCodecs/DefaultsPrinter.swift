@@ -9,9 +9,35 @@ package enum DefaultsPrinter {
     package static func render(_ value: PlistValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(4096)
+        render(value, into: &out)
+        return out
+    }
+
+    /// `render`, appended to `out`: a big domain's text is made once, where it goes,
+    /// instead of in a buffer of its own copied there after.
+    package static func render(_ value: PlistValue, into out: inout [UInt8]) {
         describe(value, level: 0, into: &out)
         out.append(UInt8(ascii: "\n"))
-        return out
+    }
+
+    /// `render` into `out`, handing it to `flush` whenever a top-level entry leaves it
+    /// over a megabyte (`flush` empties it), and once more at the end: a big domain's
+    /// text goes out in pieces through one reused buffer, never whole in memory.
+    package static func render(_ value: PlistValue, into out: inout [UInt8], flush: (inout [UInt8]) -> Void) {
+        guard case .dict(let dict) = value else {
+            render(value, into: &out)
+            flush(&out)
+            return
+        }
+        out.append(UInt8(ascii: "{"))
+        out.append(UInt8(ascii: "\n"))
+        for entry in dict.sortedEntries {
+            describeEntry(entry, level: 1, into: &out)
+            if out.count >= 1 << 20 { flush(&out) }
+        }
+        out.append(UInt8(ascii: "}"))
+        out.append(UInt8(ascii: "\n"))
+        flush(&out)
     }
 
     /// `read D K`: a scalar raw (a string without quotes), a collection as a block.
@@ -56,40 +82,70 @@ package enum DefaultsPrinter {
         switch value {
         case .dict(let dict):
             indent(level, &out)
-            out.append(contentsOf: "{\n".utf8)
-            for entry in dict.sortedEntries {
-                indent(level + 1, &out)
-                appendQuoted(entry.key, &out)
-                out.append(contentsOf: " = ".utf8)
-                describe(entry.value, level: level + 1, into: &out)
-                out.append(contentsOf: ";\n".utf8)
-            }
+            out.append(UInt8(ascii: "{"))
+            out.append(UInt8(ascii: "\n"))
+            for entry in dict.sortedEntries { describeEntry(entry, level: level + 1, into: &out) }
             indent(level, &out)
             out.append(UInt8(ascii: "}"))
         case .array(let elements):
             indent(level, &out)
-            out.append(contentsOf: "(\n".utf8)
+            out.append(UInt8(ascii: "("))
+            out.append(UInt8(ascii: "\n"))
             for (i, element) in elements.enumerated() {
-                if i > 0 { out.append(contentsOf: ",\n".utf8) }
+                if i > 0 {
+                    out.append(UInt8(ascii: ","))
+                    out.append(UInt8(ascii: "\n"))
+                }
                 indent(level + 1, &out)
                 describe(element, level: level + 1, into: &out)
             }
             if !elements.isEmpty { out.append(UInt8(ascii: "\n")) }
             indent(level, &out)
             out.append(UInt8(ascii: ")"))
+        case .string(let text):
+            appendQuoted(text, &out)
         default:
-            let row = TypeTable.row(for: value)
-            if row.printsBare {
-                out.append(contentsOf: row.text(value).utf8)
+            let index = TypeTable.index(of: value.type)
+            var text = TypeTable.rows[index].text(value)
+            if TypeTable.rows[index].printsBare {
+                text.withUTF8 { out.append(contentsOf: $0) }
             } else {
-                appendQuoted(row.text(value), &out)
+                appendQuoted(text, &out)
             }
         }
     }
 
+    /// `KEY = VALUE;` and a newline, indented to `level`.
+    @inline(__always)
+    private static func describeEntry(_ entry: PlistDictionary.Entry, level: Int, into out: inout [UInt8]) {
+        indent(level, &out)
+        appendQuoted(entry.key, &out)
+        // Byte by byte: a literal's `.utf8` appended goes through the generic path.
+        out.append(UInt8(ascii: " "))
+        out.append(UInt8(ascii: "="))
+        out.append(UInt8(ascii: " "))
+        describe(entry.value, level: level, into: &out)
+        out.append(UInt8(ascii: ";"))
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    /// Spaces enough for most depths, appended as a slice (a `repeatElement` per line
+    /// cost 3% of printing a big domain).
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+
     @inline(__always)
     private static func indent(_ level: Int, _ out: inout [UInt8]) {
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 4))
+        var n = level * 4
+        while n > 0 {
+            let step = min(n, spaces.count)
+            spaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<step])) }
+            n -= step
+        }
+    }
+
+    /// The bytes that print bare: ASCII letters and digits.
+    private static let bareBytes: [Bool] = (0..<256).map { b in
+        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39)
     }
 
     /// Bare when every byte is an ASCII letter or digit; otherwise in double quotes
@@ -97,24 +153,27 @@ package enum DefaultsPrinter {
     static func appendQuoted(_ text: String, _ out: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
-            let bare =
-                !bytes.isEmpty
-                && bytes.allSatisfy { b in
-                    (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z"))
-                        || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
-                        || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
-                }
+            let bare = bareBytes.withUnsafeBufferPointer { table in
+                !bytes.isEmpty && bytes.allSatisfy { table[Int($0)] }
+            }
             if bare { out.append(contentsOf: bytes); return }
             out.append(UInt8(ascii: "\""))
-            for b in bytes {
+            // Runs with nothing to escape are copied whole.
+            var run = 0
+            for (i, b) in bytes.enumerated() {
+                let escaped: UInt8
                 switch b {
-                case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-                case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-                case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
-                case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
-                default: out.append(b)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): escaped = b
+                case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
+                case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
+                default: continue
                 }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                out.append(UInt8(ascii: "\\"))
+                out.append(escaped)
+                run = i + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
             out.append(UInt8(ascii: "\""))
         }
     }

@@ -12,8 +12,11 @@ package enum DefaultsText {
 
     /// `{length = N, bytes = 0x0a0b0c}` with every byte (defaults cuts after 24).
     static func data(_ bytes: [UInt8]) -> String {
-        var out = Array("{length = \(bytes.count), bytes = 0x".utf8)
-        out.reserveCapacity(out.count + bytes.count * 2 + 1)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2 + 40)
+        out.append(contentsOf: "{length = ".utf8)
+        appendPadded(UInt64(bytes.count), width: 1, to: &out)
+        out.append(contentsOf: ", bytes = 0x".utf8)
         let hex = Array("0123456789abcdef".utf8)
         for b in bytes {
             out.append(hex[Int(b >> 4)])
@@ -40,15 +43,20 @@ package enum DefaultsText {
     }
 
     static func appendPadded(_ value: UInt64, width: Int, to out: inout [UInt8]) {
-        var digits: [UInt8] = []
+        // Digits counted first, then written in place: no array per number.
+        var count = 1
         var v = value
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(v % 10))
+        while v >= 10 {
             v /= 10
-        } while v > 0
-        if digits.count < width {
-            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count))
+            count += 1
         }
-        out.append(contentsOf: digits.reversed())
+        for _ in count..<max(width, count) { out.append(UInt8(ascii: "0")) }
+        let end = out.count + count
+        out.append(contentsOf: repeatElement(0, count: count))
+        v = value
+        for i in stride(from: end - 1, through: end - count, by: -1) {
+            out[i] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+        }
     }
 }

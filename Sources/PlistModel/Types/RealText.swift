@@ -27,11 +27,14 @@ package enum RealText {
     package static func parse<C: Collection<UInt8>>(text bytes: C) -> Double? {
         guard !bytes.isEmpty, bytes.count < 400 else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
-        switch text.lowercased() {
-        case "nan", "+nan", "-nan": return .nan
-        case "inf", "+inf", "infinity", "+infinity": return .infinity
-        case "-inf", "-infinity": return -.infinity
-        default: break
+        // Only a word is lowered and compared: a number, nearly every real, skips the copy.
+        if bytes.contains(where: { $0 | 0x20 == UInt8(ascii: "n") || $0 | 0x20 == UInt8(ascii: "i") }) {
+            switch text.lowercased() {
+            case "nan", "+nan", "-nan": return .nan
+            case "inf", "+inf", "infinity", "+infinity": return .infinity
+            case "-inf", "-infinity": return -.infinity
+            default: return nil
+            }
         }
         return isDecimal(bytes) ? Double(text) : nil
     }

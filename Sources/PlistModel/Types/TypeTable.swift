@@ -83,8 +83,23 @@ package enum TypeTable {
     /// The row of a value's type.
     package static func row(for value: PlistValue) -> TypeRow { row(for: value.type) }
 
-    package static func row(for type: ValueType) -> TypeRow {
-        rows[ValueType.allCases.firstIndex(of: type)!]
+    package static func row(for type: ValueType) -> TypeRow { rows[index(of: type)] }
+
+    /// Where a type's row is in `rows` (their order is `ValueType`'s), without building
+    /// `allCases` or copying a row: the printer asks once per value.
+    @inline(__always)
+    package static func index(of type: ValueType) -> Int {
+        switch type {
+        case .bool: 0
+        case .int: 1
+        case .float: 2
+        case .double: 3
+        case .string: 4
+        case .data: 5
+        case .date: 6
+        case .array: 7
+        case .dict: 8
+        }
     }
 
     /// The row a flag names and whether it is the add form; nil for an unknown flag.

@@ -186,6 +186,7 @@ package enum FileSystem {
             var atEnd = false
             let chunk = [UInt8](unsafeUninitializedCapacity: capacity - bytes.count) { buffer, count in
                 count = 0
+                adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
                 while count < buffer.count {
                     let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
                     if n > 0 { count += n; continue }
@@ -199,6 +200,18 @@ package enum FileSystem {
             guard capacity < maximumReadSize else { throw Errno(EFBIG) }
             capacity = min(capacity * 2, maximumReadSize + 1)
         }
+    }
+
+    /// Asks for 2 MB pages for a big buffer about to be filled (where the system gives
+    /// them on request, as Debian's does): a 100,000-key domain read into 4 KB pages cost
+    /// two thousand page faults, a fifth of a whole-domain read.
+    static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
+        let huge = 2 << 20
+        guard buffer.count >= 2 * huge, let base = buffer.baseAddress else { return }
+        let start = (Int(bitPattern: base) + huge - 1) / huge * huge
+        let end = (Int(bitPattern: base) + buffer.count) / huge * huge
+        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(aligned, end - start, MADV_HUGEPAGE)
     }
 
     /// Writes every byte of `bytes` to `fd`, however many calls that takes.

@@ -73,12 +73,15 @@ enum CLI {
             status = diagnostic.status
         }
         if !context.output.isEmpty {
-            do throws(Errno) { try streams.output(context.output) } catch {
-                // A backup to a full disk must not look like one that worked: a verb that
-                // succeeded (0) or reported findings (1, `validate`) becomes a failure.
-                context.error.append(contentsOf: "\(program): cannot write standard output: \(error.message)\n".utf8)
-                if status == 0 || status == 1 { status = 4 }
-            }
+            var rest = context.output
+            context.output = []
+            context.stream(&rest)
+        }
+        if let error = context.outputFailure {
+            // A backup to a full disk must not look like one that worked: a verb that
+            // succeeded (0) or reported findings (1, `validate`) becomes a failure.
+            context.error.append(contentsOf: "\(program): cannot write standard output: \(error.message)\n".utf8)
+            if status == 0 || status == 1 { status = 4 }
         }
         if !context.error.isEmpty { streams.error(context.error) }
         return status
@@ -129,6 +132,17 @@ enum CLI {
 /// 100,000-key tree one node at a time costs a tenth of an `import`.
 nonisolated(unsafe) private var keptUntilExit: [PlistDictionary] = []
 
+extension Context {
+    /// Writes `bytes` to standard output now and empties them; after a failure, only
+    /// empties them (the failure is reported once, when the verb ends).
+    mutating func stream(_ bytes: inout [UInt8]) {
+        if outputFailure == nil {
+            do throws(Errno) { try streams.output(bytes) } catch { outputFailure = error }
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
+
 /// What a verb needs: the store, the host option, the streams, and buffers for its output.
 struct Context {
     let program: String
@@ -136,6 +150,8 @@ struct Context {
     var host: DomainHost = .any
     var store: DomainStore
     var output: [UInt8] = []
+    /// Why standard output could not be written, once it could not (see `stream`).
+    var outputFailure: Errno?
     var error: [UInt8] = []
     /// The exit status of a verb that succeeds in more than one way (`watch --timeout`).
     var status: Int32 = 0

@@ -24,7 +24,14 @@ enum ReadCommand {
             var values = try context.store.load(domain, host: context.host)?.values ?? [:]
             if options.withDefaults { values = context.mergedView(of: domain, user: values) }
             guard !values.isEmpty else { throw CLIError.domainMissing(domainToken.text, file: domain.file) }
-            context.output.append(contentsOf: render(.dict(values), false))
+            if options.json {
+                context.output.append(contentsOf: render(.dict(values), false))
+            } else {
+                // Out in pieces as it is made: a big domain's text is never whole in memory.
+                var piece: [UInt8] = []
+                piece.reserveCapacity((1 << 20) + 4096)
+                DefaultsPrinter.render(.dict(values), into: &piece) { context.stream(&$0) }
+            }
             return
         }
         let value: PlistValue, source: ValueSource

@@ -111,7 +111,13 @@ enum TransferCommand {
                     throw CLIError.notXML(domain: arguments[0].text, character: c)
                 }
             }
-            context.output.append(contentsOf: try PropertyList.encode(.dict(values), as: .xml))
+            // Streamed in pieces, as JSON is: the XML of a big domain is never whole in memory.
+            do {
+                try XMLWriter.encode(.dict(values), chunk: 1 << 20) { piece in try context.streams.output(Array(piece))
+                }
+            } catch let error as Errno {
+                throw CLIError.outputFailed(error)
+            }
         } else {
             context.note(
                 try PlistFiles.write(
