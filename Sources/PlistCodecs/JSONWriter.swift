@@ -70,16 +70,18 @@ public enum JSONWriter {
     /// `level` is nil for compact output.
     static func write(_ value: PlistValue, _ level: Int?, into out: inout [UInt8]) {
         switch value {
-        case .bool(let b): out += b ? Array("true".utf8) : Array("false".utf8)
-        case .int(let i): out += Array(i.description.utf8)
+        // Texts appended through `withUTF8`, never made into arrays first: an array per
+        // scalar was a third of an export.
+        case .bool(let b): appendText(b ? "true" : "false", &out)
+        case .int(let i): appendText(i.description, &out)
         case .double(let d): appendReal(d.description, d, level, &out)
         case .float(let f): appendReal(f.description, Double(f), level, &out)
         case .string(let s): appendString(s, &out)
         case .data(let bytes):
-            var text: [UInt8] = []
-            Base64.encode(bytes, into: &text)
             tagged("$data", level, &out) { out in
-                out.append(UInt8(ascii: "\"")); out += text; out.append(UInt8(ascii: "\""))
+                out.append(UInt8(ascii: "\""))
+                Base64.encode(bytes, into: &out)
+                out.append(UInt8(ascii: "\""))
             }
         case .date(let date):
             tagged("$date", level, &out) { out in
@@ -116,7 +118,7 @@ public enum JSONWriter {
     /// A finite real as its shortest digits (Swift's `description` always has `.` or
     /// `e`); NaN and the infinities as `{"$real":"nan"|"inf"|"-inf"}`.
     private static func appendReal(_ text: String, _ value: Double, _ level: Int?, _ out: inout [UInt8]) {
-        if value.isFinite { out += Array(text.utf8); return }
+        if value.isFinite { appendText(text, &out); return }
         tagged("$real", level, &out) { out in appendString(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf", &out) }
     }
 
@@ -146,7 +148,14 @@ public enum JSONWriter {
 
     private static func newline(_ level: Int, _ out: inout [UInt8]) {
         out.append(UInt8(ascii: "\n"))
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+        for _ in 0..<(2 * level) { out.append(UInt8(ascii: " ")) }
+    }
+
+    /// Text known to need no escaping (a number, a literal), as its UTF-8 bytes.
+    @inline(__always)
+    private static func appendText(_ text: String, _ out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
     }
 
     /// UTF-8 as is; `"`, `\` and the C0 controls escaped, as RFC 8259 requires. Runs

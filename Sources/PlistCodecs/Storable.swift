@@ -18,6 +18,15 @@ extension PropertyList {
     package static func unstorable(key: String, value: PlistValue, format: PlistFormat) -> Unstorable? {
         let xml = format != .binary
         if xml, let c = XMLWriter.unwritableCharacter(inText: key) { return .controlCharacter(c) }
+        // A scalar, nearly every entry, is checked without a stack: building one per entry
+        // was a sixth of exporting a big domain.
+        switch value {
+        case .string(let s):
+            return xml ? XMLWriter.unwritableCharacter(inText: s).map(Unstorable.controlCharacter) : nil
+        case .date(let d): return PlistDate.representable.contains(d.secondsSince2001) ? nil : .dateOutOfRange(d)
+        case .array, .dict: break
+        default: return nil
+        }
         // The root dictionary is level 1, as the readers count.
         var pending: [(PlistValue, Int)] = [(value, 2)]
         while let (value, level) = pending.popLast() {
