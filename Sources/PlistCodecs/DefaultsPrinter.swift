@@ -22,8 +22,13 @@ package enum DefaultsPrinter {
 
     /// `render` into `out`, handing it to `flush` whenever a top-level entry leaves it
     /// over a megabyte (`flush` empties it), and once more at the end: a big domain's
-    /// text goes out in pieces through one reused buffer, never whole in memory.
-    package static func render(_ value: PlistValue, into out: inout [UInt8], flush: (inout [UInt8]) -> Void) {
+    /// text goes out in pieces through one reused buffer, never whole in memory. With
+    /// `inParallel`, a big domain's second half of entries is made on another thread
+    /// meanwhile (`inParallel` runs the work there and gives back a wait for its text).
+    package static func render(
+        _ value: PlistValue, into out: inout [UInt8], flush: (inout [UInt8]) -> Void,
+        inParallel: ((@escaping () -> [UInt8]) -> () -> [UInt8])? = nil
+    ) {
         guard case .dict(let dict) = value else {
             render(value, into: &out)
             flush(&out)
@@ -31,9 +36,27 @@ package enum DefaultsPrinter {
         }
         out.append(UInt8(ascii: "{"))
         out.append(UInt8(ascii: "\n"))
-        for entry in dict.sortedEntries {
+        let entries = dict.sortedEntries
+        var half = entries.count
+        var secondHalf: (() -> [UInt8])?
+        if let inParallel, entries.count >= 20_000 {
+            half = entries.count / 2
+            let rest = entries[half...]
+            secondHalf = inParallel {
+                var text: [UInt8] = []
+                text.reserveCapacity(rest.count * 64)
+                for entry in rest { describeEntry(entry, level: 1, into: &text) }
+                return text
+            }
+        }
+        for entry in entries[..<half] {
             describeEntry(entry, level: 1, into: &out)
             if out.count >= 1 << 20 { flush(&out) }
+        }
+        if let secondHalf {
+            flush(&out)
+            var text = secondHalf()
+            flush(&text)
         }
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "\n"))

@@ -52,6 +52,21 @@ public enum PropertyList {
         return (.dictionary(found), format)
     }
 
+    /// Runs `work` on another thread and gives back a function that waits for its answer
+    /// (the store's threads: the codecs start none of their own).
+    package typealias InParallel = (
+        _ work: @escaping () -> Result<XMLReader.SecondHalf, PlistError>
+    ) -> () -> Result<XMLReader.SecondHalf, PlistError>
+
+    /// `read`, a big XML document on two threads at once through `inParallel` (see
+    /// `XMLReader`): the same answer, and the same first error.
+    package static func read(_ bytes: [UInt8], inParallel: InParallel?) throws(PlistError) -> (PlistValue, PlistFormat)
+    {
+        let format = sniff(bytes)
+        guard format == .xml, let inParallel else { return try read(bytes) }
+        return (try XMLReader.read(bytes, inParallel: inParallel), format)
+    }
+
     /// The value in `bytes`, read as `format` (no sniffing).
     ///
     /// - Throws: `PlistError`, with the code and place of the first fault.

@@ -23,6 +23,10 @@ package struct XMLReader {
     /// In lookup mode, when asked for: where each top-level key and value lie; nil once a
     /// key is found that a read could not go straight to (see `lookupPlaces`).
     private var places: [KeyPlace]?
+    /// Where the root dictionary's second half is being read by another reader: this
+    /// one stops there if an entry starts exactly there (see `readInHalves`).
+    private var stopAt = -1
+    private var stoppedAt = false
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: [UInt8]?, places: Bool = false) {
         c = ByteCursor(bytes)
@@ -31,9 +35,76 @@ package struct XMLReader {
         self.places = places ? [] : nil
     }
 
-    package static func read(_ input: [UInt8]) throws(PlistError) -> PlistValue {
+    package static func read(_ input: [UInt8], inParallel: PropertyList.InParallel? = nil) throws(PlistError)
+        -> PlistValue
+    {
         let text = try TextDecoding.utf8(input, format: .xml)
+        if let inParallel, text.count >= 1 << 20 { return try readInHalves(text, inParallel) }
         return try run(text, wanted: nil).root
+    }
+
+    /// What the reader of the root's second half read: its entries, and where the
+    /// root's `</dict>` ended.
+    package struct SecondHalf {
+        var entries: PlistDictionary
+        var end: Int
+    }
+
+    /// The reader's work for the other thread, set while it runs: waits for it.
+    private var secondHalf: (() -> Result<SecondHalf, PlistError>)?
+
+    /// Reads a big document on two threads: one reader from the start and one from a
+    /// line in the middle that looks like an entry of the root (`\n\t<key>`, as every
+    /// writer indents one). The first stops there only if an entry of the root really
+    /// starts there; then the second's entries, read exactly as the first would have
+    /// read them, follow its own. Otherwise the first reads on to the end and the
+    /// second's work is dropped. Either way the answer, and the first error, are those
+    /// of one reader: the second's error counts only once the first has reached it.
+    private static func readInHalves(_ text: [UInt8], _ inParallel: PropertyList.InParallel) throws(PlistError)
+        -> PlistValue
+    {
+        try text.withUnsafeBufferPointer { buffer throws(PlistError) in
+            guard let split = entryLine(in: buffer, after: buffer.count / 2) else {
+                var reader = XMLReader(buffer, wanted: nil)
+                return try reader.document()
+            }
+            let shared = SharedText(buffer)
+            let join = inParallel {
+                var other = XMLReader(shared.buffer, wanted: nil)
+                other.pos = split
+                other.depth = 1
+                var dict = PlistDictionary()
+                dict.reserveCapacity((shared.buffer.count - split) / 48)
+                do throws(PlistError) {
+                    try other.entries(into: &dict)
+                    return .success(SecondHalf(entries: dict, end: other.pos))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            // Joined on every way out: the other reader reads this buffer.
+            defer { _ = join() }
+            var reader = XMLReader(buffer, wanted: nil)
+            reader.stopAt = split
+            reader.secondHalf = join
+            return try reader.document()
+        }
+    }
+
+    /// The `<` of the first `\n\t<key>` from `start` on, or nil.
+    private static func entryLine(in text: UnsafeBufferPointer<UInt8>, after start: Int) -> Int? {
+        let pattern: [UInt8] = Array("\n\t<key>".utf8)
+        var i = start
+        while i + pattern.count <= text.count {
+            if text[i] == UInt8(ascii: "\n"), text[i + 1] == UInt8(ascii: "\t"), text[i + 2] == UInt8(ascii: "<"),
+                text[i + 3] == UInt8(ascii: "k"), text[i + 4] == UInt8(ascii: "e"), text[i + 5] == UInt8(ascii: "y"),
+                text[i + 6] == UInt8(ascii: ">")
+            {
+                return i + 2
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// The value of one top-level key, reading the whole document as strictly as `read`
@@ -101,7 +172,20 @@ package struct XMLReader {
             tag = try openTag()
         }
         if wanted != nil && tag.kind != .dict { materializing = true }
-        let value = try value(tag)
+        var value = try value(tag)
+        if stoppedAt, let rest = secondHalf?() {
+            // This reader stopped where the other began, at an entry of the root: the
+            // other's entries follow this one's, as one reader's would have.
+            let half: SecondHalf
+            switch rest {
+            case .success(let done): half = done
+            case .failure(let error): throw error
+            }
+            guard case .dict(var dict) = value else { throw fail(.unexpectedEnd) }
+            dict.append(contentsOf: half.entries)
+            value = .dict(dict)
+            pos = half.end
+        }
         try skipMisc()
         if wrapped {
             guard at("</") else { throw fail(.moreThanOneValue) }
@@ -299,16 +383,27 @@ package struct XMLReader {
     private mutating func dictionary() throws(PlistError) -> PlistDictionary {
         try enter()
         defer { depth -= 1 }
-        let lookingUp = wanted != nil && depth == 1
         var dict = PlistDictionary()
         // The root's entries, room for as many as the text could hold: memory only
         // reserved is never touched, where growing by doubling copied and touched it all.
         if materializing, depth == 1 { dict.reserveCapacity(bytes.count / 48) }
+        try entries(into: &dict)
+        return dict
+    }
+
+    /// A dictionary's entries, up to and with its `</dict>`; for the root, only up to
+    /// `stopAt` when an entry starts exactly there (`stoppedAt` is set).
+    private mutating func entries(into dict: inout PlistDictionary) throws(PlistError) {
+        let lookingUp = wanted != nil && depth == 1
         while true {
             try skipMisc()
             if at("</") {
                 try closeTag("dict")
-                return dict
+                return
+            }
+            if depth == 1, pos == stopAt {
+                stoppedAt = true
+                return
             }
             let keyTag = try openTag()
             guard keyTag.kind == .key else { throw fail(.expectedKey) }
@@ -504,6 +599,12 @@ package struct XMLReader {
         }
         return nil
     }
+}
+
+/// The text both readers of `readInHalves` read: the buffer lives until both are done.
+private struct SharedText: @unchecked Sendable {
+    let buffer: UnsafeBufferPointer<UInt8>
+    init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
 }
 
 @inline(__always)

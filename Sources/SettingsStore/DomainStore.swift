@@ -692,9 +692,18 @@ public struct DomainStore: Sendable {
     /// an XML dictionary parsed is remembered there.
     private static func parse(_ bytes: [UInt8], memo: FileMemo?) throws(PlistError) -> (PlistValue, PlistFormat) {
         if let values = memo?.values(of: bytes) { return (.dict(values), .xml) }
-        let parsed = try PropertyList.read(bytes)
+        let parsed = try PropertyList.read(bytes, inParallel: { Self.inParallel($0) })
         if let memo, parsed.1 == .xml, case .dict(let values) = parsed.0 { memo.remember(bytes, values) }
         return parsed
+    }
+
+    /// Another thread for the second half of a big XML file (`XMLReader`).
+    static func inParallel(_ work: @escaping () -> Result<XMLReader.SecondHalf, PlistError>)
+        -> () -> Result<XMLReader.SecondHalf, PlistError>
+    {
+        FileSystem.growHeapsInBigSteps()
+        let thread = Background(work)
+        return { thread.join() }
     }
 
     /// A parsed file as a domain; an empty file (nothing parsed) is an empty XML domain.

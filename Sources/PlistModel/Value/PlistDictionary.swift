@@ -47,6 +47,12 @@ public struct PlistDictionary: Sendable {
         entries.append(Entry(key: key, value: value))
     }
 
+    /// Appends another dictionary's entries after these, as they are (a reader reading
+    /// one file in two halves joins them so).
+    package mutating func append(contentsOf other: PlistDictionary) {
+        entries.append(contentsOf: other.entries)
+    }
+
     /// The value for `key`; setting nil removes it, setting a new key appends it.
     ///
     ///     var d: PlistDictionary = ["a": 1]; d["b"] = 2; d.keys   //=> ["a", "b"]

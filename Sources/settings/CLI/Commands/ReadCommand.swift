@@ -30,7 +30,12 @@ enum ReadCommand {
                 // Out in pieces as it is made: a big domain's text is never whole in memory.
                 var piece: [UInt8] = []
                 piece.reserveCapacity((1 << 20) + 4096)
-                DefaultsPrinter.render(.dict(values), into: &piece) { context.stream(&$0) }
+                DefaultsPrinter.render(
+                    .dict(values), into: &piece, flush: { context.stream(&$0) },
+                    inParallel: { work in
+                        let thread = Background(work)
+                        return { thread.join() }
+                    })
             }
             return
         }

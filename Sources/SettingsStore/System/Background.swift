@@ -4,18 +4,19 @@
     import Musl
 #endif
 
-/// Work on a thread of its own, joined once: a round lets git fetch and store a changed
-/// domain's bytes on the other core while it parses them (an 8 MB domain is most of a
-/// round's own time). What the work touches must be safe to use from another thread: git
-/// runs as a process of its own, and the work's value is handed over by `join`, after
-/// `pthread_join`, which orders the two threads' memory.
-final class Background<T>: @unchecked Sendable {
+/// Work on a thread of its own, joined once: a sync round lets git fetch and store a
+/// changed domain's bytes on the other core while it parses them, and a big XML domain
+/// is parsed in two halves at once (`DomainStore`). What the work touches must be safe to
+/// use from another thread, and its value is handed over by `join`, after `pthread_join`,
+/// which orders the two threads' memory. Where no thread can be started, the work runs
+/// at once, on the caller's.
+package final class Background<T>: @unchecked Sendable {
     private var value: T?
     private var thread = pthread_t()
     private var started = false
     private var joined = false
 
-    init(_ work: @escaping () -> T) {
+    package init(_ work: @escaping () -> T) {
         let job = BackgroundJob { [self] in value = work() }
         let raw = Unmanaged.passRetained(job).toOpaque()
         started =
@@ -32,7 +33,7 @@ final class Background<T>: @unchecked Sendable {
     }
 
     /// Waits for the work (the first call); its value.
-    func join() -> T {
+    package func join() -> T {
         if started, !joined {
             pthread_join(thread, nil)
             joined = true
@@ -50,4 +51,17 @@ final class Background<T>: @unchecked Sendable {
 private final class BackgroundJob: @unchecked Sendable {
     let work: () -> Void
     init(_ work: @escaping () -> Void) { self.work = work }
+}
+
+// <malloc.h> is not in Glibc's module map.
+@_extern(c, "mallopt") private func mallopt(_ parameter: CInt, _ value: CInt) -> CInt
+private let M_TOP_PAD: CInt = -2
+
+extension FileSystem {
+    /// Lets every malloc heap grow 16 MB at a time: a second thread building half of a big
+    /// domain's values in a heap of its own otherwise grew it by `mprotect` hundreds of
+    /// times. Memory only reserved so is never touched, so never paid for.
+    package static func growHeapsInBigSteps() {
+        _ = mallopt(M_TOP_PAD, 16 << 20)
+    }
 }

@@ -1,0 +1,128 @@
+import Foundation
+import XCTest
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
+
+/// A big XML document read in two halves at once (`XMLReader.readInHalves`) gives what one
+/// reader gives, value for value and error for error, whether the guessed middle entry is
+/// one, lies inside a string, or the document is broken before it, after it, or both.
+final class ParallelReadTests: XCTestCase {
+    /// How many second halves were started.
+    private var started = 0
+
+    /// What the store passes: a real second thread.
+    private func inParallel(_ work: @escaping () -> Result<XMLReader.SecondHalf, PlistError>)
+        -> () -> Result<XMLReader.SecondHalf, PlistError>
+    {
+        started += 1
+        let thread = Background(work)
+        return { thread.join() }
+    }
+
+    /// Both readings' answers: the value, or the error's text (code and line).
+    private func both(_ text: String) -> (one: String, halves: String) {
+        let bytes = Array(text.utf8)
+        func describe(_ read: () throws -> PlistValue) -> String {
+            do { return "\(try read())" } catch { return "error: \(error)" }
+        }
+        let one = describe { try PropertyList.read(bytes).0 }
+        let halves = describe { try PropertyList.read(bytes, inParallel: { self.inParallel($0) }).0 }
+        return (one, halves)
+    }
+
+    /// A document of `count` entries, `middle` put in the middle of them.
+    private func document(_ count: Int = 30_000, middle: String = "", tail: String = "") -> String {
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
+        for i in 0..<count {
+            if i == count / 2 { text += middle }
+            text +=
+                "\t<key>k\(i)</key>\n\t<array>\n\t\t<integer>\(i)</integer>\n\t\t<string>v \(i)</string>\n\t</array>\n"
+        }
+        return text + "</dict>\n</plist>\n" + tail
+    }
+
+    func testABigDocumentReadsTheSameInHalves() {
+        let text = document()
+        XCTAssertGreaterThan(text.utf8.count, 1 << 20)
+        let (one, halves) = both(text)
+        XCTAssertEqual(one, halves)
+        XCTAssertFalse(one.hasPrefix("error"))
+        XCTAssertEqual(started, 1, "the second half was read on another thread")
+    }
+
+    func testAMiddleLineInsideAStringIsNoEntry() {
+        // The guessed entry is text: the first reader reads through it, as one reader does.
+        let fake = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 40_000)
+        let text = document(middle: "\t<key>s</key>\n\t<string>\(fake)</string>\n")
+        let (one, halves) = both(text)
+        XCTAssertEqual(one, halves)
+        XCTAssertFalse(one.contains("\"fake\""), "a key inside a string is text")
+    }
+
+    func testAnErrorAfterTheMiddleIsTheSameError() {
+        let (one, halves) = both(
+            document(60_000, middle: "", tail: "").replacingOccurrences(
+                of: "<key>k50000</key>", with: "<key>k50000</kex>"))
+        XCTAssertTrue(one.hasPrefix("error"), one)
+        XCTAssertEqual(one, halves)
+    }
+
+    func testTheFirstErrorWinsWhenBothHalvesHaveOne() {
+        let text = document(60_000)
+            .replacingOccurrences(of: "<integer>100</integer>", with: "<integer>x</integer>")
+            .replacingOccurrences(of: "<key>k50000</key>", with: "<key>k50000</kex>")
+        let (one, halves) = both(text)
+        XCTAssertTrue(one.contains("x"), one)
+        XCTAssertEqual(one, halves)
+    }
+
+    func testAKeyInBothHalvesKeepsTheLastValue() throws {
+        let text = document(middle: "").replacingOccurrences(
+            of: "<key>k29999</key>\n\t<array>\n\t\t<integer>29999</integer>",
+            with: "<key>k1</key>\n\t<array>\n\t\t<integer>-1</integer>")
+        let bytes = Array(text.utf8)
+        let halves = try PropertyList.read(bytes, inParallel: { self.inParallel($0) }).0
+        let one = try PropertyList.read(bytes).0
+        guard case .dict(let a) = halves, case .dict(let b) = one else { return XCTFail("no dictionaries") }
+        XCTAssertEqual(a.sortedEntries, b.sortedEntries)
+        XCTAssertEqual(a["k1"], .array([.int(-1), .string("v 29999")]))
+    }
+
+    func testContentAfterTheRootAndOtherRootsAreJudgedAlike() {
+        XCTAssertEqual(
+            both(document(tail: "<string>junk</string>\n")).0, both(document(tail: "<string>junk</string>\n")).1)
+        // An array root whose text has the middle line: no dictionary to split.
+        let array =
+            "<plist>\n<array>\n" + String(repeating: "\t<string>\n\t<key>x</key></string>\n", count: 50_000)
+            + "</array>\n</plist>\n"
+        let (one, halves) = both(array)
+        XCTAssertEqual(one, halves)
+        // Windows line ends, and a root cut short in its second half.
+        let crlf = document().replacingOccurrences(of: "\n", with: "\r\n")
+        XCTAssertEqual(both(crlf).0, both(crlf).1)
+        let cut = String(document().dropLast(400))
+        let (a, b) = both(cut)
+        XCTAssertTrue(a.hasPrefix("error"), a)
+        XCTAssertEqual(a, b)
+    }
+
+    /// A big domain printed in two halves at once prints as one printer prints it.
+    func testABigDomainPrintsTheSameInHalves() throws {
+        let value = try PropertyList.read(Array(document().utf8)).0
+        var piecesStarted = 0
+        var halves: [UInt8] = [], buffer: [UInt8] = []
+        DefaultsPrinter.render(
+            value, into: &buffer,
+            flush: {
+                halves += $0; $0.removeAll()
+            },
+            inParallel: { work in
+                piecesStarted += 1
+                let thread = Background(work)
+                return { thread.join() }
+            })
+        XCTAssertEqual(piecesStarted, 1)
+        XCTAssertEqual(halves, DefaultsPrinter.render(value))
+    }
+}
