@@ -7,10 +7,10 @@
 import datetime, os, plistlib, sys
 
 
-def big():
+def big(n=100_000):
     d = {}
     base = datetime.datetime(2001, 1, 1)
-    for i in range(100_000):
+    for i in range(n):
         k = "key%06d" % i
         t = i % 8
         if t == 0:

@@ -60,6 +60,16 @@ final class ParallelReadTests: XCTestCase {
         XCTAssertFalse(one.contains("\"fake\""), "a key inside a string is text")
     }
 
+    func testAMiddleLineInACommentOrCDATAIsNoEntry() {
+        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 40_000)
+        for middle in ["<!--\(lines)\n-->\n", "\t<key>c</key>\n\t<string><![CDATA[\(lines)]]></string>\n"] {
+            let (one, halves) = both(document(middle: middle))
+            XCTAssertEqual(one, halves)
+            XCTAssertFalse(one.hasPrefix("error"), one)
+            XCTAssertFalse(one.contains("\"fake\""))
+        }
+    }
+
     func testAnErrorAfterTheMiddleIsTheSameError() {
         let (one, halves) = both(
             document(60_000, middle: "", tail: "").replacingOccurrences(
