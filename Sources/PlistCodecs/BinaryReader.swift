@@ -8,13 +8,13 @@ import PlistModel
 package struct BinaryReader {
     /// `bplist0` and any eighth byte, as Foundation reads it: the version's second digit
     /// has never changed the format (`bplist1x`, a different format, is refused).
-    static func hasHeader(_ bytes: some Collection<UInt8>) -> Bool {
+    package static func hasHeader(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.count >= 8 && bytes.prefix(7).elementsEqual("bplist0".utf8)
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: UnsafeBufferPointer<UInt8>
     private let offsetSize: Int
-    private let refSize: Int
+    let refSize: Int
     private let objectCount: Int
     private let offsetTable: Int
     /// Per object: 0 not yet read, 1 on the path from the root (seeing it again is a
@@ -32,10 +32,14 @@ package struct BinaryReader {
     /// In lookup mode, the one top-level key wanted.
     private let wanted: String?
     /// False while a value nobody asked for is read: checked in full, built not at all.
-    private var materializing: Bool
+    var materializing: Bool
     private var found: PlistValue?
     /// In lookup mode, when asked for: the key and value objects of each top-level key.
     private var places: [KeyPlace]?
+    /// In `checkedForXML`'s mode: whether the XML can still be written straight from the
+    /// bytes (every dictionary's keys ASCII and strictly ascending, no string XML refuses).
+    private var checkingXML = false
+    private var xmlReady = true
 
     /// No document may stand for more values than this (shared objects counted per use).
     package static let maximumValues = 1 << 24
@@ -80,6 +84,23 @@ package struct BinaryReader {
         try run(input, wanted: key)
     }
 
+    /// The file's layout when its XML can be written straight from its bytes, object by
+    /// object, with no values built (`XMLWriter.encode(binary:chunk:to:)`): the whole file
+    /// checked as `read` checks it, its root a dictionary, every dictionary's keys ASCII
+    /// and in strictly ascending byte order (the order the XML is written in, and no key
+    /// twice), and no string holding a character XML cannot hold. Nil when any of that
+    /// fails, and `read` must build the values; throws what `read` throws.
+    package static func checkedForXML(_ input: [UInt8]) throws(PlistError) -> Layout? {
+        try input.withUnsafeBufferPointer { buffer throws(PlistError) in
+            var reader = try BinaryReader(buffer, wanted: nil)
+            guard BPlistMarker(byte: buffer[try reader.offset(of: reader.rootIndex)]) == .dictionary else { return nil }
+            reader.materializing = false
+            reader.checkingXML = true
+            _ = try reader.object(reader.rootIndex)
+            return reader.xmlReady ? Layout(reader) : nil
+        }
+    }
+
     /// `lookup`, with the objects of the top-level keys (`PropertyList.lookupPlaces`).
     static func lookupPlaces(_ input: [UInt8], key: String) throws(PlistError) -> (
         root: PlistValue, found: PlistValue?, places: [KeyPlace]?
@@ -117,7 +138,7 @@ package struct BinaryReader {
         }
     }
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: String?) throws(PlistError) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: String?) throws(PlistError) {
         self.bytes = bytes
         self.wanted = wanted
         materializing = wanted == nil
@@ -155,7 +176,7 @@ package struct BinaryReader {
         rootIndex = Int(top)
     }
 
-    private let rootIndex: Int
+    let rootIndex: Int
 
     private mutating func document() throws(PlistError) -> PlistValue {
         // A root that is no dictionary is built, so the caller can name its type.
@@ -172,8 +193,26 @@ package struct BinaryReader {
         return v
     }
 
+    /// `bigEndian` over the reader's own bytes, a load for the usual widths: this is most of
+    /// walking a big file (every offset and every reference). The caller has checked that
+    /// the bytes lie in the file, as for the general one.
+    @inline(__always)
+    static func bigEndian(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int, _ width: Int) -> UInt64 {
+        let p = UnsafeRawPointer(bytes.baseAddress!) + at
+        switch width {
+        case 1: return UInt64(p.load(as: UInt8.self))
+        case 2: return UInt64(UInt16(bigEndian: p.loadUnaligned(as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)))
+        case 8: return UInt64(bigEndian: p.loadUnaligned(as: UInt64.self))
+        default:
+            var v: UInt64 = 0
+            for i in 0..<width { v = v << 8 | UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+            return v
+        }
+    }
+
     /// The start of object `index`, checked to lie among the objects.
-    private func offset(of index: Int) throws(PlistError) -> Int {
+    func offset(of index: Int) throws(PlistError) -> Int {
         let at = offsetTable + index * offsetSize
         let offset = Self.bigEndian(bytes, at, offsetSize)
         guard offset >= 8, offset < UInt64(offsetTable) else {
@@ -231,7 +270,7 @@ package struct BinaryReader {
         }
     }
 
-    private mutating func decode(at start: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
+    mutating func decode(at start: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
         let marker = bytes[start]
         let low = Int(BPlistMarker.low(marker))
         switch BPlistMarker(byte: marker) {
@@ -277,6 +316,7 @@ package struct BinaryReader {
             try count(1, at: start)
             let slice = UnsafeBufferPointer(rebasing: bytes[body..<(body + length)])
             guard slice.allSatisfy({ $0 < 0x80 }) else { throw PlistError.binary(.nonASCIIString, offset: start) }
+            if checkingXML, xmlReady, slice.contains(where: XMLWriter.isUnwritable) { xmlReady = false }
             return (.string(materializing ? String(decoding: slice, as: UTF8.self) : ""), 1)
         case .utf16String:
             let (units, body) = try lengthAndBody(start, low)
@@ -286,6 +326,11 @@ package struct BinaryReader {
             try count(1, at: start)
             guard let text = utf16(body, units, build: materializing) else {
                 throw PlistError.binary(.invalidUTF16, offset: start)
+            }
+            if checkingXML, xmlReady {
+                for i in 0..<units where bytes[body + 2 * i] == 0 && XMLWriter.isUnwritable(bytes[body + 2 * i + 1]) {
+                    xmlReady = false
+                }
             }
             return (.string(text), 1)
         case .uid:
@@ -320,11 +365,20 @@ package struct BinaryReader {
             var size = 1
             try count(1, at: start)
             let lookingUp = wanted != nil && depth == 1
+            var previousKey: UnsafeBufferPointer<UInt8>?
             for i in 0..<n {
                 if lookingUp { materializing = true }
                 let keyObject = try reference(refs, i)
                 guard case .string(let key) = try object(keyObject).value else {
                     throw PlistError.binary(.keyIsNotAString, offset: start)
+                }
+                if checkingXML, xmlReady {
+                    let key = try asciiBytes(ofObject: keyObject)
+                    if let key, previousKey.map({ Self.precedes($0, key) }) ?? true {
+                        previousKey = key
+                    } else {
+                        xmlReady = false
+                    }
                 }
                 let match = lookingUp && sameKey(key, wanted!)
                 if lookingUp { materializing = match }
@@ -348,6 +402,19 @@ package struct BinaryReader {
         }
     }
 
+    /// The bytes of an ASCII string object, nil for any other object.
+    func asciiBytes(ofObject index: Int) throws(PlistError) -> UnsafeBufferPointer<UInt8>? {
+        let start = try offset(of: index)
+        guard BPlistMarker(byte: bytes[start]) == .asciiString else { return nil }
+        let (length, body) = try lengthAndBody(start, Int(BPlistMarker.low(bytes[start])))
+        return UnsafeBufferPointer(rebasing: bytes[body..<(body + length)])
+    }
+
+    /// Byte order, the order of `PlistDictionary.sortedEntries`.
+    private static func precedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.lexicographicallyPrecedes(b)
+    }
+
     private mutating func enter(_ offset: Int) throws(PlistError) {
         depth += 1
         guard depth <= maximumNestingDepth else {
@@ -356,7 +423,7 @@ package struct BinaryReader {
     }
 
     /// The element count of a marker: its low nibble, or the integer object after it.
-    private func lengthAndBody(_ start: Int, _ low: Int) throws(PlistError) -> (Int, Int) {
+    func lengthAndBody(_ start: Int, _ low: Int) throws(PlistError) -> (Int, Int) {
         if low != Int(BPlistMarker.extendedCount) { return (low, start + 1) }
         try require(start + 1, 1)
         let intMarker = bytes[start + 1]
@@ -398,7 +465,7 @@ package struct BinaryReader {
         return at
     }
 
-    private func reference(_ base: Int, _ i: Int) throws(PlistError) -> Int {
+    func reference(_ base: Int, _ i: Int) throws(PlistError) -> Int {
         let at = base + i * refSize
         let index = Self.bigEndian(bytes, at, refSize)
         guard index < UInt64(objectCount) else {

@@ -41,17 +41,18 @@ package enum XMLWriter {
     static func unwritableCharacter(inText text: String) -> UInt8? {
         var text = text
         // Over the bytes themselves: the UTF-8 view's generic search cost a sixth of an export.
-        return text.withUTF8 { bytes in
-            for b in bytes where b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D { return b }
-            return nil
-        }
+        return text.withUTF8 { bytes in bytes.first(where: isUnwritable) }
     }
+
+    /// A byte of a character XML 1.0 cannot hold (see `unwritableCharacter(inText:)`).
+    @inline(__always)
+    static func isUnwritable(_ b: UInt8) -> Bool { b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D }
 
     /// The `flush` of nested values and of whole-document encoding: the buffer grows.
     private static func keep(_: inout [UInt8]) {}
 
     /// `flush` is offered the buffer after each entry of the root.
-    private static func write(
+    static func write(
         _ value: PlistValue, level: Int, into out: inout [UInt8],
         flush: (inout [UInt8]) throws -> Void
     ) rethrows {
@@ -105,7 +106,7 @@ package enum XMLWriter {
     /// Appends literal text; faster than a `String`'s UTF-8 view, which matters a
     /// hundred thousand times over in a big domain.
     @inline(__always)
-    private static func put(_ text: StaticString, _ out: inout [UInt8]) {
+    static func put(_ text: StaticString, _ out: inout [UInt8]) {
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
@@ -114,7 +115,7 @@ package enum XMLWriter {
     private static let tabRun = [UInt8](repeating: UInt8(ascii: "\t"), count: 64)
 
     @inline(__always)
-    private static func tabs(_ n: Int, _ out: inout [UInt8]) {
+    static func tabs(_ n: Int, _ out: inout [UInt8]) {
         var n = n
         while n > 0 {
             let step = min(n, tabRun.count)
@@ -134,25 +135,44 @@ package enum XMLWriter {
         put(">\n", &out)
     }
 
+    /// The decimal digits of `n`, as `n.description` has them, without making a `String`.
+    static func appendDecimal(_ n: Int64, _ out: inout [UInt8]) {
+        if n < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = n.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt64.max has 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var i = buffer.count
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[i...]))
+        }
+    }
+
     /// Escapes only `&`, `<` and `>`, as Apple does.
     private static func appendEscaped(_ text: String, _ out: inout [UInt8]) {
         var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for (i, b) in bytes.enumerated() {
-                let replacement: StaticString
-                switch b {
-                case UInt8(ascii: "&"): replacement = "&amp;"
-                case UInt8(ascii: "<"): replacement = "&lt;"
-                case UInt8(ascii: ">"): replacement = "&gt;"
-                default: continue
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                out.append(
-                    contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
-                runStart = i + 1
+        text.withUTF8 { appendEscaped($0, &out) }
+    }
+
+    /// `appendEscaped` of text's UTF-8 bytes.
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, _ out: inout [UInt8]) {
+        var runStart = 0
+        for (i, b) in bytes.enumerated() {
+            let replacement: StaticString
+            switch b {
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            default: continue
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+            out.append(
+                contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+            runStart = i + 1
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 }

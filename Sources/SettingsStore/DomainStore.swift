@@ -177,6 +177,40 @@ public struct DomainStore: Sendable {
         return try read(path(of: domain, host: host))?.domain
     }
 
+    /// What a domain's XML is written from (`xmlSource`).
+    package enum XMLSource {
+        /// The domain's values (empty for a domain with no file).
+        case values(PlistDictionary)
+        /// A binary file, checked whole, whose XML `XMLWriter.encode(binary:layout:chunk:to:)`
+        /// writes straight from its bytes.
+        case binary([UInt8], BinaryReader.Layout)
+    }
+
+    /// `load`, for a caller about to write the domain as XML: a binary file whose XML can
+    /// be written from its bytes is handed over as they are (a big domain is never built as
+    /// values); any other file is read as `load` reads it, with the same checks and errors.
+    package func xmlSource(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> XMLSource {
+        _ = try located(domain, host: host)
+        let path = path(of: domain, host: host)
+        enum Parsed {
+            case binary([UInt8], BinaryReader.Layout)
+            case values((PlistValue, PlistFormat))
+        }
+        let file = try readFile(path) { bytes, _ throws(PlistError) -> Parsed in
+            // A file the check refuses is parsed as `load` parses it, for the same error.
+            if BinaryReader.hasHeader(bytes), let layout = try? BinaryReader.checkedForXML(bytes) {
+                return .binary(bytes, layout)
+            }
+            return .values(try Self.parse(bytes, memo: nil))
+        }
+        guard let file else { return .values(PlistDictionary()) }
+        if case .binary(let bytes, let layout)? = file.parsed { return .binary(bytes, layout) }
+        guard case .values(let parsed)? = file.parsed else {
+            return .values(try fileRead(nil, status: file.status, at: path).domain.values)
+        }
+        return .values(try fileRead(parsed, status: file.status, at: path).domain.values)
+    }
+
     /// One value of a domain, without building the rest: nil when the domain or the key
     /// does not exist. The whole file is checked, as `load` checks it, or, for a big file,
     /// was checked whole when its key index was made and has not changed since (`KeyIndex`).

@@ -34,6 +34,34 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(h.plistlibJSON(h.path("com.t")), #"{"a": 1, "b": "3", "c": true, "d": {"y": "9"}}"#)
     }
 
+    /// `export D -` of a binary domain writes its XML straight from the file's bytes (issue
+    /// 34): the same bytes as the XML of its values, for a file with sorted keys (plistlib's,
+    /// ours) and one without (the values' way); a domain XML cannot hold is refused with
+    /// nothing written.
+    func testABinaryDomainExportsAsTheXMLOfItsValues() {
+        let script = """
+            import datetime, plistlib, sys
+            d = {"b": [1, 2.5, "x < y & z", {"n": b"\\x00\\x01" * 40, "m": datetime.datetime(2020, 1, 2, 3, 4, 5)}],
+                 "a": {"z": True, "y": {}, "x": []}, "c": "plain", "d": -7, "e": 2 ** 64 - 1}
+            for name, fmt, keys in [("bin", plistlib.FMT_BINARY, True), ("unsorted", plistlib.FMT_BINARY, False),
+                                    ("xml", plistlib.FMT_XML, True)]:
+                plistlib.dump(d, open(sys.argv[1] + "/com." + name + ".plist", "wb"), fmt=fmt, sort_keys=keys)
+            plistlib.dump({"a": "bell \\x07"}, open(sys.argv[1] + "/com.bell.plist", "wb"), fmt=plistlib.FMT_BINARY)
+            """
+        let made = h.exec("/usr/bin/env", ["python3", "-c", script, h.config])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let fromValues = h.ok("export", "com.xml", "-")
+        XCTAssertTrue(fromValues.contains("<key>e</key>\n\t<integer>18446744073709551615</integer>"), fromValues)
+        XCTAssertEqual(h.ok("export", "com.bin", "-"), fromValues)
+        XCTAssertEqual(h.ok("export", "com.unsorted", "-"), fromValues)
+        let bell = h.run(["export", "com.bell", "-"])
+        XCTAssertEqual(bell.status, 2)
+        XCTAssertEqual(bell.stdout, "")
+        XCTAssertTrue(
+            bell.stderr.hasPrefix("settings: cannot export com.bell as XML: it holds the control character U+0007"),
+            bell.stderr)
+    }
+
     func testReplaceMakesTheFileTheWholeDomain() {
         start()
         h.ok("import", "com.t", file("{ b = 3; }"), "--replace")

@@ -81,10 +81,27 @@ enum TransferCommand {
         }
         try expectAtMost(2, arguments)
         let domain = try context.domainName(arguments[0])
-        var values = try context.store.load(domain, host: context.host)?.values ?? PlistDictionary()
+        let path = arguments[1].text
+        var values: PlistDictionary
+        if path == "-", !options.json, !options.withDefaults {
+            switch try context.store.xmlSource(domain, host: context.host) {
+            case .values(let read): values = read
+            case .binary(let bytes, let layout):
+                // Written straight from the file's bytes: no values built.
+                do {
+                    try XMLWriter.encode(binary: bytes, layout: layout, chunk: 1 << 20) { piece in
+                        try context.streams.output(Array(piece))
+                    }
+                } catch let error as Errno {
+                    throw CLIError.outputFailed(error)
+                }
+                return
+            }
+        } else {
+            values = try context.store.load(domain, host: context.host)?.values ?? PlistDictionary()
+        }
         if options.withDefaults { values = context.mergedView(of: domain, user: values) }
         context.keepUntilExit(values)
-        let path = arguments[1].text
         if options.json {
             // Streamed in pieces: a big domain is not held a second time as text.
             let pretty = context.streams.outputIsTerminal && path == "-"

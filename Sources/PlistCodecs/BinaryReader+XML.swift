@@ -1,0 +1,100 @@
+import PlistModel
+
+extension XMLWriter {
+    /// The XML of a binary property list, written straight from its bytes, object by
+    /// object, and handed to `sink` in pieces of about `chunk` bytes, as `encode(_:chunk:to:)`
+    /// writes it from the values: no values are built but the scalars, one at a time, so a
+    /// big domain costs about its file in memory, and no dictionary or array is kept.
+    ///
+    /// `layout` is `BinaryReader.checkedForXML(input)`'s: the file was checked whole, and its
+    /// dictionaries' keys are already in the order the XML is written in, each once.
+    ///
+    ///     if let layout = try BinaryReader.checkedForXML(bytes) {
+    ///         try XMLWriter.encode(binary: bytes, layout: layout, chunk: 1 << 20) { try out.write($0) }
+    ///     }
+    package static func encode(
+        binary input: [UInt8], layout: BinaryReader.Layout, chunk: Int,
+        to sink: (ArraySlice<UInt8>) throws -> Void
+    ) throws {
+        var out: [UInt8] = []
+        out.reserveCapacity(min(chunk, 1 << 16) + 4096)
+        out.append(contentsOf: header)
+        try input.withUnsafeBufferPointer { buffer in
+            var reader = try BinaryReader(checked: buffer, layout: layout)
+            try reader.writeXML(object: layout.rootIndex, level: 0, into: &out) { buffer in
+                guard buffer.count >= chunk else { return }
+                try sink(buffer[...])
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        put("</plist>\n", &out)
+        try sink(out[...])
+    }
+}
+
+extension BinaryReader {
+    /// A reader of a file `checkedForXML` passed, building every value it decodes.
+    init(checked bytes: UnsafeBufferPointer<UInt8>, layout: Layout) throws(PlistError) {
+        try self.init(bytes, wanted: nil)
+        precondition(refSize == layout.refSize && rootIndex == layout.rootIndex, "not the file that was checked")
+    }
+
+    /// Writes object `index` as `XMLWriter.write` writes its value: containers walked by
+    /// their references, scalars decoded one by one and written by `XMLWriter` itself.
+    /// `flush` is offered the buffer after each entry of the root, as there.
+    mutating func writeXML(
+        object index: Int, level: Int, into out: inout [UInt8], flush: (inout [UInt8]) throws -> Void
+    ) throws {
+        let start = try offset(of: index)
+        let marker = bytes[start]
+        let kind = BPlistMarker(byte: marker)
+        switch kind {
+        case .array, .dictionary: break
+        case .asciiString:
+            // The commonest scalars, from their bytes: no `String` made for each.
+            XMLWriter.tabs(level, &out)
+            XMLWriter.put("<string>", &out)
+            XMLWriter.appendEscaped(try asciiBytes(ofObject: index)!, &out)
+            XMLWriter.put("</string>\n", &out)
+            return
+        case .integer where BPlistMarker.low(marker) <= 3:
+            XMLWriter.tabs(level, &out)
+            XMLWriter.put("<integer>", &out)
+            let width = 1 << Int(BPlistMarker.low(marker))
+            let n = Self.bigEndian(bytes, start + 1, width)
+            // 1, 2 and 4 bytes are unsigned; 8 are signed, as `integer(at:)` reads them.
+            XMLWriter.appendDecimal(width == 8 ? Int64(bitPattern: n) : Int64(n), &out)
+            XMLWriter.put("</integer>\n", &out)
+            return
+        default:
+            try XMLWriter.write(decode(at: start).value, level: level, into: &out) { _ in }
+            return
+        }
+        let (n, body) = try lengthAndBody(start, Int(BPlistMarker.low(marker)))
+        XMLWriter.tabs(level, &out)
+        if kind == .array {
+            if n == 0 { XMLWriter.put("<array/>\n", &out); return }
+            XMLWriter.put("<array>\n", &out)
+            for i in 0..<n { try writeXML(object: reference(body, i), level: level + 1, into: &out) { _ in } }
+            XMLWriter.tabs(level, &out)
+            XMLWriter.put("</array>\n", &out)
+            return
+        }
+        if n == 0 { XMLWriter.put("<dict/>\n", &out); return }
+        XMLWriter.put("<dict>\n", &out)
+        for i in 0..<n {
+            // Checked: every key is an ASCII string object.
+            guard let key = try asciiBytes(ofObject: reference(body, i)) else {
+                throw PlistError.binary(.keyIsNotAString, offset: start)
+            }
+            XMLWriter.tabs(level + 1, &out)
+            XMLWriter.put("<key>", &out)
+            XMLWriter.appendEscaped(key, &out)
+            XMLWriter.put("</key>\n", &out)
+            try writeXML(object: reference(body, n + i), level: level + 1, into: &out) { _ in }
+            try flush(&out)
+        }
+        XMLWriter.tabs(level, &out)
+        XMLWriter.put("</dict>\n", &out)
+    }
+}

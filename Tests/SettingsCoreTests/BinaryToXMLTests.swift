@@ -1,0 +1,138 @@
+import Foundation
+import XCTest
+@testable import PlistModel
+@testable import PlistCodecs
+
+/// XML written straight from a binary file's bytes (`export D -` of a binary domain) must be
+/// byte for byte the XML of the values read from it, and a file whose XML cannot be so
+/// written (keys out of order or repeated, a key that is no ASCII string, a string XML
+/// cannot hold, a root that is no dictionary) must be left to the values' way.
+final class BinaryToXMLTests: XCTestCase {
+    private func streamed(_ bytes: [UInt8], chunk: Int) throws -> [UInt8]? {
+        guard let layout = try BinaryReader.checkedForXML(bytes) else { return nil }
+        var out: [UInt8] = []
+        var pieces = 0
+        try XMLWriter.encode(binary: bytes, layout: layout, chunk: chunk) {
+            out.append(contentsOf: $0)
+            pieces += 1
+        }
+        // Cut between the root's entries, as the values' way cuts it.
+        if chunk < 64, case .dict(let root) = try BinaryReader.read(bytes) {
+            XCTAssertEqual(pieces, root.count + 1, "one piece per root entry, and the end")
+        }
+        return out
+    }
+
+    /// Every sample the editor's tests use (our own writer's files and every binary
+    /// dictionary of the corpus): streamed, or left to the tree, never different.
+    func testStreamedXMLIsTheXMLOfTheValues() throws {
+        var streamedCount = 0
+        for (name, bytes) in BinaryEditorTests.samples {
+            let tree = XMLWriter.encode(try BinaryReader.read(bytes))
+            for chunk in [1 << 20, 7] {
+                guard let xml = try streamed(bytes, chunk: chunk) else { continue }
+                XCTAssertEqual(String(decoding: xml, as: UTF8.self), String(decoding: tree, as: UTF8.self), name)
+                if chunk == 7 { streamedCount += 1 }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(streamedCount, 3, "our own writer's files are all streamed")
+    }
+
+    /// Every kind of value, nested, shared, escaped, empty, and a UID.
+    func testEveryKindOfValue() throws {
+        var domain = XMLCodecTests.edgeCases
+        domain["uid"] = .dict([BinaryReader.uidKey: .int(7)])
+        domain["escaped <&>"] = .string("a < b && c > d")
+        domain["empty"] = .array([.array([]), .dict([:]), .string(""), .data([])])
+        domain["nested"] = .dict([
+            "b": .array([.dict(["z": .double(1.5), "a": .date(PlistDate(secondsSince2001: 1))])])
+        ])
+        domain["unicode"] = .string("значение 😀")
+        domain["big"] = .int(PlistInteger(unsigned: UInt64.max))
+        domain["negative"] = .int(-5)
+        domain["float"] = .float(0.1)
+        let bytes = BinaryWriter.encode(.dict(domain))
+        let xml = try XCTUnwrap(try streamed(bytes, chunk: 7), "every key is ASCII and sorted")
+        XCTAssertEqual(
+            String(decoding: xml, as: UTF8.self), String(decoding: XMLWriter.encode(.dict(domain)), as: UTF8.self))
+        // And Foundation reads it, every key there.
+        let read = try PropertyListSerialization.propertyList(from: Data(xml), format: nil) as? [String: Any]
+        XCTAssertEqual(read?.count, domain.count)
+    }
+
+    /// A dictionary holding key "a" twice (object 0: {1: 2, 1: 3}): the values' way lets the
+    /// last count; the stream, which would write both, must not be taken.
+    func testARepeatedKeyIsLeftToTheValues() throws {
+        let bytes = Self.binary(objects: [[0xD2, 1, 1, 2, 3], [0x51, 0x61], [0x10, 1], [0x10, 2]])
+        XCTAssertEqual(try BinaryReader.read(bytes), .dict(["a": .int(2)]))
+        XCTAssertNil(try BinaryReader.checkedForXML(bytes))
+    }
+
+    /// Keys "b" then "a": written in the file's order they would come out unsorted.
+    func testKeysOutOfOrderAreLeftToTheValues() throws {
+        let bytes = Self.binary(objects: [[0xD2, 1, 2, 3, 3], [0x51, 0x62], [0x51, 0x61], [0x10, 1]])
+        XCTAssertEqual(try BinaryReader.read(bytes), .dict(["a": .int(1), "b": .int(1)]))
+        XCTAssertNil(try BinaryReader.checkedForXML(bytes))
+    }
+
+    /// A UTF-16 key, a control character in a key or in a nested string, a root array, and
+    /// a UID root: each goes the values' way (which refuses or writes it as before).
+    func testWhatCannotBeStreamed() throws {
+        let refused: [(String, PlistValue)] = [
+            ("UTF-16 key", .dict(["ключ": .int(1)])),
+            ("control character in a key", .dict(["a\u{1}": .int(1)])),
+            ("control character in a value", .dict(["a": .array([.string("x\u{7}")])])),
+            ("control character in UTF-16", .dict(["a": .string("я\u{1}")])),
+            ("root array", .array([.int(1)])),
+            ("UID root", .dict([BinaryReader.uidKey: .int(1)])),
+        ]
+        for (name, value) in refused {
+            XCTAssertNil(try BinaryReader.checkedForXML(BinaryWriter.encode(value)), name)
+        }
+        // Tab, line feed and carriage return are XML's own: still streamed.
+        XCTAssertNotNil(try BinaryReader.checkedForXML(BinaryWriter.encode(.dict(["a": .string("x\t\n\r")]))))
+    }
+
+    /// A damaged file is refused by the check with the error the reader gives.
+    func testADamagedFileThrowsAsTheReaderThrows() {
+        let cycle = Self.binary(objects: [[0xD1, 1, 0], [0x51, 0x61]])
+        XCTAssertThrowsError(try BinaryReader.read(cycle))
+        XCTAssertThrowsError(try BinaryReader.checkedForXML(cycle)) { error in
+            XCTAssertEqual(
+                (error as? PlistError).map(String.init(describing:)),
+                (try? BinaryReader.read(cycle)).map { _ in "" } ?? self.message(of: cycle))
+        }
+        var truncated = BinaryWriter.encode(.dict(["a": .int(1)]))
+        truncated.removeLast(40)
+        XCTAssertThrowsError(try BinaryReader.checkedForXML(truncated))
+    }
+
+    private func message(of bytes: [UInt8]) -> String {
+        do {
+            _ = try BinaryReader.read(bytes)
+            return ""
+        } catch {
+            return String(describing: error)
+        }
+    }
+
+    /// A bplist00 of `objects` (each its bytes), object 0 the root, one-byte offsets and
+    /// references.
+    static func binary(objects: [[UInt8]]) -> [UInt8] {
+        var out = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(out.count))
+            out += object
+        }
+        let table = out.count
+        out += offsets
+        out += [0, 0, 0, 0, 0, 0, 1, 1]
+        out += Self.bigEndian(UInt64(objects.count)) + Self.bigEndian(0) + Self.bigEndian(UInt64(table))
+        return out
+    }
+
+    private static func bigEndian(_ n: UInt64) -> [UInt8] {
+        (0..<8).reversed().map { UInt8(truncatingIfNeeded: n >> (8 * $0)) }
+    }
+}
