@@ -57,6 +57,10 @@ extension BinaryReader {
             XMLWriter.appendEscaped(try asciiBytes(ofObject: index)!, &out)
             XMLWriter.put("</string>\n", &out)
             return
+        case .simple where marker == BPlistMarker.trueByte || marker == BPlistMarker.falseByte:
+            XMLWriter.tabs(level, &out)
+            XMLWriter.put(marker == BPlistMarker.trueByte ? "<true/>\n" : "<false/>\n", &out)
+            return
         case .integer where BPlistMarker.low(marker) <= 3:
             XMLWriter.tabs(level, &out)
             XMLWriter.put("<integer>", &out)
