@@ -9,11 +9,11 @@ package struct XMLReader {
     private var c: ByteCursor
     /// The cursor's bytes and position, under the names the element code uses.
     private var bytes: UnsafeBufferPointer<UInt8> { @inline(__always) get { c.bytes } }
-    private var pos: Int {
+    var pos: Int {
         @inline(__always) get { c.offset }
         @inline(__always) set { c.offset = newValue }
     }
-    private var depth = 0
+    var depth = 0
     /// In lookup mode, the UTF-8 bytes of the one top-level key wanted.
     private let wanted: [UInt8]?
     /// False while a value nobody asked for is read: it is checked as strictly as any
@@ -25,10 +25,10 @@ package struct XMLReader {
     private var places: [KeyPlace]?
     /// Where the root dictionary's second half is being read by another reader: this
     /// one stops there if an entry starts exactly there (see `readInHalves`).
-    private var stopAt = -1
-    private var stoppedAt = false
+    var stopAt = -1
+    var stoppedAt = false
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: [UInt8]?, places: Bool = false) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: [UInt8]?, places: Bool = false) {
         c = ByteCursor(bytes)
         self.wanted = wanted
         materializing = wanted == nil
@@ -48,10 +48,14 @@ package struct XMLReader {
     package struct SecondHalf {
         var entries: PlistDictionary
         var end: Int
+        /// For `json`: the half's entries as compact JSON, nil when the document must be
+        /// left to the values' way; and the half's first and last keys, when it has any.
+        var json: [UInt8]? = nil
+        var keys: (first: String, last: String)? = nil
     }
 
     /// The reader's work for the other thread, set while it runs: waits for it.
-    private var secondHalf: (() -> Result<SecondHalf, PlistError>)?
+    var secondHalf: (() -> Result<SecondHalf, PlistError>)?
 
     /// Reads a big document on two threads: one reader from the start and one from a
     /// line in the middle that looks like an entry of the root (`\n\t<key>`, as every
@@ -92,7 +96,7 @@ package struct XMLReader {
     }
 
     /// The `<` of the first `\n\t<key>` from `start` on, or nil.
-    private static func entryLine(in text: UnsafeBufferPointer<UInt8>, after start: Int) -> Int? {
+    static func entryLine(in text: UnsafeBufferPointer<UInt8>, after start: Int) -> Int? {
         let pattern: [UInt8] = Array("\n\t<key>".utf8)
         var i = start
         while i + pattern.count <= text.count {
@@ -162,15 +166,7 @@ package struct XMLReader {
     // MARK: Document
 
     private mutating func document() throws(PlistError) -> PlistValue {
-        try skipProlog()
-        var tag = try openTag()
-        let wrapped = tag.kind == .plist
-        if wrapped {
-            guard !tag.selfClosing else { throw fail(.emptyPlistElement) }
-            try skipMisc()
-            guard !at("</") else { throw fail(.plistHoldsNoValue) }
-            tag = try openTag()
-        }
+        let (tag, wrapped) = try rootTag()
         if wanted != nil && tag.kind != .dict { materializing = true }
         var value = try value(tag)
         if stoppedAt, let rest = secondHalf?() {
@@ -186,6 +182,26 @@ package struct XMLReader {
             value = .dict(dict)
             pos = half.end
         }
+        try end(wrapped: wrapped)
+        return value
+    }
+
+    /// The prolog, then the root value's tag, inside `<plist>` (`wrapped`) or not.
+    mutating func rootTag() throws(PlistError) -> (tag: Tag, wrapped: Bool) {
+        try skipProlog()
+        var tag = try openTag()
+        let wrapped = tag.kind == .plist
+        if wrapped {
+            guard !tag.selfClosing else { throw fail(.emptyPlistElement) }
+            try skipMisc()
+            guard !at("</") else { throw fail(.plistHoldsNoValue) }
+            tag = try openTag()
+        }
+        return (tag, wrapped)
+    }
+
+    /// After the root value: `</plist>` when `wrapped`, and nothing else.
+    mutating func end(wrapped: Bool) throws(PlistError) {
         try skipMisc()
         if wrapped {
             guard at("</") else { throw fail(.moreThanOneValue) }
@@ -193,7 +209,6 @@ package struct XMLReader {
             try skipMisc()
         }
         guard pos == bytes.count else { throw fail(.contentAfterValue) }
-        return value
     }
 
     /// The XML declaration, comments, processing instructions and a DOCTYPE without
@@ -324,7 +339,7 @@ package struct XMLReader {
         pos += 1
     }
 
-    private mutating func value(_ tag: Tag) throws(PlistError) -> PlistValue {
+    mutating func value(_ tag: Tag) throws(PlistError) -> PlistValue {
         let name = Self.name(tag.kind)
         switch tag.kind {
         case .dict:
@@ -395,28 +410,7 @@ package struct XMLReader {
     /// `stopAt` when an entry starts exactly there (`stoppedAt` is set).
     private mutating func entries(into dict: inout PlistDictionary) throws(PlistError) {
         let lookingUp = wanted != nil && depth == 1
-        while true {
-            try skipMisc()
-            if at("</") {
-                try closeTag("dict")
-                return
-            }
-            if depth == 1, pos == stopAt {
-                stoppedAt = true
-                return
-            }
-            let keyTag = try openTag()
-            guard keyTag.kind == .key else { throw fail(.expectedKey) }
-            var keyText = Text.slice(pos..<pos)
-            if !keyTag.selfClosing {
-                keyText = try text()
-                try closeTag("key")
-            }
-            try skipMisc()
-            guard !at("</") else { throw fail(.keyWithoutValue(preview(keyText))) }
-            let valueFrom = pos
-            let valueTag = try openTag()
-            guard valueTag.kind != .key else { throw fail(.keyWithoutValue(preview(keyText))) }
+        while let (keyText, valueFrom, valueTag) = try nextEntry() {
             if lookingUp {
                 let match = withBytes(keyText) { $0.elementsEqual(wanted!) }
                 if !match { try validate(keyText) }
@@ -433,6 +427,34 @@ package struct XMLReader {
                 _ = try value(valueTag)
             }
         }
+    }
+
+    /// The next entry of a dictionary: its key's text, and where its value starts and that
+    /// value's tag (read). Nil after the dictionary's `</dict>`, or, for the root, at
+    /// `stopAt` when an entry starts exactly there (`stoppedAt` is set).
+    mutating func nextEntry() throws(PlistError) -> (key: Text, valueFrom: Int, valueTag: Tag)? {
+        try skipMisc()
+        if at("</") {
+            try closeTag("dict")
+            return nil
+        }
+        if depth == 1, pos == stopAt {
+            stoppedAt = true
+            return nil
+        }
+        let keyTag = try openTag()
+        guard keyTag.kind == .key else { throw fail(.expectedKey) }
+        var keyText = Text.slice(pos..<pos)
+        if !keyTag.selfClosing {
+            keyText = try text()
+            try closeTag("key")
+        }
+        try skipMisc()
+        guard !at("</") else { throw fail(.keyWithoutValue(preview(keyText))) }
+        let valueFrom = pos
+        let valueTag = try openTag()
+        guard valueTag.kind != .key else { throw fail(.keyWithoutValue(preview(keyText))) }
+        return (keyText, valueFrom, valueTag)
     }
 
     /// Notes where a top-level key and its value (just read, up to `pos`) lie; a key a
@@ -455,18 +477,24 @@ package struct XMLReader {
         try enter()
         defer { depth -= 1 }
         var elements: [PlistValue] = []
-        while true {
-            try skipMisc()
-            if at("</") {
-                try closeTag("array")
-                return elements
-            }
-            let element = try value(try openTag())
+        while let tag = try nextElement() {
+            let element = try value(tag)
             if materializing { elements.append(element) }
         }
+        return elements
     }
 
-    private mutating func enter() throws(PlistError) {
+    /// The tag of an array's next element (read), or nil after its `</array>`.
+    mutating func nextElement() throws(PlistError) -> Tag? {
+        try skipMisc()
+        if at("</") {
+            try closeTag("array")
+            return nil
+        }
+        return try openTag()
+    }
+
+    mutating func enter() throws(PlistError) {
         depth += 1
         guard depth <= maximumNestingDepth else {
             throw PlistError.tooDeep(.xml, limit: maximumNestingDepth, line: line)
@@ -548,7 +576,7 @@ package struct XMLReader {
         pos = end + 1
     }
 
-    private func withBytes<T>(_ text: Text, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    func withBytes<T>(_ text: Text, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
         switch text {
         case .slice(let range): return body(UnsafeBufferPointer(rebasing: bytes[range]))
         case .decoded(let owned): return owned.withUnsafeBufferPointer(body)
@@ -565,7 +593,7 @@ package struct XMLReader {
         guard withBytes(text, isValidUTF8) else { throw PlistError.invalidEncoding(.xml, line: line) }
     }
 
-    private func string(_ text: Text) throws(PlistError) -> String {
+    func string(_ text: Text) throws(PlistError) -> String {
         guard let s = withBytes(text, TextDecoding.string) else {
             throw PlistError.invalidEncoding(.xml, line: line)
         }
@@ -602,7 +630,7 @@ package struct XMLReader {
 }
 
 /// The text both readers of `readInHalves` read: the buffer lives until both are done.
-private struct SharedText: @unchecked Sendable {
+struct SharedText: @unchecked Sendable {
     let buffer: UnsafeBufferPointer<UInt8>
     init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
 }

@@ -177,38 +177,54 @@ public struct DomainStore: Sendable {
         return try read(path(of: domain, host: host))?.domain
     }
 
-    /// What a domain's XML is written from (`xmlSource`).
-    package enum XMLSource {
+    /// What an export of a domain is written from (`exportSource`).
+    package enum ExportSource {
         /// The domain's values (empty for a domain with no file).
         case values(PlistDictionary)
         /// A binary file, checked whole, whose XML `XMLWriter.encode(binary:layout:chunk:to:)`
         /// writes straight from its bytes.
         case binary([UInt8], BinaryReader.Layout)
+        /// The domain's compact JSON, written from its XML file as it was read (`XMLReader.json`).
+        case json([UInt8])
     }
 
-    /// `load`, for a caller about to write the domain as XML: a binary file whose XML can
-    /// be written from its bytes is handed over as they are (a big domain is never built as
-    /// values); any other file is read as `load` reads it, with the same checks and errors.
-    package func xmlSource(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> XMLSource {
+    /// What an export is in: XML, or compact JSON.
+    package enum ExportFormat { case xml, json }
+
+    /// `load`, for a caller about to export the domain in `format`: a file that can be
+    /// written in it without building its values is handed over as the bytes to write (XML
+    /// from a binary file, JSON from an XML one), so a big domain is never built as a tree;
+    /// any other file is read as `load` reads it, with the same checks and errors.
+    package func exportSource(_ domain: DomainName, host: DomainHost = .any, as format: ExportFormat)
+        throws(StoreError) -> ExportSource
+    {
         _ = try located(domain, host: host)
         let path = path(of: domain, host: host)
         enum Parsed {
-            case binary([UInt8], BinaryReader.Layout)
+            case direct(ExportSource)
             case values((PlistValue, PlistFormat))
         }
         let file = try readFile(path) { bytes, _ throws(PlistError) -> Parsed in
-            // A file the check refuses is parsed as `load` parses it, for the same error.
-            if BinaryReader.hasHeader(bytes), let layout = try? BinaryReader.checkedForXML(bytes) {
-                return .binary(bytes, layout)
+            // A file the direct way refuses is parsed as `load` parses it, for its error.
+            let binary = BinaryReader.hasHeader(bytes)
+            switch format {
+            case .xml:
+                if binary, let layout = try? BinaryReader.checkedForXML(bytes) {
+                    return .direct(.binary(bytes, layout))
+                }
+            case .json:
+                if !binary, let json = try? XMLReader.json(bytes, inParallel: { Self.inParallel($0) }) {
+                    return .direct(.json(json))
+                }
             }
             return .values(try Self.parse(bytes, memo: nil))
         }
         guard let file else { return .values(PlistDictionary()) }
-        if case .binary(let bytes, let layout)? = file.parsed { return .binary(bytes, layout) }
-        guard case .values(let parsed)? = file.parsed else {
-            return .values(try fileRead(nil, status: file.status, at: path).domain.values)
+        switch file.parsed {
+        case .direct(let source)?: return source
+        case .values(let parsed)?: return .values(try fileRead(parsed, status: file.status, at: path).domain.values)
+        case nil: return .values(try fileRead(nil, status: file.status, at: path).domain.values)
         }
-        return .values(try fileRead(parsed, status: file.status, at: path).domain.values)
     }
 
     /// One value of a domain, without building the rest: nil when the domain or the key

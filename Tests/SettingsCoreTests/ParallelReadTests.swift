@@ -8,17 +8,7 @@ import XCTest
 /// reader gives, value for value and error for error, whether the guessed middle entry is
 /// one, lies inside a string, or the document is broken before it, after it, or both.
 final class ParallelReadTests: XCTestCase {
-    /// How many second halves were started.
-    private var started = 0
-
-    /// What the store passes: a real second thread.
-    private func inParallel(_ work: @escaping () -> Result<XMLReader.SecondHalf, PlistError>)
-        -> () -> Result<XMLReader.SecondHalf, PlistError>
-    {
-        started += 1
-        let thread = Background(work)
-        return { thread.join() }
-    }
+    private let threads = SecondThreads()
 
     /// Both readings' answers: the value, or the error's text (code and line).
     private func both(_ text: String) -> (one: String, halves: String) {
@@ -27,7 +17,7 @@ final class ParallelReadTests: XCTestCase {
             do { return "\(try read())" } catch { return "error: \(error)" }
         }
         let one = describe { try PropertyList.read(bytes).0 }
-        let halves = describe { try PropertyList.read(bytes, inParallel: { self.inParallel($0) }).0 }
+        let halves = describe { try PropertyList.read(bytes, inParallel: { self.threads.run($0) }).0 }
         return (one, halves)
     }
 
@@ -48,7 +38,7 @@ final class ParallelReadTests: XCTestCase {
         let (one, halves) = both(text)
         XCTAssertEqual(one, halves)
         XCTAssertFalse(one.hasPrefix("error"))
-        XCTAssertEqual(started, 1, "the second half was read on another thread")
+        XCTAssertEqual(threads.started, 1, "the second half was read on another thread")
     }
 
     func testAMiddleLineInsideAStringIsNoEntry() {
@@ -92,7 +82,7 @@ final class ParallelReadTests: XCTestCase {
             of: "<key>k29999</key>\n\t<array>\n\t\t<integer>29999</integer>",
             with: "<key>k1</key>\n\t<array>\n\t\t<integer>-1</integer>")
         let bytes = Array(text.utf8)
-        let halves = try PropertyList.read(bytes, inParallel: { self.inParallel($0) }).0
+        let halves = try PropertyList.read(bytes, inParallel: { self.threads.run($0) }).0
         let one = try PropertyList.read(bytes).0
         guard case .dict(let a) = halves, case .dict(let b) = one else { return XCTFail("no dictionaries") }
         XCTAssertEqual(a.sortedEntries, b.sortedEntries)

@@ -62,6 +62,39 @@ final class ImportExportTests: XCTestCase {
             bell.stderr)
     }
 
+    /// `export D --json` of an XML domain writes its JSON as the file is read (issue 34):
+    /// the JSON of its values whether its keys are in order or not, to standard output and
+    /// to a file alike, and a damaged file writes nothing.
+    func testAnXMLDomainExportsAsTheJSONOfItsValues() throws {
+        let script = """
+            import json, plistlib, sys
+            d = {"b": [1, 2.5, "x < y & \\u00e9", {"n": True, "m": []}], "a": {"z": False, "y": {}}, "c": "plain"}
+            plistlib.dump(d, open(sys.argv[1] + "/com.sorted.plist", "wb"))
+            plistlib.dump(d, open(sys.argv[1] + "/com.unsorted.plist", "wb"), sort_keys=False)
+            plistlib.dump(d | {"a": 1}, open(sys.argv[1] + "/com.cut.plist", "wb"))
+            print(json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+            """
+        let made = h.exec("/usr/bin/env", ["python3", "-c", script, h.config])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertEqual(h.ok("export", "com.sorted", "-", "--json"), made.stdout)
+        XCTAssertEqual(
+            h.ok("export", "com.unsorted", "-", "--json"),
+            #"{"b":[1,2.5,"x < y & é",{"n":true,"m":[]}],"a":{"z":false,"y":{}},"c":"plain"}"# + "\n")
+        let file = h.config + "/../" + URL(fileURLWithPath: h.config).lastPathComponent + "-export.json"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: file) }
+        h.ok("export", "com.sorted", file, "--json")
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), made.stdout)
+        // Cut short: refused as a read refuses it, with nothing written.
+        let cut = try Data(contentsOf: URL(fileURLWithPath: h.path("com.cut"))).dropLast(30)
+        try cut.write(to: URL(fileURLWithPath: h.path("com.cut")))
+        let broken = h.run(["export", "com.cut", "-", "--json"])
+        let read = h.run(["read", "com.cut"])
+        XCTAssertEqual(broken.stdout, "")
+        XCTAssertNotEqual(broken.status, 0)
+        XCTAssertEqual(broken.status, read.status)
+        XCTAssertEqual(broken.stderr, read.stderr)
+    }
+
     func testReplaceMakesTheFileTheWholeDomain() {
         start()
         h.ok("import", "com.t", file("{ b = 3; }"), "--replace")

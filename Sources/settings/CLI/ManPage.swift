@@ -192,8 +192,9 @@ enum ManPage {
         .BR \-\-json ,
         JSON in either place.
         A domain that does not exist exports as an empty dictionary, status 0.
-        The XML of a binary domain is written straight from its file, which is checked whole first:
-        a big domain is never built in memory, and a damaged file writes nothing.
+        The XML of a binary domain, and the JSON of an XML domain, are written straight from its file
+        (checked whole first, or held until the file has been read to its end): a big domain is never
+        built in memory, and a damaged file writes nothing.
         .TP
         .BI paths " domain"
         Prints the JSON Pointer of every scalar and empty collection, one per line.

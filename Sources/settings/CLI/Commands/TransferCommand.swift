@@ -82,9 +82,11 @@ enum TransferCommand {
         try expectAtMost(2, arguments)
         let domain = try context.domainName(arguments[0])
         let path = arguments[1].text
+        // JSON is pretty for a person reading it.
+        let pretty = context.streams.outputIsTerminal && path == "-"
         var values: PlistDictionary
-        if path == "-", !options.json, !options.withDefaults {
-            switch try context.store.xmlSource(domain, host: context.host) {
+        if !options.withDefaults, options.json ? !pretty : path == "-" {
+            switch try context.store.exportSource(domain, host: context.host, as: options.json ? .json : .xml) {
             case .values(let read): values = read
             case .binary(let bytes, let layout):
                 // Written straight from the file's bytes: no values built.
@@ -96,6 +98,14 @@ enum TransferCommand {
                     throw CLIError.outputFailed(error)
                 }
                 return
+            case .json(let text):
+                if path == "-" {
+                    do throws(Errno) { try context.streams.output(text) } catch { throw CLIError.outputFailed(error) }
+                } else {
+                    context.note(
+                        try PlistFiles.write(to: path, lockTimeout: context.store.lockTimeout) { try $0(text[...]) })
+                }
+                return
             }
         } else {
             values = try context.store.load(domain, host: context.host)?.values ?? PlistDictionary()
@@ -104,7 +114,6 @@ enum TransferCommand {
         context.keepUntilExit(values)
         if options.json {
             // Streamed in pieces: a big domain is not held a second time as text.
-            let pretty = context.streams.outputIsTerminal && path == "-"
             if path == "-" {
                 do {
                     try JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { piece throws(Errno) in

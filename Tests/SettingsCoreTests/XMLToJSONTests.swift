@@ -1,0 +1,131 @@
+import Foundation
+import XCTest
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
+
+/// JSON written as an XML document is read (`export D --json` of an XML domain) must be
+/// byte for byte the JSON of the values read from it, in one piece or in halves on two
+/// threads, and a document it cannot so write (keys out of order or repeated, a `$` key,
+/// no dictionary at the root) must be left to the values' way.
+final class XMLToJSONTests: XCTestCase {
+    private let threads = SecondThreads()
+
+    /// The values' JSON, as `export --json` writes it from them.
+    private func valuesJSON(_ text: [UInt8]) throws -> String {
+        var out: [UInt8] = []
+        JSONWriter.encode(try PropertyList.read(text).0, pretty: false, chunk: 1 << 20) { out += $0 }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The streamed JSON, one reader and in halves: the same, or both nil.
+    private func streamed(_ text: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws -> String? {
+        let one = try XMLReader.json(text).map { String(decoding: $0, as: UTF8.self) }
+        let halves = try XMLReader.json(text, inParallel: { self.threads.run($0) }).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        XCTAssertEqual(one, halves, "in halves as in one piece", file: file, line: line)
+        return one
+    }
+
+    /// A document of `count` entries in key order, `middle` put in the middle of them.
+    private func document(_ count: Int = 30_000, middle: String = "") -> String {
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
+        for i in 0..<count {
+            let key = String(format: "k%06d", i)
+            if i == count / 2 { text += middle }
+            text +=
+                "\t<key>\(key)</key>\n\t<array>\n\t\t<integer>\(i)</integer>\n\t\t<string>v &amp; \(i)</string>\n"
+                + "\t\t<dict><key>a</key><real>\(Double(i) / 7)</real><key>b</key><true/></dict>\n\t</array>\n"
+        }
+        return text + "</dict>\n</plist>\n"
+    }
+
+    func testEveryKindOfValueIsWrittenAsTheValuesAre() throws {
+        var domain = XMLCodecTests.edgeCases
+        domain["uid"] = .dict([BinaryReader.uidKey: .int(7)])
+        domain["nested"] = .dict(["a": .array([.dict([:]), .array([]), .data([1, 2, 3])]), "b": .double(.nan)])
+        let text = XMLWriter.encode(.dict(domain))
+        let json = try XCTUnwrap(try streamed(text))
+        XCTAssertEqual(json, try valuesJSON(text))
+        XCTAssertEqual(try streamed(XMLWriter.encode(.dict([:]))), "{}\n")
+    }
+
+    /// Comments, CDATA, references, no `<plist>` wrapper, UTF-16: read as the reader reads them.
+    func testTheTextIsReadAsTheReaderReadsIt() throws {
+        let samples = [
+            "<plist><dict><!-- c --><key>a&lt;</key><string><![CDATA[x<y]]>&#x263A;</string><key>b</key><integer> 5</integer></dict></plist>",
+            "<?xml version=\"1.0\"?><dict><key>a</key><array><true/><false/><date>2020-01-01T00:00:00Z</date></array></dict>",
+        ]
+        for sample in samples {
+            let text = Array(sample.utf8)
+            XCTAssertEqual(try streamed(text), try valuesJSON(text), sample)
+        }
+        let utf16: [UInt8] = [0xFF, 0xFE] + samples[0].utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        XCTAssertEqual(try streamed(utf16), try valuesJSON(utf16))
+    }
+
+    func testABigDocumentIsWrittenInHalves() throws {
+        let text = Array(document().utf8)
+        XCTAssertGreaterThan(text.count, 1 << 20)
+        let json = try XCTUnwrap(try streamed(text))
+        XCTAssertEqual(threads.started, 1, "the second half was read on another thread")
+        XCTAssertEqual(json, try valuesJSON(text))
+    }
+
+    func testAMiddleLineInCDATAOrACommentIsNoEntry() throws {
+        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 40_000)
+        for middle in ["\t<key>k014999z</key>\n\t<string><![CDATA[\(lines)]]></string>\n", "<!--\(lines)\n-->\n"] {
+            let text = Array(document(middle: middle).utf8)
+            let json = try XCTUnwrap(try streamed(text))
+            XCTAssertEqual(json, try valuesJSON(text))
+            XCTAssertFalse(json.contains("\"fake\":"))
+        }
+    }
+
+    /// Left to the values' way: keys out of order, a key twice (in one half, and one in
+    /// each half), a `$` key, a root that is no dictionary.
+    func testWhatCannotBeWrittenAsItIsRead() throws {
+        let refused = [
+            "<plist><dict><key>b</key><true/><key>a</key><true/></dict></plist>",
+            "<plist><dict><key>a</key><true/><key>a</key><false/></dict></plist>",
+            "<plist><dict><key>a</key><dict><key>y</key><true/><key>x</key><true/></dict></dict></plist>",
+            "<plist><dict><key>$date</key><string>x</string></dict></plist>",
+            "<plist><array><true/></array></plist>",
+        ]
+        for sample in refused { XCTAssertNil(try streamed(Array(sample.utf8)), sample) }
+        let big = document()
+        let twice = big.replacingOccurrences(of: "<key>k029999</key>", with: "<key>k000001</key>")
+        XCTAssertNil(try streamed(Array(twice.utf8)), "a key in both halves")
+        XCTAssertEqual(threads.started, 1, "read in halves, then refused")
+    }
+
+    /// A broken document throws (or is left to the values' way), in one piece or in halves.
+    func testABrokenDocumentIsNeverWritten() {
+        let big = document()
+        for broken in [
+            String(big.dropLast(400)), big.replacingOccurrences(of: "<key>k025000</key>", with: "<key>k025000</kex>"),
+            big.replacingOccurrences(of: "<integer>100</integer>", with: "<integer>x</integer>"),
+        ] {
+            let text = Array(broken.utf8)
+            XCTAssertNil(try? XMLReader.json(text))
+            XCTAssertNil(try? XMLReader.json(text, inParallel: { self.threads.run($0) }))
+        }
+    }
+
+    /// Every XML dictionary of the corpus: written as it is read, or left, never different.
+    func testTheCorpusIsWrittenAsItsValuesAre() throws {
+        var written = 0
+        let files = FileManager.default.enumerator(atPath: CorpusTests.corpus)?.allObjects as? [String] ?? []
+        for name in files.sorted() {
+            guard let data = FileManager.default.contents(atPath: CorpusTests.corpus + "/" + name),
+                case .xml? = try? PropertyList.read(Array(data)).1,
+                case .dict? = try? PropertyList.read(Array(data)).0
+            else { continue }
+            guard let json = try? streamed(Array(data)) else { continue }
+            XCTAssertEqual(json, try valuesJSON(Array(data)), name)
+            written += 1
+        }
+        XCTAssertGreaterThan(written, 5)
+    }
+}
