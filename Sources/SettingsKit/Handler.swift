@@ -4,5 +4,7 @@ import SettingsStore
 struct Handler: Sendable {
     /// The key observed, or nil for the whole domain.
     let name: ExactKey?
-    let call: @Sendable ([String]) -> Void
+    /// Called with the names of the keys that changed, and the user's values they were
+    /// changed to (nil: removed).
+    let call: @Sendable ([String], [String: PlistValue?]) -> Void
 }

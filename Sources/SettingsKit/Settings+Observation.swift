@@ -24,9 +24,22 @@ extension Settings {
         if initial {
             handler(SettingsChange(key: key.name, oldValue: key.defaultValue, newValue: last.withLock { $0 }))
         }
-        return addObserver(key.name) { [weak self] _ in
+        return addObserver(key.name) { [weak self] _, values in
             guard let self else { return }
-            let new = self[key]
+            // The value this change made, not the value now: another thread's write may
+            // have landed since, and then this write would go unheard and the next be
+            // heard as no change. Each write is heard once, with its own value.
+            let new: Value
+            if let user = values[key.name] {
+                do throws(SettingsError) {
+                    new = self.value(of: key, stored: try self.storedValue(key.name, user: user))
+                } catch {
+                    self.errorHandler(error)
+                    new = key.defaultValue
+                }
+            } else {
+                new = self[key]
+            }
             let old: Value? = last.withLock { old in
                 guard old.propertyListValue != new.propertyListValue else { return nil }
                 defer { old = new }
@@ -62,6 +75,13 @@ extension Settings {
 
     /// Registers a handler for one key (nil: every key) and starts the watcher if needed.
     func addObserver(_ name: String?, _ handler: @escaping @Sendable ([String]) -> Void) -> SettingsObservation {
+        addObserver(name) { names, _ in handler(names) }
+    }
+
+    /// `addObserver`, the handler also given the values the keys were changed to.
+    func addObserver(_ name: String?, _ handler: @escaping @Sendable ([String], [String: PlistValue?]) -> Void)
+        -> SettingsObservation
+    {
         let start: Bool
         let id: Int
         (id, start) = observers.withLock { observers in
@@ -87,7 +107,7 @@ extension Settings {
     /// Each key is delivered only when it differs from what was last delivered.
     func delivered(_ changes: [String: PlistValue?]) {
         let propagates = Self.propagates
-        let calls: [(@Sendable ([String]) -> Void, [String])] = observers.withLock { observers in
+        let calls: [(@Sendable ([String], [String: PlistValue?]) -> Void, [String])] = observers.withLock { observers in
             guard !observers.handlers.isEmpty else { return [] }
             var names: [String] = []
             for (name, value) in changes {
@@ -104,7 +124,7 @@ extension Settings {
                 return names.contains { ExactKey($0) == name } ? (handler.call, [name.text]) : nil
             }
         }
-        for (call, names) in calls { call(names) }
+        for (call, names) in calls { call(names, changes) }
     }
 
     /// Starts a thread that waits on the domain's folder and delivers what changes.

@@ -121,7 +121,13 @@ public final class Settings: Sendable {
     ///
     ///     try settings.get(.volume)   //=> 50
     public func get<Value>(_ key: SettingsKey<Value>) throws(SettingsError) -> Value {
-        guard let stored = try storedValue(key.name) else { return key.defaultValue }
+        value(of: key, stored: try storedValue(key.name))
+    }
+
+    /// `key`'s value from what is stored for it: its default when nothing is, or what is
+    /// stored is not of its type (reported once).
+    func value<Value>(of key: SettingsKey<Value>, stored: PlistValue?) -> Value {
+        guard let stored else { return key.defaultValue }
         guard let value = key.decoded(stored) ?? argumentText(stored, key) else {
             reportOnce(key.mismatch(stored), stored, key.name)
             return key.defaultValue
@@ -140,14 +146,18 @@ public final class Settings: Sendable {
     /// The stored value, in `UserDefaults`' order (arguments, domain, global domain),
     /// each domain read through its administrator's layers: a managed value wins over
     /// everything, even the arguments; a machine-wide default comes after the user's own.
-    func storedValue(_ name: String) throws(SettingsError) -> PlistValue? {
+    /// With `user`, that is taken as the user's own value instead of the file's (the value
+    /// a change just delivered, `.some(nil)` when it removed the key).
+    func storedValue(_ name: String, user given: PlistValue?? = nil) throws(SettingsError) -> PlistValue? {
         if let domainError { throw .store(domainError) }
         // One look at the folder watch for the whole lookup (up to ten files), not one each.
         FolderWatch.drain()
         let own = layers(domain, host, drained: true)
         if let value = own.managed?.values[name] { return value }
         if let value = arguments[name] { return value }
-        if let (value, _) = own.resolve(name, user: try userValue(name, drained: true)) { return value }
+        let user: PlistValue?
+        if let given { user = given } else { user = try userValue(name, drained: true) }
+        if let (value, _) = own.resolve(name, user: user) { return value }
         guard case .named = domain else { return nil }
         let global = layers(.global, .any, drained: true)
         if let value = global.managed?.values[name] { return value }
