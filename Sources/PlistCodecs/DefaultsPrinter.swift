@@ -157,7 +157,7 @@ package enum DefaultsPrinter {
     private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
     @inline(__always)
-    private static func indent(_ level: Int, _ out: inout [UInt8]) {
+    static func indent(_ level: Int, _ out: inout [UInt8]) {
         var n = level * 4
         while n > 0 {
             let step = min(n, spaces.count)
@@ -175,7 +175,12 @@ package enum DefaultsPrinter {
     /// with `\"`, `\\`, `\n` and `\t` escaped. Non-ASCII stays UTF-8.
     static func appendQuoted(_ text: String, _ out: inout [UInt8]) {
         var text = text
-        text.withUTF8 { bytes in
+        text.withUTF8 { appendQuoted($0, &out) }
+    }
+
+    /// `appendQuoted` of text's UTF-8 bytes.
+    static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, _ out: inout [UInt8]) {
+        do {
             let bare = bareBytes.withUnsafeBufferPointer { table in
                 !bytes.isEmpty && bytes.allSatisfy { table[Int($0)] }
             }

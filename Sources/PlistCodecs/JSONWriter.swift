@@ -161,9 +161,14 @@ public enum JSONWriter {
     /// UTF-8 as is; `"`, `\` and the C0 controls escaped, as RFC 8259 requires. Runs
     /// without any are copied whole.
     static func appendString(_ s: String, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
         var s = s
-        s.withUTF8 { bytes in
+        s.withUTF8 { appendString($0, &out) }
+    }
+
+    /// `appendString` of text's UTF-8 bytes.
+    static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        do {
             var run = 0
             for (i, byte) in bytes.enumerated()
             where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {

@@ -48,10 +48,10 @@ package struct XMLReader {
     package struct SecondHalf {
         var entries: PlistDictionary
         var end: Int
-        /// For `json`: the half's entries as compact JSON, nil when the document must be
-        /// left to the values' way; and the half's first and last keys, when it has any.
-        var json: [UInt8]? = nil
-        var keys: (first: String, last: String)? = nil
+        /// For `text`: the half's entries as text, nil when the document must be left to
+        /// the values' way; and the half's first and last keys, when it has any.
+        var text: [UInt8]? = nil
+        var keys: (first: [UInt8], last: [UInt8])? = nil
     }
 
     /// The reader's work for the other thread, set while it runs: waits for it.
@@ -589,7 +589,7 @@ package struct XMLReader {
     }
 
     /// Checks text is UTF-8 without making a `String` of it.
-    private func validate(_ text: Text) throws(PlistError) {
+    func validate(_ text: Text) throws(PlistError) {
         guard withBytes(text, isValidUTF8) else { throw PlistError.invalidEncoding(.xml, line: line) }
     }
 

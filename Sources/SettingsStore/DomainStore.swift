@@ -177,51 +177,61 @@ public struct DomainStore: Sendable {
         return try read(path(of: domain, host: host))?.domain
     }
 
-    /// What an export of a domain is written from (`exportSource`).
-    package enum ExportSource {
+    /// What a domain's whole text is written from (`output`).
+    package enum Output {
         /// The domain's values (empty for a domain with no file).
         case values(PlistDictionary)
         /// A binary file, checked whole, whose XML `XMLWriter.encode(binary:layout:chunk:to:)`
         /// writes straight from its bytes.
         case binary([UInt8], BinaryReader.Layout)
-        /// The domain's compact JSON, written from its XML file as it was read (`XMLReader.json`).
-        case json([UInt8])
+        /// The text itself, written from the XML file as it was read (`XMLReader.text`).
+        case text([UInt8])
     }
 
-    /// What an export is in: XML, or compact JSON.
-    package enum ExportFormat { case xml, json }
+    /// The whole-domain texts `output` can write without building values.
+    package enum OutputForm {
+        /// XML, from a binary file (`export D -`).
+        case xml
+        /// Compact JSON, from an XML file (`export D --json`).
+        case json
+        /// What `read D` prints, from an XML file.
+        case defaults
+    }
 
-    /// `load`, for a caller about to export the domain in `format`: a file that can be
-    /// written in it without building its values is handed over as the bytes to write (XML
-    /// from a binary file, JSON from an XML one), so a big domain is never built as a tree;
-    /// any other file is read as `load` reads it, with the same checks and errors.
-    package func exportSource(_ domain: DomainName, host: DomainHost = .any, as format: ExportFormat)
-        throws(StoreError) -> ExportSource
+    /// `load`, for a caller about to write the whole domain as `form`: a file that can be
+    /// written so without building its values is handed over as the bytes to write (XML
+    /// from a binary file, JSON or `read D`'s text from an XML one), so a big domain is never
+    /// built as a tree; any other file is read as `load` reads it, with its checks and errors.
+    package func output(of domain: DomainName, host: DomainHost = .any, as form: OutputForm)
+        throws(StoreError) -> Output
     {
         _ = try located(domain, host: host)
         let path = path(of: domain, host: host)
         enum Parsed {
-            case direct(ExportSource)
+            case direct(Output)
             case values((PlistValue, PlistFormat))
         }
         let file = try readFile(path) { bytes, _ throws(PlistError) -> Parsed in
             // A file the direct way refuses is parsed as `load` parses it, for its error.
             let binary = BinaryReader.hasHeader(bytes)
-            switch format {
+            switch form {
             case .xml:
                 if binary, let layout = try? BinaryReader.checkedForXML(bytes) {
                     return .direct(.binary(bytes, layout))
                 }
-            case .json:
-                if !binary, let json = try? XMLReader.json(bytes, inParallel: { Self.inParallel($0) }) {
-                    return .direct(.json(json))
+            case .json, .defaults:
+                if !binary,
+                    let text = try? XMLReader.text(
+                        bytes, as: form == .json ? .json : .defaults, inParallel: { Self.inParallel($0) })
+                {
+                    return .direct(.text(text))
                 }
             }
             return .values(try Self.parse(bytes, memo: nil))
         }
         guard let file else { return .values(PlistDictionary()) }
         switch file.parsed {
-        case .direct(let source)?: return source
+        case .direct(let output)?: return output
         case .values(let parsed)?: return .values(try fileRead(parsed, status: file.status, at: path).domain.values)
         case nil: return .values(try fileRead(nil, status: file.status, at: path).domain.values)
         }

@@ -13,6 +13,35 @@ final class FormatTests: XCTestCase {
 
     private func bytes(_ path: String) -> [UInt8] { Array(FileManager.default.contents(atPath: path) ?? Data()) }
 
+    /// `read D` of an XML domain prints as the file is read (issue 34): what the values
+    /// print, whether the keys are in order or not, in every format; an empty domain is
+    /// still missing; a damaged one is refused with nothing printed.
+    func testReadPrintsAnXMLDomainAsItsValuesPrint() throws {
+        let script = """
+            import plistlib, sys
+            d = {"b": [1, 2.5, "x y", {"n": True, "$m": [[], {}]}], "a": {"z": False}, "$c": "plain", "e": b"\\x01"}
+            for name, fmt, keys in [("sorted", plistlib.FMT_XML, True), ("unsorted", plistlib.FMT_XML, False),
+                                    ("binary", plistlib.FMT_BINARY, True)]:
+                plistlib.dump(d, open(sys.argv[1] + "/com." + name + ".plist", "wb"), fmt=fmt, sort_keys=keys)
+            plistlib.dump({}, open(sys.argv[1] + "/com.empty.plist", "wb"))
+            """
+        let made = h.exec("/usr/bin/env", ["python3", "-c", script, h.config])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let printed = h.ok("read", "com.sorted")
+        XCTAssertTrue(printed.hasPrefix("{\n    \"$c\" = plain;\n    a =     {\n        z = 0;\n    };\n"), printed)
+        XCTAssertEqual(h.ok("read", "com.unsorted"), printed)
+        XCTAssertEqual(h.ok("read", "com.binary"), printed)
+        let empty = h.run(["read", "com.empty"])
+        XCTAssertEqual(empty.status, 1)
+        XCTAssertTrue(empty.stderr.contains("does not exist"), empty.stderr)
+        let cut = try Data(contentsOf: URL(fileURLWithPath: h.path("com.sorted"))).dropLast(30)
+        try cut.write(to: URL(fileURLWithPath: h.path("com.sorted")))
+        let broken = h.run(["read", "com.sorted"])
+        XCTAssertEqual(broken.stdout, "")
+        XCTAssertNotEqual(broken.status, 0)
+        XCTAssertTrue(broken.stderr.hasPrefix("settings: "), broken.stderr)
+    }
+
     /// plistlib writes the edge-case dictionary in XML and in binary; we read both
     /// exactly, and what we write in both formats plistlib reads back exactly.
     func testEdgeCasesRoundTripWithPlistlib() throws {

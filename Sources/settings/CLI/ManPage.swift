@@ -36,6 +36,8 @@ enum ManPage {
         .TP
         .BI read " domain"
         Prints the domain's dictionary.
+        An XML domain is printed as its file is read, with no values built (see
+        .BR export ).
         .TP
         .BI read " domain key"
         Prints one value: a scalar bare, a collection as a block.

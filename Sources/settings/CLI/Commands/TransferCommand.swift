@@ -86,7 +86,7 @@ enum TransferCommand {
         let pretty = context.streams.outputIsTerminal && path == "-"
         var values: PlistDictionary
         if !options.withDefaults, options.json ? !pretty : path == "-" {
-            switch try context.store.exportSource(domain, host: context.host, as: options.json ? .json : .xml) {
+            switch try context.store.output(of: domain, host: context.host, as: options.json ? .json : .xml) {
             case .values(let read): values = read
             case .binary(let bytes, let layout):
                 // Written straight from the file's bytes: no values built.
@@ -98,7 +98,7 @@ enum TransferCommand {
                     throw CLIError.outputFailed(error)
                 }
                 return
-            case .json(let text):
+            case .text(let text):
                 if path == "-" {
                     do throws(Errno) { try context.streams.output(text) } catch { throw CLIError.outputFailed(error) }
                 } else {

@@ -4,28 +4,41 @@ import XCTest
 @testable import PlistCodecs
 @testable import SettingsStore
 
-/// JSON written as an XML document is read (`export D --json` of an XML domain) must be
-/// byte for byte the JSON of the values read from it, in one piece or in halves on two
-/// threads, and a document it cannot so write (keys out of order or repeated, a `$` key,
-/// no dictionary at the root) must be left to the values' way.
-final class XMLToJSONTests: XCTestCase {
+/// Text written as an XML document is read (`export D --json` and `read D` of an XML
+/// domain) must be byte for byte the JSON, or the `defaults` text, of the values read from
+/// it, in one piece or in halves on two threads, and a document it cannot so write (keys
+/// out of order or repeated, a `$` key in JSON, no dictionary at the root) must be left to
+/// the values' way.
+final class XMLToTextTests: XCTestCase {
     private let threads = SecondThreads()
 
-    /// The values' JSON, as `export --json` writes it from them.
-    private func valuesJSON(_ text: [UInt8]) throws -> String {
+    /// The values' text, as `export --json` and `read D` write it from them.
+    private func valuesText(_ text: [UInt8], _ form: XMLReader.TextForm = .json) throws -> String {
+        let value = try PropertyList.read(text).0
+        guard form == .json else { return String(decoding: DefaultsPrinter.render(value), as: UTF8.self) }
         var out: [UInt8] = []
-        JSONWriter.encode(try PropertyList.read(text).0, pretty: false, chunk: 1 << 20) { out += $0 }
+        JSONWriter.encode(value, pretty: false, chunk: 1 << 20) { out += $0 }
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The streamed JSON, one reader and in halves: the same, or both nil.
-    private func streamed(_ text: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws -> String? {
-        let one = try XMLReader.json(text).map { String(decoding: $0, as: UTF8.self) }
-        let halves = try XMLReader.json(text, inParallel: { self.threads.run($0) }).map {
+    /// The streamed text, one reader and in halves: the same, or both nil.
+    private func streamed(
+        _ text: [UInt8], _ form: XMLReader.TextForm = .json, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String? {
+        let one = try XMLReader.text(text, as: form).map { String(decoding: $0, as: UTF8.self) }
+        let halves = try XMLReader.text(text, as: form, inParallel: { self.threads.run($0) }).map {
             String(decoding: $0, as: UTF8.self)
         }
         XCTAssertEqual(one, halves, "in halves as in one piece", file: file, line: line)
         return one
+    }
+
+    /// Both forms of `text` written as it is read, each what the values give.
+    private func checkBothForms(_ text: [UInt8], _ name: String = "", line: UInt = #line) throws {
+        for form in [XMLReader.TextForm.json, .defaults] {
+            let written = try XCTUnwrap(try streamed(text, form, line: line), "\(name) \(form)", line: line)
+            XCTAssertEqual(written, try valuesText(text, form), "\(name) \(form)", line: line)
+        }
     }
 
     /// A document of `count` entries in key order, `middle` put in the middle of them.
@@ -45,10 +58,13 @@ final class XMLToJSONTests: XCTestCase {
         var domain = XMLCodecTests.edgeCases
         domain["uid"] = .dict([BinaryReader.uidKey: .int(7)])
         domain["nested"] = .dict(["a": .array([.dict([:]), .array([]), .data([1, 2, 3])]), "b": .double(.nan)])
-        let text = XMLWriter.encode(.dict(domain))
-        let json = try XCTUnwrap(try streamed(text))
-        XCTAssertEqual(json, try valuesJSON(text))
+        domain["list of lists"] = .array([
+            .array([.string("a b"), .int(1)]), .dict(["k": .string("q\"t\\")]), .array([]),
+        ])
+        try checkBothForms(XMLWriter.encode(.dict(domain)))
         XCTAssertEqual(try streamed(XMLWriter.encode(.dict([:]))), "{}\n")
+        XCTAssertNil(try streamed(XMLWriter.encode(.dict([:])), .defaults), "no domain to print")
+        XCTAssertNil(try streamed(Array("<plist><dict/></plist>".utf8), .defaults))
     }
 
     /// Comments, CDATA, references, no `<plist>` wrapper, UTF-16: read as the reader reads them.
@@ -58,28 +74,25 @@ final class XMLToJSONTests: XCTestCase {
             "<?xml version=\"1.0\"?><dict><key>a</key><array><true/><false/><date>2020-01-01T00:00:00Z</date></array></dict>",
         ]
         for sample in samples {
-            let text = Array(sample.utf8)
-            XCTAssertEqual(try streamed(text), try valuesJSON(text), sample)
+            try checkBothForms(Array(sample.utf8), sample)
         }
         let utf16: [UInt8] = [0xFF, 0xFE] + samples[0].utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
-        XCTAssertEqual(try streamed(utf16), try valuesJSON(utf16))
+        try checkBothForms(utf16, "UTF-16")
     }
 
     func testABigDocumentIsWrittenInHalves() throws {
         let text = Array(document().utf8)
         XCTAssertGreaterThan(text.count, 1 << 20)
-        let json = try XCTUnwrap(try streamed(text))
-        XCTAssertEqual(threads.started, 1, "the second half was read on another thread")
-        XCTAssertEqual(json, try valuesJSON(text))
+        try checkBothForms(text)
+        XCTAssertEqual(threads.started, 2, "each form's second half was read on another thread")
     }
 
     func testAMiddleLineInCDATAOrACommentIsNoEntry() throws {
         let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 40_000)
         for middle in ["\t<key>k014999z</key>\n\t<string><![CDATA[\(lines)]]></string>\n", "<!--\(lines)\n-->\n"] {
             let text = Array(document(middle: middle).utf8)
-            let json = try XCTUnwrap(try streamed(text))
-            XCTAssertEqual(json, try valuesJSON(text))
-            XCTAssertFalse(json.contains("\"fake\":"))
+            try checkBothForms(text)
+            XCTAssertFalse(try XCTUnwrap(try streamed(text)).contains("\"fake\":"))
         }
     }
 
@@ -94,10 +107,18 @@ final class XMLToJSONTests: XCTestCase {
             "<plist><array><true/></array></plist>",
         ]
         for sample in refused { XCTAssertNil(try streamed(Array(sample.utf8)), sample) }
+        for sample in refused where !sample.contains("$") {
+            XCTAssertNil(try streamed(Array(sample.utf8), .defaults), sample)
+        }
+        // `read D` prints a `$` key as any other; JSON leaves any to the values' way.
+        let dollar = Array("<plist><dict><key>$a</key><true/><key>b</key><true/></dict></plist>".utf8)
+        XCTAssertEqual(try streamed(dollar, .defaults), try valuesText(dollar, .defaults))
+        XCTAssertNil(try streamed(dollar))
         let big = document()
         let twice = big.replacingOccurrences(of: "<key>k029999</key>", with: "<key>k000001</key>")
         XCTAssertNil(try streamed(Array(twice.utf8)), "a key in both halves")
-        XCTAssertEqual(threads.started, 1, "read in halves, then refused")
+        XCTAssertNil(try streamed(Array(twice.utf8), .defaults), "a key in both halves")
+        XCTAssertEqual(threads.started, 2, "read in halves, then refused")
     }
 
     /// A broken document throws (or is left to the values' way), in one piece or in halves.
@@ -108,8 +129,10 @@ final class XMLToJSONTests: XCTestCase {
             big.replacingOccurrences(of: "<integer>100</integer>", with: "<integer>x</integer>"),
         ] {
             let text = Array(broken.utf8)
-            XCTAssertNil(try? XMLReader.json(text))
-            XCTAssertNil(try? XMLReader.json(text, inParallel: { self.threads.run($0) }))
+            for form in [XMLReader.TextForm.json, .defaults] {
+                XCTAssertNil(try? XMLReader.text(text, as: form))
+                XCTAssertNil(try? XMLReader.text(text, as: form, inParallel: { self.threads.run($0) }))
+            }
         }
     }
 
@@ -123,7 +146,10 @@ final class XMLToJSONTests: XCTestCase {
                 case .dict? = try? PropertyList.read(Array(data)).0
             else { continue }
             guard let json = try? streamed(Array(data)) else { continue }
-            XCTAssertEqual(json, try valuesJSON(Array(data)), name)
+            XCTAssertEqual(json, try valuesText(Array(data)), name)
+            if let text = try streamed(Array(data), .defaults) {
+                XCTAssertEqual(text, try valuesText(Array(data), .defaults), name)
+            }
             written += 1
         }
         XCTAssertGreaterThan(written, 5)
