@@ -114,6 +114,18 @@ extension XMLReader {
                 DefaultsPrinter.indent(level, &out)
             }
             out.append(UInt8(ascii: form == .json ? "]" : ")"))
+        case .string where !tag.selfClosing:
+            // From the text's bytes, checked as UTF-8: no `String` made of each.
+            let text = try text()
+            try closeTag("string")
+            try validate(text)
+            withBytes(text) { bytes in
+                if form == .json {
+                    JSONWriter.appendString(bytes, &out)
+                } else {
+                    DefaultsPrinter.appendQuoted(bytes, &out)
+                }
+            }
         default:
             let value = try value(tag)
             if form == .json {

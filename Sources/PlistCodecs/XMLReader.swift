@@ -327,7 +327,7 @@ package struct XMLReader {
     }
 
     /// Reads `</name>`.
-    private mutating func closeTag(_ name: StaticString) throws(PlistError) {
+    mutating func closeTag(_ name: StaticString) throws(PlistError) {
         let n = name.utf8CodeUnitCount
         guard at("</"), pos + 2 + n <= bytes.count, matches(pos + 2, name) else {
             throw fail(.expectedClosingTag("\(name)"))
@@ -511,7 +511,7 @@ package struct XMLReader {
     }
 
     /// Reads up to the next `</`, decoding references, CDATA and comments.
-    private mutating func text() throws(PlistError) -> Text {
+    mutating func text() throws(PlistError) -> Text {
         let start = pos
         while pos < bytes.count, bytes[pos] != UInt8(ascii: "<"), bytes[pos] != UInt8(ascii: "&") { pos += 1 }
         if at("</") { return .slice(start..<pos) }
