@@ -138,17 +138,7 @@ package enum XMLWriter {
     /// The decimal digits of `n`, as `n.description` has them, without making a `String`.
     static func appendDecimal(_ n: Int64, _ out: inout [UInt8]) {
         if n < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = n.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt64.max has 20 digits
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var i = buffer.count
-            repeat {
-                i -= 1
-                buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[i...]))
-        }
+        DefaultsText.appendPadded(n.magnitude, width: 1, to: &out)
     }
 
     /// Escapes only `&`, `<` and `>`, as Apple does.

@@ -42,7 +42,8 @@ package enum DefaultsText {
         appendPadded(UInt64(c.second), width: 2, to: &out)
     }
 
-    static func appendPadded(_ value: UInt64, width: Int, to out: inout [UInt8]) {
+    /// The decimal digits of `value`, zero-padded to `width`.
+    package static func appendPadded(_ value: UInt64, width: Int, to out: inout [UInt8]) {
         // Digits counted first, then written in place: no array per number.
         var count = 1
         var v = value
