@@ -380,7 +380,8 @@ package struct BinaryReader {
                 }
                 if checkingXML, xmlReady {
                     let key = try asciiBytes(ofObject: keyObject)
-                    if let key, previousKey.map({ Self.precedes($0, key) }) ?? true {
+                    // Byte order, the order of `PlistDictionary.sortedEntries`.
+                    if let key, previousKey.map({ $0.lexicographicallyPrecedes(key) }) ?? true {
                         previousKey = key
                     } else {
                         xmlReady = false
@@ -415,11 +416,6 @@ package struct BinaryReader {
         guard BPlistMarker(byte: bytes[start]) == .asciiString else { return nil }
         let (length, body) = try lengthAndBody(start, Int(BPlistMarker.low(bytes[start])))
         return UnsafeBufferPointer(rebasing: bytes[body..<(body + length)])
-    }
-
-    /// Byte order, the order of `PlistDictionary.sortedEntries`.
-    private static func precedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        a.lexicographicallyPrecedes(b)
     }
 
     private mutating func enter(_ offset: Int) throws(PlistError) {

@@ -14,29 +14,27 @@ final class ConcurrentDeliveryTests: XCTestCase {
     override func setUp() { scratch = Scratch() }
     override func tearDown() { scratch.remove() }
 
-    /// The race made certain: 6 is written and heard, then the write of 5 that lost the
-    /// race to it is told: it is heard as 5, not as 6 again (and so not at all).
-    func testAWriteToldLateIsHeardWithItsOwnValue() {
+    /// What an observer hears when 6 is written, then a change that lost the race to it is
+    /// told late: `late`, the user's value it wrote (nil: removed).
+    private func heard(default value: Int, late: PlistValue?) -> [Int] {
         let settings = Settings(domain: "com.example.race", directory: scratch.directory)
-        let key = SettingsKey<Int>("n", default: 0)
+        let key = SettingsKey<Int>("n", default: value)
         let heard = Mutex<[Int]>([])
         let token = settings.observe(key) { change in heard.withLock { $0.append(change.newValue) } }
         settings[key] = 6
-        settings.delivered(["n": .int(5)])
+        settings.delivered(["n": late])
         token.cancel()
-        XCTAssertEqual(heard.withLock { $0 }, [6, 5])
+        return heard.withLock { $0 }
+    }
+
+    /// The race made certain: the write of 5 is heard as 5, not as 6 again (and so not at all).
+    func testAWriteToldLateIsHeardWithItsOwnValue() {
+        XCTAssertEqual(heard(default: 0, late: .int(5)), [6, 5])
     }
 
     /// And a removal told late is heard as the default.
     func testARemovalToldLateIsHeardAsTheDefault() {
-        let settings = Settings(domain: "com.example.race", directory: scratch.directory)
-        let key = SettingsKey<Int>("n", default: 42)
-        let heard = Mutex<[Int]>([])
-        let token = settings.observe(key) { change in heard.withLock { $0.append(change.newValue) } }
-        settings[key] = 6
-        settings.delivered(["n": nil])
-        token.cancel()
-        XCTAssertEqual(heard.withLock { $0 }, [6, 42])
+        XCTAssertEqual(heard(default: 42, late: nil), [6, 42])
     }
 
     /// The peer's own test: 100 writers at once, each write heard once.
