@@ -22,13 +22,22 @@ package enum XMLWriter {
     /// Encodes `value` and hands the bytes to `sink` in pieces of about `chunk` bytes, cut
     /// between the root's entries: a big domain is never held twice in memory, once as
     /// values and once as text. A document smaller than `chunk` reaches `sink` in one call.
-    package static func encode(_ value: PlistValue, chunk: Int, to sink: (ArraySlice<UInt8>) throws -> Void) throws {
+    ///
+    /// `entryBounds`, for a dictionary, is told where its entries lie: the offset of the
+    /// first entry's start, then of each entry's end.
+    package static func encode(
+        _ value: PlistValue, chunk: Int, entryBounds: ((Int) -> Void)? = nil,
+        to sink: (ArraySlice<UInt8>) throws -> Void
+    ) throws {
         var out: [UInt8] = []
         out.reserveCapacity(min(chunk, 1 << 16) + 4096)
         out.append(contentsOf: header)
+        var sunk = 0
         try write(value, level: 0, into: &out) { buffer in
+            entryBounds?(sunk + buffer.count)
             guard buffer.count >= chunk else { return }
             try sink(buffer[...])
+            sunk += buffer.count
             buffer.removeAll(keepingCapacity: true)
         }
         put("</plist>\n", &out)
@@ -90,17 +99,26 @@ package enum XMLWriter {
             let entries = dict.sortedEntries
             if entries.isEmpty { put("<dict/>\n", &out); return }
             put("<dict>\n", &out)
+            // Offered before the first entry too: `encode(_:chunk:entryBounds:to:)` marks it.
+            try flush(&out)
             for entry in entries {
-                tabs(level + 1, &out)
-                put("<key>", &out)
-                appendEscaped(entry.key, &out)
-                put("</key>\n", &out)
-                write(entry.value, level: level + 1, into: &out, flush: keep)
+                writeEntry(key: entry.key, value: entry.value, level: level + 1, into: &out)
                 try flush(&out)
             }
             tabs(level, &out)
             put("</dict>\n", &out)
         }
+    }
+
+    /// One dictionary entry at `level`: its key's line, then its value's, as a whole
+    /// dictionary's encoding holds it. A domain's file changed in one key is its old bytes
+    /// with this spliced in between the entries around it (`FileMemo`).
+    package static func writeEntry(key: String, value: PlistValue, level: Int, into out: inout [UInt8]) {
+        tabs(level, &out)
+        put("<key>", &out)
+        appendEscaped(key, &out)
+        put("</key>\n", &out)
+        write(value, level: level, into: &out, flush: keep)
     }
 
     /// Appends literal text; faster than a `String`'s UTF-8 view, which matters a

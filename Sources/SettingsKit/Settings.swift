@@ -362,10 +362,12 @@ public final class Settings: Sendable {
     /// stamp); otherwise the next read reads the file, as after any other writer.
     func patchCache(_ changes: [String: PlistValue?], _ stamps: (before: FileStamp?, after: FileStamp?)) {
         state.withLock { state in
-            guard let own = state.own, own.stamp == stamps.before else { return }
-            var values = own.values
-            for (name, value) in changes { values[ExactKey(name)] = value }
-            state.own = DomainCache(path: own.path, stamp: stamps.after, checkedAt: nil, values: values)
+            guard let stamp = state.own.map(\.stamp), stamp == stamps.before else { return }
+            // In place: a copy of the values changed and stored back copied the whole
+            // dictionary at every set.
+            for (name, value) in changes { state.own!.values[ExactKey(name)] = value }
+            state.own!.stamp = stamps.after
+            state.own!.checkedAt = nil
         }
     }
 

@@ -389,6 +389,7 @@ public struct DomainStore: Sendable {
             let file = try readFile(target.path, opened: target.opened) { bytes, _ throws(PlistError) -> OneKey in
                 // Smaller than 2 GiB, a file cannot hold more objects than the editor numbers.
                 guard PropertyList.sniff(bytes) == .binary, bytes.count < Int(Int32.max) else {
+                    if let known = memo?.take(bytes) { return .remembered(known) }
                     return .tree(try Self.parse(bytes, memo: memo))
                 }
                 let (root, found, layout) = try BinaryReader.lookupWithLayout(bytes, key: key)
@@ -399,6 +400,9 @@ public struct DomainStore: Sendable {
                 return .binary(editor, found)
             }
             var existing: FileRead?
+            // The memo's bytes and values, taken out of it: a change spliced into them
+            // copies neither (see `FileMemo.Known.set`).
+            var known: FileMemo.Known?
             if let file {
                 switch file.parsed {
                 case .binary(let editor, let found)?:
@@ -407,27 +411,43 @@ public struct DomainStore: Sendable {
                         editor, found, key: key, status: file.status, managed: managed, change, at: target,
                         written: written, journal: Journal(self), named: path(of: domain, host: host))
                 case .notADictionary(let type)?: throw StoreError.notADictionary(path: target.path, type)
+                case .remembered(let taken)?:
+                    known = taken
+                    existing = FileRead(domain: Domain(values: [:], format: .xml), status: file.status)
                 case .tree(let tree)?: existing = try fileRead(tree, status: file.status, at: target.path)
                 case nil: existing = try fileRead(nil, status: file.status, at: target.path)
                 }
             }
             var values = existing?.domain.values ?? PlistDictionary()
-            let old = values[key]
+            let old = known.map { $0.value(of: key) } ?? values[key]
             var value = old
-            guard try change(&value) else { return nil }
+            guard try change(&value) else {
+                if let known { memo?.remember(known) }
+                return nil
+            }
             try checkUnmanaged(key, managed)
             var binary = false
             if let value {
                 binary = try needsBinary(key, value, format: existing?.domain.format ?? .xml, at: target.path)
             }
             let journal = Journal(self), named = path(of: domain, host: host)
-            let before = values
             let entry = journal.map {
-                Journal.Write($0, at: named, before: existing.map { FileStamp($0.status) }, creating: true) { before }
+                Journal.Write($0, at: named, before: existing.map { FileStamp($0.status) }, creating: true) {
+                    known?.values ?? values
+                }
             }
-            values[key] = value
+            var spliced: FileMemo.Known?
+            if var taken = known.take() {
+                if !binary, taken.set(key, to: value) {
+                    (spliced, values) = (taken, taken.values)
+                } else {
+                    values = taken.values
+                }
+            }
+            if spliced == nil { values[key] = value }
             let warning = try save(
-                values, over: existing, to: target, binary: binary, written: written, memo: memo, copy: entry?.copy)
+                values, over: existing, to: target, binary: binary, written: written, memo: memo, copy: entry?.copy,
+                spliced: spliced)
             entry?.finish(
                 old == value ? [] : [KeyChange(key: key, old: old, new: value)], written: remains(values, target))
             return warning
@@ -519,6 +539,8 @@ public struct DomainStore: Sendable {
     /// key's value, any other document whole, or a root of another type.
     private enum OneKey {
         case binary(BinaryEditor, PlistValue?)
+        /// The bytes `memo` remembers, taken out of it.
+        case remembered(FileMemo.Known)
         case tree((PlistValue, PlistFormat))
         case notADictionary(ValueType)
     }
@@ -590,10 +612,13 @@ public struct DomainStore: Sendable {
     /// holds neither, so only what changed is looked at.)
     ///
     /// With a `memo`, an XML file's bytes are remembered with its values, sorted as
-    /// written, so the next update of this file neither parses nor sorts it.
+    /// written, and where each entry lies, so the next update of this file neither parses
+    /// nor sorts it, and a one-key one writes `spliced`: those bytes with its entry
+    /// spliced in (`values` are its values), not every entry encoded again.
     private func save(
         _ values: PlistDictionary, over existing: FileRead?, to target: Target, binary needsBinary: Bool = false,
-        written: Written? = nil, memo: FileMemo? = nil, copy: ((CInt) -> Void)? = nil
+        written: Written? = nil, memo: FileMemo? = nil, copy: ((CInt) -> Void)? = nil,
+        spliced: FileMemo.Known? = nil
     ) throws(StoreError) -> StoreWarning? {
         let path = target.path
         if values.isEmpty && existing == nil { return nil }
@@ -608,22 +633,31 @@ public struct DomainStore: Sendable {
             return nil
         }
         let binary = existing?.domain.format == .binary || needsBinary
-        var kept: [UInt8]? = memo != nil && !binary ? [] : nil
+        var kept: [UInt8]? = memo != nil && !binary && spliced == nil ? [] : nil
+        var bounds: [Int] = []
         let values = kept != nil ? PlistDictionary(entries: values.sortedEntries) : values
         do throws(Errno) {
             let durability = try AtomicFile.replace(
                 path, directoryFD: target.directoryFD, keeping: existing?.status, copy: copy
             ) { write in
-                if binary {
+                if let spliced {
+                    try write(spliced.bytes[...])
+                } else if binary {
                     try write(BinaryWriter.encode(.dict(values), capacity: (existing?.status.size ?? 0) + 4096)[...])
                 } else {
-                    try XMLWriter.encode(.dict(values), chunk: 1 << 20) { chunk in
+                    try XMLWriter.encode(
+                        .dict(values), chunk: 1 << 20, entryBounds: kept == nil ? nil : { bounds.append($0) }
+                    ) { chunk in
                         kept?.append(contentsOf: chunk)
                         try write(chunk)
                     }
                 }
             }
-            if let kept { memo?.remember(kept, values) }
+            if let spliced {
+                memo?.remember(spliced)
+            } else if let kept {
+                memo?.remember(kept, values, bounds: bounds)
+            }
             written?(before, Self.stamp(at: path))
             return StoreWarning(durability, path: path)
         } catch {

@@ -87,4 +87,96 @@ final class FileMemoTests: XCTestCase {
         XCTAssertEqual(format, .binary)
         XCTAssertEqual(try fileValues() as NSDictionary, ["a": 1, "b": 2])
     }
+
+    // MARK: One-key writes spliced into the bytes this process wrote
+
+    private func remove(_ key: String, memo: FileMemo) throws {
+        try store.update(.named("com.memo"), key: key, written: nil, memo: memo) {
+            $0 = nil
+            return true
+        }
+    }
+
+    private var fileBytes: [UInt8] { get throws { Array(try Data(contentsOf: URL(fileURLWithPath: path))) } }
+
+    func testAOneKeyWriteSplicesTheBytesThisProcessWrote() throws {
+        let memo = FileMemo()
+        try set("a", 1, memo: memo)
+        try set("b", 2, memo: memo)
+        // Proof that the file's other entries are its old bytes, not encoded again: the
+        // memo is made to lie about a's value, and the file keeps the truth.
+        var known = try XCTUnwrap(memo.take(try fileBytes))
+        XCTAssertNotNil(known.bounds)
+        known.values = ["a": 99, "b": 2]
+        memo.remember(known)
+        try set("c", 3, memo: memo)
+        XCTAssertEqual(try fileValues() as NSDictionary, ["a": 1, "b": 2, "c": 3])
+    }
+
+    func testSplicedWritesAreByteForByteTheWholeEncoding() throws {
+        // Sets, replacements and removals in a random order, of every kind of value and of
+        // keys XML escapes, sorting first, last and between: after each, the file is what
+        // encoding the whole domain writes, and Foundation reads the values expected.
+        var rng = SplitMix(state: 34)
+        let keys = ["", "a", "a&b", "a<b>", "b", "k10", "k2", "z", "\u{e9}", "e\u{301}", "\u{1F600}", "ABC"]
+        let values: [PlistValue] = [
+            true, 0, -7, .int(PlistInteger(unsigned: UInt64.max)), 1.5, .double(.infinity), "text & <more>", "",
+            .data([0, 1, 2, 255]), .data(Array(repeating: 7, count: 100)), .date(PlistDate(secondsSince2001: 0)), [],
+            [1, "two", [3]],
+            PlistValue.dict([:]), PlistValue.dict(["inner": ["x": 1], "b": .data([9])]),
+        ]
+        let memo = FileMemo()
+        var expected = PlistDictionary()
+        for round in 0..<400 {
+            let key = keys[Int.random(in: 0..<keys.count, using: &rng)]
+            if Int.random(in: 0..<4, using: &rng) == 0 {
+                try remove(key, memo: memo)
+                expected[key] = nil
+            } else {
+                let value = values[Int.random(in: 0..<values.count, using: &rng)]
+                try set(key, value, memo: memo)
+                expected[key] = value
+            }
+            guard !expected.isEmpty else {
+                XCTAssertFalse(FileManager.default.fileExists(atPath: path), "round \(round)")
+                continue
+            }
+            XCTAssertEqual(try fileBytes, XMLWriter.encode(.dict(expected)), "round \(round): \(key)")
+            let read = try PropertyList.read(try fileBytes).0
+            XCTAssertEqual(read, .dict(expected), "round \(round)")
+        }
+        _ = try fileValues()  // Foundation reads the last one too
+    }
+
+    func testAFractionalDateMakesTheFileBinaryAndTheMemoLetsGo() throws {
+        let memo = FileMemo()
+        try set("a", 1, memo: memo)
+        try set("when", .date(PlistDate(secondsSince2001: 0.25)), memo: memo)
+        XCTAssertEqual(PropertyList.sniff(try fileBytes), .binary)
+        try set("b", 2, memo: memo)
+        XCTAssertEqual(PropertyList.sniff(try fileBytes), .binary)
+        XCTAssertEqual(
+            try PropertyList.read(try fileBytes).0,
+            .dict(["a": 1, "when": .date(PlistDate(secondsSince2001: 0.25)), "b": 2]))
+    }
+
+    func testSettingTheSameValueWritesNothingAndKeepsTheMemo() throws {
+        let memo = FileMemo()
+        try set("a", 1, memo: memo)
+        let before = try fileBytes
+        try store.update(.named("com.memo"), key: "a", written: nil, memo: memo) { _ in false }
+        XCTAssertNotNil(memo.take(before), "a write that changed nothing gives back what it took")
+    }
+}
+
+/// A seeded generator, so a failing round comes back on every run.
+private struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

@@ -47,6 +47,27 @@ public struct PlistDictionary: Sendable {
         entries.append(Entry(key: key, value: value))
     }
 
+    /// Where `key` is or would go in these entries, when they are sorted with no key twice
+    /// (`isStrictlySorted`): a binary search, not `subscript`'s pass over every entry.
+    package func sortedPlace(of key: String) -> (index: Int, found: Bool) {
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if byteOrderPrecedes(entries[middle].key, key) { low = middle + 1 } else { high = middle }
+        }
+        return (low, low < entries.count && sameKey(entries[low].key, key))
+    }
+
+    /// Sets, inserts or (nil) removes the entry at `index`, keeping the others in place.
+    package mutating func setEntry(at index: Int, found: Bool, key: String, value: PlistValue?) {
+        switch (found, value) {
+        case (true, let value?): entries[index].value = value
+        case (true, nil): entries.remove(at: index)
+        case (false, let value?): entries.insert(Entry(key: key, value: value), at: index)
+        case (false, nil): break
+        }
+    }
+
     /// Appends another dictionary's entries after these, as they are (a reader reading
     /// one file in two halves joins them so).
     package mutating func append(contentsOf other: PlistDictionary) {

@@ -506,6 +506,15 @@ extension FileSystem {
         }
     }
 
+    /// Whether two byte arrays are equal, by `memcmp`: `==` on arrays compares byte by
+    /// byte, and a memo's comparison of a file just read took a sixth of a durable set.
+    static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { a in
+            b.withUnsafeBytes { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
+    }
+
     /// `chmod(2)` on a path (the sync's folder, made private again each round).
     package static func changeMode(_ path: String, _ mode: Mode) throws(Errno) {
         _ = try retrying { chmod(path, mode) }
