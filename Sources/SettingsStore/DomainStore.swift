@@ -350,7 +350,7 @@ public struct DomainStore: Sendable {
                 guard let new = changed.new else { return }
                 binary = try needsBinary(changed.key, new, format: format, at: target.path) || binary
             }
-            let named = path(of: domain, host: host)
+            let named = target.named
             let entry = journal.map {
                 Journal.Write($0, at: named, before: existing.map { FileStamp($0.status) }, creating: true) { before }
             }
@@ -409,7 +409,7 @@ public struct DomainStore: Sendable {
                     memo?.forget()
                     return try edit(
                         editor, found, key: key, status: file.status, managed: managed, change, at: target,
-                        written: written, journal: Journal(self), named: path(of: domain, host: host))
+                        written: written, journal: Journal(self), named: target.named)
                 case .notADictionary(let type)?: throw StoreError.notADictionary(path: target.path, type)
                 case .remembered(let taken)?:
                     known = taken
@@ -430,7 +430,7 @@ public struct DomainStore: Sendable {
             if let value {
                 binary = try needsBinary(key, value, format: existing?.domain.format ?? .xml, at: target.path)
             }
-            let journal = Journal(self), named = path(of: domain, host: host)
+            let journal = Journal(self), named = target.named
             let entry = journal.map {
                 Journal.Write($0, at: named, before: existing.map { FileStamp($0.status) }, creating: true) {
                     known?.values ?? values
@@ -549,6 +549,8 @@ public struct DomainStore: Sendable {
     /// its folder, locked.
     private struct Target {
         let path: String
+        /// The domain's file as named (`path(of:host:)`), looked up under the lock.
+        let named: String
         let linked: Bool
         let directoryFD: CInt
         /// The file at `path`, open to read, when the lock opened it (see `FolderLock`).
@@ -571,22 +573,33 @@ public struct DomainStore: Sendable {
         } else {
             do { try FileSystem.makeDirectories(folder) } catch { throw StoreError.writeFailed(path: typed, error) }
         }
-        // An existing file, named without a link, is locked alone (see `FolderLock`).
-        let existing = path(of: domain, host: host)
-        let alone = (try? FileSystem.linkStatus(existing))??.isRegular == true ? existing : nil
+        // An existing file, named without a link, is locked alone (see `FolderLock`). The
+        // name as typed is looked at first: the one lookup `path(of:host:)` starts with.
+        var existing = typed
+        if case .path = domain { existing = path(of: domain, host: host) }
+        var status: FileSystem.Status? = try? FileSystem.linkStatus(existing)
+        if status == nil, existing == typed {
+            existing = path(of: domain, host: host)
+            if existing != typed { status = try? FileSystem.linkStatus(existing) }
+        }
+        let alone = status?.isRegular == true ? existing : nil
         return try holdingLock(folder, for: typed, file: alone) { folderFD, fileFD throws in
-            let named = path(of: domain, host: host)
-            let path = try writeTarget(named)
+            // The file as typed, locked and found still a regular file at its name: both
+            // lookups below would find it again.
+            let exact = fileFD != nil && alone == typed
+            let named = exact ? typed : path(of: domain, host: host)
+            let path = exact ? typed : try writeTarget(named)
             // Emptying a linked domain writes an empty dictionary through the link instead
             // of deleting its target, which would leave the link dangling.
             let linked = path != named
             let targetFolder = Path.directory(of: path)
             if !linked || Self.sameFile(folderFD, targetFolder) {
                 let opened = path == alone ? fileFD : nil
-                return try body(Target(path: path, linked: linked, directoryFD: folderFD, opened: opened))
+                return try body(
+                    Target(path: path, named: named, linked: linked, directoryFD: folderFD, opened: opened))
             }
             return try holdingLock(targetFolder, for: path) { targetFD, _ throws in
-                try body(Target(path: path, linked: true, directoryFD: targetFD, opened: nil))
+                try body(Target(path: path, named: named, linked: true, directoryFD: targetFD, opened: nil))
             }
         }
     }

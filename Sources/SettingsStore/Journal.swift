@@ -127,6 +127,8 @@ package struct Journal: Sendable {
         /// Whether the file changed outside the store but was too big to compare.
         private(set) var outsideUncompared = false
         private var copied: FileStamp?
+        /// The size of `NAME.last` as opened.
+        private var lastSize = 0
 
         init(_ journal: Journal, at path: String, before: FileStamp?, creating: Bool, values: () -> PlistDictionary?) {
             self.journal = journal
@@ -134,12 +136,15 @@ package struct Journal: Sendable {
             if creating { try? FileSystem.makeDirectories(journal.directory) }
             fd = FileSystem.openPrivate(base + ".last", creating: creating) ?? -1
             guard fd >= 0 else { return }
+            let status = try? FileSystem.status(fd: fd)
+            // Unknown, it is taken as long, so that a copy cuts it to size.
+            lastSize = status?.size ?? Int.max
+            let size = status?.size ?? headerSize
             let header = FileSystem.readBytes(fd, count: headerSize, at: 0)
             guard header.count == headerSize, header.starts(with: "settings-last ".utf8),
                 header != Journal.header(before), header != Journal.header(.invalid)
             else { return }
             var left = PlistDictionary()
-            let size = (try? FileSystem.status(fd: fd).size) ?? headerSize
             // A big file is not parsed twice to itemise a change made outside: it is said.
             guard size - headerSize <= Journal.comparedSize, (before?.size ?? 0) <= Journal.comparedSize else {
                 outsideUncompared = true
@@ -170,7 +175,8 @@ package struct Journal: Sendable {
                     try FileSystem.truncate(fd, to: Journal.headerSize)
                     copied = FileStamp(status)
                 } else {
-                    copied = FileStamp(try FileSystem.copy(source, into: fd, at: Journal.headerSize))
+                    try FileSystem.copy(source, status, into: fd, outSize: lastSize, at: Journal.headerSize)
+                    copied = FileStamp(status)
                 }
             } catch {
                 copied = nil

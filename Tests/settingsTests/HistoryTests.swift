@@ -68,6 +68,21 @@ final class HistoryTests: XCTestCase {
         XCTAssertEqual(h.plistlibJSON(h.path("com.example.app")), #"{"volume": 5}"#)
     }
 
+    /// The journal's copy of the file the store last wrote is cut to size when the file
+    /// shrinks, and grows with it: a leftover tail would not parse, and would hide the
+    /// next outside change.
+    func testAnOutsideChangeAfterTheFileShrankOrGrewIsItemised() throws {
+        h.ok("write", "com.example.app", "note", "-string", String(repeating: "x", count: 5000))
+        h.ok("write", "com.example.app", "note", "-string", "short")
+        XCTAssertEqual(h.exec(Harness.probe, ["set", "com.example.app", "volume", "int", "9"]).status, 0)
+        var text = h.ok("history", "com.example.app")
+        XCTAssertTrue(text.hasSuffix("outside change (not through settings)\n+/volume = 9\n"), text)
+        h.ok("write", "com.example.app", "note", "-string", String(repeating: "y", count: 3000))
+        XCTAssertEqual(h.exec(Harness.probe, ["set", "com.example.app", "volume", "int", "10"]).status, 0)
+        text = h.ok("history", "com.example.app")
+        XCTAssertTrue(text.hasSuffix("outside change (not through settings)\n-/volume = 9\n+/volume = 10\n"), text)
+    }
+
     /// Undo is a new change, itself undoable, key by key: a later change to another key
     /// stays, and a key changed since is left alone and said.
     func testUndoIsAPerKeyMergeAndUndoable() {

@@ -58,7 +58,8 @@ extension FileSystem {
     /// `creating` false, open to read, nil when missing.
     package static func openPrivate(_ path: String, creating: Bool) -> CInt? {
         guard let fd = try? open(path, creating ? O_RDWR | O_CREAT : O_RDONLY, 0o600) else { return nil }
-        if creating, (try? status(fd: fd).size) == 0 { try? giveToFolderOwner(fd, path) }
+        // Only root gives a new file away: the size is not looked at otherwise.
+        if creating, isRoot, (try? status(fd: fd).size) == 0 { try? giveToFolderOwner(fd, path) }
         return fd
     }
 
@@ -82,10 +83,11 @@ extension FileSystem {
         }
     }
 
-    /// Makes what `out` holds from `offset` on all that `source` holds, copied by the
-    /// kernel (`sendfile`, no copy in this process); returns what `source` was.
-    package static func copy(_ source: CInt, into out: CInt, at offset: Int) throws(Errno) -> Status {
-        let status = try status(fd: source)
+    /// Makes what `out` (`outSize` bytes long) holds from `offset` on all that `source`
+    /// (`status`) holds, copied by the kernel (`sendfile`, no copy in this process).
+    package static func copy(_ source: CInt, _ status: Status, into out: CInt, outSize: Int, at offset: Int)
+        throws(Errno)
+    {
         guard lseek(out, off_t(offset), SEEK_SET) >= 0 else { throw Errno.current }
         var from: off_t = 0
         while Int(from) < status.size {
@@ -93,8 +95,8 @@ extension FileSystem {
             if n < 0, errno == EINTR { continue }
             if n <= 0 { throw n < 0 ? Errno.current : Errno(EIO) }
         }
-        try truncate(out, to: offset + status.size)
-        return status
+        // Only a shorter copy needs cutting: a longer one has already grown the file.
+        if outSize > offset + status.size { try truncate(out, to: offset + status.size) }
     }
 
     /// Moves `fd` back to its first byte, for a read from the start.
