@@ -14,10 +14,14 @@ enum Base64 {
     /// tabs and ended by a newline.
     static func encodeLines(_ bytes: [UInt8], lineLength: Int, indent: Int, into out: inout [UInt8]) {
         let groupsPerLine = max(lineLength / 4, 1)
+        // Read once: a global's every use in the loop checked that it was made.
+        let alphabet = Self.alphabet
         var i = 0
         var groupsOnLine = 0
         while i < bytes.count {
-            if groupsOnLine == 0 { out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: indent)) }
+            if groupsOnLine == 0, indent > 0 {
+                out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: indent))
+            }
             let b0 = bytes[i]
             let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
             let b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
@@ -48,6 +52,7 @@ enum Base64 {
         var quad: UInt32 = 0
         var count = 0
         var padding = 0
+        let decodeTable = Self.decodeTable
         for c in text {
             if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") {
                 continue

@@ -67,7 +67,7 @@ extension BinaryReader {
             let width = 1 << Int(BPlistMarker.low(marker))
             let n = Self.bigEndian(bytes, start + 1, width)
             // 1, 2 and 4 bytes are unsigned; 8 are signed, as `integer(at:)` reads them.
-            XMLWriter.appendDecimal(width == 8 ? Int64(bitPattern: n) : Int64(n), &out)
+            PlistInteger(width == 8 ? Int64(bitPattern: n) : Int64(n)).appendDecimal(to: &out)
             XMLWriter.put("</integer>\n", &out)
             return
         default:

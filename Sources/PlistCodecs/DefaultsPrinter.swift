@@ -127,6 +127,10 @@ package enum DefaultsPrinter {
             out.append(UInt8(ascii: ")"))
         case .string(let text):
             appendQuoted(text, &out)
+        case .int(let n) where n.isUnsigned || Int64(bitPattern: n.bitPattern) >= 0:
+            // Digits print bare (`appendQuoted` of the type table's text), here with no
+            // `String` made; a minus sign is quoted, the default way.
+            n.appendDecimal(to: &out)
         default:
             let index = TypeTable.index(of: value.type)
             var text = TypeTable.rows[index].text(value)

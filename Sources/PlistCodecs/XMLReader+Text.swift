@@ -32,7 +32,7 @@ extension XMLReader {
                 other.depth = 1
                 var out: [UInt8] = []
                 out.reserveCapacity(shared.buffer.count - split)
-                var keys: (first: [UInt8], last: [UInt8])?
+                var keys: (first: Text, last: Text)?
                 do throws(PlistError) {
                     let whole = try other.writeEntries(as: form, level: 1, into: &out, keys: &keys)
                     return .success(
@@ -74,7 +74,7 @@ extension XMLReader {
             if !tag.selfClosing {
                 try enter()
                 defer { depth -= 1 }
-                var keys: (first: [UInt8], last: [UInt8])?
+                var keys: (first: Text, last: Text)?
                 guard try writeEntries(as: form, level: level + 1, into: &out, keys: &keys) else { return false }
                 if stoppedAt, let join = secondHalf {
                     // This reader stopped where the other began, at an entry of the root:
@@ -82,8 +82,11 @@ extension XMLReader {
                     stoppedAt = false
                     guard case .success(let half) = join(), let text = half.text else { return false }
                     if let theirs = half.keys {
-                        guard keys.map({ $0.last.lexicographicallyPrecedes(theirs.first) }) ?? true else {
-                            return false
+                        // Both halves' keys are in the one buffer (or decoded, their own).
+                        if let ours = keys?.last {
+                            guard withBytes(ours, { l in withBytes(theirs.first) { Self.precedes(l, $0) } }) else {
+                                return false
+                            }
                         }
                         if keys != nil, form == .json { out.append(UInt8(ascii: ",")) }
                         out.append(contentsOf: text)
@@ -149,14 +152,15 @@ extension XMLReader {
     /// A dictionary's entries at `level`, up to its end (or the root's up to `stopAt`);
     /// `keys` is the first and last key written.
     private mutating func writeEntries(
-        as form: TextForm, level: Int, into out: inout [UInt8], keys: inout (first: [UInt8], last: [UInt8])?
+        as form: TextForm, level: Int, into out: inout [UInt8], keys: inout (first: Text, last: Text)?
     ) throws(PlistError) -> Bool {
         while let (keyText, _, valueTag) = try nextEntry() {
             // The key's bytes, checked as UTF-8 but made into no `String`.
             try validate(keyText)
-            let inOrder = withBytes(keyText) { key in
+            let last = keys?.last, buffer = bytes
+            let inOrder = Self.withBytes(keyText, in: buffer) { key in
                 guard form == .defaults || key.first != UInt8(ascii: "$") else { return false }
-                guard keys.map({ $0.last.lexicographicallyPrecedes(key) }) ?? true else { return false }
+                if let last { guard Self.withBytes(last, in: buffer, { Self.precedes($0, key) }) else { return false } }
                 if form == .json {
                     if keys != nil { out.append(UInt8(ascii: ",")) }
                     JSONWriter.appendString(key, &out)
@@ -169,15 +173,11 @@ extension XMLReader {
                     out.append(UInt8(ascii: "="))
                     out.append(UInt8(ascii: " "))
                 }
-                if keys == nil {
-                    keys = (Array(key), Array(key))
-                } else {
-                    keys!.last.removeAll(keepingCapacity: true)
-                    keys!.last.append(contentsOf: key)
-                }
                 return true
             }
             guard inOrder else { return false }
+            // Where the key is, not a copy of it.
+            if keys == nil { keys = (keyText, keyText) } else { keys!.last = keyText }
             guard try write(valueTag, as: form, level: level, into: &out) else { return false }
             if form == .defaults {
                 out.append(UInt8(ascii: ";"))

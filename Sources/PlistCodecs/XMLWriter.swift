@@ -70,7 +70,9 @@ package enum XMLWriter {
         case .bool(let b):
             put(b ? "<true/>\n" : "<false/>\n", &out)
         case .int(let i):
-            element("integer", i.description, &out)
+            put("<integer>", &out)
+            i.appendDecimal(to: &out)
+            put("</integer>\n", &out)
         case .float(let f):
             element("real", RealText.shortest(f), &out)
         case .double(let d):
@@ -151,12 +153,6 @@ package enum XMLWriter {
         put("</", &out)
         out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         put(">\n", &out)
-    }
-
-    /// The decimal digits of `n`, as `n.description` has them, without making a `String`.
-    static func appendDecimal(_ n: Int64, _ out: inout [UInt8]) {
-        if n < 0 { out.append(UInt8(ascii: "-")) }
-        DefaultsText.appendPadded(n.magnitude, width: 1, to: &out)
     }
 
     /// Escapes only `&`, `<` and `>`, as Apple does.

@@ -21,6 +21,39 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(json(.string("a\"b\\c\n\u{1}é")), #""a\"b\\c\n\u0001é""#)
     }
 
+    /// Strings are scanned eight bytes at a time: every byte that must be escaped, at
+    /// every place in a word and past it, against the escaping done byte by byte.
+    func testEveryByteIsEscapedWhereverItIs() {
+        func expected(_ bytes: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = [UInt8(ascii: "\"")]
+            for b in bytes {
+                switch b {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), b]
+                case UInt8(ascii: "\n"): out += Array(#"\n"#.utf8)
+                case UInt8(ascii: "\t"): out += Array(#"\t"#.utf8)
+                case UInt8(ascii: "\r"): out += Array(#"\r"#.utf8)
+                case 0..<0x20: out += Array(String(format: "\\u%04x", b).utf8)
+                default: out.append(b)
+                }
+            }
+            return out + [UInt8(ascii: "\"")]
+        }
+        for length in [0, 1, 7, 8, 9, 16, 17, 23] {
+            for place in 0..<max(length, 1) {
+                for b in UInt8.min...UInt8.max {
+                    var bytes = Array("abcdefghijklmnopqrstuvwxyz".utf8.prefix(length))
+                    if length > 0 { bytes[place] = b }
+                    var out: [UInt8] = []
+                    bytes.withUnsafeBufferPointer { JSONWriter.appendString($0, &out) }
+                    if out != expected(bytes) {
+                        XCTFail("byte \(b) at \(place) of \(length): \(String(decoding: out, as: UTF8.self))")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
     func testWhatJSONCannotSayIsTagged() {
         XCTAssertEqual(json(.double(.nan)), #"{"$real":"nan"}"#)
         XCTAssertEqual(json(.double(-.infinity)), #"{"$real":"-inf"}"#)

@@ -44,20 +44,33 @@ package enum DefaultsText {
 
     /// The decimal digits of `value`, zero-padded to `width`.
     package static func appendPadded(_ value: UInt64, width: Int, to out: inout [UInt8]) {
-        // Digits counted first, then written in place: no array per number.
-        var count = 1
-        var v = value
-        while v >= 10 {
-            v /= 10
-            count += 1
+        // Written backwards into a buffer on the stack, then appended at once: no array per
+        // number, and no generic `repeatElement` or `stride`, which cost more than the
+        // digits (a fifth of a date's text).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var at = 20
+            var v = value
+            repeat {
+                at -= 1
+                digits[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+                v /= 10
+            } while v > 0
+            var padding = width - (20 - at)
+            while padding > 0 {
+                out.append(UInt8(ascii: "0"))
+                padding -= 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
         }
-        for _ in count..<max(width, count) { out.append(UInt8(ascii: "0")) }
-        let end = out.count + count
-        out.append(contentsOf: repeatElement(0, count: count))
-        v = value
-        for i in stride(from: end - 1, through: end - count, by: -1) {
-            out[i] = UInt8(ascii: "0") + UInt8(v % 10)
-            v /= 10
-        }
+    }
+}
+
+extension PlistInteger {
+    /// `description`'s digits appended as bytes: no `String` made for each integer of a
+    /// big domain's text.
+    package func appendDecimal(to out: inout [UInt8]) {
+        let negative = !isUnsigned && Int64(bitPattern: bitPattern) < 0
+        if negative { out.append(UInt8(ascii: "-")) }
+        DefaultsText.appendPadded(negative ? Int64(bitPattern: bitPattern).magnitude : bitPattern, width: 1, to: &out)
     }
 }
