@@ -77,6 +77,41 @@ enum Base64 {
         return out
     }
 
+    /// Appends base64 `text` without its white space when it is exactly what `encode`
+    /// writes for the bytes it decodes to: each character in the alphabet, `=` only to pad
+    /// the last group, and the bits padding leaves unused zero. Then a value's text goes
+    /// from an XML file to JSON without being decoded and encoded again. False, with
+    /// nothing appended, for any other text.
+    static func appendCanonical(_ text: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
+        let start = out.count
+        let decodeTable = Self.decodeTable
+        var count = 0, padding = 0
+        var last: UInt8 = 0
+        for c in text {
+            if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") {
+                continue
+            }
+            if c == UInt8(ascii: "=") {
+                padding += 1
+            } else {
+                last = decodeTable[Int(c)]
+                guard padding == 0, last != 255 else {
+                    out.removeSubrange(start...)
+                    return false
+                }
+            }
+            count += 1
+            out.append(c)
+        }
+        // One `=` leaves the last character's two low bits unused; two, its four.
+        let unused: UInt8 = padding == 1 ? 3 : padding == 2 ? 15 : 0
+        guard count % 4 == 0, padding <= 2, last & unused == 0 else {
+            out.removeSubrange(start...)
+            return false
+        }
+        return true
+    }
+
     private static func flush(_ quad: UInt32, _ padding: Int, _ out: inout [UInt8]) {
         out.append(UInt8(truncatingIfNeeded: quad >> 16))
         if padding < 2 { out.append(UInt8(truncatingIfNeeded: quad >> 8)) }

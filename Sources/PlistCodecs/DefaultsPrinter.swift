@@ -127,18 +127,31 @@ package enum DefaultsPrinter {
             out.append(UInt8(ascii: ")"))
         case .string(let text):
             appendQuoted(text, &out)
+        // The type table's texts, as bytes with no `String` made for each value: digits
+        // print bare (a minus sign is quoted, the default way), data's text always does,
+        // and a date's always has quotes and nothing to escape.
         case .int(let n) where n.isUnsigned || Int64(bitPattern: n.bitPattern) >= 0:
-            // Digits print bare (`appendQuoted` of the type table's text), here with no
-            // `String` made; a minus sign is quoted, the default way.
             n.appendDecimal(to: &out)
+        case .data(let bytes):
+            DefaultsText.appendData(bytes, to: &out)
+        case .date(let date):
+            guard let civil = date.components else { return appendTableText(value, &out) }
+            out.append(UInt8(ascii: "\""))
+            DefaultsText.appendDate(civil, to: &out)
+            out.append(UInt8(ascii: "\""))
         default:
-            let index = TypeTable.index(of: value.type)
-            var text = TypeTable.rows[index].text(value)
-            if TypeTable.rows[index].printsBare {
-                text.withUTF8 { out.append(contentsOf: $0) }
-            } else {
-                appendQuoted(text, &out)
-            }
+            appendTableText(value, &out)
+        }
+    }
+
+    /// A scalar's text from the type table, quoted unless its row prints bare.
+    private static func appendTableText(_ value: PlistValue, _ out: inout [UInt8]) {
+        let index = TypeTable.index(of: value.type)
+        var text = TypeTable.rows[index].text(value)
+        if TypeTable.rows[index].printsBare {
+            text.withUTF8 { out.append(contentsOf: $0) }
+        } else {
+            appendQuoted(text, &out)
         }
     }
 
@@ -170,9 +183,12 @@ package enum DefaultsPrinter {
         }
     }
 
-    /// The bytes that print bare: ASCII letters and digits.
-    private static let bareBytes: [Bool] = (0..<256).map { b in
-        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39)
+    /// What each byte asks of the text it is in: 0, nothing (an ASCII letter or digit,
+    /// which print bare); 1, quotes; 3, quotes and a backslash before it (`"`, `\\`, line
+    /// feed, tab). The classes of a text's bytes or-ed together say what it needs.
+    private static let byteNeeds: [UInt8] = (0..<256).map { b in
+        if (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) { return 0 }
+        return b == 0x22 || b == 0x5C || b == 0x0A || b == 0x09 ? 3 : 1
     }
 
     /// Bare when every byte is an ASCII letter or digit; otherwise in double quotes
@@ -185,11 +201,19 @@ package enum DefaultsPrinter {
     /// `appendQuoted` of text's UTF-8 bytes.
     static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, _ out: inout [UInt8]) {
         do {
-            let bare = bareBytes.withUnsafeBufferPointer { table in
-                !bytes.isEmpty && bytes.allSatisfy { table[Int($0)] }
+            // One pass, no branch per byte: most keys and strings need nothing escaped.
+            let needs = byteNeeds.withUnsafeBufferPointer { table in
+                var needs: UInt8 = bytes.isEmpty ? 1 : 0
+                for b in bytes { needs |= table[Int(b)] }
+                return needs
             }
-            if bare { out.append(contentsOf: bytes); return }
+            if needs == 0 { out.append(contentsOf: bytes); return }
             out.append(UInt8(ascii: "\""))
+            if needs == 1 {
+                out.append(contentsOf: bytes)
+                out.append(UInt8(ascii: "\""))
+                return
+            }
             // Runs with nothing to escape are copied whole.
             var run = 0
             for (i, b) in bytes.enumerated() {

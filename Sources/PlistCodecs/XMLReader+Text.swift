@@ -129,6 +129,18 @@ extension XMLReader {
                     DefaultsPrinter.appendQuoted(bytes, &out)
                 }
             }
+        case .data where form == .json && !tag.selfClosing:
+            // Base64 as JSON writes it is copied; any other is decoded (or refused) as usual.
+            let text = try text()
+            try closeTag("data")
+            for b in #"{"$data":""#.utf8 { out.append(b) }
+            if Self.withBytes(text, in: bytes, { Base64.appendCanonical($0, to: &out) }) {
+                out.append(UInt8(ascii: "\""))
+                out.append(UInt8(ascii: "}"))
+            } else {
+                out.removeLast(10)
+                JSONWriter.write(try scalar(.data, text), nil, into: &out)
+            }
         default:
             let value = try value(tag)
             if form == .json {

@@ -367,7 +367,7 @@ package struct XMLReader {
         }
     }
 
-    private mutating func scalar(_ kind: Kind, _ text: Text) throws(PlistError) -> PlistValue {
+    mutating func scalar(_ kind: Kind, _ text: Text) throws(PlistError) -> PlistValue {
         let parsed: PlistValue? = withBytes(text) { raw in
             // As Foundation reads them: a number may follow spaces (an integer also between
             // its sign and its digits), but nothing may follow it; a date has no spaces.

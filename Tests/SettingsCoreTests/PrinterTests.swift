@@ -48,6 +48,43 @@ final class PrinterTests: XCTestCase {
         )
     }
 
+    /// Each text is classed in one pass over its bytes: every byte, at every place, bare,
+    /// quoted or escaped as the rule says byte by byte.
+    func testEveryByteIsQuotedAsTheRuleSays() {
+        func expected(_ bytes: [UInt8]) -> [UInt8] {
+            let bare =
+                !bytes.isEmpty
+                && bytes.allSatisfy { b in
+                    (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
+                }
+            if bare { return bytes }
+            var out: [UInt8] = [0x22]
+            for b in bytes {
+                switch b {
+                case 0x22, 0x5C: out += [0x5C, b]
+                case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+                case 0x09: out += [0x5C, UInt8(ascii: "t")]
+                default: out.append(b)
+                }
+            }
+            return out + [0x22]
+        }
+        for length in [0, 1, 2, 9] {
+            for place in 0..<max(length, 1) {
+                for b in UInt8.min...UInt8.max {
+                    var bytes = Array("abcdefghi".utf8.prefix(length))
+                    if length > 0 { bytes[place] = b }
+                    var out: [UInt8] = []
+                    bytes.withUnsafeBufferPointer { DefaultsPrinter.appendQuoted($0, &out) }
+                    if out != expected(bytes) {
+                        XCTFail("byte \(b) at \(place) of \(length): \(String(decoding: out, as: UTF8.self))")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
     func testDataIsPrintedInFull() {
         let text = String(
             decoding: DefaultsPrinter.renderBare(.data(Array(repeating: 0xAB, count: 100))), as: UTF8.self)

@@ -5,25 +5,36 @@ package enum DefaultsText {
         guard let c = date.components else { return RealText.shortest(date.secondsSince2001) }
         var out = [UInt8]()
         out.reserveCapacity(25)
-        appendCivil(c, dateTimeSeparator: UInt8(ascii: " "), to: &out)
-        out.append(contentsOf: " +0000".utf8)
+        appendDate(c, to: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `date`'s text of a date with civil components, appended as bytes.
+    package static func appendDate(_ c: CivilTime, to out: inout [UInt8]) {
+        appendCivil(c, dateTimeSeparator: UInt8(ascii: " "), to: &out)
+        for b in " +0000".utf8 { out.append(b) }
     }
 
     /// `{length = N, bytes = 0x0a0b0c}` with every byte (defaults cuts after 24).
     static func data(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2 + 40)
-        out.append(contentsOf: "{length = ".utf8)
+        appendData(bytes, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `data`'s text, appended as bytes: no `String` made for each value of a big domain.
+    package static func appendData(_ bytes: [UInt8], to out: inout [UInt8]) {
+        for b in "{length = ".utf8 { out.append(b) }
         appendPadded(UInt64(bytes.count), width: 1, to: &out)
-        out.append(contentsOf: ", bytes = 0x".utf8)
-        let hex = Array("0123456789abcdef".utf8)
+        for b in ", bytes = 0x".utf8 { out.append(b) }
+        let hex: StaticString = "0123456789abcdef"
+        let digits = hex.utf8Start
         for b in bytes {
-            out.append(hex[Int(b >> 4)])
-            out.append(hex[Int(b & 15)])
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 15)])
         }
         out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// `YYYY-MM-DD<sep>HH:MM:SS`, the year at least four digits.
