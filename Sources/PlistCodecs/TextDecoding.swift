@@ -103,7 +103,17 @@ extension TextDecoding {
 
 /// Whether `bytes` are well-formed UTF-8, with a fast path for ASCII.
 func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+    // ASCII, most keys and values, is seen eight bytes at a time: no high bit set.
+    var i = 0, high: UInt64 = 0
+    while i + 8 <= bytes.count {
+        high |= UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
+        i += 8
+    }
+    while i < bytes.count {
+        high |= UInt64(bytes[i])
+        i += 1
+    }
+    if high & 0x8080_8080_8080_8080 == 0 { return true }
     var iterator = bytes.makeIterator()
     var parser = Unicode.UTF8.ForwardParser()
     while true {

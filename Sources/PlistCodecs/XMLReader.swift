@@ -513,7 +513,7 @@ package struct XMLReader {
     /// Reads up to the next `</`, decoding references, CDATA and comments.
     mutating func text() throws(PlistError) -> Text {
         let start = pos
-        while pos < bytes.count, bytes[pos] != UInt8(ascii: "<"), bytes[pos] != UInt8(ascii: "&") { pos += 1 }
+        pos = Self.markup(in: bytes, from: pos)
         if at("</") { return .slice(start..<pos) }
         var out = Array(bytes[start..<pos])
         while true {
@@ -590,6 +590,24 @@ package struct XMLReader {
         case .slice(let range): return body(UnsafeBufferPointer(rebasing: bytes[range]))
         case .decoded(let owned): return owned.withUnsafeBufferPointer(body)
         }
+    }
+
+    /// The first `<` or `&` in `bytes` from `start` (or their end), eight bytes at a time:
+    /// in each word, a byte that xored with `<` or `&` is zero sets its high bit in
+    /// `(x - 0x01…) & ~x & 0x80…`, and the lowest such bit is the first match exactly.
+    @inline(__always)
+    static func markup(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        var i = start
+        while i + 8 <= bytes.count {
+            let word = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
+            let lt = word ^ (ones &* 0x3C), amp = word ^ (ones &* 0x26)
+            let found = ((lt &- ones) & ~lt | (amp &- ones) & ~amp) & high
+            if found != 0 { return i + UInt64(littleEndian: found).trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < bytes.count, bytes[i] != UInt8(ascii: "<"), bytes[i] != UInt8(ascii: "&") { i += 1 }
+        return i
     }
 
     /// Whether `a`'s bytes sort before `b`'s, eight at a time: a big domain's text checks
