@@ -381,7 +381,7 @@ package struct BinaryReader {
                 if checkingXML, xmlReady {
                     let key = try asciiBytes(ofObject: keyObject)
                     // Byte order, the order of `PlistDictionary.sortedEntries`.
-                    if let key, previousKey.map({ $0.lexicographicallyPrecedes(key) }) ?? true {
+                    if let key, previousKey.map({ ByteScan.precedes($0, key) }) ?? true {
                         previousKey = key
                     } else {
                         xmlReady = false

@@ -149,7 +149,7 @@ package enum DefaultsPrinter {
         let index = TypeTable.index(of: value.type)
         var text = TypeTable.rows[index].text(value)
         if TypeTable.rows[index].printsBare {
-            text.withUTF8 { out.append(contentsOf: $0) }
+            text.withUTF8 { out.appendBytes($0) }
         } else {
             appendQuoted(text, &out)
         }
@@ -178,7 +178,7 @@ package enum DefaultsPrinter {
         var n = level * 4
         while n > 0 {
             let step = min(n, spaces.count)
-            spaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<step])) }
+            spaces.withUnsafeBufferPointer { out.appendBytes(UnsafeBufferPointer(rebasing: $0[0..<step])) }
             n -= step
         }
     }
@@ -207,10 +207,10 @@ package enum DefaultsPrinter {
                 for b in bytes { needs |= table[Int(b)] }
                 return needs
             }
-            if needs == 0 { out.append(contentsOf: bytes); return }
+            if needs == 0 { out.appendBytes(bytes); return }
             out.append(UInt8(ascii: "\""))
             if needs == 1 {
-                out.append(contentsOf: bytes)
+                out.appendBytes(bytes)
                 out.append(UInt8(ascii: "\""))
                 return
             }
@@ -224,12 +224,12 @@ package enum DefaultsPrinter {
                 case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
                 default: continue
                 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                out.appendBytes(UnsafeBufferPointer(rebasing: bytes[run..<i]))
                 out.append(UInt8(ascii: "\\"))
                 out.append(escaped)
                 run = i + 1
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+            out.appendBytes(UnsafeBufferPointer(rebasing: bytes[run...]))
             out.append(UInt8(ascii: "\""))
         }
     }

@@ -156,7 +156,7 @@ public enum JSONWriter {
     @inline(__always)
     private static func appendText(_ text: String, _ out: inout [UInt8]) {
         var text = text
-        text.withUTF8 { out.append(contentsOf: $0) }
+        text.withUTF8 { out.appendBytes($0) }
     }
 
     /// Whether JSON escapes `byte`: `"`, `\\` and the C0 controls.
@@ -195,14 +195,14 @@ public enum JSONWriter {
         }
         while clean < bytes.count, !needsEscape(bytes[clean]) { clean += 1 }
         if clean == bytes.count {
-            out.append(contentsOf: bytes)
+            out.appendBytes(bytes)
             out.append(UInt8(ascii: "\""))
             return
         }
         do {
             var run = 0
             for (i, byte) in bytes.enumerated() where i >= clean && needsEscape(byte) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                out.appendBytes(UnsafeBufferPointer(rebasing: bytes[run..<i]))
                 run = i + 1
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
@@ -214,7 +214,7 @@ public enum JSONWriter {
                     out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
                 }
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+            out.appendBytes(UnsafeBufferPointer(rebasing: bytes[run...]))
         }
         out.append(UInt8(ascii: "\""))
     }

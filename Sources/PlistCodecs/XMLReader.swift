@@ -610,25 +610,6 @@ package struct XMLReader {
         return i
     }
 
-    /// Whether `a`'s bytes sort before `b`'s, eight at a time: a big domain's text checks
-    /// every key against the one before it, and the generic comparison cost 2% of it.
-    @inline(__always)
-    static func precedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        let n = min(a.count, b.count)
-        var i = 0
-        while i + 8 <= n {
-            let x = UnsafeRawPointer(a.baseAddress! + i).loadUnaligned(as: UInt64.self).bigEndian
-            let y = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self).bigEndian
-            if x != y { return x < y }
-            i += 8
-        }
-        while i < n {
-            if a[i] != b[i] { return a[i] < b[i] }
-            i += 1
-        }
-        return a.count < b.count
-    }
-
     /// The start of some text, for an error message.
     private func preview(_ text: Text) -> String {
         withBytes(text) { String(decoding: $0.prefix(40), as: UTF8.self) }

@@ -127,7 +127,7 @@ package enum XMLWriter {
     /// hundred thousand times over in a big domain.
     @inline(__always)
     static func put(_ text: StaticString, _ out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        out.appendBytes(text)
     }
 
     /// Tabs enough for most depths, appended as a slice (`repeatElement` takes the slow,
@@ -139,19 +139,19 @@ package enum XMLWriter {
         var n = n
         while n > 0 {
             let step = min(n, tabRun.count)
-            tabRun.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<step])) }
+            tabRun.withUnsafeBufferPointer { out.appendBytes(UnsafeBufferPointer(rebasing: $0[0..<step])) }
             n -= step
         }
     }
 
     private static func element(_ name: StaticString, _ text: String, _ out: inout [UInt8]) {
         out.append(UInt8(ascii: "<"))
-        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.appendBytes(name)
         out.append(UInt8(ascii: ">"))
         var text = text
-        text.withUTF8 { out.append(contentsOf: $0) }
+        text.withUTF8 { out.appendBytes($0) }
         put("</", &out)
-        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.appendBytes(name)
         put(">\n", &out)
     }
 
@@ -172,11 +172,11 @@ package enum XMLWriter {
             case UInt8(ascii: ">"): replacement = "&gt;"
             default: continue
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+            out.appendBytes(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
             out.append(
                 contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
             runStart = i + 1
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        out.appendBytes(UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 }

@@ -71,7 +71,7 @@ package enum DefaultsText {
                 out.append(UInt8(ascii: "0"))
                 padding -= 1
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+            out.appendBytes(UnsafeBufferPointer(rebasing: digits[at...]))
         }
     }
 }
