@@ -120,7 +120,7 @@ extension XMLReader {
         case .string where !tag.selfClosing:
             // From the text's bytes, checked as UTF-8: no `String` made of each.
             let text = try text()
-            try closeTag("string")
+            try closeTag(.string)
             try validate(text)
             withBytes(text) { bytes in
                 if form == .json {
@@ -132,7 +132,7 @@ extension XMLReader {
         case .data where form == .json && !tag.selfClosing:
             // Base64 as JSON writes it is copied; any other is decoded (or refused) as usual.
             let text = try text()
-            try closeTag("data")
+            try closeTag(.data)
             for b in #"{"$data":""#.utf8 { out.append(b) }
             if Self.withBytes(text, in: bytes, { Base64.appendCanonical($0, to: &out) }) {
                 out.append(UInt8(ascii: "\""))

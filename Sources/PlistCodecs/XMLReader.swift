@@ -271,6 +271,7 @@ package struct XMLReader {
         guard bytes[pos] == UInt8(ascii: "<") else { throw fail(.expectedElement) }
         guard pos + 1 < bytes.count else { throw fail(.unexpectedEnd) }
         guard bytes[pos + 1] != UInt8(ascii: "/") else { throw fail(.unexpectedClosingTag) }
+        if let tag = knownTag() { return tag }
         pos += 1
         let start = pos
         while pos < bytes.count, isNameByte(bytes[pos]) { pos += 1 }
@@ -309,8 +310,112 @@ package struct XMLReader {
         return nil
     }
 
+    // MARK: Tags as words
+
+    // Most tags are a plist name spelled exactly: those are compared whole, as the eight
+    // bytes after `<` (or at `</`) read as one little-endian word, before the byte-by-byte
+    // way that also takes attributes, white space and every error. Scanning names byte by
+    // byte was a fifth of turning a big domain into text.
+
+    /// The eight bytes at `offset`, the first the lowest; nil within eight of the end.
+    @inline(__always)
+    private func word(at offset: Int) -> UInt64? {
+        guard offset + 8 <= bytes.count else { return nil }
+        return UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self))
+    }
+
+    /// The low `n` bytes of a word (`n` from 1 to 8).
+    @inline(__always)
+    private static func low(_ n: Int) -> UInt64 { n >= 8 ? ~0 : (1 << (8 * UInt64(n))) &- 1 }
+
+    /// A kind's name as such a word, and its length.
+    static func nameWord(_ kind: Kind) -> (word: UInt64, count: Int) {
+        switch kind {
+        case .plist: (0x74_7369_6C70, 5)
+        case .dict: (0x7463_6964, 4)
+        case .array: (0x79_6172_7261, 5)
+        case .key: (0x79_656B, 3)
+        case .string: (0x676E_6972_7473, 6)
+        case .integer: (0x72_6567_6574_6E69, 7)
+        case .real: (0x6C61_6572, 4)
+        case .true: (0x6575_7274, 4)
+        case .false: (0x65_736C_6166, 5)
+        case .date: (0x6574_6164, 4)
+        case .data: (0x6174_6164, 4)
+        }
+    }
+
+    /// `</name>` as two such words (the second for the bytes past eight), and its length.
+    static func closingWords(_ kind: Kind) -> (first: UInt64, rest: UInt64, count: Int) {
+        switch kind {
+        case .plist: (0x3E74_7369_6C70_2F3C, 0, 8)
+        case .dict: (0x3E_7463_6964_2F3C, 0, 7)
+        case .array: (0x3E79_6172_7261_2F3C, 0, 8)
+        case .key: (0x3E79_656B_2F3C, 0, 6)
+        case .string: (0x676E_6972_7473_2F3C, 0x3E, 9)
+        case .integer: (0x6567_6574_6E69_2F3C, 0x3E72, 10)
+        case .real: (0x3E_6C61_6572_2F3C, 0, 7)
+        case .true: (0x3E_6575_7274_2F3C, 0, 7)
+        case .false: (0x3E65_736C_6166_2F3C, 0, 8)
+        case .date: (0x3E_6574_6164_2F3C, 0, 7)
+        case .data: (0x3E_6174_6164_2F3C, 0, 7)
+        }
+    }
+
+    /// At `<`: the tag when it is a plist name spelled exactly and then `>` or `/>`, read
+    /// past; nil, with nothing read, for any other (`openTag` reads it byte by byte).
+    @inline(__always)
+    private mutating func knownTag() -> Tag? {
+        guard let w = word(at: pos + 1) else { return nil }
+        let kind: Kind
+        switch UInt8(truncatingIfNeeded: w) {
+        case UInt8(ascii: "k"): kind = .key
+        case UInt8(ascii: "s"): kind = .string
+        case UInt8(ascii: "i"): kind = .integer
+        case UInt8(ascii: "r"): kind = .real
+        case UInt8(ascii: "a"): kind = .array
+        case UInt8(ascii: "t"): kind = .true
+        case UInt8(ascii: "f"): kind = .false
+        case UInt8(ascii: "p"): kind = .plist
+        case UInt8(ascii: "d"):
+            // dict, date, data: the third letter, then the fourth.
+            if UInt8(truncatingIfNeeded: w >> 16) == UInt8(ascii: "c") {
+                kind = .dict
+            } else {
+                kind = UInt8(truncatingIfNeeded: w >> 24) == UInt8(ascii: "e") ? .date : .data
+            }
+        default: return nil
+        }
+        let (name, n) = Self.nameWord(kind)
+        guard w & Self.low(n) == name else { return nil }
+        // The byte after the name ends it (`>` or `/`), as the byte-by-byte scan would.
+        switch UInt8(truncatingIfNeeded: w >> (8 * UInt64(n))) {
+        case UInt8(ascii: ">"):
+            pos += n + 2
+            return Tag(kind: kind, selfClosing: false)
+        case UInt8(ascii: "/") where n < 7 && UInt8(truncatingIfNeeded: w >> (8 * UInt64(n + 1))) == UInt8(ascii: ">"):
+            pos += n + 3
+            return Tag(kind: kind, selfClosing: true)
+        default:
+            return nil
+        }
+    }
+
+    /// Reads `</name>` of `kind`: as words when spelled exactly, else as `closeTag(_:)` of
+    /// its name reads it (white space before `>`, and the errors).
+    mutating func closeTag(_ kind: Kind) throws(PlistError) {
+        let (first, rest, n) = Self.closingWords(kind)
+        if let w = word(at: pos), w & Self.low(min(n, 8)) == first,
+            n <= 8 || (word(at: pos + 8).map { $0 & Self.low(n - 8) == rest } ?? false)
+        {
+            pos += n
+            return
+        }
+        try closeTag(Self.name(kind))
+    }
+
     /// An element's name (a switch: a dictionary lookup per value cost 4% of a read).
-    private static func name(_ kind: Kind) -> StaticString {
+    static func name(_ kind: Kind) -> StaticString {
         switch kind {
         case .plist: "plist"
         case .dict: "dict"
@@ -347,12 +452,12 @@ package struct XMLReader {
         case .array:
             return tag.selfClosing ? .array([]) : .array(try array())
         case .true, .false:
-            if !tag.selfClosing { try closeTag(name) }
+            if !tag.selfClosing { try closeTag(tag.kind) }
             return .bool(tag.kind == .true)
         case .string:
             if tag.selfClosing { return .string("") }
             let text = try text()
-            try closeTag(name)
+            try closeTag(tag.kind)
             guard materializing else { try validate(text); return .string("") }
             return .string(try string(text))
         case .key:
@@ -362,7 +467,7 @@ package struct XMLReader {
         case .integer, .real, .date, .data:
             guard !tag.selfClosing else { throw fail(.emptyElement("\(name)")) }
             let text = try text()
-            try closeTag(name)
+            try closeTag(tag.kind)
             return try scalar(tag.kind, text)
         }
     }
@@ -435,7 +540,7 @@ package struct XMLReader {
     mutating func nextEntry() throws(PlistError) -> (key: Text, valueFrom: Int, valueTag: Tag)? {
         try skipMisc()
         if at("</") {
-            try closeTag("dict")
+            try closeTag(.dict)
             return nil
         }
         if depth == 1, pos == stopAt {
@@ -447,7 +552,7 @@ package struct XMLReader {
         var keyText = Text.slice(pos..<pos)
         if !keyTag.selfClosing {
             keyText = try text()
-            try closeTag("key")
+            try closeTag(.key)
         }
         try skipMisc()
         guard !at("</") else { throw fail(.keyWithoutValue(preview(keyText))) }
@@ -488,7 +593,7 @@ package struct XMLReader {
     mutating func nextElement() throws(PlistError) -> Tag? {
         try skipMisc()
         if at("</") {
-            try closeTag("array")
+            try closeTag(.array)
             return nil
         }
         return try openTag()

@@ -164,6 +164,64 @@ final class XMLCodecTests: XCTestCase {
         }
     }
 
+    /// Tags spelled exactly are read as words; every other spelling byte by byte. Each
+    /// kind in each spelling, far from the end and in the last eight bytes, reads the
+    /// same values; a wrong or unknown name is refused the same way either way.
+    func testTagsReadTheSameAsWordsOrByteByByte() throws {
+        let values: [(String, PlistValue)] = [
+            ("<string>s</string>", "s"), ("<string/>", ""), ("<integer>7</integer>", 7),
+            ("<real>1.5</real>", 1.5), ("<true/>", true), ("<false/>", false), ("<true></true>", true),
+            ("<date>2001-01-01T00:00:00Z</date>", .date(PlistDate(secondsSince2001: 0))),
+            ("<data>AAE=</data>", .data([0, 1])), ("<array/>", []), ("<array><true/></array>", [true]),
+            ("<dict/>", PlistValue.dict([:])), ("<dict><key>k</key><false/></dict>", PlistValue.dict(["k": false])),
+        ]
+        for (xml, value) in values {
+            let loose = xml.replacingOccurrences(of: "/>", with: " />")
+                .replacingOccurrences(of: "</string>", with: "</string >")
+                .replacingOccurrences(of: "</integer>", with: "</integer\n>")
+                .replacingOccurrences(of: "</dict>", with: "</dict\t>")
+            for spelling in [xml, loose] {
+                for tail in ["", String(repeating: " ", count: 40)] {
+                    let document = "<plist><dict><key>a</key>\(spelling)</dict></plist>\(tail)"
+                    XCTAssertEqual(
+                        try XMLReader.read(Array(document.utf8)), .dict(["a": value]), document)
+                    XCTAssertEqual(
+                        try XMLReader.text(Array(document.utf8), as: .json),
+                        JSONWriter.encode(.dict(["a": value])) + [10], document)
+                }
+            }
+        }
+        for bad in [
+            "<plist><string>s</strinG></plist>", "<plist><string>s</key></plist>", "<plist><keys>a</keys></plist>",
+            "<plist><dict><key>a</key><integer>1</integr></dict></plist>", "<plist><datas>AA==</datas></plist>",
+            "<plist><dict><key>a</key><dictionary/></dict></plist>",
+        ] {
+            for tail in ["", String(repeating: " ", count: 40)] {
+                XCTAssertThrowsError(try XMLReader.read(Array((bad + tail).utf8)), bad)
+            }
+        }
+    }
+
+    /// The words the tags are compared with are the names' own bytes.
+    func testTagWordsSpellTheNames() {
+        func word(_ bytes: some Collection<UInt8>) -> UInt64 {
+            bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        }
+        let kinds: [XMLReader.Kind] = [
+            .plist, .dict, .array, .key, .string, .integer, .real, .true, .false, .date, .data,
+        ]
+        for kind in kinds {
+            let name = Array("\(XMLReader.name(kind))".utf8)
+            XCTAssertEqual(XMLReader.nameWord(kind).word, word(name), "\(kind)")
+            XCTAssertEqual(XMLReader.nameWord(kind).count, name.count)
+            let closing = Array("</".utf8) + name + [UInt8(ascii: ">")]
+            let (first, rest, count) = XMLReader.closingWords(kind)
+            XCTAssertEqual(first, word(closing.prefix(8)), "\(kind)")
+            XCTAssertEqual(rest, word(closing.dropFirst(8)), "\(kind)")
+            XCTAssertEqual(count, closing.count)
+        }
+    }
+
     func testEntityDeclarationsAreRefusedNotExpanded() {
         let bomb =
             "<!DOCTYPE plist [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]><plist><string>&b;</string></plist>"
