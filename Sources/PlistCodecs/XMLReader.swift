@@ -233,6 +233,11 @@ package struct XMLReader {
             let b = bytes[pos]
             if b == UInt8(ascii: " ") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\r") {
                 pos += 1
+            } else if b != UInt8(ascii: "<") || pos + 1 == bytes.count
+                || (bytes[pos + 1] != UInt8(ascii: "!") && bytes[pos + 1] != UInt8(ascii: "?"))
+            {
+                // Most often the next tag: none of the three below can start here.
+                return
             } else if at("<!--") {
                 try skipComment()
             } else if at("<?") {
