@@ -381,7 +381,7 @@ package struct BinaryReader {
                 if checkingXML, xmlReady {
                     let key = try asciiBytes(ofObject: keyObject)
                     // Byte order, the order of `PlistDictionary.sortedEntries`.
-                    if let key, previousKey.map({ ByteScan.precedes($0, key) }) ?? true {
+                    if let key, previousKey.map({ bytesPrecede($0, key) }) ?? true {
                         previousKey = key
                     } else {
                         xmlReady = false

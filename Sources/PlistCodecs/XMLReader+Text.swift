@@ -84,7 +84,7 @@ extension XMLReader {
                     if let theirs = half.keys {
                         // Both halves' keys are in the one buffer (or decoded, their own).
                         if let ours = keys?.last {
-                            guard withBytes(ours, { l in withBytes(theirs.first) { ByteScan.precedes(l, $0) } }) else {
+                            guard withBytes(ours, { l in withBytes(theirs.first) { bytesPrecede(l, $0) } }) else {
                                 return false
                             }
                         }
@@ -173,7 +173,7 @@ extension XMLReader {
             let inOrder = Self.withBytes(keyText, in: buffer) { key in
                 guard form == .defaults || key.first != UInt8(ascii: "$") else { return false }
                 if let last {
-                    guard Self.withBytes(last, in: buffer, { ByteScan.precedes($0, key) }) else { return false }
+                    guard Self.withBytes(last, in: buffer, { bytesPrecede($0, key) }) else { return false }
                 }
                 if form == .json {
                     if keys != nil { out.append(UInt8(ascii: ",")) }

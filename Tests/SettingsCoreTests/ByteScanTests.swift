@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import PlistCodecs
+@testable import PlistModel
 
 /// The scans that look at eight bytes at a time, against the same question asked one
 /// byte at a time: every byte value at every place of words and their tails.
@@ -36,7 +37,7 @@ final class ByteScanTests: XCTestCase {
         each { bytes, place, b in
             let other = [UInt8](repeating: UInt8(ascii: "x"), count: bytes.count)
             for (a, c) in [(bytes, other), (other, bytes), (bytes, Array(other.prefix(place))), (bytes, other + [0])] {
-                let found = a.withUnsafeBufferPointer { a in c.withUnsafeBufferPointer { ByteScan.precedes(a, $0) } }
+                let found = a.withUnsafeBufferPointer { a in c.withUnsafeBufferPointer { bytesPrecede(a, $0) } }
                 if found != a.lexicographicallyPrecedes(c) { XCTFail("byte \(b) at \(place) of \(bytes.count)") }
             }
         }

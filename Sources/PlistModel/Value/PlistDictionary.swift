@@ -225,7 +225,27 @@ package func sameKey(_ a: String, _ b: String) -> Bool {
 @inlinable @inline(__always)
 package func byteOrderPrecedes(_ a: String, _ b: String) -> Bool {
     var a = a, b = b
-    return a.withUTF8 { pa in b.withUTF8 { pb in pa.lexicographicallyPrecedes(pb) } }
+    return a.withUTF8 { pa in b.withUTF8 { pb in bytesPrecede(pa, pb) } }
+}
+
+/// Whether `a`'s bytes sort before `b`'s, compared eight at a time: every sort and
+/// order check of a big domain's keys runs this, and the generic comparison, byte by
+/// byte, cost 2-4% of reading, writing or turning one into text.
+@inlinable @inline(__always)
+package func bytesPrecede(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    let n = min(a.count, b.count)
+    var i = 0
+    while i + 8 <= n {
+        let x = UnsafeRawPointer(a.baseAddress! + i).loadUnaligned(as: UInt64.self).bigEndian
+        let y = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self).bigEndian
+        if x != y { return x < y }
+        i += 8
+    }
+    while i < n {
+        if a[i] != b[i] { return a[i] < b[i] }
+        i += 1
+    }
+    return a.count < b.count
 }
 
 extension PlistDictionary: ExpressibleByDictionaryLiteral {
