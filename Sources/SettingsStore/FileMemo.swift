@@ -13,7 +13,7 @@ import Synchronization
 /// over a file just read; parsing it costs a tree of values.
 ///
 /// Bytes this process wrote also keep where each entry lies, so that a one-key update
-/// splices the new entry into them (`setting`) instead of encoding every entry again:
+/// splices the new entry into them (`Known.set`) instead of encoding every entry again:
 /// a burst of sets into a 1,000-key domain spent most of its time doing that.
 package final class FileMemo: Sendable {
     /// A file's bytes and values (sorted, each key once, when `bounds` is known).
