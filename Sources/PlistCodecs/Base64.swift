@@ -19,9 +19,7 @@ enum Base64 {
         var i = 0
         var groupsOnLine = 0
         while i < bytes.count {
-            if groupsOnLine == 0, indent > 0 {
-                out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: indent))
-            }
+            if groupsOnLine == 0 { XMLWriter.tabs(indent, &out) }
             let b0 = bytes[i]
             let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
             let b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
@@ -54,9 +52,7 @@ enum Base64 {
         var padding = 0
         let decodeTable = Self.decodeTable
         for c in text {
-            if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") {
-                continue
-            }
+            if isSpace(c) { continue }
             if c == UInt8(ascii: "=") {
                 guard count % 4 >= 2 || padding > 0 else { return nil }
                 padding += 1
@@ -88,9 +84,7 @@ enum Base64 {
         var count = 0, padding = 0
         var last: UInt8 = 0
         for c in text {
-            if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") {
-                continue
-            }
+            if isSpace(c) { continue }
             if c == UInt8(ascii: "=") {
                 padding += 1
             } else {

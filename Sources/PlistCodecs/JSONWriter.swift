@@ -115,6 +115,21 @@ public enum JSONWriter {
         }
     }
 
+    /// Compact JSON's `{"$data":"…"}` of base64 `text` that is already what `write` would
+    /// put there (`Base64.appendCanonical`), copied without its white space; false, with
+    /// nothing appended, for any other text.
+    static func appendData(base64 text: UnsafeBufferPointer<UInt8>, _ out: inout [UInt8]) -> Bool {
+        let start = out.count
+        var copied = false
+        tagged("$data", nil, &out) { out in
+            out.append(UInt8(ascii: "\""))
+            copied = Base64.appendCanonical(text, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        if !copied { out.removeSubrange(start...) }
+        return copied
+    }
+
     /// A finite real as its shortest digits (Swift's `description` always has `.` or
     /// `e`); NaN and the infinities as `{"$real":"nan"|"inf"|"-inf"}`.
     private static func appendReal(_ text: String, _ value: Double, _ level: Int?, _ out: inout [UInt8]) {
@@ -165,14 +180,12 @@ public enum JSONWriter {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    /// Whether any of the eight bytes of `word` is one JSON escapes: the classic test for
-    /// a byte below n, `(x - n·0x01…) & ~x & 0x80…`, for 0x20, and for zero after `"` or
-    /// `\\` is xored away.
+    /// Whether any of the eight bytes of `word` is one JSON escapes (`ByteWords`).
     @inline(__always)
     private static func needsEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-        func anyBelow(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &- ones &* n) & ~x & high }
-        return anyBelow(word, 0x20) | anyBelow(word ^ (ones &* 0x22), 1) | anyBelow(word ^ (ones &* 0x5C), 1) != 0
+        ByteWords.below(word, 0x20) | ByteWords.equal(word, UInt8(ascii: "\""))
+            | ByteWords.equal(word, UInt8(ascii: "\\"))
+            != 0
     }
 
     /// UTF-8 as is; `"`, `\` and the C0 controls escaped, as RFC 8259 requires. Runs
@@ -188,11 +201,7 @@ public enum JSONWriter {
         // Eight bytes at a time to the first that needs escaping: most text has none, and
         // is then appended whole (a byte-by-byte scan was 8% of an export).
         var clean = 0
-        while clean + 8 <= bytes.count,
-            !needsEscape(UnsafeRawPointer(bytes.baseAddress! + clean).loadUnaligned(as: UInt64.self))
-        {
-            clean += 8
-        }
+        while let word = ByteWords.load(bytes, at: clean), !needsEscape(word) { clean += 8 }
         while clean < bytes.count, !needsEscape(bytes[clean]) { clean += 1 }
         if clean == bytes.count {
             out.appendBytes(bytes)

@@ -55,17 +55,18 @@ extension PropertyList {
     /// Whether `value` holds a date with a fraction of a second: an XML file keeps whole
     /// seconds (as Foundation and plistlib read XML dates), so only a binary one keeps it.
     package static func hasFractionalDate(_ value: PlistValue) -> Bool {
+        func fractional(_ d: PlistDate) -> Bool { d.secondsSince2001.rounded(.down) != d.secondsSince2001 }
         // A scalar, nearly every value, without a stack: an array made for each cost 7%
         // of importing a big domain.
         switch value {
-        case .date(let d): return d.secondsSince2001.rounded(.down) != d.secondsSince2001
+        case .date(let d): return fractional(d)
         case .array, .dict: break
         default: return false
         }
         var pending = [value]
         while let value = pending.popLast() {
             switch value {
-            case .date(let d): if d.secondsSince2001.rounded(.down) != d.secondsSince2001 { return true }
+            case .date(let d): if fractional(d) { return true }
             case .array(let items): pending += items
             case .dict(let dict): pending += dict.entries.map(\.value)
             default: break

@@ -105,8 +105,8 @@ extension TextDecoding {
 func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     // ASCII, most keys and values, is seen eight bytes at a time: no high bit set.
     var i = 0, high: UInt64 = 0
-    while i + 8 <= bytes.count {
-        high |= UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
+    while let word = ByteWords.load(bytes, at: i) {
+        high |= word
         i += 8
     }
     while i < bytes.count {

@@ -133,12 +133,7 @@ extension XMLReader {
             // Base64 as JSON writes it is copied; any other is decoded (or refused) as usual.
             let text = try text()
             try closeTag(.data)
-            for b in #"{"$data":""#.utf8 { out.append(b) }
-            if Self.withBytes(text, in: bytes, { Base64.appendCanonical($0, to: &out) }) {
-                out.append(UInt8(ascii: "\""))
-                out.append(UInt8(ascii: "}"))
-            } else {
-                out.removeLast(10)
+            if !Self.withBytes(text, in: bytes, { JSONWriter.appendData(base64: $0, &out) }) {
                 JSONWriter.write(try scalar(.data, text), nil, into: &out)
             }
         default:

@@ -322,12 +322,9 @@ package struct XMLReader {
     // way that also takes attributes, white space and every error. Scanning names byte by
     // byte was a fifth of turning a big domain into text.
 
-    /// The eight bytes at `offset`, the first the lowest; nil within eight of the end.
+    /// The eight bytes at `offset` (`ByteWords.load`); nil within eight of the end.
     @inline(__always)
-    private func word(at offset: Int) -> UInt64? {
-        guard offset + 8 <= bytes.count else { return nil }
-        return UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self))
-    }
+    private func word(at offset: Int) -> UInt64? { ByteWords.load(bytes, at: offset) }
 
     /// The low `n` bytes of a word (`n` from 1 to 8).
     @inline(__always)
@@ -702,18 +699,14 @@ package struct XMLReader {
         }
     }
 
-    /// The first `<` or `&` in `bytes` from `start` (or their end), eight bytes at a time:
-    /// in each word, a byte that xored with `<` or `&` is zero sets its high bit in
-    /// `(x - 0x01…) & ~x & 0x80…`, and the lowest such bit is the first match exactly.
+    /// The first `<` or `&` in `bytes` from `start` (or their end), eight bytes at a time
+    /// (`ByteWords.equal`).
     @inline(__always)
     static func markup(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
         var i = start
-        while i + 8 <= bytes.count {
-            let word = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
-            let lt = word ^ (ones &* 0x3C), amp = word ^ (ones &* 0x26)
-            let found = ((lt &- ones) & ~lt | (amp &- ones) & ~amp) & high
-            if found != 0 { return i + UInt64(littleEndian: found).trailingZeroBitCount / 8 }
+        while let word = ByteWords.load(bytes, at: i) {
+            let found = ByteWords.equal(word, UInt8(ascii: "<")) | ByteWords.equal(word, UInt8(ascii: "&"))
+            if found != 0 { return i + ByteWords.firstByte(found) }
             i += 8
         }
         while i < bytes.count, bytes[i] != UInt8(ascii: "<"), bytes[i] != UInt8(ascii: "&") { i += 1 }

@@ -173,8 +173,7 @@ package enum XMLWriter {
             default: continue
             }
             out.appendBytes(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-            out.append(
-                contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+            out.appendBytes(replacement)
             runStart = i + 1
         }
         out.appendBytes(UnsafeBufferPointer(rebasing: bytes[runStart...]))

@@ -12,7 +12,7 @@ package enum DefaultsText {
     /// `date`'s text of a date with civil components, appended as bytes.
     package static func appendDate(_ c: CivilTime, to out: inout [UInt8]) {
         appendCivil(c, dateTimeSeparator: UInt8(ascii: " "), to: &out)
-        for b in " +0000".utf8 { out.append(b) }
+        out.appendBytes(" +0000")
     }
 
     /// `{length = N, bytes = 0x0a0b0c}` with every byte (defaults cuts after 24).
@@ -25,9 +25,9 @@ package enum DefaultsText {
 
     /// `data`'s text, appended as bytes: no `String` made for each value of a big domain.
     package static func appendData(_ bytes: [UInt8], to out: inout [UInt8]) {
-        for b in "{length = ".utf8 { out.append(b) }
+        out.appendBytes("{length = ")
         appendPadded(UInt64(bytes.count), width: 1, to: &out)
-        for b in ", bytes = 0x".utf8 { out.append(b) }
+        out.appendBytes(", bytes = 0x")
         let hex: StaticString = "0123456789abcdef"
         let digits = hex.utf8Start
         for b in bytes {
