@@ -21,7 +21,7 @@ enum ReadCommand {
         if arguments.count == 1, options.path == nil {
             // Plain `read D` is the user's file, as defaults prints it; the layers and the
             // schema's defaults only with --with-defaults.
-            var values: PlistDictionary
+            var read: PlistDictionary?
             if !options.withDefaults, !options.json {
                 switch try context.store.output(of: domain, host: context.host, as: .defaults) {
                 case .text(let text):
@@ -29,13 +29,11 @@ enum ReadCommand {
                     var text = text
                     context.stream(&text)
                     return
-                case .values(let read): values = read
-                case .binary:  // only for XML output
-                    values = try context.store.load(domain, host: context.host)?.values ?? [:]
+                case .values(let values): read = values
+                case .binary: break  // only for XML output; loaded below
                 }
-            } else {
-                values = try context.store.load(domain, host: context.host)?.values ?? [:]
             }
+            var values = try read ?? context.store.load(domain, host: context.host)?.values ?? [:]
             if options.withDefaults { values = context.mergedView(of: domain, user: values) }
             guard !values.isEmpty else { throw CLIError.domainMissing(domainToken.text, file: domain.file) }
             if options.json {
