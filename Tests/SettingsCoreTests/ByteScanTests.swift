@@ -6,15 +6,12 @@ import XCTest
 /// The scans that look at eight bytes at a time, against the same question asked one
 /// byte at a time: every byte value at every place of words and their tails.
 final class ByteScanTests: XCTestCase {
+    /// Every failure is reported, not only the first.
     private func each(_ body: ([UInt8], Int, UInt8) -> Void) {
-        for length in [1, 7, 8, 9, 16, 17, 21] {
-            for place in 0..<length {
-                for b in UInt8.min...UInt8.max {
-                    var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: length)
-                    bytes[place] = b
-                    body(bytes, place, b)
-                }
-            }
+        let filler = [UInt8](repeating: UInt8(ascii: "x"), count: 21)
+        forEveryByte(inPrefixesOf: filler, lengths: [1, 7, 8, 9, 16, 17, 21]) { bytes, place, b in
+            body(bytes, place, b)
+            return true
         }
     }
 

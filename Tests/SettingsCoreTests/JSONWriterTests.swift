@@ -38,20 +38,9 @@ final class JSONWriterTests: XCTestCase {
             }
             return out + [UInt8(ascii: "\"")]
         }
-        for length in [0, 1, 7, 8, 9, 16, 17, 23] {
-            for place in 0..<max(length, 1) {
-                for b in UInt8.min...UInt8.max {
-                    var bytes = Array("abcdefghijklmnopqrstuvwxyz".utf8.prefix(length))
-                    if length > 0 { bytes[place] = b }
-                    var out: [UInt8] = []
-                    bytes.withUnsafeBufferPointer { JSONWriter.appendString($0, &out) }
-                    if out != expected(bytes) {
-                        XCTFail("byte \(b) at \(place) of \(length): \(String(decoding: out, as: UTF8.self))")
-                        return
-                    }
-                }
-            }
-        }
+        assertEveryByte(
+            inPrefixesOf: Array("abcdefghijklmnopqrstuvwxyz".utf8), lengths: [0, 1, 7, 8, 9, 16, 17, 23],
+            JSONWriter.appendString, equals: expected)
     }
 
     func testWhatJSONCannotSayIsTagged() {

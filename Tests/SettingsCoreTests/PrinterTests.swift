@@ -69,20 +69,9 @@ final class PrinterTests: XCTestCase {
             }
             return out + [0x22]
         }
-        for length in [0, 1, 2, 9] {
-            for place in 0..<max(length, 1) {
-                for b in UInt8.min...UInt8.max {
-                    var bytes = Array("abcdefghi".utf8.prefix(length))
-                    if length > 0 { bytes[place] = b }
-                    var out: [UInt8] = []
-                    bytes.withUnsafeBufferPointer { DefaultsPrinter.appendQuoted($0, &out) }
-                    if out != expected(bytes) {
-                        XCTFail("byte \(b) at \(place) of \(length): \(String(decoding: out, as: UTF8.self))")
-                        return
-                    }
-                }
-            }
-        }
+        assertEveryByte(
+            inPrefixesOf: Array("abcdefghi".utf8), lengths: [0, 1, 2, 9], DefaultsPrinter.appendQuoted,
+            equals: expected)
     }
 
     func testDataIsPrintedInFull() {
