@@ -361,6 +361,45 @@ public struct DomainStore: Sendable {
         }
     }
 
+    /// Writes `document` as a domain that has no file, under its lock, as `update` writes
+    /// the same keys set in an empty domain (managed keys refused, the history told), but
+    /// with the bytes as they are: a big import is not its values encoded again. Not
+    /// `created`, with nothing done, when the domain has a file: the caller then takes
+    /// `update`. The warning is `update`'s.
+    package func create(_ domain: DomainName, host: DomainHost = .any, _ document: EncodedDomain) throws
+        -> (created: Bool, warning: StoreWarning?)
+    {
+        let managed = managedFile(of: domain, host: host)
+        var created = false
+        let warning = try withTarget(domain, host: host) { target throws -> StoreWarning? in
+            var absent = false
+            do throws(Errno) { absent = try FileSystem.linkStatus(target.path) == nil } catch {}
+            guard target.opened == nil, absent else { return nil }
+            for key in document.keys { try checkUnmanaged(key, managed) }
+            let entry = Journal(self).map {
+                Journal.Write($0, at: target.named, before: nil, creating: true) { PlistDictionary() }
+            }
+            let kept = min(document.keys.count, Journal.keptChanges)
+            let changes =
+                entry == nil
+                ? []
+                : (0..<kept).map {
+                    KeyChange(key: document.keys[$0], old: nil, new: document.value($0))
+                }
+            do throws(Errno) {
+                let durability = try AtomicFile.replace(
+                    target.path, directoryFD: target.directoryFD, keeping: nil, copy: entry?.copy
+                ) { write in try write(document.xml[...]) }
+                created = true
+                entry?.finish(changes, count: document.keys.count, written: true)
+                return StoreWarning(durability, path: target.path)
+            } catch {
+                throw StoreError.writeFailed(path: target.path, error)
+            }
+        }
+        return (created, warning)
+    }
+
     /// Reads, changes and writes one top-level key under the domain's lock: `change` gets
     /// the key's value (nil when it has none), may set it (nil removes it), and returns
     /// whether it changed anything. Otherwise as `update`.

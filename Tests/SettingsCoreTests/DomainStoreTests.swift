@@ -55,6 +55,34 @@ final class DomainStoreTests: XCTestCase {
         XCTAssertGreaterThan(journalled.history(of: .named("com.bin")).filter(\.isOutside).count, 0)
     }
 
+    /// `create` (issue 34's straight import) writes a document only where there is no
+    /// file, as `update` makes one (mode 0600, through a link to a missing file), and
+    /// touches nothing where there is one, even an empty one.
+    func testCreateWritesOnlyWhereThereIsNoFile() throws {
+        func document(_ json: String) throws -> EncodedDomain {
+            try XCTUnwrap(JSONReader.encodedDomain(Array(json.utf8)))
+        }
+        let path = directory + "/com.new.plist"
+        let made = try store.create(.named("com.new"), try document(#"{"b": 2, "a": [1]}"#))
+        XCTAssertTrue(made.created)
+        XCTAssertEqual(
+            Array(try Data(contentsOf: URL(fileURLWithPath: path))), XMLWriter.encode(.dict(["a": [1], "b": 2])))
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertFalse(try store.create(.named("com.new"), try document(#"{"c": 3}"#)).created)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/com.empty.plist", contents: Data()))
+        XCTAssertFalse(try store.create(.named("com.empty"), try document(#"{"c": 3}"#)).created)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: directory + "/com.empty.plist")), Data())
+        // A link to a file not made yet: the file is made where it points, as `update` makes it.
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/com.link.plist", withDestinationPath: "target.plist")
+        XCTAssertTrue(try store.create(.named("com.link"), try document(#"{"c": 3}"#)).created)
+        XCTAssertEqual(try store.load(.named("com.link"))?.values, ["c": 3])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/target.plist"))
+    }
+
     func testPathsFollowFoundation() throws {
         XCTAssertEqual(store.path(of: .named("com.a"), host: .any), directory + "/com.a.plist")
         XCTAssertEqual(store.path(of: .global, host: .any), directory + "/.GlobalPreferences.plist")

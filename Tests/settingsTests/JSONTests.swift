@@ -187,6 +187,47 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(h.snapshot(), before)
     }
 
+    /// Issue 34: JSON imported into a domain with no file is written straight as XML. The
+    /// file must be the one the values' way writes (an import into a domain that had a
+    /// key, then that key deleted), plistlib must read it, and the history, the managed
+    /// keys and a value XML cannot hold must be as before.
+    func testImportIntoANewDomainWritesWhatTheValuesWayWrites() throws {
+        let json = #"""
+            {"zeta": {"b": [1, 2.5, -0, 1e2], "a": {"$date": "2024-01-02T03:04:05+01:00"}},
+             "alpha": "a &amp; <b> \"q\" \u00e9 \ud83d\ude00", "&key": {"$data": "AAEC/w=="},
+             "mid": [true, false, {"$real": "-inf"}, {}, []], "big": 18446744073709551615}
+            """#
+        let r = h.run(["import", "com.new", "-", "--json"], stdin: Data(json.utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        h.ok("write", "com.old", "gone", "1")
+        XCTAssertEqual(h.run(["import", "com.old", "-", "--json"], stdin: Data(json.utf8)).status, 0)
+        h.ok("delete", "com.old", "gone")
+        let straight = try Data(contentsOf: URL(fileURLWithPath: h.path("com.new")))
+        let long = try Data(contentsOf: URL(fileURLWithPath: h.path("com.old")))
+        XCTAssertEqual(String(decoding: straight, as: UTF8.self), String(decoding: long, as: UTF8.self))
+        XCTAssertEqual(h.plistlibCanon(h.path("com.new")), h.plistlibCanon(h.path("com.old")))
+        let history = h.ok("history", "com.new")
+        XCTAssertTrue(history.contains(" settings import (pid "), history)
+        XCTAssertTrue(history.contains("+/big = 18446744073709551615\n"), history)
+        XCTAssertEqual(history.split(separator: "\n").filter { $0.hasPrefix("+/") }.count, 5, history)
+        // A managed key is refused, and nothing is made.
+        h.admin("managed", "com.locked.json", #"{"mid": 1}"#)
+        let refused = h.run(["import", "com.locked", "-", "--json"], stdin: Data(json.utf8))
+        XCTAssertEqual(refused.status, 4, refused.stderr)
+        XCTAssertTrue(refused.stderr.hasPrefix("settings: cannot change mid: it is managed"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.locked")))
+        // Text XML cannot hold is refused in one line, as before; a fraction of a second
+        // makes the file binary, the one format that keeps it.
+        let control = h.run(["import", "com.ctl", "-", "--json"], stdin: Data(#"{"a": "bell\u0007"}"#.utf8))
+        XCTAssertEqual(control.status, 2, control.stderr)
+        XCTAssertTrue(control.stderr.contains("the control character U+0007"), control.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.ctl")))
+        let fraction = #"{"a": {"$date": "2024-01-02T03:04:05.5Z"}}"#
+        XCTAssertEqual(h.run(["import", "com.frac", "-", "--json"], stdin: Data(fraction.utf8)).status, 0)
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: h.path("com.frac"))).prefix(8), Data("bplist00".utf8))
+    }
+
     /// An integer arriving where a real was stays a real; --exact keeps it an integer.
     func testIntegersStickToRealsUnlessExact() {
         h.ok("write", "com.w", "volume", "-float", "0.5")

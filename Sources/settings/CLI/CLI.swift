@@ -217,6 +217,15 @@ struct Context {
         note(try store.update(domain, host: host, key: key, change))
     }
 
+    /// The store's `create`, as `update(_:_:)`: false, with nothing done, when the
+    /// domain has a file.
+    mutating func create(_ domain: DomainName, _ document: EncodedDomain) throws -> Bool {
+        _ = layers(for: domain)
+        let (created, warning) = try store.create(domain, host: host, document)
+        note(warning)
+        return created
+    }
+
     /// The store's whole-domain update, as `update(_:key:_:)`.
     mutating func update(_ domain: DomainName, _ change: (inout PlistDictionary) throws -> Bool) throws {
         _ = layers(for: domain)

@@ -28,6 +28,11 @@ enum TransferCommand {
         } else {
             bytes = try PlistFiles.read(path)
         }
+        // Into a domain with no file, JSON is written straight as XML, its values never
+        // built; whatever that way cannot write exactly, or says nothing about, goes on.
+        if options.json, let document = JSONReader.encodedDomain(bytes), try context.create(domain, document) {
+            return
+        }
         var imported: PlistDictionary
         if options.json {
             let value: PlistValue

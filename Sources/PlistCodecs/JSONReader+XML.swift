@@ -1,0 +1,426 @@
+import PlistModel
+
+/// A domain's whole XML property list, made from another encoding without building its
+/// values (`JSONReader.encodedDomain`), with its keys and, on demand, their values.
+package struct EncodedDomain {
+    /// The document, byte for byte as `XMLWriter.encode` writes the dictionary.
+    package let xml: [UInt8]
+    /// The root's keys in byte order, each once; never empty.
+    package let keys: [String]
+    /// The value of `keys[index]`, built from the source: a history itemises a few
+    /// thousand of a big domain's keys, not all of them.
+    package let value: (_ index: Int) -> PlistValue
+}
+
+extension JSONReader {
+    /// The XML property list of a JSON object, written straight from its text: no value
+    /// is built but a date's, a number's or some data, one at a time. An import of a big
+    /// domain then costs its reading and its writing, not a tree of values made, checked
+    /// key by key and freed: that was two thirds of it.
+    ///
+    /// Nil for whatever this writing would not do exactly as `read` and `XMLWriter` do:
+    /// text that is not JSON, a value the mapping refuses, text XML cannot hold, a date
+    /// with a fraction of a second (only a binary file keeps one), `$dict`, a key twice
+    /// in an object, an empty root, one nested deeper than 64. The caller then reads the
+    /// values, which says what is wrong or takes the long way.
+    ///
+    ///     JSONReader.encodedDomain(Array(#"{"b": 1, "a": [true]}"#.utf8))?.keys   //=> ["a", "b"]
+    package static func encodedDomain(_ json: [UInt8]) -> EncodedDomain? {
+        let written = json.withUnsafeBufferPointer { buffer in
+            var writer = JSONToXML(buffer)
+            defer { writer.decoded.deallocate() }
+            return writer.document()
+        }
+        guard let (xml, keys, offsets) = written else { return nil }
+        return EncodedDomain(xml: xml, keys: keys) { index in
+            json.withUnsafeBufferPointer { buffer in
+                var parser = Parser(bytes: buffer)
+                parser.c.offset = offsets[index]
+                // The text was read once already, to the same values.
+                guard let value = try? parser.value(tags: true) else { preconditionFailure("JSON read twice differs") }
+                return value
+            }
+        }
+    }
+}
+
+/// Writes a JSON object in one pass as `XMLWriter` writes the dictionary `JSONReader`
+/// reads from it: each object's entries go out in the order they come, and only an
+/// object whose keys were not in byte order has its entries' bytes moved into it.
+struct JSONToXML {
+    /// An entry written: its key's bytes in `keys`, its bytes in the output, and where
+    /// its value starts in the JSON.
+    struct Member {
+        var key: Range<Int>
+        var entry: Range<Int>
+        var value: Int
+    }
+
+    /// Deeper than this, the long way, which counts depth as the readers do.
+    static let deepest = 64
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    var i = 0
+    /// The keys of the objects being written, decoded, one after another.
+    var keys: [UInt8] = []
+    /// The entries of the objects being written; the root's are left at the end.
+    var members: [Member] = []
+    /// Room for a string with escapes, decoded: never longer than its JSON text, so as
+    /// long as the text it is made for. Valid until the next string is read.
+    var decoded: UnsafeMutableBufferPointer<UInt8>
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        decoded = .allocate(capacity: max(bytes.count, 1))
+    }
+
+    /// The document, the root's keys and where their values start; nil to give up.
+    mutating func document() -> (xml: [UInt8], keys: [String], offsets: [Int])? {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        var out: [UInt8] = []
+        // XML is about twice as long as the JSON of the same values.
+        out.reserveCapacity(2 * bytes.count + 4096)
+        out.append(contentsOf: XMLWriter.header)
+        skipSpace()
+        guard take(UInt8(ascii: "{")), object(level: 0, root: true, into: &out) else { return nil }
+        skipSpace()
+        guard i == bytes.count else { return nil }
+        XMLWriter.put("</plist>\n", &out)
+        let names = keys.withUnsafeBufferPointer { all in
+            members.map { String(decoding: UnsafeBufferPointer(rebasing: all[$0.key]), as: UTF8.self) }
+        }
+        return (out, names, members.map(\.value))
+    }
+
+    // MARK: Values
+
+    /// Writes the value at `i` at `level`, as `XMLWriter.write` writes what `read` reads.
+    mutating func value(level: Int, into out: inout [UInt8]) -> Bool {
+        guard level <= Self.deepest else { return false }
+        skipSpace()
+        guard i < bytes.count else { return false }
+        switch bytes[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            return object(level: level, root: false, into: &out)
+        case UInt8(ascii: "["):
+            i += 1
+            return array(level: level, into: &out)
+        case UInt8(ascii: "\""):
+            guard let text = string() else { return false }
+            XMLWriter.tabs(level, &out)
+            XMLWriter.put("<string>", &out)
+            XMLWriter.appendEscaped(text, &out)
+            XMLWriter.put("</string>\n", &out)
+        case UInt8(ascii: "t"):
+            guard take("true") else { return false }
+            XMLWriter.tabs(level, &out)
+            XMLWriter.put("<true/>\n", &out)
+        case UInt8(ascii: "f"):
+            guard take("false") else { return false }
+            XMLWriter.tabs(level, &out)
+            XMLWriter.put("<false/>\n", &out)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            guard let number = number() else { return false }
+            XMLWriter.write(number, level: level, into: &out) { _ in }
+        default: return false
+        }
+        return true
+    }
+
+    /// The object after its `{`: a tag's value, or a dictionary with its entries sorted.
+    mutating func object(level: Int, root: Bool, into out: inout [UInt8]) -> Bool {
+        skipSpace()
+        guard i < bytes.count else { return false }
+        if bytes[i] == UInt8(ascii: "}"), !root {
+            i += 1
+            XMLWriter.tabs(level, &out)
+            XMLWriter.put("<dict/>\n", &out)
+            return true
+        }
+        // A first key starting with `$` may make a tag, or `$dict`'s wrapper.
+        let start = i
+        guard bytes[i] == UInt8(ascii: "\""), let first = string() else { return false }
+        if first.first == UInt8(ascii: "$") { return !root && tag(first, level: level, into: &out) }
+        i = start
+        XMLWriter.tabs(level, &out)
+        XMLWriter.put("<dict>\n", &out)
+        let (firstMember, firstKey) = (members.count, keys.count)
+        guard entries(level: level + 1, into: &out) else { return false }
+        if !root {
+            members.removeSubrange(firstMember...)
+            keys.removeSubrange(firstKey...)
+        }
+        XMLWriter.tabs(level, &out)
+        XMLWriter.put("</dict>\n", &out)
+        return true
+    }
+
+    /// The members of an object, from its first key's quote to its `}`, as entries at
+    /// `level`, left on `members` in byte order of their keys.
+    mutating func entries(level: Int, into out: inout [UInt8]) -> Bool {
+        let (first, body) = (members.count, out.count)
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let key = string() else { return false }
+            let keyStart = keys.count
+            keys.append(contentsOf: key)
+            skipSpace()
+            guard take(UInt8(ascii: ":")) else { return false }
+            let entryStart = out.count
+            XMLWriter.tabs(level, &out)
+            XMLWriter.put("<key>", &out)
+            XMLWriter.appendEscaped(key, &out)
+            XMLWriter.put("</key>\n", &out)
+            skipSpace()
+            let valueStart = i
+            guard value(level: level, into: &out) else { return false }
+            members.append(Member(key: keyStart..<keys.count, entry: entryStart..<out.count, value: valueStart))
+            skipSpace()
+            guard i < bytes.count else { return false }
+            i += 1
+            if bytes[i - 1] == UInt8(ascii: "}") { break }
+            guard bytes[i - 1] == UInt8(ascii: ",") else { return false }
+        }
+        return sort(from: first, body: body, into: &out)
+    }
+
+    /// Puts the entries of `members[first...]`, written from `body` on, in byte order of
+    /// their keys; false when a key is there twice (a reader keeps the last: the long way).
+    mutating func sort(from first: Int, body: Int, into out: inout [UInt8]) -> Bool {
+        guard let order = order(from: first) else { return false }
+        guard !order.isEmpty else { return true }
+        let written = Array(out[body...])
+        out.removeSubrange(body...)
+        let unsorted = members[first...]
+        for (place, index) in zip(first..., order) {
+            var member = unsorted[index]
+            let start = out.count
+            out.append(contentsOf: written[(member.entry.lowerBound - body)..<(member.entry.upperBound - body)])
+            member.entry = start..<out.count
+            members[place] = member
+        }
+        return true
+    }
+
+    /// The indexes of `members[first...]` in byte order of their keys: none when they
+    /// are in order already, the usual case, and nil when a key is there twice.
+    func order(from first: Int) -> [Int]? {
+        keys.withUnsafeBufferPointer { all in
+            func precedes(_ a: Int, _ b: Int) -> Bool {
+                bytesPrecede(
+                    UnsafeBufferPointer(rebasing: all[members[a].key]),
+                    UnsafeBufferPointer(rebasing: all[members[b].key]))
+            }
+            if (first + 1..<members.count).allSatisfy({ precedes($0 - 1, $0) }) { return [] }
+            let order = (first..<members.count).sorted(by: precedes)
+            return zip(order, order.dropFirst()).allSatisfy(precedes) ? order : nil
+        }
+    }
+
+    /// `{"$date": "…"}`, `{"$data": "…"}` or `{"$real": "…"}` after its key, as `JSONReader`
+    /// reads it; anything else is the long way.
+    mutating func tag(_ key: UnsafeBufferPointer<UInt8>, level: Int, into out: inout [UInt8]) -> Bool {
+        func named(_ name: StaticString) -> Bool {
+            key.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        }
+        let kind = named("$date") ? 0 : named("$data") ? 1 : named("$real") ? 2 : nil
+        skipSpace()
+        guard let kind, take(UInt8(ascii: ":")) else { return false }
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let text = string() else { return false }
+        let value: PlistValue
+        switch kind {
+        case 0:
+            guard let date = RFC3339.parse(text), PlistDate.representable.contains(date.secondsSince2001) else {
+                return false
+            }
+            value = .date(date)
+            guard !PropertyList.hasFractionalDate(value) else { return false }
+        case 1:
+            guard let data = Base64.decode(text) else { return false }
+            value = .data(data)
+        default:
+            switch String(decoding: text, as: UTF8.self) {
+            case "nan": value = .double(.nan)
+            case "inf", "+inf": value = .double(.infinity)
+            case "-inf": value = .double(-.infinity)
+            default: return false
+            }
+        }
+        skipSpace()
+        guard take(UInt8(ascii: "}")) else { return false }
+        XMLWriter.write(value, level: level, into: &out) { _ in }
+        return true
+    }
+
+    /// The elements of an array after its `[`.
+    mutating func array(level: Int, into out: inout [UInt8]) -> Bool {
+        skipSpace()
+        XMLWriter.tabs(level, &out)
+        if take(UInt8(ascii: "]")) {
+            XMLWriter.put("<array/>\n", &out)
+            return true
+        }
+        XMLWriter.put("<array>\n", &out)
+        while true {
+            guard value(level: level + 1, into: &out) else { return false }
+            skipSpace()
+            guard i < bytes.count else { return false }
+            i += 1
+            if bytes[i - 1] == UInt8(ascii: "]") { break }
+            guard bytes[i - 1] == UInt8(ascii: ",") else { return false }
+        }
+        XMLWriter.tabs(level, &out)
+        XMLWriter.put("</array>\n", &out)
+        return true
+    }
+
+    /// A number as `JSONReader` reads it: an integer without `.` or exponent, else a real.
+    mutating func number() -> PlistValue? {
+        let start = i
+        _ = take(UInt8(ascii: "-"))
+        let leadingZero = i < bytes.count && bytes[i] == UInt8(ascii: "0")
+        let whole = digits()
+        guard whole > 0, !(leadingZero && whole > 1) else { return nil }
+        var isReal = false
+        if take(UInt8(ascii: ".")) {
+            guard digits() > 0 else { return nil }
+            isReal = true
+        }
+        if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
+            if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
+            guard digits() > 0 else { return nil }
+            isReal = true
+        }
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<i])
+        if !isReal { return PlistInteger.parse(text, allowHex: false).map(PlistValue.int) }
+        guard text.count < 400, let real = Double(String(decoding: text, as: UTF8.self)), real.isFinite else {
+            return nil
+        }
+        return .double(real)
+    }
+
+    // MARK: Text
+
+    /// The string at `i`, past its closing quote: well-formed UTF-8 XML can hold, its
+    /// bytes in the JSON or, with escapes, in `decoded` until the next string.
+    mutating func string() -> UnsafeBufferPointer<UInt8>? {
+        i += 1
+        let start = i
+        i = plainEnd(from: i)
+        guard i < bytes.count, bytes[i] >= 0x20 else { return nil }
+        if bytes[i] == UInt8(ascii: "\"") {
+            i += 1
+            let text = UnsafeBufferPointer(rebasing: bytes[start..<(i - 1)])
+            return isValidUTF8(text) ? text : nil
+        }
+        // Escapes: decoded into `decoded`, which the text is never shorter than.
+        var n = i - start
+        _ = UnsafeMutableBufferPointer(rebasing: decoded[0..<n]).update(fromContentsOf: bytes[start..<i])
+        while true {
+            guard i < bytes.count else { return nil }
+            let byte = bytes[i]
+            i += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                let text = UnsafeBufferPointer(rebasing: decoded[0..<n])
+                return isValidUTF8(text) && !text.contains(where: XMLWriter.isUnwritable) ? text : nil
+            case UInt8(ascii: "\\"):
+                guard i < bytes.count else { return nil }
+                let escape = bytes[i]
+                i += 1
+                let plain: UInt8
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): plain = escape
+                case UInt8(ascii: "b"): plain = 8
+                case UInt8(ascii: "f"): plain = 12
+                case UInt8(ascii: "n"): plain = 10
+                case UInt8(ascii: "r"): plain = 13
+                case UInt8(ascii: "t"): plain = 9
+                case UInt8(ascii: "u"):
+                    guard let scalar = unicodeEscape() else { return nil }
+                    for unit in UTF8.encode(scalar)! {
+                        decoded[n] = unit
+                        n += 1
+                    }
+                    continue
+                default: return nil
+                }
+                decoded[n] = plain
+                n += 1
+            case 0..<0x20: return nil
+            default:
+                decoded[n] = byte
+                n += 1
+            }
+        }
+    }
+
+    /// The offset of the first `"`, `\` or control byte from `i` on, eight bytes a step.
+    func plainEnd(from i: Int) -> Int {
+        var i = i
+        while let word = ByteWords.load(bytes, at: i) {
+            let found =
+                ByteWords.equal(word, UInt8(ascii: "\"")) | ByteWords.equal(word, UInt8(ascii: "\\"))
+                | ByteWords.below(word, 0x20)
+            if found != 0 { return i + ByteWords.firstByte(found) }
+            i += 8
+        }
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 {
+            i += 1
+        }
+        return i
+    }
+
+    /// The scalar of `\uXXXX` (after its `u`), and of a surrogate pair's two.
+    mutating func unicodeEscape() -> Unicode.Scalar? {
+        guard let first = hex4() else { return nil }
+        guard (0xD800..<0xDC00).contains(first) else { return Unicode.Scalar(first) }
+        guard take("\\u"), let second = hex4(), (0xDC00..<0xE000).contains(second) else { return nil }
+        return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+    }
+
+    mutating func hex4() -> UInt32? {
+        guard i + 4 <= bytes.count else { return nil }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            guard let d = hexDigitValue(bytes[i]) else { return nil }
+            v = v << 4 | UInt32(d)
+            i += 1
+        }
+        return v
+    }
+
+    // MARK: Bytes
+
+    mutating func skipSpace() {
+        while i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): i += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard i < bytes.count, bytes[i] == byte else { return false }
+        i += 1
+        return true
+    }
+
+    mutating func take(_ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= bytes.count,
+            bytes[i..<(i + n)].elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: n))
+        else { return false }
+        i += n
+        return true
+    }
+
+    mutating func digits() -> Int {
+        let start = i
+        while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1 }
+        return i - start
+    }
+}
