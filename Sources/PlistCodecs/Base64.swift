@@ -74,36 +74,60 @@ enum Base64 {
     }
 
     /// Appends base64 `text` without its white space when it is exactly what `encode`
-    /// writes for the bytes it decodes to: each character in the alphabet, `=` only to pad
-    /// the last group, and the bits padding leaves unused zero. Then a value's text goes
-    /// from an XML file to JSON without being decoded and encoded again. False, with
-    /// nothing appended, for any other text.
+    /// writes for the bytes it decodes to (`isCanonical`). Then a value's text goes from
+    /// an XML file to JSON without being decoded and encoded again. False, with nothing
+    /// appended, for any other text.
     static func appendCanonical(_ text: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
-        let start = out.count
+        guard let spaced = isCanonical(text, allowingSpace: true) else { return false }
+        if spaced {
+            for c in text where !isSpace(c) { out.append(c) }
+        } else {
+            out.appendBytes(text)
+        }
+        return true
+    }
+
+    /// `encodeLines` of the bytes canonical `text` (`isCanonical`, without white space)
+    /// decodes to, copied from the text itself: the same lines, nothing decoded.
+    static func appendLines(
+        canonical text: UnsafeBufferPointer<UInt8>, lineLength: Int, indent: Int, into out: inout [UInt8]
+    ) {
+        let perLine = max(lineLength / 4, 1) * 4
+        var i = 0
+        while i < text.count {
+            let end = min(i + perLine, text.count)
+            XMLWriter.tabs(indent, &out)
+            out.appendBytes(UnsafeBufferPointer(rebasing: text[i..<end]))
+            out.append(UInt8(ascii: "\n"))
+            i = end
+        }
+    }
+
+    /// Whether `text` is exactly what `encode` writes for the bytes it decodes to, white
+    /// space aside when `allowingSpace`: each character in the alphabet, `=` only to pad
+    /// the last group, and the bits padding leaves unused zero. Nil when it is not; else
+    /// whether it holds white space.
+    static func isCanonical(_ text: UnsafeBufferPointer<UInt8>, allowingSpace: Bool) -> Bool? {
         let decodeTable = Self.decodeTable
         var count = 0, padding = 0
         var last: UInt8 = 0
         for c in text {
-            if isSpace(c) { continue }
+            if isSpace(c) {
+                guard allowingSpace else { return nil }
+                continue
+            }
             if c == UInt8(ascii: "=") {
                 padding += 1
             } else {
                 last = decodeTable[Int(c)]
-                guard padding == 0, last != 255 else {
-                    out.removeSubrange(start...)
-                    return false
-                }
+                guard padding == 0, last != 255 else { return nil }
             }
             count += 1
-            out.append(c)
         }
         // One `=` leaves the last character's two low bits unused; two, its four.
         let unused: UInt8 = padding == 1 ? 3 : padding == 2 ? 15 : 0
-        guard count % 4 == 0, padding <= 2, last & unused == 0 else {
-            out.removeSubrange(start...)
-            return false
-        }
-        return true
+        guard count % 4 == 0, padding <= 2, last & unused == 0 else { return nil }
+        return count != text.count
     }
 
     private static func flush(_ quad: UInt32, _ padding: Int, _ out: inout [UInt8]) {

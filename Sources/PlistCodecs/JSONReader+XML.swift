@@ -1,15 +1,38 @@
 import PlistModel
 
-/// A domain's whole XML property list, made from another encoding without building its
-/// values (`JSONReader.encodedDomain`), with its keys and, on demand, their values.
+/// A domain's whole XML property list, made from JSON without building its values
+/// (`JSONReader.encodedDomain`), with its keys and their values on demand.
 package struct EncodedDomain {
     /// The document, byte for byte as `XMLWriter.encode` writes the dictionary.
     package let xml: [UInt8]
-    /// The root's keys in byte order, each once; never empty.
-    package let keys: [String]
-    /// The value of `keys[index]`, built from the source: a history itemises a few
-    /// thousand of a big domain's keys, not all of them.
-    package let value: (_ index: Int) -> PlistValue
+    /// The root's keys, one after another, decoded; and each one's bytes in them.
+    let keyText: [UInt8]
+    let keyRanges: [Range<Int>]
+    /// The JSON, and where each key's value starts in it.
+    let json: [UInt8]
+    let valueOffsets: [Int]
+
+    /// How many keys the root has; never none.
+    package var count: Int { keyRanges.count }
+
+    /// The root's keys are in byte order, each once. Made when asked for: a writer needs a
+    /// few thousand of a big domain's keys for its history, not all of them.
+    package func key(_ index: Int) -> String {
+        keyText.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[keyRanges[index]]), as: UTF8.self)
+        }
+    }
+
+    /// The value of `key(index)`, built from the JSON.
+    package func value(_ index: Int) -> PlistValue {
+        json.withUnsafeBufferPointer { buffer in
+            var parser = JSONReader.Parser(bytes: buffer)
+            parser.c.offset = valueOffsets[index]
+            // The text was read once already, to the same values.
+            guard let value = try? parser.value(tags: true) else { preconditionFailure("JSON read twice differs") }
+            return value
+        }
+    }
 }
 
 extension JSONReader {
@@ -24,22 +47,15 @@ extension JSONReader {
     /// in an object, an empty root, one nested deeper than 64. The caller then reads the
     /// values, which says what is wrong or takes the long way.
     ///
-    ///     JSONReader.encodedDomain(Array(#"{"b": 1, "a": [true]}"#.utf8))?.keys   //=> ["a", "b"]
+    ///     JSONReader.encodedDomain(Array(#"{"b": 1, "a": [true]}"#.utf8))?.key(0)   //=> "a"
     package static func encodedDomain(_ json: [UInt8]) -> EncodedDomain? {
-        let written = json.withUnsafeBufferPointer { buffer in
+        json.withUnsafeBufferPointer { buffer in
             var writer = JSONToXML(buffer)
             defer { writer.decoded.deallocate() }
-            return writer.document()
-        }
-        guard let (xml, keys, offsets) = written else { return nil }
-        return EncodedDomain(xml: xml, keys: keys) { index in
-            json.withUnsafeBufferPointer { buffer in
-                var parser = Parser(bytes: buffer)
-                parser.c.offset = offsets[index]
-                // The text was read once already, to the same values.
-                guard let value = try? parser.value(tags: true) else { preconditionFailure("JSON read twice differs") }
-                return value
-            }
+            guard let xml = writer.document() else { return nil }
+            return EncodedDomain(
+                xml: xml, keyText: writer.keys, keyRanges: writer.members.map(\.key), json: json,
+                valueOffsets: writer.members.map(\.value))
         }
     }
 }
@@ -65,17 +81,14 @@ struct JSONToXML {
     var keys: [UInt8] = []
     /// The entries of the objects being written; the root's are left at the end.
     var members: [Member] = []
-    /// Room for a string with escapes, decoded: never longer than its JSON text, so as
-    /// long as the text it is made for. Valid until the next string is read.
-    var decoded: UnsafeMutableBufferPointer<UInt8>
+    /// A string with escapes, decoded: never longer than its JSON text, and made as long
+    /// as the longest such text so far. Valid until the next string is read.
+    var decoded = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64)
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
-        decoded = .allocate(capacity: max(bytes.count, 1))
-    }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    /// The document, the root's keys and where their values start; nil to give up.
-    mutating func document() -> (xml: [UInt8], keys: [String], offsets: [Int])? {
+    /// The document; nil to give up. The root's entries are left in `members`.
+    mutating func document() -> [UInt8]? {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         var out: [UInt8] = []
         // XML is about twice as long as the JSON of the same values.
@@ -86,10 +99,7 @@ struct JSONToXML {
         skipSpace()
         guard i == bytes.count else { return nil }
         XMLWriter.put("</plist>\n", &out)
-        let names = keys.withUnsafeBufferPointer { all in
-            members.map { String(decoding: UnsafeBufferPointer(rebasing: all[$0.key]), as: UTF8.self) }
-        }
-        return (out, names, members.map(\.value))
+        return out
     }
 
     // MARK: Values
@@ -164,7 +174,7 @@ struct JSONToXML {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let key = string() else { return false }
             let keyStart = keys.count
-            keys.append(contentsOf: key)
+            keys.appendBytes(key)
             skipSpace()
             guard take(UInt8(ascii: ":")) else { return false }
             let entryStart = out.count
@@ -229,6 +239,8 @@ struct JSONToXML {
         guard let kind, take(UInt8(ascii: ":")) else { return false }
         skipSpace()
         guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let text = string() else { return false }
+        skipSpace()
+        guard take(UInt8(ascii: "}")) else { return false }
         let value: PlistValue
         switch kind {
         case 0:
@@ -237,7 +249,25 @@ struct JSONToXML {
             }
             value = .date(date)
             guard !PropertyList.hasFractionalDate(value) else { return false }
+            // A valid date in UTC, spelled as XML spells it (`…T03:04:05Z`), reads back
+            // field for field: it is copied, not worked out again.
+            if text.count == 20, text[10] == UInt8(ascii: "T"), text[19] == UInt8(ascii: "Z") {
+                XMLWriter.tabs(level, &out)
+                XMLWriter.put("<date>", &out)
+                out.appendBytes(text)
+                XMLWriter.put("</date>\n", &out)
+                return true
+            }
         case 1:
+            // Canonical text, what writers write, is copied into the lines: not decoded
+            // and encoded again.
+            if Base64.isCanonical(text, allowingSpace: false) == false {
+                XMLWriter.tabs(level, &out)
+                XMLWriter.writeData(level: level, into: &out) {
+                    Base64.appendLines(canonical: text, lineLength: $0, indent: $1, into: &$2)
+                }
+                return true
+            }
             guard let data = Base64.decode(text) else { return false }
             value = .data(data)
         default:
@@ -248,8 +278,6 @@ struct JSONToXML {
             default: return false
             }
         }
-        skipSpace()
-        guard take(UInt8(ascii: "}")) else { return false }
         XMLWriter.write(value, level: level, into: &out) { _ in }
         return true
     }
@@ -308,14 +336,23 @@ struct JSONToXML {
     mutating func string() -> UnsafeBufferPointer<UInt8>? {
         i += 1
         let start = i
-        i = plainEnd(from: i)
+        // Up to a quote, an escape or a control byte: the bytes JSON escapes.
+        i = JSONWriter.firstEscaped(in: bytes, from: i)
         guard i < bytes.count, bytes[i] >= 0x20 else { return nil }
         if bytes[i] == UInt8(ascii: "\"") {
             i += 1
             let text = UnsafeBufferPointer(rebasing: bytes[start..<(i - 1)])
             return isValidUTF8(text) ? text : nil
         }
-        // Escapes: decoded into `decoded`, which the text is never shorter than.
+        // Escapes: decoded into `decoded`, as long as the text at least.
+        var end = i
+        while end < bytes.count, bytes[end] == UInt8(ascii: "\\") {
+            end = JSONWriter.firstEscaped(in: bytes, from: end + 2)
+        }
+        if end - start > decoded.count {
+            decoded.deallocate()
+            decoded = .allocate(capacity: max(end - start, 2 * decoded.count))
+        }
         var n = i - start
         _ = UnsafeMutableBufferPointer(rebasing: decoded[0..<n]).update(fromContentsOf: bytes[start..<i])
         while true {
@@ -355,22 +392,6 @@ struct JSONToXML {
                 n += 1
             }
         }
-    }
-
-    /// The offset of the first `"`, `\` or control byte from `i` on, eight bytes a step.
-    func plainEnd(from i: Int) -> Int {
-        var i = i
-        while let word = ByteWords.load(bytes, at: i) {
-            let found =
-                ByteWords.equal(word, UInt8(ascii: "\"")) | ByteWords.equal(word, UInt8(ascii: "\\"))
-                | ByteWords.below(word, 0x20)
-            if found != 0 { return i + ByteWords.firstByte(found) }
-            i += 8
-        }
-        while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 {
-            i += 1
-        }
-        return i
     }
 
     /// The scalar of `\uXXXX` (after its `u`), and of a surrogate pair's two.

@@ -37,10 +37,13 @@ package enum RFC3339 {
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `t`/`z` in either case, as
     /// RFC 3339 allows. Nil for anything else, a field out of range included.
     package static func parse(_ text: some Collection<UInt8>) -> PlistDate? {
-        Array(text).withUnsafeBufferPointer { bytes in
-            var scan = ByteCursor(bytes)
-            return parse(&scan)
-        }
+        Array(text).withUnsafeBufferPointer(parse)
+    }
+
+    /// `parse` of bytes in memory, without a copy of them.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> PlistDate? {
+        var scan = ByteCursor(bytes)
+        return parse(&scan)
     }
 
     private static func parse(_ scan: inout ByteCursor) -> PlistDate? {

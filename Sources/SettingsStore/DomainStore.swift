@@ -375,23 +375,18 @@ public struct DomainStore: Sendable {
             var absent = false
             do throws(Errno) { absent = try FileSystem.linkStatus(target.path) == nil } catch {}
             guard target.opened == nil, absent else { return nil }
-            for key in document.keys { try checkUnmanaged(key, managed) }
+            if managed != nil { for index in 0..<document.count { try checkUnmanaged(document.key(index), managed) } }
             let entry = Journal(self).map {
                 Journal.Write($0, at: target.named, before: nil, creating: true) { PlistDictionary() }
             }
-            let kept = min(document.keys.count, Journal.keptChanges)
-            let changes =
-                entry == nil
-                ? []
-                : (0..<kept).map {
-                    KeyChange(key: document.keys[$0], old: nil, new: document.value($0))
-                }
+            let kept = entry == nil ? 0 : min(document.count, Journal.keptChanges)
+            let changes = (0..<kept).map { KeyChange(key: document.key($0), old: nil, new: document.value($0)) }
             do throws(Errno) {
                 let durability = try AtomicFile.replace(
                     target.path, directoryFD: target.directoryFD, keeping: nil, copy: entry?.copy
                 ) { write in try write(document.xml[...]) }
                 created = true
-                entry?.finish(changes, count: document.keys.count, written: true)
+                entry?.finish(changes, count: document.count, written: true)
                 return StoreWarning(durability, path: target.path)
             } catch {
                 throw StoreError.writeFailed(path: target.path, error)

@@ -48,4 +48,30 @@ final class Base64Tests: XCTestCase {
         }
         XCTAssertGreaterThan(copied, 500)
     }
+
+    /// Canonical text copied into lines is `encodeLines` of what it decodes to, at every
+    /// line length and indent XML uses; text with white space or a wrong character is
+    /// not canonical there.
+    func testCanonicalLinesAreTheEncodedLines() {
+        for length in [0, 1, 2, 3, 56, 57, 58, 100, 300] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255) }
+            var text: [UInt8] = []
+            Base64.encode(bytes, into: &text)
+            text.withUnsafeBufferPointer { text in
+                XCTAssertEqual(Base64.isCanonical(text, allowingSpace: false), false)
+                for level in 0...9 {
+                    let (lineLength, indent) = (76 - 8 * min(level, 8), min(level, 8))
+                    var copied: [UInt8] = [], encoded: [UInt8] = []
+                    Base64.appendLines(canonical: text, lineLength: lineLength, indent: indent, into: &copied)
+                    Base64.encodeLines(bytes, lineLength: lineLength, indent: indent, into: &encoded)
+                    XCTAssertEqual(copied, encoded, "\(length) bytes at level \(level)")
+                }
+            }
+        }
+        for text in ["AA\nAA", "AAF=", "AA=A", "A===", "AAA", "AA A"] {
+            Array(text.utf8).withUnsafeBufferPointer {
+                XCTAssertNil(Base64.isCanonical($0, allowingSpace: false), text)
+            }
+        }
+    }
 }

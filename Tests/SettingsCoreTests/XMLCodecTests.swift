@@ -25,6 +25,28 @@ final class XMLCodecTests: XCTestCase {
         XCTAssertEqual(XMLWriter.encode(try XMLReader.read(bytes)), bytes)
     }
 
+    /// `&`, `<` and `>` escaped, found eight bytes at a time: every byte at every place,
+    /// against escaping byte by byte (and a text with many of them).
+    func testEscapingEveryByteAtEveryPlace() {
+        func expected(_ bytes: [UInt8]) -> [UInt8] {
+            bytes.flatMap { b -> [UInt8] in
+                switch b {
+                case UInt8(ascii: "&"): Array("&amp;".utf8)
+                case UInt8(ascii: "<"): Array("&lt;".utf8)
+                case UInt8(ascii: ">"): Array("&gt;".utf8)
+                default: [b]
+                }
+            }
+        }
+        assertEveryByte(
+            inPrefixesOf: Array("abcdefghijklmnopqrstuvwxyz".utf8), lengths: [0, 1, 7, 8, 9, 16, 17, 23],
+            XMLWriter.appendEscaped, equals: expected)
+        let many = Array("<<a&&b>>&lt;<>&é".utf8) + Array(repeating: UInt8(ascii: ">"), count: 19)
+        var out: [UInt8] = []
+        many.withUnsafeBufferPointer { XMLWriter.appendEscaped($0, &out) }
+        XCTAssertEqual(out, expected(many))
+    }
+
     func testWritesWhatFoundationWritesByteForByte() throws {
         let url = Bundle.module.url(forResource: "Fixtures/foundation-written", withExtension: "plist")!
         let original = Array(try Data(contentsOf: url))

@@ -130,7 +130,7 @@ enum CLI {
 
 /// Values kept until the process exits, which frees them all at once: taking apart a
 /// 100,000-key tree one node at a time costs a tenth of an `import`.
-nonisolated(unsafe) private var keptUntilExit: [PlistDictionary] = []
+nonisolated(unsafe) private var keptUntilExit: [Any] = []
 
 extension Context {
     /// Writes `bytes` to standard output now and empties them; after a failure, only
@@ -170,10 +170,11 @@ struct Context {
         output.append(UInt8(ascii: "\n"))
     }
 
-    /// Keeps a big value alive until exit, so it is never freed piece by piece (in a
-    /// process that goes on after the run, it is freed as usual).
-    func keepUntilExit(_ values: PlistDictionary) {
-        if streams.processEndsAfterRun { keptUntilExit.append(values) }
+    /// Keeps a big value (values, or a document's bytes) alive until exit, so it is never
+    /// freed piece by piece, or handed back to the system only to end (in a process that
+    /// goes on after the run, it is freed as usual).
+    func keepUntilExit(_ value: Any) {
+        if streams.processEndsAfterRun { keptUntilExit.append(value) }
     }
 
     /// The domain argument, checked; `~` is the run's `$HOME`.

@@ -31,6 +31,7 @@ enum TransferCommand {
         // Into a domain with no file, JSON is written straight as XML, its values never
         // built; whatever that way cannot write exactly, or says nothing about, goes on.
         if options.json, let document = JSONReader.encodedDomain(bytes), try context.create(domain, document) {
+            context.keepUntilExit((bytes, document))
             return
         }
         var imported: PlistDictionary
