@@ -26,4 +26,19 @@ enum ByteWords {
     /// The index in its word of the byte whose high bit is the lowest set in `found`.
     @inline(__always)
     static func firstByte(_ found: UInt64) -> Int { found.trailingZeroBitCount / 8 }
+
+    /// Whether every byte of `bytes` is ASCII, eight at a time.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0, high: UInt64 = 0
+        while let word = load(bytes, at: i) {
+            high |= word
+            i += 8
+        }
+        while i < bytes.count {
+            high |= UInt64(bytes[i])
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
 }

@@ -104,16 +104,7 @@ extension TextDecoding {
 /// Whether `bytes` are well-formed UTF-8, with a fast path for ASCII.
 func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     // ASCII, most keys and values, is seen eight bytes at a time: no high bit set.
-    var i = 0, high: UInt64 = 0
-    while let word = ByteWords.load(bytes, at: i) {
-        high |= word
-        i += 8
-    }
-    while i < bytes.count {
-        high |= UInt64(bytes[i])
-        i += 1
-    }
-    if high & 0x8080_8080_8080_8080 == 0 { return true }
+    if ByteWords.isASCII(bytes) { return true }
     var iterator = bytes.makeIterator()
     var parser = Unicode.UTF8.ForwardParser()
     while true {

@@ -44,6 +44,30 @@ final class BinaryCodecTests: XCTestCase {
         XCTAssertEqual(bytes[trailer + 7], 1, "one-byte references")
     }
 
+    /// Thousands of scalars, each given twice, alike in all but a byte, a type or a
+    /// length (what the hash mixes): each is written once, found again past the table's
+    /// growth (a writer sized for few, as the editor's is) and read back as given.
+    func testManyScalarsAreEachWrittenOnceThroughGrowth() throws {
+        var distinct: [PlistValue] = []
+        for i in 0..<3000 {
+            distinct += [
+                .string("k\(i)"), .string("k\(i)\u{0}"), .string("é\(i)"), .int(PlistInteger(Int64(i + 20))),
+                .double(Double(i) + 0.5), .float(Float(i) + 0.25), .date(PlistDate(secondsSince2001: Double(i))),
+                .data(Array("k\(i)".utf8)), .data(Array("k\(i)".utf8) + [0]),
+            ]
+        }
+        let value = PlistValue.array(distinct + distinct)
+        for bytes in [BinaryWriter.encode(value), BinaryWriter.encode(value, capacity: 0)] {
+            let trailer = bytes.count - 32
+            let count = bytes[(trailer + 8)..<(trailer + 16)].reduce(0) { $0 << 8 | Int($1) }
+            XCTAssertEqual(count, distinct.count + 1, "the array and each scalar once")
+            XCTAssertEqual(try BinaryReader.read(bytes), value)
+        }
+        var small = BinaryWriter()
+        for item in distinct + distinct { _ = small.number(item) }
+        XCTAssertEqual(small.objectCount, distinct.count, "grown from the smallest table, nothing twice")
+    }
+
     /// A byte's kind is its high nibble, for all 256 bytes (the conversion is a bit cast,
     /// so every nibble must be a case, in order), and the writer's first bytes are the
     /// documented markers.
