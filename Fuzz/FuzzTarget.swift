@@ -27,6 +27,13 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 }
             }
         }
+        // What an import writes straight as XML is what the values' way writes, key for key.
+        if let document = JSONReader.encodedDomain(bytes) {
+            guard case .dict(let dict)? = value, document.xml == XMLWriter.encode(.dict(dict)),
+                (0..<document.count).map(document.key) == dict.keys,
+                (0..<document.count).allSatisfy({ document.value($0) == dict[document.key($0)] })
+            else { fatalError("JSON written straight as XML differs from its values' XML") }
+        }
     #else
         let value = try? OpenStepReader.read(bytes)
     #endif

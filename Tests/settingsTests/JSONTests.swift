@@ -228,6 +228,31 @@ final class JSONTests: XCTestCase {
             try Data(contentsOf: URL(fileURLWithPath: h.path("com.frac"))).prefix(8), Data("bplist00".utf8))
     }
 
+    /// Two imports of one new domain at once: one makes the file straight, the other
+    /// finds it under the lock and merges into it, so every key of both is there.
+    func testTwoImportsOfANewDomainAtOnceKeepEveryKey() throws {
+        var files: [String] = []
+        for side in ["a", "b"] {
+            let path = h.config + "-\(side).json"
+            let members = (0..<3000).map { "\"\(side)\($0)\": \($0)" }.joined(separator: ",")
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("{\(members)}".utf8)))
+            files.append(path)
+        }
+        defer { for path in files { try? FileManager.default.removeItem(atPath: path) } }
+        for round in 0..<3 {
+            try? FileManager.default.removeItem(atPath: h.path("com.race"))
+            let running = try files.map { try h.start(["import", "com.race", $0, "--json"]) }
+            for (process, _, error) in running {
+                process.waitUntilExit()
+                XCTAssertEqual(
+                    process.terminationStatus, 0,
+                    String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            }
+            let read = try JSONSerialization.jsonObject(with: Data(h.plistlibJSON(h.path("com.race")).utf8))
+            XCTAssertEqual((read as? [String: Int])?.count, 6000, "round \(round)")
+        }
+    }
+
     /// An integer arriving where a real was stays a real; --exact keeps it an integer.
     func testIntegersStickToRealsUnlessExact() {
         h.ok("write", "com.w", "volume", "-float", "0.5")
