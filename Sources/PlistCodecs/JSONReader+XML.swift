@@ -249,9 +249,8 @@ struct JSONToXML {
             }
             value = .date(date)
             guard !PropertyList.hasFractionalDate(value) else { return false }
-            // A valid date in UTC, spelled as XML spells it (`…T03:04:05Z`), reads back
-            // field for field: it is copied, not worked out again.
-            if text.count == 20, text[10] == UInt8(ascii: "T"), text[19] == UInt8(ascii: "Z") {
+            // A date spelled as XML spells it (`…T03:04:05Z`) is copied, not worked out again.
+            if XMLDate.isCanonical(text) {
                 XMLWriter.tabs(level, &out)
                 XMLWriter.put("<date>", &out)
                 out.appendBytes(text)

@@ -130,6 +130,12 @@ public enum JSONWriter {
         return copied
     }
 
+    /// Compact JSON's `{"$date":"…"}` of a date's text as XML writes it, which is its RFC
+    /// 3339 text too (`XMLDate.isCanonical`, checked by the caller), copied.
+    static func appendDate(canonical text: UnsafeBufferPointer<UInt8>, _ out: inout [UInt8]) {
+        tagged("$date", nil, &out) { out in appendString(text, &out) }
+    }
+
     /// A finite real as its shortest digits (Swift's `description` always has `.` or
     /// `e`); NaN and the infinities as `{"$real":"nan"|"inf"|"-inf"}`.
     private static func appendReal(_ text: String, _ value: Double, _ level: Int?, _ out: inout [UInt8]) {

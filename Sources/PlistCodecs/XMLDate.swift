@@ -40,6 +40,26 @@ enum XMLDate {
         return PlistDate(civil)
     }
 
+    /// Whether `text` is a date exactly as `append` writes it, `YYYY-MM-DDTHH:MM:SSZ`,
+    /// of a valid time from the year 1 on: then it reads back field for field, and is its
+    /// own RFC 3339 text too, so a writer may copy it instead of working it out again
+    /// (JSON export and import spend a sixth of their time on dates otherwise).
+    static func isCanonical(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count == 20, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"),
+            text[10] == UInt8(ascii: "T"), text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"),
+            text[19] == UInt8(ascii: "Z")
+        else { return false }
+        var scan = ByteCursor(text)
+        func field(_ width: Int) -> Int? {
+            defer { scan.offset += 1 }
+            return scan.number(ofDigits: width)
+        }
+        guard let year = field(4), let month = field(2), let day = field(2), let hour = field(2),
+            let minute = field(2), let second = field(2), year >= 1
+        else { return false }
+        return CivilTime(year: Int64(year), month: month, day: day, hour: hour, minute: minute, second: second).isValid
+    }
+
     static func append(_ date: PlistDate, to out: inout [UInt8]) {
         let c = date.components ?? CivilTime(year: 2001, month: 1, day: 1)
         DefaultsText.appendCivil(c, dateTimeSeparator: UInt8(ascii: "T"), to: &out)

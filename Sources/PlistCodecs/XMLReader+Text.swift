@@ -136,6 +136,16 @@ extension XMLReader {
             if !Self.withBytes(text, in: bytes, { JSONWriter.appendData(base64: $0, &out) }) {
                 JSONWriter.write(try scalar(.data, text), nil, into: &out)
             }
+        case .date where form == .json && !tag.selfClosing:
+            // A date as XML writes it is its RFC 3339 text too: copied.
+            let text = try text()
+            try closeTag(.date)
+            let copied = Self.withBytes(text, in: bytes) { date in
+                guard XMLDate.isCanonical(date) else { return false }
+                JSONWriter.appendDate(canonical: date, &out)
+                return true
+            }
+            if !copied { JSONWriter.write(try scalar(.date, text), nil, into: &out) }
         default:
             let value = try value(tag)
             if form == .json {

@@ -68,6 +68,38 @@ final class XMLToTextTests: XCTestCase {
     }
 
     /// Comments, CDATA, references, no `<plist>` wrapper, UTF-16: read as the reader reads them.
+    /// Dates as XML writes them are copied into JSON, every other spelling worked out:
+    /// leap days, fields past their end (which carry, as Foundation reads them), year 0,
+    /// shortened forms, the last second of 9999, and random ones, all as the values give.
+    func testDatesAreCopiedOnlyWhenTheyReadBackTheSame() throws {
+        var dates = [
+            "2024-02-29T23:59:59Z", "2023-02-29T00:00:00Z", "2024-01-32T00:00:00Z", "2024-13-01T00:00:00Z",
+            "2024-00-10T00:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01T00:60:00Z", "2024-01-01T00:00:60Z",
+            "0000-12-31T00:00:00Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2004Z", "2004-10-26Z",
+            "2004-10-26T10:33Z", "1900-02-29T12:00:00Z", "2000-02-29T12:00:00Z",
+        ]
+        for _ in 0..<300 {
+            let seconds = Double(Int.random(in: -63_000_000_000...250_000_000_000))
+            var out: [UInt8] = []
+            XMLDate.append(PlistDate(secondsSince2001: seconds), to: &out)
+            dates.append(String(decoding: out, as: UTF8.self))
+        }
+        var copied = 0
+        for date in dates {
+            let xml = Array(
+                "<plist version=\"1.0\"><dict><key>d</key><date>\(date)</date><key>e</key><array><date>\(date)</date></array></dict></plist>"
+                    .utf8)
+            let valid = (try? PropertyList.read(xml)) != nil
+            guard valid else {
+                XCTAssertThrowsError(try XMLReader.text(xml, as: .json), date)
+                continue
+            }
+            XCTAssertEqual(try streamed(xml), try valuesText(xml), date)
+            if Array(date.utf8).withUnsafeBufferPointer(XMLDate.isCanonical) { copied += 1 }
+        }
+        XCTAssertGreaterThan(copied, 300, "the ones XML writes are copied")
+    }
+
     func testTheTextIsReadAsTheReaderReadsIt() throws {
         let samples = [
             "<plist><dict><!-- c --><key>a&lt;</key><string><![CDATA[x<y]]>&#x263A;</string><key>b</key><integer> 5</integer></dict></plist>",
