@@ -321,8 +321,8 @@ package struct BinaryReader {
             try require(body, length)
             try count(1, at: start)
             let slice = UnsafeBufferPointer(rebasing: bytes[body..<(body + length)])
-            guard slice.allSatisfy({ $0 < 0x80 }) else { throw PlistError.binary(.nonASCIIString, offset: start) }
-            if checkingXML, xmlReady, slice.contains(where: XMLWriter.isUnwritable) { xmlReady = false }
+            guard ByteWords.isASCII(slice) else { throw PlistError.binary(.nonASCIIString, offset: start) }
+            if checkingXML, xmlReady, XMLWriter.hasUnwritable(slice) { xmlReady = false }
             return (.string(materializing ? String(decoding: slice, as: UTF8.self) : ""), 1)
         case .utf16String:
             let (units, body) = try lengthAndBody(start, low)

@@ -361,7 +361,7 @@ struct JSONToXML {
             switch byte {
             case UInt8(ascii: "\""):
                 let text = UnsafeBufferPointer(rebasing: decoded[0..<n])
-                return isValidUTF8(text) && !text.contains(where: XMLWriter.isUnwritable) ? text : nil
+                return isValidUTF8(text) && !XMLWriter.hasUnwritable(text) ? text : nil
             case UInt8(ascii: "\\"):
                 guard i < bytes.count else { return nil }
                 let escape = bytes[i]

@@ -57,6 +57,25 @@ package enum XMLWriter {
     @inline(__always)
     static func isUnwritable(_ b: UInt8) -> Bool { b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D }
 
+    /// Whether `bytes` hold such a byte, eight at a time: only a word with a byte below
+    /// 0x20 (a tab, a line break, or worse) is looked at byte by byte. Every string of a
+    /// binary domain written as XML, and of a JSON import, is checked so.
+    @inline(__always)
+    static func hasUnwritable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while let word = ByteWords.load(bytes, at: i) {
+            if ByteWords.below(word, 0x20) != 0 {
+                for j in i..<(i + 8) where isUnwritable(bytes[j]) { return true }
+            }
+            i += 8
+        }
+        while i < bytes.count {
+            if isUnwritable(bytes[i]) { return true }
+            i += 1
+        }
+        return false
+    }
+
     /// The `flush` of nested values and of whole-document encoding: the buffer grows.
     private static func keep(_: inout [UInt8]) {}
 

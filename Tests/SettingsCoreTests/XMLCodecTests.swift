@@ -47,6 +47,22 @@ final class XMLCodecTests: XCTestCase {
         XCTAssertEqual(out, expected(many))
     }
 
+    /// A byte XML cannot hold is found eight bytes at a time, and tabs and line breaks
+    /// are not taken for one: every byte at every place, against the byte-by-byte test.
+    func testUnwritableBytesAtEveryPlace() {
+        forEveryByte(
+            inPrefixesOf: Array("a\tb\nc\rdefghijklmnopqrstuvwxyz".utf8), lengths: [0, 1, 7, 8, 9, 16, 17, 23]
+        ) {
+            bytes, place, b in
+            let found = bytes.withUnsafeBufferPointer(XMLWriter.hasUnwritable)
+            guard found == bytes.contains(where: XMLWriter.isUnwritable) else {
+                XCTFail("byte \(b) at \(place) of \(bytes.count)")
+                return false
+            }
+            return true
+        }
+    }
+
     func testWritesWhatFoundationWritesByteForByte() throws {
         let url = Bundle.module.url(forResource: "Fixtures/foundation-written", withExtension: "plist")!
         let original = Array(try Data(contentsOf: url))

@@ -128,8 +128,8 @@ enum CLI {
     }
 }
 
-/// Values kept until the process exits, which frees them all at once: taking apart a
-/// 100,000-key tree one node at a time costs a tenth of an `import`.
+/// Values and documents kept until the process exits, which frees them all at once:
+/// taking apart a 100,000-key tree one node at a time costs a tenth of an `import`.
 nonisolated(unsafe) private var keptUntilExit: [Any] = []
 
 extension Context {
