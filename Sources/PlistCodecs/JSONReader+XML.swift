@@ -200,11 +200,13 @@ struct JSONToXML {
     mutating func sort(from first: Int, body: Int, into out: inout [UInt8]) -> Bool {
         guard let order = order(from: first) else { return false }
         guard !order.isEmpty else { return true }
+        // Copies of this object's bytes and entries only: a slice of `members` kept while
+        // writing it would copy every entry of the root for each object out of order.
         let written = Array(out[body...])
         out.removeSubrange(body...)
-        let unsorted = members[first...]
+        let unsorted = Array(members[first...])
         for (place, index) in zip(first..., order) {
-            var member = unsorted[index]
+            var member = unsorted[index - first]
             let start = out.count
             out.append(contentsOf: written[(member.entry.lowerBound - body)..<(member.entry.upperBound - body)])
             member.entry = start..<out.count

@@ -59,6 +59,15 @@ final class JSONToXMLTests: XCTestCase {
         for text in written { XCTAssertTrue(check(text), "written straight: \(text)") }
     }
 
+    /// A big root whose keys and every object's keys come in reverse: each object's
+    /// entries are moved into order while thousands of the root's wait on the stack.
+    func testABigDocumentOutOfOrderEverywhere() {
+        let members = (0..<3000).reversed().map { i in
+            "\"k\(i)\": {\"z\": \(i), \"m\": [{\"b\": 1, \"a\": \"x\"}], \"a\": {\"$date\": \"2024-01-02T03:04:05Z\"}}"
+        }
+        XCTAssertTrue(check("{" + members.joined(separator: ", ") + "}"), "written straight")
+    }
+
     /// Each is refused by the reader, or written another way (binary, the last of two
     /// keys): the values' way must take it.
     func testWhatIsLeftToTheValues() {
