@@ -75,8 +75,14 @@ struct JSONToXML {
     /// Deeper than this, the long way, which counts depth as the readers do.
     static let deepest = 64
 
-    let bytes: UnsafeBufferPointer<UInt8>
-    var i = 0
+    /// The reader whose grammar this writes: its cursor, and its numbers, `\u` escapes
+    /// and white space, read as it reads them.
+    var parser: JSONReader.Parser
+    var bytes: UnsafeBufferPointer<UInt8> { parser.c.bytes }
+    var i: Int {
+        get { parser.c.offset }
+        set { parser.c.offset = newValue }
+    }
     /// The keys of the objects being written, decoded, one after another.
     var keys: [UInt8] = []
     /// The entries of the objects being written; the root's are left at the end.
@@ -85,18 +91,18 @@ struct JSONToXML {
     /// as the longest such text so far. Valid until the next string is read.
     var decoded = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64)
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    /// The reader steps over a byte-order mark, as `JSONReader.read` does.
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { parser = JSONReader.Parser(bytes: bytes) }
 
     /// The document; nil to give up. The root's entries are left in `members`.
     mutating func document() -> [UInt8]? {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         var out: [UInt8] = []
         // XML is about twice as long as the JSON of the same values.
         out.reserveCapacity(2 * bytes.count + 4096)
         out.append(contentsOf: XMLWriter.header)
-        skipSpace()
-        guard take(UInt8(ascii: "{")), object(level: 0, root: true, into: &out) else { return nil }
-        skipSpace()
+        parser.skipSpace()
+        guard parser.c.skip(UInt8(ascii: "{")), object(level: 0, root: true, into: &out) else { return nil }
+        parser.skipSpace()
         guard i == bytes.count else { return nil }
         XMLWriter.put("</plist>\n", &out)
         return out
@@ -107,7 +113,7 @@ struct JSONToXML {
     /// Writes the value at `i` at `level`, as `XMLWriter.write` writes what `read` reads.
     mutating func value(level: Int, into out: inout [UInt8]) -> Bool {
         guard level <= Self.deepest else { return false }
-        skipSpace()
+        parser.skipSpace()
         guard i < bytes.count else { return false }
         switch bytes[i] {
         case UInt8(ascii: "{"):
@@ -123,15 +129,15 @@ struct JSONToXML {
             XMLWriter.appendEscaped(text, &out)
             XMLWriter.put("</string>\n", &out)
         case UInt8(ascii: "t"):
-            guard take("true") else { return false }
+            guard parser.c.skip("true") else { return false }
             XMLWriter.tabs(level, &out)
             XMLWriter.put("<true/>\n", &out)
         case UInt8(ascii: "f"):
-            guard take("false") else { return false }
+            guard parser.c.skip("false") else { return false }
             XMLWriter.tabs(level, &out)
             XMLWriter.put("<false/>\n", &out)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            guard let number = number() else { return false }
+            guard let number = try? parser.number() else { return false }
             XMLWriter.write(number, level: level, into: &out) { _ in }
         default: return false
         }
@@ -140,7 +146,7 @@ struct JSONToXML {
 
     /// The object after its `{`: a tag's value, or a dictionary with its entries sorted.
     mutating func object(level: Int, root: Bool, into out: inout [UInt8]) -> Bool {
-        skipSpace()
+        parser.skipSpace()
         guard i < bytes.count else { return false }
         if bytes[i] == UInt8(ascii: "}"), !root {
             i += 1
@@ -171,22 +177,22 @@ struct JSONToXML {
     mutating func entries(level: Int, into out: inout [UInt8]) -> Bool {
         let (first, body) = (members.count, out.count)
         while true {
-            skipSpace()
+            parser.skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let key = string() else { return false }
             let keyStart = keys.count
             keys.appendBytes(key)
-            skipSpace()
-            guard take(UInt8(ascii: ":")) else { return false }
+            parser.skipSpace()
+            guard parser.c.skip(UInt8(ascii: ":")) else { return false }
             let entryStart = out.count
             XMLWriter.tabs(level, &out)
             XMLWriter.put("<key>", &out)
             XMLWriter.appendEscaped(key, &out)
             XMLWriter.put("</key>\n", &out)
-            skipSpace()
+            parser.skipSpace()
             let valueStart = i
             guard value(level: level, into: &out) else { return false }
             members.append(Member(key: keyStart..<keys.count, entry: entryStart..<out.count, value: valueStart))
-            skipSpace()
+            parser.skipSpace()
             guard i < bytes.count else { return false }
             i += 1
             if bytes[i - 1] == UInt8(ascii: "}") { break }
@@ -237,12 +243,12 @@ struct JSONToXML {
             key.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         }
         let kind = named("$date") ? 0 : named("$data") ? 1 : named("$real") ? 2 : nil
-        skipSpace()
-        guard let kind, take(UInt8(ascii: ":")) else { return false }
-        skipSpace()
+        parser.skipSpace()
+        guard let kind, parser.c.skip(UInt8(ascii: ":")) else { return false }
+        parser.skipSpace()
         guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let text = string() else { return false }
-        skipSpace()
-        guard take(UInt8(ascii: "}")) else { return false }
+        parser.skipSpace()
+        guard parser.c.skip(UInt8(ascii: "}")) else { return false }
         let value: PlistValue
         switch kind {
         case 0:
@@ -285,16 +291,16 @@ struct JSONToXML {
 
     /// The elements of an array after its `[`.
     mutating func array(level: Int, into out: inout [UInt8]) -> Bool {
-        skipSpace()
+        parser.skipSpace()
         XMLWriter.tabs(level, &out)
-        if take(UInt8(ascii: "]")) {
+        if parser.c.skip(UInt8(ascii: "]")) {
             XMLWriter.put("<array/>\n", &out)
             return true
         }
         XMLWriter.put("<array>\n", &out)
         while true {
             guard value(level: level + 1, into: &out) else { return false }
-            skipSpace()
+            parser.skipSpace()
             guard i < bytes.count else { return false }
             i += 1
             if bytes[i - 1] == UInt8(ascii: "]") { break }
@@ -303,31 +309,6 @@ struct JSONToXML {
         XMLWriter.tabs(level, &out)
         XMLWriter.put("</array>\n", &out)
         return true
-    }
-
-    /// A number as `JSONReader` reads it: an integer without `.` or exponent, else a real.
-    mutating func number() -> PlistValue? {
-        let start = i
-        _ = take(UInt8(ascii: "-"))
-        let leadingZero = i < bytes.count && bytes[i] == UInt8(ascii: "0")
-        let whole = digits()
-        guard whole > 0, !(leadingZero && whole > 1) else { return nil }
-        var isReal = false
-        if take(UInt8(ascii: ".")) {
-            guard digits() > 0 else { return nil }
-            isReal = true
-        }
-        if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
-            if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
-            guard digits() > 0 else { return nil }
-            isReal = true
-        }
-        let text = UnsafeBufferPointer(rebasing: bytes[start..<i])
-        if !isReal { return PlistInteger.parse(text, allowHex: false).map(PlistValue.int) }
-        guard text.count < 400, let real = Double(String(decoding: text, as: UTF8.self)), real.isFinite else {
-            return nil
-        }
-        return .double(real)
     }
 
     // MARK: Text
@@ -368,23 +349,15 @@ struct JSONToXML {
                 guard i < bytes.count else { return nil }
                 let escape = bytes[i]
                 i += 1
-                let plain: UInt8
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): plain = escape
-                case UInt8(ascii: "b"): plain = 8
-                case UInt8(ascii: "f"): plain = 12
-                case UInt8(ascii: "n"): plain = 10
-                case UInt8(ascii: "r"): plain = 13
-                case UInt8(ascii: "t"): plain = 9
-                case UInt8(ascii: "u"):
-                    guard let scalar = unicodeEscape() else { return nil }
+                if escape == UInt8(ascii: "u") {
+                    guard let scalar = try? parser.unicodeEscape() else { return nil }
                     for unit in UTF8.encode(scalar)! {
                         decoded[n] = unit
                         n += 1
                     }
                     continue
-                default: return nil
                 }
+                guard let plain = JSONReader.Parser.unescaped(escape) else { return nil }
                 decoded[n] = plain
                 n += 1
             case 0..<0x20: return nil
@@ -393,56 +366,5 @@ struct JSONToXML {
                 n += 1
             }
         }
-    }
-
-    /// The scalar of `\uXXXX` (after its `u`), and of a surrogate pair's two.
-    mutating func unicodeEscape() -> Unicode.Scalar? {
-        guard let first = hex4() else { return nil }
-        guard (0xD800..<0xDC00).contains(first) else { return Unicode.Scalar(first) }
-        guard take("\\u"), let second = hex4(), (0xDC00..<0xE000).contains(second) else { return nil }
-        return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
-    }
-
-    mutating func hex4() -> UInt32? {
-        guard i + 4 <= bytes.count else { return nil }
-        var v: UInt32 = 0
-        for _ in 0..<4 {
-            guard let d = hexDigitValue(bytes[i]) else { return nil }
-            v = v << 4 | UInt32(d)
-            i += 1
-        }
-        return v
-    }
-
-    // MARK: Bytes
-
-    mutating func skipSpace() {
-        while i < bytes.count {
-            switch bytes[i] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): i += 1
-            default: return
-            }
-        }
-    }
-
-    mutating func take(_ byte: UInt8) -> Bool {
-        guard i < bytes.count, bytes[i] == byte else { return false }
-        i += 1
-        return true
-    }
-
-    mutating func take(_ word: StaticString) -> Bool {
-        let n = word.utf8CodeUnitCount
-        guard i + n <= bytes.count,
-            bytes[i..<(i + n)].elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: n))
-        else { return false }
-        i += n
-        return true
-    }
-
-    mutating func digits() -> Int {
-        let start = i
-        while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1 }
-        return i - start
     }
 }

@@ -221,19 +221,29 @@ public enum JSONReader {
                     return try out.withUnsafeBufferPointer { buffer throws(JSONError) in try text(buffer) }
                 case UInt8(ascii: "\\"):
                     guard let escape = c.pop() else { throw syntax(.unterminatedString) }
-                    switch escape {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
-                    case UInt8(ascii: "b"): out.append(8)
-                    case UInt8(ascii: "f"): out.append(12)
-                    case UInt8(ascii: "n"): out.append(10)
-                    case UInt8(ascii: "r"): out.append(13)
-                    case UInt8(ascii: "t"): out.append(9)
-                    case UInt8(ascii: "u"): out += Array(String(try unicodeEscape()).utf8)
-                    default: throw syntax(.unknownEscape(escape))
+                    if escape == UInt8(ascii: "u") {
+                        out += Array(String(try unicodeEscape()).utf8)
+                    } else {
+                        guard let plain = Self.unescaped(escape) else { throw syntax(.unknownEscape(escape)) }
+                        out.append(plain)
                     }
                 case 0..<0x20: throw syntax(.controlCharacter)
                 default: out.append(byte)
                 }
+            }
+        }
+
+        /// The byte a one-letter escape stands for (`\n` a line feed); nil for `\u` and
+        /// for a letter that is no escape.
+        static func unescaped(_ escape: UInt8) -> UInt8? {
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escape
+            case UInt8(ascii: "b"): 8
+            case UInt8(ascii: "f"): 12
+            case UInt8(ascii: "n"): 10
+            case UInt8(ascii: "r"): 13
+            case UInt8(ascii: "t"): 9
+            default: nil
             }
         }
 
