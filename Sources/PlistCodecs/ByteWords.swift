@@ -27,6 +27,33 @@ enum ByteWords {
     @inline(__always)
     static func firstByte(_ found: UInt64) -> Int { found.trailingZeroBitCount / 8 }
 
+    /// The index of the first byte from `start` on that `matches` (or the end), eight
+    /// bytes at a time: `candidates` flags the high bit of each byte of a word that may
+    /// match, exact at its lowest flagged byte (as `below` and `equal` are). When it flags
+    /// only bytes that match (`exact`), that byte is the answer; otherwise (a test of
+    /// control bytes flags tabs too) the word's bytes are looked at from there.
+    @inline(__always)
+    static func first(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, exact: Bool = true,
+        candidates: (UInt64) -> UInt64, matching matches: (UInt8) -> Bool
+    ) -> Int {
+        var i = start
+        while let word = load(bytes, at: i) {
+            let found = candidates(word)
+            if found != 0 {
+                var j = i + firstByte(found)
+                if exact { return j }
+                repeat {
+                    if matches(bytes[j]) { return j }
+                    j += 1
+                } while j < i + 8
+            }
+            i += 8
+        }
+        while i < bytes.count, !matches(bytes[i]) { i += 1 }
+        return i
+    }
+
     /// Whether every byte of `bytes` is ASCII, eight at a time.
     @inline(__always)
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -186,22 +186,16 @@ public enum JSONWriter {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    /// Whether any of the eight bytes of `word` is one JSON escapes (`ByteWords`).
-    @inline(__always)
-    private static func needsEscape(_ word: UInt64) -> Bool {
-        ByteWords.below(word, 0x20) | ByteWords.equal(word, UInt8(ascii: "\""))
-            | ByteWords.equal(word, UInt8(ascii: "\\"))
-            != 0
-    }
-
     /// The first byte from `start` on that JSON escapes (or the end), eight bytes at a
     /// time: most text has none (a byte-by-byte scan was 8% of an export).
     @inline(__always)
     static func firstEscaped(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var i = start
-        while let word = ByteWords.load(bytes, at: i), !needsEscape(word) { i += 8 }
-        while i < bytes.count, !needsEscape(bytes[i]) { i += 1 }
-        return i
+        ByteWords.first(in: bytes, from: start) {
+            ByteWords.below($0, 0x20) | ByteWords.equal($0, UInt8(ascii: "\""))
+                | ByteWords.equal($0, UInt8(ascii: "\\"))
+        } matching: {
+            needsEscape($0)
+        }
     }
 
     /// UTF-8 as is; `"`, `\` and the C0 controls escaped, as RFC 8259 requires. Runs
@@ -214,29 +208,23 @@ public enum JSONWriter {
     /// `appendString` of text's UTF-8 bytes.
     static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, _ out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Text with nothing to escape, most of it, is appended whole.
-        let clean = firstEscaped(in: bytes, from: 0)
-        if clean == bytes.count {
-            out.appendBytes(bytes)
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        do {
-            var run = 0
-            for (i, byte) in bytes.enumerated() where i >= clean && needsEscape(byte) {
-                out.appendBytes(UnsafeBufferPointer(rebasing: bytes[run..<i]))
-                run = i + 1
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
-                case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-                case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-                case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-                }
+        // Runs with nothing to escape, most text whole, are copied at once.
+        var run = 0
+        while true {
+            let i = firstEscaped(in: bytes, from: run)
+            out.appendBytes(UnsafeBufferPointer(rebasing: bytes[run..<i]))
+            guard i < bytes.count else { break }
+            let byte = bytes[i]
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+            case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
             }
-            out.appendBytes(UnsafeBufferPointer(rebasing: bytes[run...]))
+            run = i + 1
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -703,14 +703,11 @@ package struct XMLReader {
     /// (`ByteWords.equal`).
     @inline(__always)
     static func markup(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var i = start
-        while let word = ByteWords.load(bytes, at: i) {
-            let found = ByteWords.equal(word, UInt8(ascii: "<")) | ByteWords.equal(word, UInt8(ascii: "&"))
-            if found != 0 { return i + ByteWords.firstByte(found) }
-            i += 8
+        ByteWords.first(in: bytes, from: start) {
+            ByteWords.equal($0, UInt8(ascii: "<")) | ByteWords.equal($0, UInt8(ascii: "&"))
+        } matching: {
+            $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&")
         }
-        while i < bytes.count, bytes[i] != UInt8(ascii: "<"), bytes[i] != UInt8(ascii: "&") { i += 1 }
-        return i
     }
 
     /// The start of some text, for an error message.

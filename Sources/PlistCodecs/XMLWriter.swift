@@ -50,7 +50,10 @@ package enum XMLWriter {
     static func unwritableCharacter(inText text: String) -> UInt8? {
         var text = text
         // Over the bytes themselves: the UTF-8 view's generic search cost a sixth of an export.
-        return text.withUTF8 { bytes in bytes.first(where: isUnwritable) }
+        return text.withUTF8 { bytes in
+            let i = firstUnwritable(in: bytes)
+            return i < bytes.count ? bytes[i] : nil
+        }
     }
 
     /// A byte of a character XML 1.0 cannot hold (see `unwritableCharacter(inText:)`).
@@ -62,18 +65,14 @@ package enum XMLWriter {
     /// binary domain written as XML, and of a JSON import, is checked so.
     @inline(__always)
     static func hasUnwritable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        while let word = ByteWords.load(bytes, at: i) {
-            if ByteWords.below(word, 0x20) != 0 {
-                for j in i..<(i + 8) where isUnwritable(bytes[j]) { return true }
-            }
-            i += 8
-        }
-        while i < bytes.count {
-            if isUnwritable(bytes[i]) { return true }
-            i += 1
-        }
-        return false
+        firstUnwritable(in: bytes) < bytes.count
+    }
+
+    /// The index of the first such byte in `bytes` (or their end).
+    @inline(__always)
+    static func firstUnwritable(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        ByteWords.first(
+            in: bytes, from: 0, exact: false, candidates: { ByteWords.below($0, 0x20) }, matching: isUnwritable)
     }
 
     /// The `flush` of nested values and of whole-document encoding: the buffer grows.
@@ -207,20 +206,11 @@ package enum XMLWriter {
     /// The first `&`, `<` or `>` in `bytes` from `start` on (or their end).
     @inline(__always)
     static func firstEscaped(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var i = start
-        while let word = ByteWords.load(bytes, at: i) {
-            let found =
-                ByteWords.equal(word, UInt8(ascii: "&")) | ByteWords.equal(word, UInt8(ascii: "<"))
-                | ByteWords.equal(word, UInt8(ascii: ">"))
-            if found != 0 { return i + ByteWords.firstByte(found) }
-            i += 8
+        ByteWords.first(in: bytes, from: start) {
+            ByteWords.equal($0, UInt8(ascii: "&")) | ByteWords.equal($0, UInt8(ascii: "<"))
+                | ByteWords.equal($0, UInt8(ascii: ">"))
+        } matching: {
+            $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
         }
-        while i < bytes.count, !isEscaped(bytes[i]) { i += 1 }
-        return i
-    }
-
-    @inline(__always)
-    private static func isEscaped(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
     }
 }
