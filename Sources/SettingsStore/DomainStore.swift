@@ -381,16 +381,10 @@ public struct DomainStore: Sendable {
             }
             let kept = entry == nil ? 0 : min(document.count, Journal.keptChanges)
             let changes = (0..<kept).map { KeyChange(key: document.key($0), old: nil, new: document.value($0)) }
-            do throws(Errno) {
-                let durability = try AtomicFile.replace(
-                    target.path, directoryFD: target.directoryFD, keeping: nil, copy: entry?.copy
-                ) { write in try write(document.xml[...]) }
-                created = true
-                entry?.finish(changes, count: document.count, written: true)
-                return StoreWarning(durability, path: target.path)
-            } catch {
-                throw StoreError.writeFailed(path: target.path, error)
-            }
+            let warning = try replace(target, keeping: nil, copy: entry?.copy) { write in try write(document.xml[...]) }
+            created = true
+            entry?.finish(changes, count: document.count, written: true)
+            return warning
         }
         return (created, warning)
     }
@@ -550,18 +544,12 @@ public struct DomainStore: Sendable {
             return warning
         }
         try checkWritable(status, at: target.path)
-        do throws(Errno) {
-            let durability = try AtomicFile.replace(
-                target.path, directoryFD: target.directoryFD, keeping: status, copy: entry?.copy
-            ) { write in
-                try editor.write(value, chunk: 1 << 20, to: write)
-            }
-            written?(FileStamp(status), Self.stamp(at: target.path))
-            entry?.finish(changes, written: true)
-            return StoreWarning(durability, path: target.path)
-        } catch {
-            throw StoreError.writeFailed(path: target.path, error)
+        let warning = try replace(target, keeping: status, copy: entry?.copy) { write in
+            try editor.write(value, chunk: 1 << 20, to: write)
         }
+        written?(FileStamp(status), Self.stamp(at: target.path))
+        entry?.finish(changes, written: true)
+        return warning
     }
 
     /// Whether a save of `values` leaves a file: not for an emptied domain, unless it is a link.
@@ -683,32 +671,42 @@ public struct DomainStore: Sendable {
         var kept: [UInt8]? = memo != nil && !binary && spliced == nil ? [] : nil
         var bounds: [Int] = []
         let values = kept != nil ? PlistDictionary(entries: values.sortedEntries) : values
-        do throws(Errno) {
-            let durability = try AtomicFile.replace(
-                path, directoryFD: target.directoryFD, keeping: existing?.status, copy: copy
-            ) { write in
-                if let spliced {
-                    try write(spliced.bytes[...])
-                } else if binary {
-                    try write(BinaryWriter.encode(.dict(values), capacity: (existing?.status.size ?? 0) + 4096)[...])
-                } else {
-                    try XMLWriter.encode(
-                        .dict(values), chunk: 1 << 20, entryBounds: kept == nil ? nil : { bounds.append($0) }
-                    ) { chunk in
-                        kept?.append(contentsOf: chunk)
-                        try write(chunk)
-                    }
+        let warning = try replace(target, keeping: existing?.status, copy: copy) { write in
+            if let spliced {
+                try write(spliced.bytes[...])
+            } else if binary {
+                try write(BinaryWriter.encode(.dict(values), capacity: (existing?.status.size ?? 0) + 4096)[...])
+            } else {
+                try XMLWriter.encode(
+                    .dict(values), chunk: 1 << 20, entryBounds: kept == nil ? nil : { bounds.append($0) }
+                ) { chunk in
+                    kept?.append(contentsOf: chunk)
+                    try write(chunk)
                 }
             }
-            if let spliced {
-                memo?.remember(spliced)
-            } else if let kept {
-                memo?.remember(kept, values, bounds: bounds)
-            }
-            written?(before, Self.stamp(at: path))
-            return StoreWarning(durability, path: path)
+        }
+        if let spliced {
+            memo?.remember(spliced)
+        } else if let kept {
+            memo?.remember(kept, values, bounds: bounds)
+        }
+        written?(before, Self.stamp(at: path))
+        return warning
+    }
+
+    /// The target's file replaced by what `contents` writes (`AtomicFile`, keeping `old`'s
+    /// owner, mode and attributes): a warning when it is in place but not confirmed
+    /// durable; nothing replaced, and `writeFailed`, when it failed.
+    private func replace(
+        _ target: Target, keeping old: FileSystem.Status?, copy: ((CInt) -> Void)?,
+        contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
+    ) throws(StoreError) -> StoreWarning? {
+        do throws(Errno) {
+            let durability = try AtomicFile.replace(
+                target.path, directoryFD: target.directoryFD, keeping: old, copy: copy, contents: contents)
+            return StoreWarning(durability, path: target.path)
         } catch {
-            throw StoreError.writeFailed(path: path, error)
+            throw StoreError.writeFailed(path: target.path, error)
         }
     }
 
