@@ -361,12 +361,13 @@ public struct DomainStore: Sendable {
         }
     }
 
-    /// Writes `document` as a domain that has no file, under its lock, as `update` writes
-    /// the same keys set in an empty domain (managed keys refused, the history told), but
-    /// with the bytes as they are: a big import is not its values encoded again. Not
-    /// `created`, with nothing done, when the domain has a file: the caller then takes
-    /// `update`. The warning is `update`'s.
-    package func create(_ domain: DomainName, host: DomainHost = .any, _ document: EncodedDomain) throws
+    /// Writes the document `encoded` makes as a domain that has no file, under its lock,
+    /// as `update` writes the same keys set in an empty domain (managed keys refused, the
+    /// history told), but with the bytes as they are: a big import is not its values
+    /// encoded again. `encoded` runs only when there is no file, so a domain that has one
+    /// costs nothing; not `created`, with nothing done, when it has one or `encoded` gives
+    /// nil: the caller then takes `update`. The warning is `update`'s.
+    package func create(_ domain: DomainName, host: DomainHost = .any, _ encoded: () -> EncodedDomain?) throws
         -> (created: Bool, warning: StoreWarning?)
     {
         let managed = managedFile(of: domain, host: host)
@@ -374,7 +375,7 @@ public struct DomainStore: Sendable {
         let warning = try withTarget(domain, host: host) { target throws -> StoreWarning? in
             var absent = false
             do throws(Errno) { absent = try FileSystem.linkStatus(target.path) == nil } catch {}
-            guard target.opened == nil, absent else { return nil }
+            guard target.opened == nil, absent, let document = encoded() else { return nil }
             if managed != nil { for index in 0..<document.count { try checkUnmanaged(document.key(index), managed) } }
             let entry = Journal(self).map {
                 Journal.Write($0, at: target.named, before: nil, creating: true) { PlistDictionary() }

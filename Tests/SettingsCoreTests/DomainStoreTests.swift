@@ -59,8 +59,9 @@ final class DomainStoreTests: XCTestCase {
     /// file, as `update` makes one (mode 0600, through a link to a missing file), and
     /// touches nothing where there is one, even an empty one.
     func testCreateWritesOnlyWhereThereIsNoFile() throws {
-        func document(_ json: String) throws -> EncodedDomain {
-            try XCTUnwrap(JSONReader.encodedDomain(Array(json.utf8)))
+        func document(_ json: String) throws -> () -> EncodedDomain? {
+            let document = try XCTUnwrap(JSONReader.encodedDomain(Array(json.utf8)))
+            return { document }
         }
         let path = directory + "/com.new.plist"
         let made = try store.create(.named("com.new"), try document(#"{"b": 2, "a": [1]}"#))
@@ -72,6 +73,16 @@ final class DomainStoreTests: XCTestCase {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         XCTAssertFalse(try store.create(.named("com.new"), try document(#"{"c": 3}"#)).created)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        // Where there is a file the document is never made (an import into an existing
+        // domain would pay for writing it and then for the values' way); nil makes none.
+        var asked = false
+        XCTAssertFalse(
+            try store.create(.named("com.new")) {
+                asked = true; return nil
+            }.created)
+        XCTAssertFalse(asked, "a domain with a file is not encoded")
+        XCTAssertFalse(try store.create(.named("com.none")) { nil }.created)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/com.none.plist"))
         XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/com.empty.plist", contents: Data()))
         XCTAssertFalse(try store.create(.named("com.empty"), try document(#"{"c": 3}"#)).created)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: directory + "/com.empty.plist")), Data())

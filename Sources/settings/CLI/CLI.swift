@@ -219,10 +219,10 @@ struct Context {
     }
 
     /// The store's `create`, as `update(_:_:)`: false, with nothing done, when the
-    /// domain has a file.
-    mutating func create(_ domain: DomainName, _ document: EncodedDomain) throws -> Bool {
+    /// domain has a file or `encoded` gives nil.
+    mutating func create(_ domain: DomainName, _ encoded: () -> EncodedDomain?) throws -> Bool {
         _ = layers(for: domain)
-        let (created, warning) = try store.create(domain, host: host, document)
+        let (created, warning) = try store.create(domain, host: host, encoded)
         note(warning)
         return created
     }

@@ -29,8 +29,16 @@ enum TransferCommand {
             bytes = try PlistFiles.read(path)
         }
         // Into a domain with no file, JSON is written straight as XML, its values never
-        // built; whatever that way cannot write exactly, or says nothing about, goes on.
-        if options.json, let document = JSONReader.encodedDomain(bytes), try context.create(domain, document) {
+        // built (and only then: a domain that has a file is not written so twice);
+        // whatever that way cannot write exactly goes on.
+        var document: EncodedDomain?
+        if options.json,
+            try context.create(
+                domain,
+                {
+                    document = JSONReader.encodedDomain(bytes); return document
+                })
+        {
             context.keepUntilExit((bytes, document))
             return
         }
