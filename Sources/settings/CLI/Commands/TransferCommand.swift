@@ -32,13 +32,11 @@ enum TransferCommand {
         // built (and only then: a domain that has a file is not written so twice);
         // whatever that way cannot write exactly goes on.
         var document: EncodedDomain?
-        if options.json,
-            try context.create(
-                domain,
-                {
-                    document = JSONReader.encodedDomain(bytes); return document
-                })
-        {
+        func encoded() -> EncodedDomain? {
+            document = JSONReader.encodedDomain(bytes)
+            return document
+        }
+        if options.json, try context.create(domain, encoded) {
             context.keepUntilExit((bytes, document))
             return
         }
