@@ -15,6 +15,12 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     #if FUZZ_XML
         let value = try? XMLReader.read(bytes)
+        // What `export D PATH` writes straight from the text is what the values' way writes.
+        if let straight = try? XMLReader.binary(bytes) {
+            guard let value, straight == BinaryWriter.encode(value) else {
+                fatalError("XML written straight as binary differs from its values' binary")
+            }
+        }
     #elseif FUZZ_BINARY
         let value = try? BinaryReader.read(bytes)
     #elseif FUZZ_JSON

@@ -44,26 +44,10 @@ package struct BinaryWriter {
         }
 
         @inline(__always)
-        private static func mix(_ h: inout UInt64, _ word: UInt64) {
-            h = (h ^ word) &* 0x100_0000_01b3
-            h ^= h >> 29
-        }
+        private static func mix(_ h: inout UInt64, _ word: UInt64) { BinaryWriter.mix(&h, word) }
 
-        /// The bytes a word at a time, the last word's unused bytes zero, and the count.
-        private static func mix(_ h: inout UInt64, _ bytes: UnsafeRawBufferPointer) {
-            var i = 0
-            while i + 8 <= bytes.count {
-                mix(&h, bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                i += 8
-            }
-            var last: UInt64 = 0
-            while i < bytes.count {
-                last = last << 8 | UInt64(bytes[i])
-                i += 1
-            }
-            mix(&h, last)
-            mix(&h, UInt64(bytes.count))
-        }
+        @inline(__always)
+        private static func mix(_ h: inout UInt64, _ bytes: UnsafeRawBufferPointer) { BinaryWriter.mix(&h, bytes) }
 
         /// Whether `object` is the scalar this key stands for.
         func names(_ object: Object) -> Bool {
@@ -274,7 +258,7 @@ package struct BinaryWriter {
     }
 
     /// The offset table, in the smallest width that holds the last offset, and the
-    /// trailer: 6 unused bytes, the two widths, the object count, the root, the table's offset.
+    /// trailer (`storeTrailer`).
     static func appendOffsetTable<Offset: BinaryInteger>(
         _ offsets: [Offset], refSize: Int, root: Int, base: Int = 0,
         to out: inout [UInt8]
@@ -283,10 +267,27 @@ package struct BinaryWriter {
         let offsetSize = width(UInt64(offsets.last ?? 0))
         out.reserveCapacity(out.count + offsets.count * offsetSize + 32)
         for offset in offsets { appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
-        out.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
-        appendBigEndian(UInt64(offsets.count), width: 8, to: &out)
-        appendBigEndian(UInt64(root), width: 8, to: &out)
-        appendBigEndian(UInt64(tableOffset), width: 8, to: &out)
+        out.append(addingCapacity: 32) { span in
+            span.withUnsafeMutableBufferPointer { buffer, count in
+                storeTrailer(
+                    offsetSize: offsetSize, refSize: refSize, count: offsets.count, root: root,
+                    tableOffset: tableOffset, at: buffer.baseAddress! + count)
+                count += 32
+            }
+        }
+    }
+
+    /// The 32-byte trailer: 6 unused bytes, the two widths, the object count, the root,
+    /// the offset table's offset.
+    static func storeTrailer(
+        offsetSize: Int, refSize: Int, count: Int, root: Int, tableOffset: Int, at p: UnsafeMutablePointer<UInt8>
+    ) {
+        p.initialize(repeating: 0, count: 6)
+        p[6] = UInt8(offsetSize)
+        p[7] = UInt8(refSize)
+        storeBigEndian(UInt64(count), width: 8, at: p + 8)
+        storeBigEndian(UInt64(root), width: 8, at: p + 16)
+        storeBigEndian(UInt64(tableOffset), width: 8, at: p + 24)
     }
 
     private static func appendUID(_ n: UInt64, to out: inout [UInt8]) {
@@ -303,55 +304,155 @@ package struct BinaryWriter {
         case .float(let f):
             out.append(BPlistMarker.real.byte(2))
             appendBigEndian(UInt64(f.bitPattern), width: 4, to: &out)
-        case .double(let d):
-            out.append(BPlistMarker.real.byte(3))
-            appendBigEndian(d.bitPattern, width: 8, to: &out)
-        case .date(let d):
-            out.append(BPlistMarker.date.byte(3))
-            appendBigEndian(d.secondsSince2001.bitPattern, width: 8, to: &out)
-        case .data(let bytes):
-            appendHeader(.data, count: bytes.count, to: &out)
-            out.append(contentsOf: bytes)
-        case .string(var s):
-            // ASCII, nearly every string, is seen eight bytes at a time and copied whole.
-            let ascii = s.withUTF8 { utf8 in
-                guard ByteWords.isASCII(utf8) else { return false }
-                appendHeader(.asciiString, count: utf8.count, to: &out)
-                out.appendBytes(utf8)
-                return true
-            }
-            if !ascii {
-                appendHeader(.utf16String, count: s.utf16.count, to: &out)
-                for unit in s.utf16 { appendBigEndian(UInt64(unit), width: 2, to: &out) }
-            }
+        case .double(let d): appendDouble(d.bitPattern, to: &out)
+        case .date(let d): appendDate(d.secondsSince2001.bitPattern, to: &out)
+        case .data(let bytes): bytes.withUnsafeBufferPointer { appendData($0, to: &out) }
+        case .string(var s): s.withUTF8 { appendString($0, to: &out) }
         case .array, .dict: break
         }
     }
 
-    /// Non-negative values in the smallest of 1, 2, 4 or 8 bytes; negatives in 8; values
-    /// above `Int64.max` in 16 with a zero high half.
-    private static func appendInteger(_ i: PlistInteger, to out: inout [UInt8]) {
-        if i.isUnsigned {
-            out.append(BPlistMarker.integer.byte(4))
-            appendBigEndian(0, width: 8, to: &out)
-            appendBigEndian(i.bitPattern, width: 8, to: &out)
+    static func appendDouble(_ bits: UInt64, to out: inout [UInt8]) {
+        out.append(addingCapacity: 9) { span in
+            span.withUnsafeMutableBufferPointer { buffer, count in
+                storeEight(.real, bits, at: buffer.baseAddress! + count)
+                count += 9
+            }
+        }
+    }
+
+    static func appendDate(_ secondsSince2001: UInt64, to out: inout [UInt8]) {
+        out.append(addingCapacity: 9) { span in
+            span.withUnsafeMutableBufferPointer { buffer, count in
+                storeEight(.date, secondsSince2001, at: buffer.baseAddress! + count)
+                count += 9
+            }
+        }
+    }
+
+    /// A double or a date: its marker and its eight bytes, nine in all.
+    @inline(__always)
+    static func storeEight(_ marker: BPlistMarker, _ bits: UInt64, at p: UnsafeMutablePointer<UInt8>) {
+        p[0] = marker.byte(3)
+        storeBigEndian(bits, width: 8, at: p + 1)
+    }
+
+    static func appendData(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        appendHeader(.data, count: bytes.count, to: &out)
+        out.appendBytes(bytes)
+    }
+
+    /// A string from its UTF-8 bytes: ASCII, nearly every string, is seen eight bytes at a
+    /// time and copied whole; any other is written as UTF-16.
+    static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        if ByteWords.isASCII(utf8) {
+            appendHeader(.asciiString, count: utf8.count, to: &out)
+            out.appendBytes(utf8)
             return
         }
-        let width = i.isNegative ? 8 : width(i.bitPattern)
-        let size = width <= 1 ? 1 : width <= 2 ? 2 : width <= 4 ? 4 : 8
-        out.append(BPlistMarker.integer.byte(UInt8(size.trailingZeroBitCount)))
-        appendBigEndian(i.bitPattern, width: size, to: &out)
+        let s = String(decoding: utf8, as: UTF8.self)
+        appendHeader(.utf16String, count: s.utf16.count, to: &out)
+        for unit in s.utf16 { appendBigEndian(UInt64(unit), width: 2, to: &out) }
+    }
+
+    /// Non-negative values in the smallest of 1, 2, 4 or 8 bytes; negatives in 8; values
+    /// above `Int64.max` in 16 with a zero high half.
+    static func appendInteger(_ i: PlistInteger, to out: inout [UInt8]) {
+        out.append(addingCapacity: 17) { span in
+            span.withUnsafeMutableBufferPointer { buffer, count in
+                count += storeInteger(i, at: buffer.baseAddress! + count)
+            }
+        }
     }
 
     /// A collection's, data's or string's first byte, and its count when it does not fit
     /// the low nibble.
     static func appendHeader(_ marker: BPlistMarker, count: Int, to out: inout [UInt8]) {
-        if count < Int(BPlistMarker.extendedCount) {
-            out.append(marker.byte(UInt8(count)))
-        } else {
-            out.append(marker.byte(BPlistMarker.extendedCount))
-            appendInteger(PlistInteger(Int64(count)), to: &out)
+        out.append(addingCapacity: 10) { span in
+            span.withUnsafeMutableBufferPointer { buffer, written in
+                written += storeHeader(marker, count: count, at: buffer.baseAddress! + written)
+            }
         }
+    }
+
+    // The encodings themselves, stored at a pointer: `appendInteger` and `appendHeader`
+    // use them, and `XMLReader.binary`, which sizes every object first, writes with them.
+
+    /// How many bytes `storeInteger` writes for `i`.
+    @inline(__always)
+    static func integerSize(_ i: PlistInteger) -> Int {
+        if i.isUnsigned { return 17 }
+        if i.isNegative { return 9 }
+        let width = width(i.bitPattern)
+        return 1 + (width <= 1 ? 1 : width <= 2 ? 2 : width <= 4 ? 4 : 8)
+    }
+
+    /// Writes `i` at `p`; returns how many bytes.
+    @inline(__always)
+    static func storeInteger(_ i: PlistInteger, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        let size = integerSize(i)
+        if i.isUnsigned {
+            p[0] = BPlistMarker.integer.byte(4)
+            (p + 1).initialize(repeating: 0, count: 8)
+            storeBigEndian(i.bitPattern, width: 8, at: p + 9)
+        } else {
+            p[0] = BPlistMarker.integer.byte(UInt8((size - 1).trailingZeroBitCount))
+            storeBigEndian(i.bitPattern, width: size - 1, at: p + 1)
+        }
+        return size
+    }
+
+    /// How many bytes `storeHeader` writes for `count`.
+    @inline(__always)
+    static func headerSize(count: Int) -> Int {
+        count < Int(BPlistMarker.extendedCount) ? 1 : 1 + integerSize(PlistInteger(Int64(count)))
+    }
+
+    /// Writes a header at `p`; returns how many bytes.
+    @inline(__always)
+    static func storeHeader(_ marker: BPlistMarker, count: Int, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        guard count >= Int(BPlistMarker.extendedCount) else {
+            p[0] = marker.byte(UInt8(count))
+            return 1
+        }
+        p[0] = marker.byte(BPlistMarker.extendedCount)
+        return 1 + storeInteger(PlistInteger(Int64(count)), at: p + 1)
+    }
+
+    /// The low `width` bytes of `value`, most significant first, at `p`.
+    @inline(__always)
+    static func storeBigEndian(_ value: UInt64, width: Int, at p: UnsafeMutablePointer<UInt8>) {
+        var value = value
+        var i = width
+        while i > 0 {
+            i -= 1
+            p[i] = UInt8(truncatingIfNeeded: value)
+            value >>= 8
+        }
+    }
+
+    /// One step of the scalars' hash (FNV-1a's, a word at a time, its high bits folded
+    /// down): `XMLReader.binary` hashes its scalars the same way.
+    @inline(__always)
+    static func mix(_ h: inout UInt64, _ word: UInt64) {
+        h = (h ^ word) &* 0x100_0000_01b3
+        h ^= h >> 29
+    }
+
+    /// The bytes a word at a time, the last word's unused bytes zero, and the count.
+    static func mix(_ h: inout UInt64, _ bytes: UnsafeRawBufferPointer) {
+        var i = 0
+        while i + 8 <= bytes.count {
+            mix(&h, bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
+        }
+        var last: UInt64 = 0
+        while i < bytes.count {
+            last = last << 8 | UInt64(bytes[i])
+            i += 1
+        }
+        mix(&h, last)
+        mix(&h, UInt64(bytes.count))
     }
 
     /// Bytes needed for `value` (at least one).

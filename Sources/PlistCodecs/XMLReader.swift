@@ -52,6 +52,9 @@ package struct XMLReader {
         /// the values' way; and the half's first and last keys, when it has any.
         var text: [UInt8]? = nil
         var keys: (first: Text, last: Text)? = nil
+        /// For `binary`: the half's nodes and how many entries they hold, nil when the
+        /// document must be left to the values' way.
+        var nodes: (XMLNodes, count: Int)? = nil
     }
 
     /// The reader's work for the other thread, set while it runs: waits for it.

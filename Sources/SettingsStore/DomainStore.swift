@@ -184,7 +184,8 @@ public struct DomainStore: Sendable {
         /// A binary file, checked whole, whose XML `XMLWriter.encode(binary:layout:chunk:to:)`
         /// writes straight from its bytes.
         case binary([UInt8], BinaryReader.Layout)
-        /// The text itself, written from the XML file as it was read (`XMLReader.text`).
+        /// The text (or binary plist) itself, written from the XML file as it was read
+        /// (`XMLReader.text`, `XMLReader.binary`).
         case text([UInt8])
     }
 
@@ -196,12 +197,15 @@ public struct DomainStore: Sendable {
         case json
         /// What `read D` prints, from an XML file.
         case defaults
+        /// A binary property list, from an XML file (`export D PATH`).
+        case binary
     }
 
     /// `load`, for a caller about to write the whole domain as `form`: a file that can be
     /// written so without building its values is handed over as the bytes to write (XML
-    /// from a binary file, JSON or `read D`'s text from an XML one), so a big domain is never
-    /// built as a tree; any other file is read as `load` reads it, with its checks and errors.
+    /// from a binary file; JSON, `read D`'s text or a binary plist from an XML one), so a
+    /// big domain is never built as a tree; any other file is read as `load` reads it, with
+    /// its checks and errors.
     package func output(of domain: DomainName, host: DomainHost = .any, as form: OutputForm)
         throws(StoreError) -> Output
     {
@@ -225,6 +229,10 @@ public struct DomainStore: Sendable {
                         bytes, as: form == .json ? .json : .defaults, inParallel: { Self.inParallel($0) })
                 {
                     return .direct(.text(text))
+                }
+            case .binary:
+                if !binary, let encoded = try? XMLReader.binary(bytes, inParallel: { Self.inParallel($0) }) {
+                    return .direct(.text(encoded))
                 }
             }
             return .values(try Self.parse(bytes, memo: nil))

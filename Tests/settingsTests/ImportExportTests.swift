@@ -95,6 +95,57 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(broken.stderr, read.stderr)
     }
 
+    /// `export D PATH` of an XML domain writes the binary plist as the file is read (issue
+    /// 34): the same bytes whether its keys are in order (the straight way, in halves for a
+    /// big file) or not (the values' way), which plistlib reads as the domain; a damaged
+    /// file is refused as a read refuses it, and nothing is written.
+    func testAnXMLDomainExportsAsTheBinaryOfItsValues() throws {
+        let script = """
+            import datetime, plistlib, sys
+            d = {"b": [1, 2.5, "x < y & \\u00e9", {"n": True, "m": [], "o": b"\\x00" * 9}], "a": {"z": False, "y": {}},
+                 "c": "plain", "t": datetime.datetime(2020, 1, 2, 3, 4, 5), "u": 2 ** 64 - 1, "v": -(2 ** 63)}
+            big = {"k%06d" % i: [i % 50, "v%d" % (i % 7), {"r": i / 7, "s": "k%06d" % i}] for i in range(20000)}
+            plistlib.dump(d, open(sys.argv[1] + "/com.sorted.plist", "wb"))
+            plistlib.dump(d, open(sys.argv[1] + "/com.unsorted.plist", "wb"), sort_keys=False)
+            plistlib.dump(big, open(sys.argv[1] + "/com.big.plist", "wb"))
+            plistlib.dump(big, open(sys.argv[1] + "/com.bigunsorted.plist", "wb"), sort_keys=False)
+            plistlib.dump(d | {"a": 1}, open(sys.argv[1] + "/com.cut.plist", "wb"))
+            """
+        let made = h.exec("/usr/bin/env", ["python3", "-c", script, h.config])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let out = h.config + "/../" + URL(fileURLWithPath: h.config).lastPathComponent + "-export"
+        addTeardownBlock {
+            for name in ["a", "b", "c", "d", "cut"] { try? FileManager.default.removeItem(atPath: out + name) }
+        }
+        XCTAssertGreaterThan(try Data(contentsOf: URL(fileURLWithPath: h.path("com.big"))).count, 1 << 20)
+        for (sorted, unsorted, a, b) in [
+            ("com.sorted", "com.unsorted", "a", "b"), ("com.big", "com.bigunsorted", "c", "d"),
+        ] {
+            h.ok("export", sorted, out + a)
+            h.ok("export", unsorted, out + b)
+            let straight = try Data(contentsOf: URL(fileURLWithPath: out + a))
+            XCTAssertEqual(straight, try Data(contentsOf: URL(fileURLWithPath: out + b)), sorted)
+            XCTAssertTrue(straight.starts(with: Array("bplist00".utf8)))
+            let same = h.exec(
+                "/usr/bin/env",
+                [
+                    "python3", "-c",
+                    "import plistlib, sys; l = [plistlib.load(open(p, 'rb')) for p in sys.argv[1:]]; print(l[0] == l[1])",
+                    out + a, h.path(sorted),
+                ])
+            XCTAssertEqual(same.stdout, "True\n", sorted + same.stderr)
+        }
+        // Cut short: refused as a read refuses it, with nothing written.
+        let cut = try Data(contentsOf: URL(fileURLWithPath: h.path("com.cut"))).dropLast(30)
+        try cut.write(to: URL(fileURLWithPath: h.path("com.cut")))
+        let broken = h.run(["export", "com.cut", out + "cut"])
+        let read = h.run(["read", "com.cut"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "cut"))
+        XCTAssertNotEqual(broken.status, 0)
+        XCTAssertEqual(broken.status, read.status)
+        XCTAssertEqual(broken.stderr, read.stderr)
+    }
+
     func testReplaceMakesTheFileTheWholeDomain() {
         start()
         h.ok("import", "com.t", file("{ b = 3; }"), "--replace")

@@ -218,7 +218,7 @@ extension PlistDictionary: Equatable {
 @inlinable @inline(__always)
 package func sameKey(_ a: String, _ b: String) -> Bool {
     var a = a, b = b
-    return a.withUTF8 { pa in b.withUTF8 { pb in pa.elementsEqual(pb) } }
+    return a.withUTF8 { pa in b.withUTF8 { pb in bytesEqual(pa, pb) } }
 }
 
 /// Code-point order, which for UTF-8 is byte order.
@@ -246,6 +246,25 @@ package func bytesPrecede(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPoin
         i += 1
     }
     return a.count < b.count
+}
+
+/// Whether `a` and `b` hold the same bytes, compared eight at a time (the generic
+/// `elementsEqual` goes byte by byte).
+@inlinable @inline(__always)
+package func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    var i = 0
+    while i + 8 <= a.count {
+        let x = UnsafeRawPointer(a.baseAddress! + i).loadUnaligned(as: UInt64.self)
+        let y = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)
+        if x != y { return false }
+        i += 8
+    }
+    while i < a.count {
+        if a[i] != b[i] { return false }
+        i += 1
+    }
+    return true
 }
 
 extension PlistDictionary: ExpressibleByDictionaryLiteral {

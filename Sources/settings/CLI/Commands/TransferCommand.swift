@@ -97,8 +97,9 @@ enum TransferCommand {
         // JSON is pretty for a person reading it.
         let pretty = context.streams.outputIsTerminal && path == "-"
         var values: PlistDictionary
-        if !options.withDefaults, options.json ? !pretty : path == "-" {
-            switch try context.store.output(of: domain, host: context.host, as: options.json ? .json : .xml) {
+        if !options.withDefaults, !options.json || !pretty {
+            let form: DomainStore.OutputForm = options.json ? .json : path == "-" ? .xml : .binary
+            switch try context.store.output(of: domain, host: context.host, as: form) {
             case .values(let read): values = read
             case .binary(let bytes, let layout):
                 // Written straight from the file's bytes: no values built.

@@ -1,0 +1,362 @@
+import PlistModel
+
+/// The values of an XML property list as `XMLReader.binary` reads them: one 16-byte node
+/// each, in the order of the text (a container before its contents, a dictionary's key
+/// before its value), scalars hashed as they are read so that numbering only probes.
+struct XMLNodes {
+    /// `ascii` and `unicode` are strings, told apart as they are read: the binary writes
+    /// them differently, and text that is one is never the other.
+    enum Kind: UInt32 { case ascii, unicode, data, bool, int, unsigned, real, date, array, dict }
+
+    struct Node {
+        /// A number's, date's or bool's bits; where a string or data lies (in the text, or
+        /// in `decoded` with `inDecoded` set); for a container, the index past its last
+        /// node while reading, then where its references start once numbered.
+        var payload: UInt64
+        /// The scalar's hash, its slot in the numbering's table.
+        var hash: UInt32
+        /// The kind in the top four bits, and the byte or element count.
+        var info: UInt32
+
+        var kind: Kind { Kind(rawValue: info >> 28)! }
+        var count: Int { Int(info & XMLNodes.maximumCount) }
+    }
+
+    static let maximumCount: UInt32 = (1 << 28) - 1
+    static let inDecoded: UInt64 = 1 << 63
+
+    private(set) var nodes: [Node] = []
+    /// Decoded strings (those with references, CDATA or comments) and data, end to end.
+    private var decoded: [UInt8] = []
+
+    init(capacity: Int) { nodes.reserveCapacity(capacity) }
+
+    var count: Int { nodes.count }
+
+    // MARK: Reading
+
+    mutating func add(_ kind: Kind, _ bits: UInt64) {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        BinaryWriter.mix(&h, UInt64(kind.rawValue))
+        BinaryWriter.mix(&h, bits)
+        nodes.append(Node(payload: bits, hash: UInt32(truncatingIfNeeded: h), info: kind.rawValue << 28))
+    }
+
+    /// A string, `at` its offset in the text, or copied into `decoded` when nil.
+    mutating func addString(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int?) -> Bool {
+        addBytes(ByteWords.isASCII(bytes) ? .ascii : .unicode, bytes, at: offset)
+    }
+
+    mutating func addData(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { addBytes(.data, bytes, at: nil) }
+
+    private mutating func addBytes(_ kind: Kind, _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int?) -> Bool {
+        guard bytes.count <= Self.maximumCount else { return false }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        BinaryWriter.mix(&h, UInt64(kind.rawValue))
+        BinaryWriter.mix(&h, UnsafeRawBufferPointer(bytes))
+        var payload: UInt64
+        if let offset {
+            payload = UInt64(offset)
+        } else {
+            payload = UInt64(decoded.count) | Self.inDecoded
+            decoded.appendBytes(bytes)
+        }
+        nodes.append(
+            Node(payload: payload, hash: UInt32(truncatingIfNeeded: h), info: kind.rawValue << 28 | UInt32(bytes.count))
+        )
+        return true
+    }
+
+    /// A container's node, its count and end set by `close`.
+    mutating func open(_ kind: Kind) -> Int {
+        nodes.append(Node(payload: 0, hash: 0, info: kind.rawValue << 28))
+        return nodes.count - 1
+    }
+
+    mutating func close(_ index: Int, count: Int) -> Bool {
+        guard count <= Self.maximumCount else { return false }
+        nodes[index].info |= UInt32(count)
+        nodes[index].payload = UInt64(nodes.count)
+        return true
+    }
+
+    /// The nodes another reader read (the root's second half), after these.
+    mutating func append(_ other: XMLNodes) {
+        let base = UInt64(nodes.count), decodedBase = UInt64(decoded.count)
+        nodes.reserveCapacity(nodes.count + other.nodes.count)
+        for var node in other.nodes {
+            switch node.kind {
+            case .array, .dict: node.payload += base
+            case .ascii, .unicode, .data: if node.payload & Self.inDecoded != 0 { node.payload += decodedBase }
+            default: break
+            }
+            nodes.append(node)
+        }
+        decoded.append(contentsOf: other.decoded)
+    }
+
+    /// Whether key `a`'s bytes sort strictly before key `b`'s.
+    func precedes(_ a: Int, _ b: Int, text: UnsafeBufferPointer<UInt8>) -> Bool {
+        withBytes(a, text: text) { x in withBytes(b, text: text) { bytesPrecede(x, $0) } }
+    }
+
+    /// The index past node `i` and everything it holds.
+    @inline(__always)
+    func end(of i: Int) -> Int {
+        switch nodes[i].kind {
+        case .array, .dict: Int(nodes[i].payload)
+        default: i + 1
+        }
+    }
+
+    /// A string's or data's bytes.
+    @inline(__always)
+    func withBytes<T>(_ i: Int, text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        let node = nodes[i]
+        let start = Int(node.payload & ~Self.inDecoded)
+        if node.payload & Self.inDecoded == 0 {
+            return body(UnsafeBufferPointer(rebasing: text[start..<(start + node.count)]))
+        }
+        return decoded.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<(start + node.count)])) }
+    }
+}
+
+// MARK: Writing
+
+extension XMLNodes {
+    /// The binary property list of the nodes, root first, byte for byte what
+    /// `BinaryWriter.encode` writes for the values they stand for: objects numbered depth
+    /// first (a container before its contents, a dictionary's keys before its values),
+    /// each scalar once, then written in that order. Every object is sized first, so each
+    /// is stored where it goes, a big document's second half on the thread `inParallel`
+    /// gives (appending, a growing array's checks were most of the writing). Numbering and
+    /// writing go through pointers: the arrays' checks were a third of them.
+    mutating func binary(text: UnsafeBufferPointer<UInt8>, inParallel: PropertyList.InParallel?) -> [UInt8] {
+        var numbering = Numbering(count: nodes.count)
+        return decoded.withUnsafeBufferPointer { decoded in
+            nodes.withUnsafeMutableBufferPointer { nodes in
+                let bytes = Bytes(text: text, decoded: decoded)
+                _ = numbering.number(0, nodes.baseAddress!, bytes)
+                numbering.freeSlots()
+                return numbering.write(UnsafePointer(nodes.baseAddress!), bytes, inParallel: inParallel)
+            }
+        }
+    }
+
+    /// Where strings and data lie: in the text, or decoded.
+    private struct Bytes {
+        let text: UnsafeBufferPointer<UInt8>
+        let decoded: UnsafeBufferPointer<UInt8>
+
+        @inline(__always)
+        func of(_ node: Node) -> UnsafeBufferPointer<UInt8> {
+            let start = Int(node.payload & ~XMLNodes.inDecoded)
+            let from = node.payload & XMLNodes.inDecoded == 0 ? text : decoded
+            return UnsafeBufferPointer(start: from.baseAddress.map { $0 + start }, count: node.count)
+        }
+    }
+
+    /// The objects of a binary property list: for each, the node it is written from, and
+    /// the containers' references end to end (neither more than there are nodes).
+    private struct Numbering: ~Copyable {
+        let objects: UnsafeMutablePointer<Int32>
+        var objectCount = 0
+        let references: UnsafeMutablePointer<Int32>
+        var referenceCount = 0
+        /// The scalars numbered so far: open addressing by a node's hash, each slot the
+        /// hash (high half) and the object's number plus one (low half, zero when empty).
+        var slots: UnsafeMutablePointer<UInt64>?
+        let mask: Int
+
+        /// Room for `count` nodes: the table never more than two thirds full.
+        init(count: Int) {
+            var size = 16
+            while size * 2 < count * 3 { size <<= 1 }
+            slots = .allocate(capacity: size)
+            slots!.initialize(repeating: 0, count: size)
+            mask = size - 1
+            objects = .allocate(capacity: max(count, 1))
+            references = .allocate(capacity: max(count, 1))
+        }
+
+        deinit {
+            slots?.deallocate()
+            objects.deallocate()
+            references.deallocate()
+        }
+
+        /// Only numbering needs the table.
+        mutating func freeSlots() {
+            slots?.deallocate()
+            slots = nil
+        }
+
+        /// Numbers node `i` and what it holds; returns its object's number. A container's
+        /// node is given where its references start (its end is no longer needed: its
+        /// parent walked past it before numbering it).
+        mutating func number(_ i: Int, _ nodes: UnsafeMutablePointer<Node>, _ bytes: Bytes) -> Int32 {
+            let node = nodes[i]
+            guard node.kind == .array || node.kind == .dict else { return scalar(i, nodes, bytes) }
+            let me = Int32(objectCount)
+            objects[objectCount] = Int32(i)
+            objectCount += 1
+            let count = node.count, start = referenceCount
+            var values = start
+            var j = i + 1
+            if node.kind == .dict {
+                // The keys first, each then its value's node, numbered below.
+                values += count
+                referenceCount += 2 * count
+                for e in 0..<count {
+                    references[start + e] = scalar(j, nodes, bytes)
+                    references[values + e] = Int32(j + 1)
+                    j = XMLNodes.end(of: j + 1, nodes)
+                }
+            } else {
+                referenceCount += count
+                for e in 0..<count {
+                    references[start + e] = Int32(j)
+                    j = XMLNodes.end(of: j, nodes)
+                }
+            }
+            for r in values..<(values + count) { references[r] = number(Int(references[r]), nodes, bytes) }
+            nodes[i].payload = UInt64(start)
+            return me
+        }
+
+        /// The number of the scalar node `i` stands for: an earlier one's, or the next.
+        private mutating func scalar(_ i: Int, _ nodes: UnsafeMutablePointer<Node>, _ bytes: Bytes) -> Int32 {
+            let node = nodes[i], slots = slots!
+            let tag = UInt64(node.hash) << 32
+            var s = Int(node.hash) & mask
+            while slots[s] != 0 {
+                if slots[s] & 0xFFFF_FFFF_0000_0000 == tag {
+                    let object = Int32(truncatingIfNeeded: slots[s]) - 1
+                    if XMLNodes.same(nodes[Int(objects[Int(object)])], node, bytes) { return object }
+                }
+                s = (s + 1) & mask
+            }
+            objects[objectCount] = Int32(i)
+            objectCount += 1
+            slots[s] = tag | UInt64(objectCount)
+            return Int32(objectCount - 1)
+        }
+
+        /// The numbered objects written: sized, then stored where each goes.
+        func write(_ nodes: UnsafePointer<Node>, _ bytes: Bytes, inParallel: PropertyList.InParallel?) -> [UInt8] {
+            let refSize = BinaryWriter.width(UInt64(objectCount - 1))
+            let offsets = UnsafeMutablePointer<Int>.allocate(capacity: objectCount)
+            defer { offsets.deallocate() }
+            var end = BinaryWriter.header.count
+            for o in 0..<objectCount {
+                offsets[o] = end
+                end += XMLNodes.size(nodes[Int(objects[o])], refSize: refSize, bytes)
+            }
+            let offsetSize = BinaryWriter.width(UInt64(offsets[objectCount - 1]))
+            let total = end + objectCount * offsetSize + 32
+            // The objects of the second half of the bytes, on another thread for a big document.
+            var split = objectCount
+            if inParallel != nil, end >= 1 << 20 {
+                split = (0..<objectCount).first { offsets[$0] >= end / 2 } ?? objectCount
+            }
+            let (objects, references, objectCount) = (self.objects, self.references, self.objectCount)
+            return [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+                let out = buffer.baseAddress!
+                func store(_ range: Range<Int>) {
+                    for o in range {
+                        XMLNodes.store(
+                            nodes[Int(objects[o])], at: out + offsets[o], refSize: refSize, references: references,
+                            bytes)
+                    }
+                }
+                let join =
+                    split == objectCount
+                    ? nil
+                    : inParallel!({
+                        store(split..<objectCount)
+                        return .success(XMLReader.SecondHalf(entries: PlistDictionary(), end: 0))
+                    })
+                BinaryWriter.header.withUnsafeBufferPointer { out.initialize(from: $0.baseAddress!, count: $0.count) }
+                store(0..<split)
+                var at = out + end
+                for o in 0..<objectCount {
+                    BinaryWriter.storeBigEndian(UInt64(offsets[o]), width: offsetSize, at: at)
+                    at += offsetSize
+                }
+                BinaryWriter.storeTrailer(
+                    offsetSize: offsetSize, refSize: refSize, count: objectCount, root: 0, tableOffset: end, at: at)
+                _ = join?()
+                count = total
+            }
+        }
+    }
+
+    /// The index past node `i` and everything it holds, while numbering.
+    @inline(__always)
+    private static func end(of i: Int, _ nodes: UnsafeMutablePointer<Node>) -> Int {
+        switch nodes[i].kind {
+        case .array, .dict: Int(nodes[i].payload)
+        default: i + 1
+        }
+    }
+
+    /// Whether two scalar nodes stand for one object: one kind, and the same bits or
+    /// bytes (strings compared as bytes, as the writer compares them).
+    @inline(__always)
+    private static func same(_ x: Node, _ y: Node, _ bytes: Bytes) -> Bool {
+        guard x.info == y.info else { return false }
+        switch x.kind {
+        case .ascii, .unicode, .data: return bytesEqual(bytes.of(x), bytes.of(y))
+        default: return x.payload == y.payload
+        }
+    }
+
+    /// How many bytes a node's object takes.
+    private static func size(_ node: Node, refSize: Int, _ bytes: Bytes) -> Int {
+        switch node.kind {
+        case .ascii, .data: return BinaryWriter.headerSize(count: node.count) + node.count
+        case .unicode:
+            let units = String(decoding: bytes.of(node), as: UTF8.self).utf16.count
+            return BinaryWriter.headerSize(count: units) + 2 * units
+        case .bool: return 1
+        case .int: return BinaryWriter.integerSize(PlistInteger(Int64(bitPattern: node.payload)))
+        case .unsigned: return BinaryWriter.integerSize(PlistInteger(unsigned: node.payload))
+        case .real, .date: return 9
+        case .array: return BinaryWriter.headerSize(count: node.count) + node.count * refSize
+        case .dict: return BinaryWriter.headerSize(count: node.count) + 2 * node.count * refSize
+        }
+    }
+
+    /// Writes a node's object at `p`, as `BinaryWriter` writes its value.
+    private static func store(
+        _ node: Node, at p: UnsafeMutablePointer<UInt8>, refSize: Int, references: UnsafeMutablePointer<Int32>,
+        _ bytes: Bytes
+    ) {
+        switch node.kind {
+        case .ascii, .data:
+            let n = BinaryWriter.storeHeader(node.kind == .data ? .data : .asciiString, count: node.count, at: p)
+            let from = bytes.of(node)
+            if let base = from.baseAddress { (p + n).initialize(from: base, count: from.count) }
+        case .unicode:
+            let s = String(decoding: bytes.of(node), as: UTF8.self)
+            var at = p + BinaryWriter.storeHeader(.utf16String, count: s.utf16.count, at: p)
+            for unit in s.utf16 {
+                BinaryWriter.storeBigEndian(UInt64(unit), width: 2, at: at)
+                at += 2
+            }
+        case .bool: p[0] = node.payload != 0 ? BPlistMarker.trueByte : BPlistMarker.falseByte
+        case .int: _ = BinaryWriter.storeInteger(PlistInteger(Int64(bitPattern: node.payload)), at: p)
+        case .unsigned: _ = BinaryWriter.storeInteger(PlistInteger(unsigned: node.payload), at: p)
+        case .real: BinaryWriter.storeEight(.real, node.payload, at: p)
+        case .date: BinaryWriter.storeEight(.date, node.payload, at: p)
+        case .array, .dict:
+            let dict = node.kind == .dict
+            var at = p + BinaryWriter.storeHeader(dict ? .dictionary : .array, count: node.count, at: p)
+            let start = Int(node.payload)
+            for r in start..<(start + (dict ? 2 : 1) * node.count) {
+                BinaryWriter.storeBigEndian(UInt64(references[r]), width: refSize, at: at)
+                at += refSize
+            }
+        }
+    }
+}

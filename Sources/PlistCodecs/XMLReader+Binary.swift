@@ -1,0 +1,150 @@
+import PlistModel
+
+extension XMLReader {
+    /// The XML property list `input` as a binary one, byte for byte what `BinaryWriter`
+    /// writes for its values, without building them: the text is read into one small
+    /// node per value (`XMLNodes`), which are numbered in the writer's order and written.
+    /// A big document is read on two threads, in halves as `read` reads one.
+    ///
+    /// Nil when the values' way must write it: the root is no dictionary; a dictionary's
+    /// keys are not in strictly ascending byte order (a key twice, whose last value would
+    /// count, or keys the writer would reorder); a key is `CF$UID` (a UID's spelling); a
+    /// text or a count is too long for a node; the second half could not be read. Throws
+    /// what reading the document throws, though not always the first error the values'
+    /// way would report: a caller reports that one.
+    package static func binary(_ input: [UInt8], inParallel: PropertyList.InParallel? = nil)
+        throws(PlistError) -> [UInt8]?
+    {
+        let text = try TextDecoding.utf8(input, format: .xml)
+        guard text.count < 1 << 40 else { return nil }
+        return try text.withUnsafeBufferPointer { buffer throws(PlistError) -> [UInt8]? in
+            var reader = XMLReader(buffer, wanted: nil)
+            var nodes = XMLNodes(capacity: buffer.count / 24)
+            if let inParallel, buffer.count >= 1 << 20, let split = entryLine(in: buffer, after: buffer.count / 2) {
+                let shared = SharedText(buffer)
+                let join = inParallel {
+                    var other = XMLReader(shared.buffer, wanted: nil)
+                    other.pos = split
+                    other.depth = 1
+                    var half = XMLNodes(capacity: (shared.buffer.count - split) / 24)
+                    do throws(PlistError) {
+                        let read = try other.readEntries(into: &half)
+                        return .success(
+                            SecondHalf(entries: PlistDictionary(), end: other.pos, nodes: read.map { (half, $0.count) })
+                        )
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                // Joined on every way out: the other reader reads this buffer.
+                defer { _ = join() }
+                reader.stopAt = split
+                reader.secondHalf = join
+            }
+            let (tag, wrapped) = try reader.rootTag()
+            guard tag.kind == .dict, try reader.readNode(tag, into: &nodes) else { return nil }
+            try reader.end(wrapped: wrapped)
+            return nodes.binary(text: buffer, inParallel: inParallel)
+        }
+    }
+
+    /// `BinaryReader.uidKey`'s bytes.
+    private static let uidKey: StaticString = "CF$UID"
+
+    /// Reads the value whose tag was just read into `nodes`; false when the document must
+    /// be left to the values' way (see `binary`).
+    private mutating func readNode(_ tag: Tag, into nodes: inout XMLNodes) throws(PlistError) -> Bool {
+        switch tag.kind {
+        case .dict:
+            let index = nodes.open(.dict)
+            var count = 0
+            if !tag.selfClosing {
+                try enter()
+                defer { depth -= 1 }
+                guard let (read, lastKey) = try readEntries(into: &nodes) else { return false }
+                count = read
+                if stoppedAt, let join = secondHalf {
+                    // This reader stopped where the other began, at an entry of the root:
+                    // the other's entries follow (the first node theirs, their first key),
+                    // and it read the root's end.
+                    stoppedAt = false
+                    guard case .success(let half) = join(), let (theirs, added) = half.nodes else { return false }
+                    let first = nodes.count
+                    nodes.append(theirs)
+                    if lastKey >= 0, added > 0 {
+                        guard nodes.precedes(lastKey, first, text: bytes) else { return false }
+                    }
+                    count += added
+                    pos = half.end
+                }
+            }
+            return nodes.close(index, count: count)
+        case .array:
+            let index = nodes.open(.array)
+            var count = 0
+            if !tag.selfClosing {
+                try enter()
+                defer { depth -= 1 }
+                while let element = try nextElement() {
+                    count += 1
+                    guard try readNode(element, into: &nodes) else { return false }
+                }
+            }
+            return nodes.close(index, count: count)
+        case .string:
+            guard !tag.selfClosing else { return nodes.addString(UnsafeBufferPointer(start: nil, count: 0), at: nil) }
+            let text = try text()
+            try closeTag(.string)
+            try validate(text)
+            return addString(text, to: &nodes)
+        case .true, .false:
+            if !tag.selfClosing { try closeTag(tag.kind) }
+            nodes.add(.bool, UInt64(tag.kind == .true ? 1 : 0))
+        default:
+            // Numbers, dates and data as the values' way reads them (and refuses them).
+            switch try value(tag) {
+            case .int(let i): nodes.add(i.isUnsigned ? .unsigned : .int, i.bitPattern)
+            case .double(let d): nodes.add(.real, d.bitPattern)
+            case .date(let d): nodes.add(.date, d.secondsSince2001.bitPattern)
+            case .data(let bytes): return bytes.withUnsafeBufferPointer { nodes.addData($0) }
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// A dictionary's entries up to its end (or the root's up to `stopAt`), keys in
+    /// strictly ascending byte order: their count and the last key's node (-1 for none),
+    /// or nil (see `binary`).
+    private mutating func readEntries(into nodes: inout XMLNodes) throws(PlistError) -> (count: Int, lastKey: Int)? {
+        var count = 0
+        var lastKey = -1
+        while let (keyText, _, valueTag) = try nextEntry() {
+            try validate(keyText)
+            // `{CF$UID = n}` is how a UID is kept, and the writer writes it back as one.
+            guard
+                !withBytes(
+                    keyText,
+                    {
+                        $0.count == 6 && bytesEqual($0, UnsafeBufferPointer(start: Self.uidKey.utf8Start, count: 6))
+                    })
+            else { return nil }
+            let key = nodes.count
+            guard addString(keyText, to: &nodes), lastKey < 0 || nodes.precedes(lastKey, key, text: bytes) else {
+                return nil
+            }
+            lastKey = key
+            count += 1
+            guard try readNode(valueTag, into: &nodes) else { return nil }
+        }
+        return (count, lastKey)
+    }
+
+    /// A string's node: where it lies in the text, or its decoded bytes.
+    private func addString(_ text: Text, to nodes: inout XMLNodes) -> Bool {
+        switch text {
+        case .slice(let range): nodes.addString(UnsafeBufferPointer(rebasing: bytes[range]), at: range.lowerBound)
+        case .decoded(let owned): owned.withUnsafeBufferPointer { nodes.addString($0, at: nil) }
+        }
+    }
+}

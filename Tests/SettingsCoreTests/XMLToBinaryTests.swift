@@ -1,0 +1,224 @@
+import Foundation
+import XCTest
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
+
+/// A binary property list written as an XML document is read (`export D PATH` of an XML
+/// domain) must be byte for byte what `BinaryWriter` writes for the values read from it,
+/// in one piece or in halves on two threads; a document it cannot so write (keys out of
+/// order or repeated, a `CF$UID` key, no dictionary at the root) must be left to the
+/// values' way, and a broken one never written.
+final class XMLToBinaryTests: XCTestCase {
+    private let threads = SecondThreads()
+
+    /// What the values' way writes.
+    private func valuesBinary(_ text: [UInt8]) throws -> [UInt8] {
+        BinaryWriter.encode(try PropertyList.read(text).0)
+    }
+
+    /// The straight way, in one piece and in halves: the same, or both nil.
+    private func straight(_ text: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws -> [UInt8]? {
+        let one = try XMLReader.binary(text)
+        let halves = try XMLReader.binary(text, inParallel: { self.threads.run($0) })
+        XCTAssertEqual(one, halves, "in halves as in one piece", file: file, line: line)
+        return one
+    }
+
+    /// Written straight, and what the values give.
+    private func check(_ text: [UInt8], _ name: String = "", line: UInt = #line) throws {
+        let written = try XCTUnwrap(try straight(text, line: line), name, line: line)
+        XCTAssertEqual(written, try valuesBinary(text), name, line: line)
+    }
+
+    /// A document of `count` entries in key order, `middle` put in the middle of them;
+    /// values repeat, so most scalars are written once for many entries.
+    private func document(_ count: Int = 30_000, middle: String = "") -> String {
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
+        for i in 0..<count {
+            let key = String(format: "k%06d", i)
+            if i == count / 2 { text += middle }
+            text +=
+                "\t<key>\(key)</key>\n\t<array>\n\t\t<integer>\(i % 300)</integer>\n\t\t<string>v &amp; \(i % 7)</string>\n"
+                + "\t\t<dict><key>a</key><real>\(Double(i) / 7)</real><key>b</key><true/>"
+                + "<key>c</key><data>AAEC</data><key>d</key><string>\(key)</string></dict>\n\t</array>\n"
+        }
+        return text + "</dict>\n</plist>\n"
+    }
+
+    func testEveryKindOfValueIsWrittenAsTheValuesAre() throws {
+        var domain = XMLCodecTests.edgeCases
+        domain["nested"] = .dict(["a": .array([.dict([:]), .array([]), .data([1, 2, 3])]), "b": .double(.nan)])
+        domain["list of lists"] = .array([
+            .array([.string("a b"), .int(1)]), .dict(["k": .string("q\"t\\")]), .array([]),
+        ])
+        domain["long"] = .string(String(repeating: "long text ", count: 40))
+        domain["unicode"] = .array([.string("é"), .string("😀"), .string("日本"), .string("e\u{301}")])
+        try check(XMLWriter.encode(.dict(domain)))
+        try check(XMLWriter.encode(.dict([:])), "an empty root")
+        try check(Array("<plist><dict/></plist>".utf8), "a self-closed root")
+    }
+
+    /// One object for equal scalars however they are spelled, and only for those: a key
+    /// and a string of the same bytes, a number with spaces, zeros or in hex, text with
+    /// references or CDATA; but never `0` and `-0`, `1` and `true`, or text and data.
+    func testEqualScalarsAreOneObjectAsTheWriterNumbersThem() throws {
+        let sample = """
+            <plist><dict>
+            <key>a</key><array><string>a</string><string>&#97;</string><string><![CDATA[a]]></string></array>
+            <key>b</key><array><integer>7</integer><integer> 007</integer><integer>0x7</integer><integer>+7</integer></array>
+            <key>c</key><array><real>0</real><real>-0</real><real>0.0</real><integer>0</integer><false/></array>
+            <key>d</key><array><integer>1</integer><true/><real>1</real><date>2001-01-01T00:00:01Z</date></array>
+            <key>e</key><array><data>YQ==</data><string>a</string><data>YQ==</data><data>Y Q = =</data></array>
+            <key>f</key><array><integer>18446744073709551615</integer><integer>-1</integer><integer>0xFFFFFFFFFFFFFFFF</integer></array>
+            <key>g</key><array><real>nan</real><real>NaN</real><real>inf</real><real>1e400</real></array>
+            <key>h</key><array><string/><string></string><data></data><dict/><array/><dict></dict></array>
+            </dict></plist>
+            """
+        try check(Array(sample.utf8))
+    }
+
+    /// Comments, CDATA, references, no `<plist>` wrapper, UTF-16: read as the reader reads them.
+    func testTheTextIsReadAsTheReaderReadsIt() throws {
+        let samples = [
+            "<plist><dict><!-- c --><key>a&lt;</key><string><![CDATA[x<y]]>&#x263A;</string><key>b</key><integer> 5</integer></dict></plist>",
+            "<?xml version=\"1.0\"?><dict><key>a</key><array><true/><false/><date>2020-01-01T00:00:00Z</date></array></dict>",
+            "<plist><dict><key>&#x1F600;</key><data>\n\tAAEC\n\tAwQF\n</data><key>&#x1F601;</key><string>&#x1F600;</string></dict></plist>",
+        ]
+        for sample in samples {
+            try check(Array(sample.utf8), sample)
+        }
+        let utf16: [UInt8] = [0xFF, 0xFE] + samples[0].utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        try check(utf16, "UTF-16")
+    }
+
+    func testABigDocumentIsWrittenInHalves() throws {
+        let text = Array(document().utf8)
+        XCTAssertGreaterThan(text.count, 1 << 20)
+        try check(text)
+        XCTAssertEqual(threads.started, 2, "the text's second half read, and its objects' written, on others")
+    }
+
+    func testAMiddleLineInCDATAOrACommentIsNoEntry() throws {
+        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 40_000)
+        for middle in ["\t<key>k014999z</key>\n\t<string><![CDATA[\(lines)]]></string>\n", "<!--\(lines)\n-->\n"] {
+            try check(Array(document(middle: middle).utf8))
+        }
+    }
+
+    /// Left to the values' way: keys out of order, a key twice (in one half, and one in
+    /// each half, and the halves out of order), `CF$UID`, a root that is no dictionary.
+    func testWhatCannotBeWrittenAsItIsRead() throws {
+        let refused = [
+            "<plist><dict><key>b</key><true/><key>a</key><true/></dict></plist>",
+            "<plist><dict><key>a</key><true/><key>a</key><false/></dict></plist>",
+            "<plist><dict><key>a</key><dict><key>y</key><true/><key>x</key><true/></dict></dict></plist>",
+            "<plist><dict><key>a</key><dict><key>CF$UID</key><integer>3</integer></dict></dict></plist>",
+            "<plist><dict><key>CF$UID</key><integer>3</integer><key>z</key><true/></dict></plist>",
+            "<plist><array><true/></array></plist>",
+            "<plist><string>a</string></plist>",
+        ]
+        for sample in refused {
+            XCTAssertNil(try straight(Array(sample.utf8)), sample)
+        }
+        // A UID's key that is not `CF$UID` byte for byte is a key like any other.
+        try check(
+            Array("<plist><dict><key>CF$UIDs</key><integer>3</integer><key>cf$uid</key><true/></dict></plist>".utf8))
+        let big = document()
+        let twice = big.replacingOccurrences(of: "<key>k029999</key>", with: "<key>k000001</key>")
+        XCTAssertNil(try straight(Array(twice.utf8)), "a key in both halves")
+        // The second half's first key, in order with its own half's but before the first's last.
+        var swapped = Array(big.utf8)
+        let split = try XCTUnwrap(swapped.withUnsafeBufferPointer { XMLReader.entryLine(in: $0, after: $0.count / 2) })
+        swapped.replaceSubrange((split + 5)..<(split + 12), with: Array("k0     ".utf8))
+        swapped.replaceSubrange((split + 7)..<(split + 12), with: [])
+        XCTAssertNotNil(try XMLReader.binary(Array(big.utf8)))
+        XCTAssertNil(try straight(swapped), "the second half's first key before the first half's last")
+        XCTAssertEqual(threads.started, 2, "read in halves, then refused")
+    }
+
+    /// A broken document throws (or is left to the values' way), in one piece or in halves.
+    func testABrokenDocumentIsNeverWritten() {
+        let big = document()
+        for broken in [
+            String(big.dropLast(400)), big.replacingOccurrences(of: "<key>k025000</key>", with: "<key>k025000</kex>"),
+            big.replacingOccurrences(of: "<integer>100</integer>", with: "<integer>x</integer>"),
+            big.replacingOccurrences(of: "<key>k000100</key>", with: "<key>k000100\u{1}</key>"),
+            big.replacingOccurrences(of: "<data>AAEC</data>", with: "<data>A</data>"),
+            "<plist><dict><key>a</key><string>\u{FFFF}\u{0}</string></dict></plist>",
+        ] {
+            let text = Array(broken.utf8)
+            let valid = (try? PropertyList.read(text)) != nil
+            let one = try? XMLReader.binary(text),
+                halves = try? XMLReader.binary(text, inParallel: { self.threads.run($0) })
+            if valid {
+                XCTAssertEqual(one, halves)
+                if let one { XCTAssertEqual(one, try? valuesBinary(text)) }
+            } else {
+                XCTAssertNil(one)
+                XCTAssertNil(halves)
+            }
+        }
+        let invalidUTF8 =
+            Array("<plist><dict><key>a</key><string>".utf8) + [0xC3, 0x28] + Array("</string></dict></plist>".utf8)
+        XCTAssertThrowsError(try XMLReader.binary(invalidUTF8))
+    }
+
+    /// Random documents of few distinct scalars (so that most are written once for many
+    /// places) against the values' way; and with a byte broken, never a different answer.
+    func testRandomDocumentsAreWrittenAsTheirValuesAre() throws {
+        var generator = SystemRandomNumberGenerator()
+        let strings = ["", "a", "b", "é", "😀", "a&b", "<x>", "count", "name", "k1", String(repeating: "z", count: 20)]
+        func scalar() -> PlistValue {
+            switch Int.random(in: 0..<8, using: &generator) {
+            case 0: .bool(Bool.random())
+            case 1: .int([0, 1, -1, 255, 256, 65_536, Int64.max, Int64.min].randomElement()!)
+            case 2: .int(PlistInteger(unsigned: [UInt64.max, 1 << 63].randomElement()!))
+            case 3: .double([0, -0.0, 1, 0.5, 1 / 3, .infinity, 1e-300].randomElement()!)
+            case 4: .date(PlistDate(secondsSince2001: [0, 1, -1e9, 6e8].randomElement()!))
+            case 5: .data([[], [1], [0, 1, 2, 3], Array(repeating: 9, count: 40)].randomElement()!)
+            default: .string(strings.randomElement()!)
+            }
+        }
+        func value(_ depth: Int) -> PlistValue {
+            switch depth < 4 ? Int.random(in: 0..<10) : 0 {
+            case 0..<6: return scalar()
+            case 6, 7: return .array((0..<Int.random(in: 0..<5)).map { _ in value(depth + 1) })
+            default:
+                var dict = PlistDictionary()
+                for _ in 0..<Int.random(in: 0..<5) { dict[strings.randomElement()!] = value(depth + 1) }
+                return .dict(dict)
+            }
+        }
+        var written = 0
+        for round in 0..<400 {
+            var root = PlistDictionary()
+            for i in 0..<Int.random(in: 0..<12) { root[i % 3 == 0 ? strings.randomElement()! : "k\(i)"] = value(1) }
+            let text = XMLWriter.encode(.dict(root))
+            try check(text, "round \(round)")
+            written += 1
+            var broken = text
+            broken[Int.random(in: 0..<broken.count)] = UInt8.random(in: 0...255)
+            if let straight = try? XMLReader.binary(broken) {
+                XCTAssertEqual(straight, try valuesBinary(broken), "round \(round), broken")
+            }
+        }
+        XCTAssertEqual(written, 400)
+    }
+
+    /// Every XML dictionary of the corpus: written as its values are, or left, never different.
+    func testTheCorpusIsWrittenAsItsValuesAre() throws {
+        var written = 0
+        let files = FileManager.default.enumerator(atPath: CorpusTests.corpus)?.allObjects as? [String] ?? []
+        for name in files.sorted() {
+            guard let data = FileManager.default.contents(atPath: CorpusTests.corpus + "/" + name),
+                case .xml? = try? PropertyList.read(Array(data)).1,
+                case .dict? = try? PropertyList.read(Array(data)).0
+            else { continue }
+            guard let binary = try straight(Array(data)) else { continue }
+            XCTAssertEqual(binary, try valuesBinary(Array(data)), name)
+            written += 1
+        }
+        XCTAssertGreaterThan(written, 5)
+    }
+}
