@@ -200,7 +200,11 @@ public enum JSONReader {
                 }
                 return .int(integer)
             }
-            guard text.count < 400, let real = Double(String(decoding: text, as: UTF8.self)), real.isFinite else {
+            guard
+                let real = DecimalReal.parse(text)
+                    ?? (text.count < 400 ? Double(String(decoding: text, as: UTF8.self)) : nil),
+                real.isFinite
+            else {
                 throw invalid(.realOutOfRange(String(decoding: text.prefix(40), as: UTF8.self)))
             }
             return .double(real)

@@ -22,7 +22,9 @@ package enum RealText {
     /// The codecs' slices get a concrete entry, so the generic body is specialized here,
     /// inside this module: called generically across the module boundary, it made reading
     /// a big XML domain twice as slow.
-    package static func parse(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? { parse(text: bytes) }
+    package static func parse(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
+        DecimalReal.parse(UnsafeBufferPointer(rebasing: bytes)) ?? parse(text: bytes)
+    }
 
     package static func parse<C: Collection<UInt8>>(text bytes: C) -> Double? {
         guard !bytes.isEmpty, bytes.count < 400 else { return nil }
