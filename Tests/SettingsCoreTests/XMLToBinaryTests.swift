@@ -137,6 +137,19 @@ final class XMLToBinaryTests: XCTestCase {
         XCTAssertEqual(threads.started, 2, "read in halves, then refused")
     }
 
+    /// Nesting as deep as the reader allows is written as the values are (numbering
+    /// recurses once a level); one level more is refused by both ways.
+    func testNestingToTheReadersLimit() throws {
+        func nested(_ depth: Int) -> [UInt8] {
+            let open = String(repeating: "<array>", count: depth - 1)
+            let close = String(repeating: "</array>", count: depth - 1)
+            return Array("<plist><dict><key>a</key>\(open)<true/>\(close)</dict></plist>".utf8)
+        }
+        try check(nested(maximumNestingDepth))
+        XCTAssertThrowsError(try PropertyList.read(nested(maximumNestingDepth + 1)))
+        XCTAssertThrowsError(try XMLReader.binary(nested(maximumNestingDepth + 1)))
+    }
+
     /// A broken document throws (or is left to the values' way), in one piece or in halves.
     func testABrokenDocumentIsNeverWritten() {
         let big = document()
