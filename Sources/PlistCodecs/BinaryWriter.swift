@@ -312,7 +312,7 @@ package struct BinaryWriter {
         }
     }
 
-    static func appendDouble(_ bits: UInt64, to out: inout [UInt8]) {
+    private static func appendDouble(_ bits: UInt64, to out: inout [UInt8]) {
         out.append(addingCapacity: 9) { span in
             span.withUnsafeMutableBufferPointer { buffer, count in
                 storeEight(.real, bits, at: buffer.baseAddress! + count)
@@ -321,7 +321,7 @@ package struct BinaryWriter {
         }
     }
 
-    static func appendDate(_ secondsSince2001: UInt64, to out: inout [UInt8]) {
+    private static func appendDate(_ secondsSince2001: UInt64, to out: inout [UInt8]) {
         out.append(addingCapacity: 9) { span in
             span.withUnsafeMutableBufferPointer { buffer, count in
                 storeEight(.date, secondsSince2001, at: buffer.baseAddress! + count)
@@ -337,14 +337,14 @@ package struct BinaryWriter {
         storeBigEndian(bits, width: 8, at: p + 1)
     }
 
-    static func appendData(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    private static func appendData(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         appendHeader(.data, count: bytes.count, to: &out)
         out.appendBytes(bytes)
     }
 
     /// A string from its UTF-8 bytes: ASCII, nearly every string, is seen eight bytes at a
     /// time and copied whole; any other is written as UTF-16.
-    static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    private static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         if ByteWords.isASCII(utf8) {
             appendHeader(.asciiString, count: utf8.count, to: &out)
             out.appendBytes(utf8)
