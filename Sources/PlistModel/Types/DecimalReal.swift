@@ -18,27 +18,12 @@ package enum DecimalReal {
         var significant = 0, scale = 0
         // The digits before the point, then after it (each of those a tenth smaller):
         // leading zeros are not significant, and past 19 digits w may overflow.
-        let whole = i
-        while i < n, p[i] &- UInt8(ascii: "0") < 10 {
-            if w != 0 || p[i] != UInt8(ascii: "0") {
-                significant += 1
-                w = w &* 10 &+ UInt64(p[i] &- UInt8(ascii: "0"))
-            }
-            i += 1
-        }
-        var digits = i - whole
+        var digits = accumulate(p, n, &i, &w, &significant)
         if i < n, p[i] == UInt8(ascii: ".") {
             i += 1
-            let fraction = i
-            while i < n, p[i] &- UInt8(ascii: "0") < 10 {
-                if w != 0 || p[i] != UInt8(ascii: "0") {
-                    significant += 1
-                    w = w &* 10 &+ UInt64(p[i] &- UInt8(ascii: "0"))
-                }
-                i += 1
-            }
-            scale = fraction - i
-            digits += i - fraction
+            let fraction = accumulate(p, n, &i, &w, &significant)
+            scale = -fraction
+            digits += fraction
         }
         guard digits > 0, significant <= 19 else { return nil }
         if i < n {
@@ -72,6 +57,22 @@ package enum DecimalReal {
             magnitude = quotient(w, powerOfTen(-scale))
         }
         return negative ? -magnitude : magnitude
+    }
+
+    /// The run of digits from `i` on, into `w` and `significant`; returns how many.
+    @inline(__always)
+    private static func accumulate(
+        _ p: UnsafePointer<UInt8>, _ n: Int, _ i: inout Int, _ w: inout UInt64, _ significant: inout Int
+    ) -> Int {
+        let start = i
+        while i < n, p[i] &- UInt8(ascii: "0") < 10 {
+            if w != 0 || p[i] != UInt8(ascii: "0") {
+                significant += 1
+                w = w &* 10 &+ UInt64(p[i] &- UInt8(ascii: "0"))
+            }
+            i += 1
+        }
+        return i - start
     }
 
     /// 10^k for k from 0 to 19, each within 64 bits (made, not looked up: a global table
