@@ -8,15 +8,17 @@ extension XMLReader {
     ///
     /// Nil when the values' way must write it: the root is no dictionary; a dictionary's
     /// keys are not in strictly ascending byte order (a key twice, whose last value would
-    /// count, or keys the writer would reorder); a key is `CF$UID` (a UID's spelling); a
-    /// text or a count is too long for a node; the second half could not be read. Throws
-    /// what reading the document throws, though not always the first error the values'
-    /// way would report: a caller reports that one.
+    /// count, or keys the writer would reorder); a key is `CF$UID` (a UID's spelling); the
+    /// document is 4 GiB or more, or a text or a count too long for a node; the second half
+    /// could not be read. Throws what reading the document throws, though not always the
+    /// first error the values' way would report: a caller reports that one.
     package static func binary(_ input: [UInt8], inParallel: PropertyList.InParallel? = nil)
         throws(PlistError) -> [UInt8]?
     {
         let text = try TextDecoding.utf8(input, format: .xml)
-        guard text.count < 1 << 40 else { return nil }
+        // Every value takes 6 bytes of text or more (`<key/>`), so under 4 GiB its objects
+        // and references are numbered within `Int32`.
+        guard text.count < 1 << 32 else { return nil }
         return try text.withUnsafeBufferPointer { buffer throws(PlistError) -> [UInt8]? in
             var reader = XMLReader(buffer, wanted: nil)
             var nodes = XMLNodes(capacity: buffer.count / 24)
