@@ -27,8 +27,13 @@ final class DomainStoreTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: state) }
         let journalled = DomainStore(
             directory: directory, environment: Environment(["XDG_STATE_HOME": state, "HOME": directory]))
-        func openDescriptors() -> Int {
-            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+        /// Each open descriptor and what it names.
+        func openDescriptors() -> [String: String] {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return Dictionary(
+                uniqueKeysWithValues: fds.map {
+                    ($0, (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) ?? "?")
+                })
         }
         try journalled.update(.named("com.warm")) {
             $0["k"] = 0; return true
@@ -50,7 +55,16 @@ final class DomainStoreTests: XCTestCase {
             _ = journalled.history(of: .named("com.fd"))
             _ = try journalled.remove(.named("com.bin"))
         }
-        XCTAssertEqual(openDescriptors(), before)
+        // A descriptor the runtime or the test runner holds on another thread for a moment
+        // settles within two seconds (the fresh-clone CI once counted 34 against 33); a
+        // leak never does. What was left open is named.
+        var after = openDescriptors()
+        let deadline = Date().addingTimeInterval(2)
+        while after.count != before.count, Date() < deadline {
+            usleep(20_000)
+            after = openDescriptors()
+        }
+        XCTAssertEqual(after.count, before.count, "left open: \(after.filter { before[$0.key] != $0.value })")
         XCTAssertEqual(journalled.history(of: .named("com.fd")).count, 40)
         XCTAssertGreaterThan(journalled.history(of: .named("com.bin")).filter(\.isOutside).count, 0)
     }
