@@ -16,7 +16,7 @@ package struct BinaryWriter {
         /// a wrong object. (Local functions capturing the hash checked each access to it
         /// at run time: a twentieth of an export.)
         var hash: UInt64 {
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            var h = BinaryWriter.hashStart
             switch self {
             case .bool(let b): Self.mix(&h, b ? 1 : 2)
             case .int(let i):
@@ -430,6 +430,9 @@ package struct BinaryWriter {
             value >>= 8
         }
     }
+
+    /// The scalars' hash before any step: FNV-1a's offset basis.
+    static let hashStart: UInt64 = 0xcbf2_9ce4_8422_2325
 
     /// One step of the scalars' hash (FNV-1a's, a word at a time, its high bits folded
     /// down): `XMLReader.binary` hashes its scalars the same way.

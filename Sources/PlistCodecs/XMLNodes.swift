@@ -36,7 +36,7 @@ struct XMLNodes {
     // MARK: Reading
 
     mutating func add(_ kind: Kind, _ bits: UInt64) {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var h = BinaryWriter.hashStart
         BinaryWriter.mix(&h, UInt64(kind.rawValue))
         BinaryWriter.mix(&h, bits)
         nodes.append(Node(payload: bits, hash: UInt32(truncatingIfNeeded: h), info: kind.rawValue << 28))
@@ -51,7 +51,7 @@ struct XMLNodes {
 
     private mutating func addBytes(_ kind: Kind, _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int?) -> Bool {
         guard bytes.count <= Self.maximumCount else { return false }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var h = BinaryWriter.hashStart
         BinaryWriter.mix(&h, UInt64(kind.rawValue))
         BinaryWriter.mix(&h, UnsafeRawBufferPointer(bytes))
         var payload: UInt64
@@ -97,27 +97,24 @@ struct XMLNodes {
 
     /// Whether key `a`'s bytes sort strictly before key `b`'s.
     func precedes(_ a: Int, _ b: Int, text: UnsafeBufferPointer<UInt8>) -> Bool {
-        withBytes(a, text: text) { x in withBytes(b, text: text) { bytesPrecede(x, $0) } }
-    }
-
-    /// The index past node `i` and everything it holds.
-    @inline(__always)
-    func end(of i: Int) -> Int {
-        switch nodes[i].kind {
-        case .array, .dict: Int(nodes[i].payload)
-        default: i + 1
+        decoded.withUnsafeBufferPointer { decoded in
+            let bytes = Bytes(text: text, decoded: decoded)
+            return bytesPrecede(bytes.of(nodes[a]), bytes.of(nodes[b]))
         }
     }
 
-    /// A string's or data's bytes.
-    @inline(__always)
-    func withBytes<T>(_ i: Int, text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-        let node = nodes[i]
-        let start = Int(node.payload & ~Self.inDecoded)
-        if node.payload & Self.inDecoded == 0 {
-            return body(UnsafeBufferPointer(rebasing: text[start..<(start + node.count)]))
+    /// Where strings and data lie: in the text, or decoded (while reading, only as long as
+    /// `decoded` is not appended to).
+    struct Bytes {
+        let text: UnsafeBufferPointer<UInt8>
+        let decoded: UnsafeBufferPointer<UInt8>
+
+        @inline(__always)
+        func of(_ node: Node) -> UnsafeBufferPointer<UInt8> {
+            let start = Int(node.payload & ~XMLNodes.inDecoded)
+            let from = node.payload & XMLNodes.inDecoded == 0 ? text : decoded
+            return UnsafeBufferPointer(start: from.baseAddress.map { $0 + start }, count: node.count)
         }
-        return decoded.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<(start + node.count)])) }
     }
 }
 
@@ -140,19 +137,6 @@ extension XMLNodes {
                 numbering.freeSlots()
                 return numbering.write(UnsafePointer(nodes.baseAddress!), bytes, inParallel: inParallel)
             }
-        }
-    }
-
-    /// Where strings and data lie: in the text, or decoded.
-    private struct Bytes {
-        let text: UnsafeBufferPointer<UInt8>
-        let decoded: UnsafeBufferPointer<UInt8>
-
-        @inline(__always)
-        func of(_ node: Node) -> UnsafeBufferPointer<UInt8> {
-            let start = Int(node.payload & ~XMLNodes.inDecoded)
-            let from = node.payload & XMLNodes.inDecoded == 0 ? text : decoded
-            return UnsafeBufferPointer(start: from.baseAddress.map { $0 + start }, count: node.count)
         }
     }
 
