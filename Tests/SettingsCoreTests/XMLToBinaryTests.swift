@@ -80,16 +80,14 @@ final class XMLToBinaryTests: XCTestCase {
 
     /// Comments, CDATA, references, no `<plist>` wrapper, UTF-16: read as the reader reads them.
     func testTheTextIsReadAsTheReaderReadsIt() throws {
-        let samples = [
-            "<plist><dict><!-- c --><key>a&lt;</key><string><![CDATA[x<y]]>&#x263A;</string><key>b</key><integer> 5</integer></dict></plist>",
-            "<?xml version=\"1.0\"?><dict><key>a</key><array><true/><false/><date>2020-01-01T00:00:00Z</date></array></dict>",
-            "<plist><dict><key>&#x1F600;</key><data>\n\tAAEC\n\tAwQF\n</data><key>&#x1F601;</key><string>&#x1F600;</string></dict></plist>",
-        ]
+        let samples =
+            XMLToTextTests.readerSamples + [
+                "<plist><dict><key>&#x1F600;</key><data>\n\tAAEC\n\tAwQF\n</data><key>&#x1F601;</key><string>&#x1F600;</string></dict></plist>"
+            ]
         for sample in samples {
             try check(Array(sample.utf8), sample)
         }
-        let utf16: [UInt8] = [0xFF, 0xFE] + samples[0].utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
-        try check(utf16, "UTF-16")
+        try check(XMLToTextTests.utf16(samples[0]), "UTF-16")
     }
 
     func testABigDocumentIsWrittenInHalves() throws {
@@ -100,8 +98,7 @@ final class XMLToBinaryTests: XCTestCase {
     }
 
     func testAMiddleLineInCDATAOrACommentIsNoEntry() throws {
-        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 40_000)
-        for middle in ["\t<key>k014999z</key>\n\t<string><![CDATA[\(lines)]]></string>\n", "<!--\(lines)\n-->\n"] {
+        for middle in XMLToTextTests.middlesThatAreNoEntries {
             try check(Array(document(middle: middle).utf8))
         }
     }

@@ -100,16 +100,30 @@ final class XMLToTextTests: XCTestCase {
         XCTAssertGreaterThan(copied, 300, "the ones XML writes are copied")
     }
 
+    /// Documents that use what the reader accepts beyond the plain form: comments, CDATA,
+    /// references, a prolog, no `<plist>` wrapper (the straight writers' tests read them too).
+    static let readerSamples = [
+        "<plist><dict><!-- c --><key>a&lt;</key><string><![CDATA[x<y]]>&#x263A;</string><key>b</key><integer> 5</integer></dict></plist>",
+        "<?xml version=\"1.0\"?><dict><key>a</key><array><true/><false/><date>2020-01-01T00:00:00Z</date></array></dict>",
+    ]
+
+    /// `text` as UTF-16 little-endian with its byte-order mark.
+    static func utf16(_ text: String) -> [UInt8] {
+        [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    }
+
+    /// What goes in the middle of `document`: a line that looks like an entry of the root
+    /// (where the second reader may start), 40,000 times, inside CDATA and inside a comment.
+    static let middlesThatAreNoEntries: [String] = {
+        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 40_000)
+        return ["\t<key>k014999z</key>\n\t<string><![CDATA[\(lines)]]></string>\n", "<!--\(lines)\n-->\n"]
+    }()
+
     func testTheTextIsReadAsTheReaderReadsIt() throws {
-        let samples = [
-            "<plist><dict><!-- c --><key>a&lt;</key><string><![CDATA[x<y]]>&#x263A;</string><key>b</key><integer> 5</integer></dict></plist>",
-            "<?xml version=\"1.0\"?><dict><key>a</key><array><true/><false/><date>2020-01-01T00:00:00Z</date></array></dict>",
-        ]
-        for sample in samples {
+        for sample in Self.readerSamples {
             try checkBothForms(Array(sample.utf8), sample)
         }
-        let utf16: [UInt8] = [0xFF, 0xFE] + samples[0].utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
-        try checkBothForms(utf16, "UTF-16")
+        try checkBothForms(Self.utf16(Self.readerSamples[0]), "UTF-16")
     }
 
     func testABigDocumentIsWrittenInHalves() throws {
@@ -120,8 +134,7 @@ final class XMLToTextTests: XCTestCase {
     }
 
     func testAMiddleLineInCDATAOrACommentIsNoEntry() throws {
-        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 40_000)
-        for middle in ["\t<key>k014999z</key>\n\t<string><![CDATA[\(lines)]]></string>\n", "<!--\(lines)\n-->\n"] {
+        for middle in Self.middlesThatAreNoEntries {
             let text = Array(document(middle: middle).utf8)
             try checkBothForms(text)
             XCTAssertFalse(try XCTUnwrap(try streamed(text)).contains("\"fake\":"))
