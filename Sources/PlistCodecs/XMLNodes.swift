@@ -42,9 +42,10 @@ struct XMLNodes {
         nodes.append(Node(payload: bits, hash: UInt32(truncatingIfNeeded: h), info: kind.rawValue << 28))
     }
 
-    /// A string, `at` its offset in the text, or copied into `decoded` when nil.
-    mutating func addString(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int?) -> Bool {
-        addBytes(ByteWords.isASCII(bytes) ? .ascii : .unicode, bytes, at: offset)
+    /// A string, `at` its offset in the text, or copied into `decoded` when nil; `ascii`
+    /// is whether all its bytes are.
+    mutating func addString(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int?, ascii: Bool) -> Bool {
+        addBytes(ascii ? .ascii : .unicode, bytes, at: offset)
     }
 
     mutating func addData(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { addBytes(.data, bytes, at: nil) }

@@ -94,11 +94,12 @@ extension XMLReader {
             }
             return nodes.close(index, count: count)
         case .string:
-            guard !tag.selfClosing else { return nodes.addString(UnsafeBufferPointer(start: nil, count: 0), at: nil) }
+            guard !tag.selfClosing else {
+                return nodes.addString(UnsafeBufferPointer(start: nil, count: 0), at: nil, ascii: true)
+            }
             let text = try text()
             try closeTag(.string)
-            try validate(text)
-            return addString(text, to: &nodes)
+            return try addString(text, to: &nodes)
         case .true, .false:
             if !tag.selfClosing { try closeTag(tag.kind) }
             nodes.add(.bool, UInt64(tag.kind == .true ? 1 : 0))
@@ -122,7 +123,6 @@ extension XMLReader {
         var count = 0
         var lastKey = -1
         while let (keyText, _, valueTag) = try nextEntry() {
-            try validate(keyText)
             // `{CF$UID = n}` is how a UID is kept, and the writer writes it back as one.
             guard
                 !withBytes(
@@ -132,7 +132,7 @@ extension XMLReader {
                     })
             else { return nil }
             let key = nodes.count
-            guard addString(keyText, to: &nodes), lastKey < 0 || nodes.precedes(lastKey, key, text: bytes) else {
+            guard try addString(keyText, to: &nodes), lastKey < 0 || nodes.precedes(lastKey, key, text: bytes) else {
                 return nil
             }
             lastKey = key
@@ -142,11 +142,15 @@ extension XMLReader {
         return (count, lastKey)
     }
 
-    /// A string's node: where it lies in the text, or its decoded bytes.
-    private func addString(_ text: Text, to nodes: inout XMLNodes) -> Bool {
+    /// A string's node, checked as UTF-8: where it lies in the text, or its decoded bytes.
+    /// An ASCII string (nearly every one) is looked at once, for the check and its kind.
+    private func addString(_ text: Text, to nodes: inout XMLNodes) throws(PlistError) -> Bool {
+        let ascii = withBytes(text, ByteWords.isASCII)
+        if !ascii { try validate(text) }
         switch text {
-        case .slice(let range): nodes.addString(UnsafeBufferPointer(rebasing: bytes[range]), at: range.lowerBound)
-        case .decoded(let owned): owned.withUnsafeBufferPointer { nodes.addString($0, at: nil) }
+        case .slice(let range):
+            return nodes.addString(UnsafeBufferPointer(rebasing: bytes[range]), at: range.lowerBound, ascii: ascii)
+        case .decoded(let owned): return owned.withUnsafeBufferPointer { nodes.addString($0, at: nil, ascii: ascii) }
         }
     }
 }
