@@ -7,38 +7,39 @@ extension XMLWriter {
     /// big domain costs about its file in memory, and no dictionary or array is kept.
     ///
     /// `layout` is `BinaryReader.checkedForXML(input)`'s: the file was checked whole, and its
-    /// dictionaries' keys are already in the order the XML is written in, each once.
+    /// dictionaries' keys are already in the order the XML is written in, each once. Every
+    /// offset, length, reference and depth is checked again as it is used, and the values
+    /// counted, so bytes changed since (a mapped file another program rewrites) throw, and
+    /// are never read outside the input.
     ///
     ///     if let layout = try BinaryReader.checkedForXML(bytes) {
-    ///         try XMLWriter.encode(binary: bytes, layout: layout, chunk: 1 << 20) { try out.write($0) }
+    ///         try XMLWriter.encode(binary: bytes, layout: layout, chunk: 1 << 18) { try out.write($0) }
     ///     }
     package static func encode(
-        binary input: [UInt8], layout: BinaryReader.Layout, chunk: Int,
+        binary input: UnsafeBufferPointer<UInt8>, layout: BinaryReader.Layout, chunk: Int,
         to sink: (ArraySlice<UInt8>) throws -> Void
     ) throws {
         var out: [UInt8] = []
         out.reserveCapacity(min(chunk, 1 << 16) + 4096)
         out.append(contentsOf: header)
-        try input.withUnsafeBufferPointer { buffer in
-            var reader = try BinaryReader(checked: buffer, layout: layout)
-            try reader.writeXML(object: layout.rootIndex, level: 0, into: &out) { buffer in
-                guard buffer.count >= chunk else { return }
-                try sink(buffer[...])
-                buffer.removeAll(keepingCapacity: true)
-            }
+        var reader = try BinaryReader(checked: input, layout: layout)
+        try reader.writeXML(object: layout.rootIndex, level: 0, into: &out) { buffer in
+            guard buffer.count >= chunk else { return }
+            try sink(buffer[...])
+            buffer.removeAll(keepingCapacity: true)
         }
         put("</plist>\n", &out)
         try sink(out[...])
     }
+
+    package static func encode(
+        binary input: [UInt8], layout: BinaryReader.Layout, chunk: Int, to sink: (ArraySlice<UInt8>) throws -> Void
+    ) throws {
+        try input.withUnsafeBufferPointer { try encode(binary: $0, layout: layout, chunk: chunk, to: sink) }
+    }
 }
 
 extension BinaryReader {
-    /// A reader of a file `checkedForXML` passed, building every value it decodes.
-    init(checked bytes: UnsafeBufferPointer<UInt8>, layout: Layout) throws(PlistError) {
-        try self.init(bytes, wanted: nil)
-        precondition(refSize == layout.refSize && rootIndex == layout.rootIndex, "not the file that was checked")
-    }
-
     /// Writes object `index` as `XMLWriter.write` writes its value: containers walked by
     /// their references, scalars decoded one by one and written by `XMLWriter` itself.
     /// `flush` is offered the buffer after each entry of the root, as there.
@@ -48,6 +49,7 @@ extension BinaryReader {
         let start = try offset(of: index)
         let marker = bytes[start]
         let kind = BPlistMarker(byte: marker)
+        try count(1, at: start)
         switch kind {
         case .array, .dictionary: break
         case .asciiString:
@@ -65,16 +67,22 @@ extension BinaryReader {
             XMLWriter.tabs(level, &out)
             XMLWriter.put("<integer>", &out)
             let width = 1 << Int(BPlistMarker.low(marker))
+            try require(start + 1, width)
             let n = Self.bigEndian(bytes, start + 1, width)
             // 1, 2 and 4 bytes are unsigned; 8 are signed, as `integer(at:)` reads them.
             PlistInteger(width == 8 ? Int64(bitPattern: n) : Int64(n)).appendDecimal(to: &out)
             XMLWriter.put("</integer>\n", &out)
             return
         default:
-            try XMLWriter.write(decode(at: start).value, level: level, into: &out) { _ in }
+            try XMLWriter.write(decode(at: start, marker: marker).value, level: level, into: &out) { _ in }
             return
         }
         let (n, body) = try lengthAndBody(start, Int(BPlistMarker.low(marker)))
+        let (references, overflow) = n.multipliedReportingOverflow(by: kind == .array ? 1 : 2)
+        guard !overflow else { throw PlistError.binary(.collectionSizeOverflows, offset: start) }
+        _ = try self.references(body, references)
+        try enter(start)
+        defer { depth -= 1 }
         XMLWriter.tabs(level, &out)
         if kind == .array {
             if n == 0 { XMLWriter.put("<array/>\n", &out); return }

@@ -28,7 +28,10 @@ package struct BinaryReader {
     /// Strings and scalars are cheaper to decode again than to keep.
     private var builtCollections: [Int: PlistValue] = [:]
     private var produced = 0
-    private var depth = 0
+    /// `checkedForXML`'s `progress`, due when `produced` reaches `nextProgress`.
+    private var progress: (() -> Void)?
+    private var nextProgress = Int.max
+    var depth = 0
     /// In lookup mode, the one top-level key wanted.
     private let wanted: String?
     /// False while a value nobody asked for is read: checked in full, built not at all.
@@ -71,9 +74,12 @@ package struct BinaryReader {
         let objectCount: Int
         let offsetTable: Int
         let rootIndex: Int
+        /// The size of the file it was made from: the other fields hold for that size only.
+        let fileSize: Int
         fileprivate init(_ reader: BinaryReader) {
             (offsetSize, refSize, objectCount, offsetTable, rootIndex) =
                 (reader.offsetSize, reader.refSize, reader.objectCount, reader.offsetTable, reader.rootIndex)
+            fileSize = reader.bytes.count
         }
     }
 
@@ -90,16 +96,32 @@ package struct BinaryReader {
     /// and in strictly ascending byte order (the order the XML is written in, and no key
     /// twice), and no string holding a character XML cannot hold. Nil when any of that
     /// fails, and `read` must build the values; throws what `read` throws.
-    package static func checkedForXML(_ input: [UInt8]) throws(PlistError) -> Layout? {
-        try input.withUnsafeBufferPointer { buffer throws(PlistError) in
-            var reader = try BinaryReader(buffer, wanted: nil)
-            guard BPlistMarker(byte: buffer[try reader.offset(of: reader.rootIndex)]) == .dictionary else { return nil }
-            reader.materializing = false
-            reader.checkingXML = true
-            _ = try reader.object(reader.rootIndex)
-            return reader.xmlReady ? Layout(reader) : nil
+    ///
+    /// `progress` is called after each `progressStep` values checked, for a caller whose
+    /// bytes are a mapped file to give back the pages looked at (`MappedFile.dropPages`).
+    package static func checkedForXML(
+        _ buffer: UnsafeBufferPointer<UInt8>, progress: (() -> Void)? = nil
+    ) throws(PlistError) -> Layout? {
+        var reader = try BinaryReader(buffer, wanted: nil)
+        guard BPlistMarker(byte: buffer[try reader.offset(of: reader.rootIndex)]) == .dictionary else { return nil }
+        reader.materializing = false
+        reader.checkingXML = true
+        if let progress {
+            reader.progress = progress
+            reader.nextProgress = progressStep
         }
+        _ = try reader.object(reader.rootIndex)
+        return reader.xmlReady ? Layout(reader) : nil
     }
+
+    package static func checkedForXML(_ input: [UInt8]) throws(PlistError) -> Layout? {
+        try input.withUnsafeBufferPointer { buffer throws(PlistError) in try checkedForXML(buffer) }
+    }
+
+    /// How many values `checkedForXML` checks between calls of its `progress`: a flat
+    /// dictionary's keys and values lie in two runs of the file, so this is about 2 × 128 KiB
+    /// of a typical file looked at between two.
+    package static let progressStep = 1 << 14
 
     /// `lookup`, with the objects of the top-level keys (`PropertyList.lookupPlaces`).
     static func lookupPlaces(_ input: [UInt8], key: String) throws(PlistError) -> (
@@ -178,6 +200,17 @@ package struct BinaryReader {
 
     let rootIndex: Int
 
+    /// A reader of a file `checkedForXML` passed, from its layout (the trailer is not read
+    /// again), keeping nothing per object: `writeXML` walks the file and builds only its
+    /// scalars. Throws when `bytes` is not as long as the file that was checked.
+    init(checked bytes: UnsafeBufferPointer<UInt8>, layout: Layout) throws(PlistError) {
+        guard bytes.count == layout.fileSize else { throw PlistError.binary(.tooShort, offset: bytes.count) }
+        self.bytes = bytes
+        (offsetSize, refSize, objectCount, offsetTable, rootIndex) =
+            (layout.offsetSize, layout.refSize, layout.objectCount, layout.offsetTable, layout.rootIndex)
+        (state, sizes, wanted, materializing) = ([], [], nil, true)
+    }
+
     private mutating func document() throws(PlistError) -> PlistValue {
         // A root that is no dictionary is built, so the caller can name its type.
         if wanted != nil, BPlistMarker(byte: bytes[try offset(of: rootIndex)]) != .dictionary { materializing = true }
@@ -247,7 +280,12 @@ package struct BinaryReader {
             break
         }
         state[index] = 1
-        let result = try decode(at: try offset(of: index))
+        let start = try offset(of: index)
+        let marker = bytes[start]
+        let kind = BPlistMarker(byte: marker)
+        let result =
+            try kind == .array || kind == .dictionary
+            ? collection(at: start, marker: marker) : decode(at: start, marker: marker)
         state[index] = 2
         sizes[index] = UInt32(min(result.size, Self.maximumValues))
         if materializing {
@@ -260,24 +298,33 @@ package struct BinaryReader {
     }
 
     @inline(__always)
-    private mutating func count(_ n: Int, at offset: Int) throws(PlistError) {
+    mutating func count(_ n: Int, at offset: Int) throws(PlistError) {
         produced += n
         guard produced <= Self.maximumValues else {
             throw PlistError.binary(.tooManyValues(limit: Self.maximumValues), offset: offset)
         }
+        if produced >= nextProgress { reportProgress() }
+    }
+
+    /// Out of line: `count` is inlined into every case of `decode`, which recurses.
+    @inline(never)
+    private mutating func reportProgress() {
+        nextProgress = produced + Self.progressStep
+        progress?()
     }
 
     /// `need` bytes from `at` must lie before the offset table.
     @inline(__always)
-    private func require(_ at: Int, _ need: Int) throws(PlistError) {
+    func require(_ at: Int, _ need: Int) throws(PlistError) {
         let (end, overflow) = at.addingReportingOverflow(need)
         guard !overflow, need >= 0, end <= offsetTable else {
             throw PlistError.binary(.objectPastEnd, offset: at)
         }
     }
 
-    mutating func decode(at start: Int) throws(PlistError) -> (value: PlistValue, size: Int) {
-        let marker = bytes[start]
+    /// The object at `start`, whose first byte was read as `marker` (read once: a mapped
+    /// file's bytes may change under a writer of XML that has read it).
+    mutating func decode(at start: Int, marker: UInt8) throws(PlistError) -> (value: PlistValue, size: Int) {
         let low = Int(BPlistMarker.low(marker))
         switch BPlistMarker(byte: marker) {
         case .simple:
@@ -344,6 +391,21 @@ package struct BinaryReader {
             try count(1, at: start)
             let uid = Self.bigEndian(bytes, start + 1, low + 1)
             return (.dict([Self.uidKey: .int(PlistInteger(unsigned: uid))]), 1)
+        case .array, .dictionary:
+            return try collection(at: start, marker: marker)
+        case .unused7, .unused9, .orderedSet, .set, .unusedE, .unusedF:
+            throw PlistError.binary(.unsupportedMarker(marker), offset: start)
+        }
+    }
+
+    /// An array or dictionary, its elements read by `object`. Apart from `decode`, whose
+    /// frame holds every scalar's case: a debug build's nesting to `maximumNestingDepth`
+    /// must fit a thread's stack.
+    private mutating func collection(at start: Int, marker: UInt8) throws(PlistError) -> (
+        value: PlistValue, size: Int
+    ) {
+        let low = Int(BPlistMarker.low(marker))
+        switch BPlistMarker(byte: marker) {
         case .array:
             let (n, body) = try lengthAndBody(start, low)
             let refs = try references(body, n)
@@ -404,8 +466,8 @@ package struct BinaryReader {
                 size += s + 1
             }
             return (.dict(dict), size)
-        case .unused7, .unused9, .orderedSet, .set, .unusedE, .unusedF:
-            throw PlistError.binary(.unsupportedMarker(marker), offset: start)
+        default:
+            preconditionFailure("not a collection")
         }
     }
 
@@ -413,12 +475,14 @@ package struct BinaryReader {
     @inline(__always)
     func asciiBytes(ofObject index: Int) throws(PlistError) -> UnsafeBufferPointer<UInt8>? {
         let start = try offset(of: index)
-        guard BPlistMarker(byte: bytes[start]) == .asciiString else { return nil }
-        let (length, body) = try lengthAndBody(start, Int(BPlistMarker.low(bytes[start])))
+        let marker = bytes[start]
+        guard BPlistMarker(byte: marker) == .asciiString else { return nil }
+        let (length, body) = try lengthAndBody(start, Int(BPlistMarker.low(marker)))
+        try require(body, length)
         return UnsafeBufferPointer(rebasing: bytes[body..<(body + length)])
     }
 
-    private mutating func enter(_ offset: Int) throws(PlistError) {
+    mutating func enter(_ offset: Int) throws(PlistError) {
         depth += 1
         guard depth <= maximumNestingDepth else {
             throw PlistError.binary(.tooDeep(limit: maximumNestingDepth), offset: offset)
@@ -464,7 +528,7 @@ package struct BinaryReader {
 
     /// `n` references starting at `at`, checked to lie in the file.
     @inline(__always)
-    private func references(_ at: Int, _ n: Int) throws(PlistError) -> Int {
+    func references(_ at: Int, _ n: Int) throws(PlistError) -> Int {
         let (length, overflow) = n.multipliedReportingOverflow(by: refSize)
         guard !overflow else { throw PlistError.binary(.collectionSizeOverflows, offset: at) }
         try require(at, length)

@@ -181,9 +181,11 @@ public struct DomainStore: Sendable {
     package enum Output {
         /// The domain's values (empty for a domain with no file).
         case values(PlistDictionary)
-        /// A binary file, checked whole, whose XML `XMLWriter.encode(binary:layout:chunk:to:)`
-        /// writes straight from its bytes.
-        case binary([UInt8], BinaryReader.Layout)
+        /// A binary file, mapped and checked whole, whose XML
+        /// `XMLWriter.encode(binary:layout:chunk:to:)` writes straight from its bytes; the
+        /// writer gives the pages back as it goes (`MappedFile.dropPages`), so a big domain
+        /// is never held whole.
+        case binary(MappedFile, BinaryReader.Layout)
         /// The text (or binary plist) itself, written from the XML file as it was read
         /// (`XMLReader.text`, `XMLReader.binary`).
         case text([UInt8])
@@ -211,6 +213,12 @@ public struct DomainStore: Sendable {
     {
         _ = try located(domain, host: host)
         let path = path(of: domain, host: host)
+        if form == .xml, let mapped = MappedFile(path, minimumSize: 1), BinaryReader.hasHeader(mapped.bytes),
+            let layout = try? BinaryReader.checkedForXML(mapped.bytes, progress: mapped.dropPages)
+        {
+            mapped.dropPages()
+            return .binary(mapped, layout)
+        }
         enum Parsed {
             case direct(Output)
             case values((PlistValue, PlistFormat))
@@ -220,9 +228,8 @@ public struct DomainStore: Sendable {
             let binary = BinaryReader.hasHeader(bytes)
             switch form {
             case .xml:
-                if binary, let layout = try? BinaryReader.checkedForXML(bytes) {
-                    return .direct(.binary(bytes, layout))
-                }
+                // Mapped above when it could be written straight; here for its error or values.
+                break
             case .json, .defaults:
                 if !binary,
                     let text = try? XMLReader.text(

@@ -107,6 +107,75 @@ final class BinaryToXMLTests: XCTestCase {
         XCTAssertThrowsError(try BinaryReader.checkedForXML(truncated))
     }
 
+    /// The bytes `export D -` writes from are a mapped file another program may rewrite
+    /// after the check: the writer checks every offset, length, reference and depth again
+    /// as it uses them. Each byte of the objects and references, changed to each of a few
+    /// values, is written with the unchanged file's layout from bytes that end at a page
+    /// nothing may read: the XML is written or an error thrown, and nothing past the end
+    /// is read (that would end the test with SIGSEGV).
+    func testBytesChangedAfterTheCheckAreNeverReadOutside() throws {
+        let value = PlistValue.dict([
+            "a": .array([.string("xyz"), .int(300), .dict(["k": .bool(true)])]),
+            "b": .string(String(repeating: "long ", count: 4)), "c": .data([1, 2, 3]), "d": .double(2.5),
+            "e": .array([.int(-1), .int(1 << 40)]),
+        ])
+        let original = BinaryWriter.encode(value)
+        let layout = try XCTUnwrap(try BinaryReader.checkedForXML(original))
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let size = (original.count + page - 1) / page * page
+        let region = try XCTUnwrap(mmap(nil, size + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+        XCTAssertNotEqual(region, MAP_FAILED)
+        defer { munmap(region, size + page) }
+        XCTAssertEqual(mprotect(region + size, page, PROT_NONE), 0)
+        let start = (region + size - original.count).assumingMemoryBound(to: UInt8.self)
+        let bytes = UnsafeMutableBufferPointer(start: start, count: original.count)
+        let trailer = original.count - 32
+        var written = 0, thrown = 0
+        for at in 8..<trailer {
+            for byte: UInt8 in [0x00, 0x01, 0x0F, 0x5F, 0x7F, 0xAF, 0xD1, 0xDF, 0xFF, original[at] &+ 1] {
+                _ = bytes.initialize(from: original)
+                bytes[at] = byte
+                do {
+                    try XMLWriter.encode(binary: UnsafeBufferPointer(bytes), layout: layout, chunk: 64) { _ in }
+                    written += 1
+                } catch {
+                    thrown += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(written, 0)
+        XCTAssertGreaterThan(thrown, 0)
+        // Bytes of another length are not the file that was checked.
+        XCTAssertThrowsError(
+            try XMLWriter.encode(binary: Array(original.dropLast()), layout: layout, chunk: 64) { _ in })
+    }
+
+    /// A reference changed into a cycle after the check ends at the depth limit, as
+    /// reading it would, instead of writing forever.
+    func testACycleMadeAfterTheCheckThrows() throws {
+        let checked = Self.binary(objects: [[0xD1, 1, 2], [0x51, 0x61], [0xA1, 3], [0x10, 1]])
+        let layout = try XCTUnwrap(try BinaryReader.checkedForXML(checked))
+        var cycle = checked
+        cycle[8 + 3 + 2 + 1] = 2  // the array's element: the array itself
+        XCTAssertThrowsError(try XMLWriter.encode(binary: cycle, layout: layout, chunk: 64) { _ in }) { error in
+            guard case .binary(.tooDeep, _)? = error as? PlistError else { return XCTFail("\(error)") }
+        }
+    }
+
+    /// The check calls `progress` as it goes (the store gives a mapped file's pages back
+    /// there), about once per `progressStep` values.
+    func testTheCheckReportsProgress() throws {
+        var root = PlistDictionary()
+        for i in 0..<20_000 { root[String(format: "k%06d", i)] = .int(PlistInteger(Int64(i))) }
+        let bytes = BinaryWriter.encode(.dict(root))
+        var calls = 0
+        let layout = try bytes.withUnsafeBufferPointer { buffer in
+            try BinaryReader.checkedForXML(buffer) { calls += 1 }
+        }
+        XCTAssertNotNil(layout)
+        XCTAssertEqual(calls, (2 * 20_000 + 1) / BinaryReader.progressStep)
+    }
+
     private func message(of bytes: [UInt8]) -> String {
         do {
             _ = try BinaryReader.read(bytes)

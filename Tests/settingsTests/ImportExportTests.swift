@@ -62,6 +62,44 @@ final class ImportExportTests: XCTestCase {
             bell.stderr)
     }
 
+    /// A big binary domain is exported to XML from its mapped file, whose pages are given
+    /// back as the XML is written (issue 34: peak memory under twice the file): the same XML
+    /// as from the values. Cut short in place by another program while it is written (a
+    /// truncating writer; ours rename), the export ends with status 3 and one line naming
+    /// the file, not with SIGBUS.
+    func testABigBinaryDomainCutShortWhileExportedSaysSo() throws {
+        let script = """
+            import plistlib, sys
+            d = {"k%06d" % i: ("value %d" % i if i % 2 else i) for i in range(30000)}
+            plistlib.dump(d, open(sys.argv[1] + "/com.big.plist", "wb"), fmt=plistlib.FMT_BINARY)
+            plistlib.dump(d, open(sys.argv[1] + "/com.bigxml.plist", "wb"))
+            """
+        let made = h.exec("/usr/bin/env", ["python3", "-c", script, h.config])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let whole = h.ok("export", "com.big", "-")
+        XCTAssertGreaterThan(whole.utf8.count, 1 << 20)
+        XCTAssertEqual(whole, h.ok("export", "com.bigxml", "-"))
+
+        let (process, output, error) = try h.start(["export", "com.big", "-"])
+        // Wait until it is blocked writing to standard output: checked, and writing.
+        let deadline = Date().addingTimeInterval(30)
+        let syscall = "/proc/\(process.processIdentifier)/syscall"
+        while Date() < deadline {
+            let call = (try? String(contentsOfFile: syscall, encoding: .utf8)) ?? ""
+            if call.hasPrefix("1 0x1 ") { break }
+            usleep(10_000)
+        }
+        XCTAssertEqual(truncate(h.path("com.big"), 0), 0)
+        let written = output.fileHandleForReading.readDataToEndOfFile()
+        let said = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 3)
+        XCTAssertEqual(
+            said, "settings: \(h.path("com.big")) was cut short by another program while it was read; try again\n")
+        XCTAssertLessThan(written.count, whole.utf8.count)
+    }
+
     /// `export D --json` of an XML domain writes its JSON as the file is read (issue 34):
     /// the JSON of its values whether its keys are in order or not, to standard output and
     /// to a file alike, and a damaged file writes nothing.

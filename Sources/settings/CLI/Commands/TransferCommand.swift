@@ -101,11 +101,13 @@ enum TransferCommand {
             let form: DomainStore.OutputForm = options.json ? .json : path == "-" ? .xml : .binary
             switch try context.store.output(of: domain, host: context.host, as: form) {
             case .values(let read): values = read
-            case .binary(let bytes, let layout):
-                // Written straight from the file's bytes: no values built.
+            case .binary(let file, let layout):
+                // Written straight from the mapped file's bytes: no values built, and the
+                // pages read so far given back after each piece.
                 do {
-                    try XMLWriter.encode(binary: bytes, layout: layout, chunk: 1 << 20) { piece in
+                    try XMLWriter.encode(binary: file.bytes, layout: layout, chunk: 1 << 18) { piece in
                         try context.streams.output(Array(piece))
+                        file.dropPages()
                     }
                 } catch let error as Errno {
                     throw CLIError.outputFailed(error)
