@@ -22,9 +22,14 @@ extension XMLReader {
         return try text.withUnsafeBufferPointer { buffer throws(PlistError) -> [UInt8]? in
             var reader = XMLReader(buffer, wanted: nil)
             var nodes = XMLNodes(capacity: buffer.count / 24)
+            var join: (() -> Result<SecondHalf, PlistError>)?
+            // Joined on every way out, and only then or where the first half ends (this
+            // function's scope, not the `if`'s, which would join before reading): the
+            // other reader reads this buffer.
+            defer { _ = join?() }
             if let inParallel, buffer.count >= 1 << 20, let split = entryLine(in: buffer, after: buffer.count / 2) {
                 let shared = SharedText(buffer)
-                let join = inParallel {
+                join = inParallel {
                     var other = XMLReader(shared.buffer, wanted: nil)
                     other.pos = split
                     other.depth = 1
@@ -38,8 +43,6 @@ extension XMLReader {
                         return .failure(error)
                     }
                 }
-                // Joined on every way out: the other reader reads this buffer.
-                defer { _ = join() }
                 reader.stopAt = split
                 reader.secondHalf = join
             }

@@ -95,6 +95,12 @@ final class XMLToBinaryTests: XCTestCase {
         XCTAssertGreaterThan(text.count, 1 << 20)
         try check(text)
         XCTAssertEqual(threads.started, 2, "the text's second half read, and its objects' written, on others")
+        // The first half is read while the second is: the reader joins the other thread
+        // once it reaches the middle, not before it reads (which made them one after the other).
+        XCTAssertEqual(threads.overlaps.count, 2)
+        for overlap in threads.overlaps {
+            XCTAssertGreaterThan(overlap, 0.25, "this thread's work before joining, over the other's")
+        }
     }
 
     func testAMiddleLineInCDATAOrACommentIsNoEntry() throws {

@@ -131,6 +131,8 @@ final class XMLToTextTests: XCTestCase {
         XCTAssertGreaterThan(text.count, 1 << 20)
         try checkBothForms(text)
         XCTAssertEqual(threads.started, 2, "each form's second half was read on another thread")
+        XCTAssertEqual(threads.overlaps.count, 2)
+        for overlap in threads.overlaps { XCTAssertGreaterThan(overlap, 0.25, "the first half was read meanwhile") }
     }
 
     func testAMiddleLineInCDATAOrACommentIsNoEntry() throws {
