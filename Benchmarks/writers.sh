@@ -26,4 +26,4 @@ domains) for w in 0 1 2 3; do loop "$w" "com.writers.$w" & done ;;
 shared | git) for w in 0 1 2 3; do loop "$w" com.writers.shared & done ;;
 esac
 wait
-cat "$work"/writers-refused-* 2>/dev/null | awk '{ s += $1 } END { print s + 0 }' >"$work/writers-refused-$mode.total"
+cat "$work"/writers-refused-[0-9] 2>/dev/null | awk '{ s += $1 } END { print s + 0 }' >"$work/writers-refused-$mode.total"

@@ -5,8 +5,10 @@
 //   SettingsKitBenchmark set             median µs of a set (UserDefaults: set + synchronize)
 //   SettingsKitBenchmark burst           median ms of 1,000 sets of different keys into a new
 //                                       domain: durable, coalesced + flush(),
-//                                       UserDefaults' 1,000 sets + synchronize(), and the
-//                                       floor: 1,000 bare file replacements of the same sizes
+//                                       UserDefaults' 1,000 sets + synchronize(), the
+//                                       floor: 1,000 bare file replacements of the same sizes,
+//                                       and the median ratio of interleaved durable and
+//                                       floor rounds
 //   SettingsKitBenchmark pressure        ms of 1,000 set-then-get rounds on one key of a
 //                                       1.3 MB domain: durable, coalesced (+ flush), and
 //                                       UserDefaults (+ one synchronize)
@@ -64,12 +66,12 @@ case "burst":
         round += 1
         return "com.bench.burst.\(name).\(getpid()).\(round)"
     }
-    let durable =
-        median(
-            (0..<5).map { _ in
-                let settings = Settings(domain: fresh("durable"))
-                return time(1) { for (i, key) in keys.enumerated() { settings[key] = i } }
-            }) / 1e6
+    func durableRound() -> Double {
+        let settings = Settings(domain: fresh("durable"))
+        return time(1) { for (i, key) in keys.enumerated() { settings[key] = i } }
+    }
+    // The first durable round, untimed, gives the floor its file sizes.
+    _ = durableRound()
     let coalesced =
         median(
             (0..<5).map { _ in
@@ -95,25 +97,37 @@ case "burst":
     let size =
         (try? FileManager.default.attributesOfItem(
             atPath: "\(folder)/com.bench.burst.durable.\(getpid()).1.plist")[.size] as? Int) ?? 0
-    let floor =
-        median(
-            (0..<5).map { _ in
-                let target = "\(folder)/floor.\(getpid()).plist", temporary = "\(folder)/.floor.tmp"
-                let directory = open(folder, O_RDONLY | O_DIRECTORY)
-                defer { close(directory); unlink(target) }
-                let bytes = [UInt8](repeating: 0x20, count: size)
-                return time(1) {
-                    for i in 1...1000 {
-                        let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-                        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, size * i / 1000) }
-                        fsync(fd)
-                        close(fd)
-                        rename(temporary, target)
-                        fsync(directory)
-                    }
-                }
-            }) / 1e6
-    print("burst \(durable) \(coalesced) \(ud) \(floor)")
+    func floorRound() -> Double {
+        let target = "\(folder)/floor.\(getpid()).plist", temporary = "\(folder)/.floor.tmp"
+        let directory = open(folder, O_RDONLY | O_DIRECTORY)
+        defer { close(directory); unlink(target) }
+        let bytes = [UInt8](repeating: 0x20, count: size)
+        return time(1) {
+            for i in 1...1000 {
+                let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, size * i / 1000) }
+                fsync(fd)
+                close(fd)
+                rename(temporary, target)
+                fsync(directory)
+            }
+        }
+    }
+    // Durable rounds and floor rounds interleaved, the order swapped each round, so a disk
+    // that slows for a while slows both: the ratio is the median of each round's own.
+    var durables: [Double] = [], floors: [Double] = []
+    for round in 0..<7 {
+        if round % 2 == 0 {
+            durables.append(durableRound())
+            floors.append(floorRound())
+        } else {
+            floors.append(floorRound())
+            durables.append(durableRound())
+        }
+    }
+    let durable = median(durables) / 1e6, floor = median(floors) / 1e6
+    let ratio = median(zip(durables, floors).map { $0 / $1 })
+    print("burst \(durable) \(coalesced) \(ud) \(floor) \(ratio)")
 case "pressure":
     // 8,000 keys of 120-byte strings: about 1.3 MB of XML, as the peers' memory-pressure test.
     let filler = String(repeating: "x", count: 120)
