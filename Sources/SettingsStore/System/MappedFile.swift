@@ -12,7 +12,8 @@
 /// A mapped file another program cuts short in place (a truncating writer; ours replace
 /// files by renaming) would end the process with SIGBUS at the next look past its new end.
 /// While a mapping lives, that signal ends the process with status 3 and one line naming
-/// the file, as any file that cannot be read does. Whatever looks at the bytes must check
+/// the file, as any file that cannot be read does (the line names the newest mapping: the
+/// store keeps one at a time). Whatever looks at the bytes must check
 /// every offset it reads, as `BinaryReader` does: another program may change them.
 package final class MappedFile {
     package let bytes: UnsafeBufferPointer<UInt8>
