@@ -197,7 +197,7 @@ enum ManPage {
         The XML of a binary domain, and the JSON of an XML domain, are written straight from its file
         (checked whole first, or held until the file has been read to its end): a big domain is never
         built in memory, and a damaged file writes nothing.
-        A binary domain's file is mapped, not read, so its XML costs less memory than the file; if
+        A binary domain's file is mapped, not read, so its XML never holds the whole file; if
         another program cuts the file short while it is written (a writer that truncates in place,
         as Foundation's does), the export stops with status 3 and one line naming the file.
         .TP
