@@ -304,27 +304,19 @@ package struct BinaryWriter {
         case .float(let f):
             out.append(BPlistMarker.real.byte(2))
             appendBigEndian(UInt64(f.bitPattern), width: 4, to: &out)
-        case .double(let d): appendDouble(d.bitPattern, to: &out)
-        case .date(let d): appendDate(d.secondsSince2001.bitPattern, to: &out)
+        case .double(let d): appendEight(.real, d.bitPattern, to: &out)
+        case .date(let d): appendEight(.date, d.secondsSince2001.bitPattern, to: &out)
         case .data(let bytes): bytes.withUnsafeBufferPointer { appendData($0, to: &out) }
         case .string(var s): s.withUTF8 { appendString($0, to: &out) }
         case .array, .dict: break
         }
     }
 
-    private static func appendDouble(_ bits: UInt64, to out: inout [UInt8]) {
+    /// A double or a date (`storeEight`), appended.
+    private static func appendEight(_ marker: BPlistMarker, _ bits: UInt64, to out: inout [UInt8]) {
         out.append(addingCapacity: 9) { span in
             span.withUnsafeMutableBufferPointer { buffer, count in
-                storeEight(.real, bits, at: buffer.baseAddress! + count)
-                count += 9
-            }
-        }
-    }
-
-    private static func appendDate(_ secondsSince2001: UInt64, to out: inout [UInt8]) {
-        out.append(addingCapacity: 9) { span in
-            span.withUnsafeMutableBufferPointer { buffer, count in
-                storeEight(.date, secondsSince2001, at: buffer.baseAddress! + count)
+                storeEight(marker, bits, at: buffer.baseAddress! + count)
                 count += 9
             }
         }
