@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 @testable import PlistCodecs
 @testable import SettingsStore
 
@@ -34,6 +35,16 @@ final class SecondThreads {
             let result = thread.join()
             self.overlaps.append(ours / max(spent.seconds, 1e-9))
             return result
+        }
+    }
+
+    /// Fails unless `count` threads were joined, each after the reader did about as much
+    /// work as the thread (over a quarter of it): the halves were read at once.
+    func assertEachRanBeside(count: Int, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(overlaps.count, count, file: file, line: line)
+        for overlap in overlaps {
+            XCTAssertGreaterThan(
+                overlap, 0.25, "this thread's work before joining, over the other's", file: file, line: line)
         }
     }
 
