@@ -213,7 +213,7 @@ public struct DomainStore: Sendable {
     {
         _ = try located(domain, host: host)
         let path = path(of: domain, host: host)
-        if form == .xml, let mapped = MappedFile(path, minimumSize: 1), BinaryReader.hasHeader(mapped.bytes),
+        if form == .xml, let mapped = MappedFile(path), BinaryReader.hasHeader(mapped.bytes),
             let layout = try? BinaryReader.checkedForXML(mapped.bytes, progress: mapped.dropPages)
         {
             mapped.dropPages()

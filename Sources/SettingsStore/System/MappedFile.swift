@@ -18,13 +18,13 @@
 package final class MappedFile {
     package let bytes: UnsafeBufferPointer<UInt8>
 
-    /// `path`'s bytes, when it is a regular file of `minimumSize` bytes or more that can
-    /// be mapped; nil otherwise (nothing there, another kind of file, too small, or any
-    /// failure), and the caller reads the file as it reads any other.
-    package init?(_ path: String, minimumSize: Int) {
+    /// `path`'s bytes, when it is a regular file that is not empty and can be mapped; nil
+    /// otherwise (nothing there, another kind of file, an empty one, or any failure), and
+    /// the caller reads the file as it reads any other.
+    package init?(_ path: String) {
         guard let (fd, status) = try? FileSystem.openToRead(path) else { return nil }
         defer { FileSystem.close(fd) }
-        guard status.isRegular, status.size >= max(minimumSize, 1), status.size <= FileSystem.maximumReadSize,
+        guard status.isRegular, status.size > 0, status.size <= FileSystem.maximumReadSize,
             let start = mmap(nil, status.size, PROT_READ, MAP_PRIVATE, fd, 0), start != MAP_FAILED
         else { return nil }
         bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: status.size)
