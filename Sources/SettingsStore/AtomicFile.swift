@@ -28,6 +28,21 @@ package enum AtomicFile {
         case unconfirmed(Errno)
     }
 
+    /// What `replace` did: whether it is durable, and the new file's status once in
+    /// place, looked at through the descriptor it was written with (nil if that failed).
+    struct Replaced {
+        let durability: Durability
+        let status: FileSystem.Status?
+    }
+
+    /// Who is handed the new file's bytes, fsynced but before the rename (the journal's
+    /// copy of it): the pieces as written, with no second read, or nil past `limit` bytes,
+    /// so a big file is never held whole for it.
+    struct Copy {
+        let limit: Int
+        let body: ([ArraySlice<UInt8>]?) -> Void
+    }
+
     @discardableResult
     static func replace(
         _ path: String, directoryFD: CInt, with bytes: [UInt8],
@@ -35,14 +50,14 @@ package enum AtomicFile {
     ) throws(Errno) -> Durability {
         try replace(path, directoryFD: directoryFD, keeping: old, newFileMode: newFileMode) { write in
             try write(bytes[...])
-        }
+        }.durability
     }
 
     @discardableResult
     static func replace(
         _ path: String, directoryFD: CInt, keeping old: FileSystem.Status?, newFileMode: FileSystem.Mode = 0o600,
-        copy: ((CInt) -> Void)? = nil, contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
-    ) throws(Errno) -> Durability {
+        copy: Copy? = nil, contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
+    ) throws(Errno) -> Replaced {
         let (fd, temporary) = try FileSystem.makeTemporaryFile(in: Path.directory(of: path), prefix: temporaryPrefix)
         var renamed = false
         defer {
@@ -63,14 +78,24 @@ package enum AtomicFile {
             }
             try FileSystem.fchmod(fd, newFileMode)
         }
-        try FileSystem.writeAll(fd, from: contents)
+        // The pieces are slices of the writer's own arrays: kept, they cost no copy.
+        var pieces: [ArraySlice<UInt8>]? = copy == nil ? nil : []
+        var size = 0
+        try FileSystem.writeAll(fd, from: contents) { piece in
+            size += piece.count
+            if let limit = copy?.limit, size > limit { pieces = nil } else { pieces?.append(piece) }
+        }
         try FileSystem.fsync(fd)
-        // The journal's copy of the new file, from the same descriptor (no second open).
-        copy?(fd)
+        copy?.body(pieces)
         try FileSystem.rename(temporary, path)
         renamed = true
-        do throws(Errno) { try FileSystem.fsync(directoryFD) } catch { return .unconfirmed(error) }
-        return .confirmed
+        // The file just put in place, as this descriptor sees it: a `stat` of the name
+        // would walk the path, and could see another writer's file put there since.
+        let status = try? FileSystem.status(fd: fd)
+        do throws(Errno) { try FileSystem.fsync(directoryFD) } catch {
+            return Replaced(durability: .unconfirmed(error), status: status)
+        }
+        return Replaced(durability: .confirmed, status: status)
     }
 
     /// Removes the temporary files a writer killed between creating and renaming one

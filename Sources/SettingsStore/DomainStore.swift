@@ -127,7 +127,8 @@ public struct DomainStore: Sendable {
 
     /// `FolderLock.holding` with this store's time-out and waiting notice.
     private func holdingLock<T>(
-        _ folder: String, for path: String, file: String? = nil, _ body: (_ folder: CInt, _ file: CInt?) throws -> T
+        _ folder: String, for path: String, file: String? = nil,
+        _ body: (_ folder: CInt, _ file: LockedFile?) throws -> T
     ) throws -> T {
         try FolderLock.holding(folder, for: path, timeout: lockTimeout, waiting: waitingForLock, file: file, body)
     }
@@ -370,7 +371,7 @@ public struct DomainStore: Sendable {
                 Journal.Write($0, at: named, before: existing.map { FileStamp($0.status) }, creating: true) { before }
             }
             let warning = try save(
-                values, over: existing, to: target, binary: binary, written: written, memo: memo, copy: entry?.copy)
+                values, over: existing, to: target, binary: binary, written: written, memo: memo, entry: entry)
             entry?.finish(changes, count: changeCount, written: remains(values, target))
             return warning
         }
@@ -397,7 +398,8 @@ public struct DomainStore: Sendable {
             }
             let kept = entry == nil ? 0 : min(document.count, Journal.keptChanges)
             let changes = (0..<kept).map { KeyChange(key: document.key($0), old: nil, new: document.value($0)) }
-            let warning = try replace(target, keeping: nil, copy: entry?.copy) { write in try write(document.xml[...]) }
+            let warning = try replace(target, keeping: nil, entry: entry) { write in try write(document.xml[...]) }
+                .warning
             created = true
             entry?.finish(changes, count: document.count, written: true)
             return warning
@@ -490,7 +492,7 @@ public struct DomainStore: Sendable {
             }
             if spliced == nil { values[key] = value }
             let warning = try save(
-                values, over: existing, to: target, binary: binary, written: written, memo: memo, copy: entry?.copy,
+                values, over: existing, to: target, binary: binary, written: written, memo: memo, entry: entry,
                 spliced: spliced)
             entry?.finish(
                 old == value ? [] : [KeyChange(key: key, old: old, new: value)], written: remains(values, target))
@@ -560,10 +562,10 @@ public struct DomainStore: Sendable {
             return warning
         }
         try checkWritable(status, at: target.path)
-        let warning = try replace(target, keeping: status, copy: entry?.copy) { write in
+        let (warning, stamp) = try replace(target, keeping: status, entry: entry) { write in
             try editor.write(value, chunk: 1 << 20, to: write)
         }
-        written?(FileStamp(status), Self.stamp(at: target.path))
+        written?(FileStamp(status), stamp)
         entry?.finish(changes, written: true)
         return warning
     }
@@ -592,7 +594,7 @@ public struct DomainStore: Sendable {
         let linked: Bool
         let directoryFD: CInt
         /// The file at `path`, open to read, when the lock opened it (see `FolderLock`).
-        let opened: CInt?
+        let opened: LockedFile?
     }
 
     /// Runs `body` on the domain's file holding its folder's lock. Everything that looks
@@ -607,10 +609,6 @@ public struct DomainStore: Sendable {
         _ body: (Target) throws -> StoreWarning?
     ) throws -> StoreWarning? {
         let (folder, typed) = try located(domain, host: host)
-        if case .path = domain {
-        } else {
-            do { try FileSystem.makeDirectories(folder) } catch { throw StoreError.writeFailed(path: typed, error) }
-        }
         // An existing file, named without a link, is locked alone (see `FolderLock`). The
         // name as typed is looked at first: the one lookup `path(of:host:)` starts with.
         var existing = typed
@@ -619,6 +617,11 @@ public struct DomainStore: Sendable {
         if status == nil, existing == typed {
             existing = path(of: domain, host: host)
             if existing != typed { status = try? FileSystem.linkStatus(existing) }
+        }
+        // A file found in the folder means the folder is there: no `stat` of it at every write.
+        if case .path = domain {
+        } else if status == nil {
+            do { try FileSystem.makeDirectories(folder) } catch { throw StoreError.writeFailed(path: typed, error) }
         }
         let alone = status?.isRegular == true ? existing : nil
         return try holdingLock(folder, for: typed, file: alone) { folderFD, fileFD throws in
@@ -668,7 +671,7 @@ public struct DomainStore: Sendable {
     /// spliced in (`values` are its values), not every entry encoded again.
     private func save(
         _ values: PlistDictionary, over existing: FileRead?, to target: Target, binary needsBinary: Bool = false,
-        written: Written? = nil, memo: FileMemo? = nil, copy: ((CInt) -> Void)? = nil,
+        written: Written? = nil, memo: FileMemo? = nil, entry: Journal.Write? = nil,
         spliced: FileMemo.Known? = nil
     ) throws(StoreError) -> StoreWarning? {
         let path = target.path
@@ -687,7 +690,7 @@ public struct DomainStore: Sendable {
         var kept: [UInt8]? = memo != nil && !binary && spliced == nil ? [] : nil
         var bounds: [Int] = []
         let values = kept != nil ? PlistDictionary(entries: values.sortedEntries) : values
-        let warning = try replace(target, keeping: existing?.status, copy: copy) { write in
+        let (warning, stamp) = try replace(target, keeping: existing?.status, entry: entry) { write in
             if let spliced {
                 try write(spliced.bytes[...])
             } else if binary {
@@ -706,21 +709,24 @@ public struct DomainStore: Sendable {
         } else if let kept {
             memo?.remember(kept, values, bounds: bounds)
         }
-        written?(before, Self.stamp(at: path))
+        written?(before, stamp)
         return warning
     }
 
     /// The target's file replaced by what `contents` writes (`AtomicFile`, keeping `old`'s
-    /// owner, mode and attributes): a warning when it is in place but not confirmed
-    /// durable; nothing replaced, and `writeFailed`, when it failed.
+    /// owner, mode and attributes), the journal's `entry` given its bytes and its place: a
+    /// warning when it is in place but not confirmed durable, and the new file's stamp;
+    /// nothing replaced, and `writeFailed`, when it failed.
     private func replace(
-        _ target: Target, keeping old: FileSystem.Status?, copy: ((CInt) -> Void)?,
+        _ target: Target, keeping old: FileSystem.Status?, entry: Journal.Write?,
         contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
-    ) throws(StoreError) -> StoreWarning? {
+    ) throws(StoreError) -> (warning: StoreWarning?, stamp: FileStamp?) {
         do throws(Errno) {
-            let durability = try AtomicFile.replace(
+            let copy = entry.map { entry in AtomicFile.Copy(limit: Journal.comparedSize) { entry.copy($0) } }
+            let replaced = try AtomicFile.replace(
                 target.path, directoryFD: target.directoryFD, keeping: old, copy: copy, contents: contents)
-            return StoreWarning(durability, path: target.path)
+            entry?.placed(replaced.status)
+            return (StoreWarning(replaced.durability, path: target.path), replaced.status.map(FileStamp.init))
         } catch {
             throw StoreError.writeFailed(path: target.path, error)
         }
@@ -832,7 +838,7 @@ public struct DomainStore: Sendable {
     }
 
     /// Reads and parses a domain file (through `memo`, when given).
-    func read(_ path: String, memo: FileMemo? = nil, opened: CInt? = nil) throws(StoreError) -> FileRead? {
+    func read(_ path: String, memo: FileMemo? = nil, opened: LockedFile? = nil) throws(StoreError) -> FileRead? {
         guard
             let file = try readFile(
                 path, opened: opened, parse: { bytes, _ throws(PlistError) in try Self.parse(bytes, memo: memo) })
@@ -880,7 +886,7 @@ public struct DomainStore: Sendable {
     /// seconds: Foundation rewrites its files in place, so a reader can catch one
     /// half-written (or just truncated, hence empty).
     private func readFile<T>(
-        _ path: String, opened: CInt? = nil, shortcut: ((CInt, FileSystem.Status) -> T?)? = nil,
+        _ path: String, opened: LockedFile? = nil, shortcut: ((CInt, FileSystem.Status) -> T?)? = nil,
         parse: ([UInt8], FileSystem.Status) throws(PlistError) -> T
     ) throws(StoreError) -> (parsed: T?, status: FileSystem.Status)? {
         let deadline = FileSystem.monotonicSeconds() + min(max(readRetry, 0), 2)
@@ -890,15 +896,12 @@ public struct DomainStore: Sendable {
             let file: (bytes: [UInt8], status: FileSystem.Status)
             do throws(FileError) {
                 let fd: CInt, status: FileSystem.Status, owned: Bool
-                if let lockFD = given {
+                if let locked = given {
                     given = nil
-                    (fd, owned) = (lockFD, false)
-                    do throws(Errno) {
-                        try FileSystem.rewind(lockFD)
-                        status = try FileSystem.status(fd: lockFD)
-                    } catch {
-                        throw FileError.system(error)
-                    }
+                    // Its status is the lock's, looked at a moment ago under the lock.
+                    (fd, status, owned) = (locked.fd, locked.status, false)
+                    // A second read of the same descriptor (see `edit`) starts again.
+                    do throws(Errno) { try FileSystem.rewind(fd) } catch { throw FileError.system(error) }
                 } else {
                     guard let (own, ownStatus) = try FileSystem.openToRead(path) else { return nil }
                     (fd, status, owned) = (own, ownStatus, true)

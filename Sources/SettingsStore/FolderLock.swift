@@ -30,13 +30,14 @@ package enum FolderLock {
     /// `holding`, and with `file`, a regular file in the folder (no link), the folder is
     /// held shared and `file` exclusive, once it is checked to be still the file at that
     /// name (a writer that replaced it meanwhile made a new one, which is locked in its
-    /// turn): `body` is given the file's descriptor, open to read, so that the write
-    /// reads it without opening it again. A file gone by then is written as a new one,
-    /// under the folder's exclusive lock (and `body` is given no file).
+    /// turn): `body` is given the file's descriptor, open to read, and its status as
+    /// locked, so that the write reads it without opening or looking at it again. A file
+    /// gone by then is written as a new one, under the folder's exclusive lock (and `body`
+    /// is given no file).
     static func holding<T>(
         _ folder: String, for path: String, timeout: Double,
         waiting: (@Sendable (String, Double) -> Void)? = nil, file: String?,
-        _ body: (_ folder: CInt, _ file: CInt?) throws -> T
+        _ body: (_ folder: CInt, _ file: LockedFile?) throws -> T
     ) throws -> T {
         let fd: CInt
         do { fd = try FileSystem.openFolder(folder) } catch {
@@ -60,14 +61,15 @@ package enum FolderLock {
                 sweep(folder)
             }
             guard try lock(fd, shared: true) else { throw StoreError.lockTimeout(path: path, seconds: timeout) }
-            while let (own, _) = (try? FileSystem.openToRead(file)) ?? nil {
+            // Looked at once, locked: what a `stat` before the lock saw could change before it.
+            while let own = try? FileSystem.openToLock(file) {
                 defer { FileSystem.close(own) }
                 guard try lock(own, shared: false) else { throw StoreError.lockTimeout(path: path, seconds: timeout) }
                 guard let locked = try? FileSystem.status(fd: own), let named = try? FileSystem.linkStatus(file) else {
                     break
                 }
-                if named.isRegular, locked.device == named.device, locked.inode == named.inode {
-                    return try body(fd, own)
+                if named.isRegular, locked.isRegular, locked.device == named.device, locked.inode == named.inode {
+                    return try body(fd, LockedFile(fd: own, status: locked))
                 }
             }
             // Gone, or no longer a file: a new file, written alone.
@@ -84,4 +86,11 @@ package enum FolderLock {
 
     /// The folders this process has cleared of abandoned temporary files.
     private static let swept = Mutex<Set<String>>([])
+}
+
+/// A domain's file as `FolderLock` holds it: open to read at its first byte, and its
+/// status once locked.
+struct LockedFile {
+    let fd: CInt
+    let status: FileSystem.Status
 }

@@ -40,8 +40,8 @@ public struct JournalEntry: Sendable, Equatable {
 /// change in `stateDirectory/history/NAME.jsonl` (private, 0600), bounded in size and age,
 /// and never a reason for a write to fail (a journal that cannot be written is skipped).
 ///
-/// Beside it, `NAME.last` holds the file as the store last left it, copied by the kernel
-/// from the descriptor it was written through, behind a header with its stamp: a domain
+/// Beside it, `NAME.last` holds the file as the store last left it, written from the
+/// pieces the file was written from (no second read), behind a header with its stamp: a domain
 /// found different at the next write was changed outside the store, and that change is
 /// journalled first, as `outside`, key by key (see `Write`).
 package struct Journal: Sendable {
@@ -112,11 +112,12 @@ package struct Journal: Sendable {
 
     /// One write's journalling, under the domain's lock: made before the write, which it
     /// compares with the store's copy of the last one (`outside`); told of the new file
-    /// as it is written (`copy(from:)`); finished once it is in place (`finish`).
+    /// as it is written (`copy`) and put in place (`placed`); finished after (`finish`).
     ///
-    /// The copy is `NAME.last`, rewritten in place: first its header says `invalid`, then
-    /// the bytes go in, then the header gets the new file's stamp. A crash between leaves
-    /// it invalid, which finds no change rather than a false one.
+    /// The copy is `NAME.last`, rewritten in place: its header saying `invalid` and the
+    /// bytes go in with one `pwritev(2)`, header first; then the header gets the new
+    /// file's stamp. A crash between leaves it invalid, which finds no change rather
+    /// than a false one.
     final class Write {
         let journal: Journal
         let base: String
@@ -126,20 +127,24 @@ package struct Journal: Sendable {
         private(set) var outside: [KeyChange] = []
         /// Whether the file changed outside the store but was too big to compare.
         private(set) var outsideUncompared = false
-        private var copied: FileStamp?
+        /// Whether the new file's bytes are in the copy, and its stamp once in place.
+        private var copied = false
+        private var stamp: FileStamp?
         /// The size of `NAME.last` as opened.
         private var lastSize = 0
 
         init(_ journal: Journal, at path: String, before: FileStamp?, creating: Bool, values: () -> PlistDictionary?) {
             self.journal = journal
             base = journal.file(for: path, "")
-            if creating { try? FileSystem.makeDirectories(journal.directory) }
-            fd = FileSystem.openPrivate(base + ".last", creating: creating) ?? -1
-            guard fd >= 0 else { return }
-            let status = try? FileSystem.status(fd: fd)
-            // Unknown, it is taken as long, so that a copy cuts it to size.
-            lastSize = status?.size ?? Int.max
-            let size = status?.size ?? headerSize
+            // Opened first: the folder is made only when it is missing, not looked at each time.
+            var opened = FileSystem.openPrivate(base + ".last", creating: creating)
+            if opened == nil, creating, (try? FileSystem.makeDirectories(journal.directory)) != nil {
+                opened = FileSystem.openPrivate(base + ".last", creating: creating)
+            }
+            fd = opened?.fd ?? -1
+            guard let status = opened?.status else { return }
+            lastSize = status.size
+            let size = status.size
             let header = FileSystem.readBytes(fd, count: headerSize, at: 0)
             guard header.count == headerSize, header.starts(with: "settings-last ".utf8),
                 header != Journal.header(before), header != Journal.header(.invalid)
@@ -163,33 +168,40 @@ package struct Journal: Sendable {
 
         deinit { if fd >= 0 { FileSystem.close(fd) } }
 
-        /// During the write, before the rename: the new file's bytes, from the descriptor
-        /// they were written through (no second open, no copy in this process).
-        func copy(from source: CInt) {
+        /// During the write, before the rename: the new file's bytes as written (nil: too
+        /// big to compare, so only its stamp is kept), behind a header that says `invalid`
+        /// until `placed`, in one write.
+        func copy(_ pieces: [ArraySlice<UInt8>]?) {
             guard fd >= 0 else { return }
             do throws(Errno) {
-                try FileSystem.writeBytes(Journal.header(.invalid), to: fd, at: 0)
-                // A file too big to compare keeps only its stamp: copying it would be for nothing.
-                let status = try FileSystem.status(fd: source)
-                if status.size > Journal.comparedSize {
-                    try FileSystem.truncate(fd, to: Journal.headerSize)
-                    copied = FileStamp(status)
+                let invalid = Journal.header(.invalid)
+                if let pieces {
+                    try FileSystem.writeBytes(invalid, then: pieces, to: fd, at: 0)
+                    let size = pieces.reduce(Journal.headerSize) { $0 + $1.count }
+                    // Only a shorter copy needs cutting: a longer one has already grown the file.
+                    if lastSize > size { try FileSystem.truncate(fd, to: size) }
                 } else {
-                    try FileSystem.copy(source, status, into: fd, outSize: lastSize, at: Journal.headerSize)
-                    copied = FileStamp(status)
+                    try FileSystem.writeBytes(invalid, to: fd, at: 0)
+                    try FileSystem.truncate(fd, to: Journal.headerSize)
                 }
+                copied = true
             } catch {
-                copied = nil
+                copied = false
             }
+        }
+
+        /// After the rename: the new file's status, which the header will name.
+        func placed(_ status: FileSystem.Status?) {
+            stamp = copied ? status.map(FileStamp.init) : nil
         }
 
         /// After the write: the outside change found before it and this one journalled, and
         /// the copy stamped (`written`: the file is there; false: it was removed).
         func finish(_ changes: [KeyChange], count: Int? = nil, written: Bool) {
             if fd >= 0 {
-                let stamp: Stamp = written ? copied.map(Stamp.file) ?? .invalid : .absent
+                let header: Stamp = written ? stamp.map(Stamp.file) ?? .invalid : .absent
                 if !written { try? FileSystem.truncate(fd, to: Journal.headerSize) }
-                try? FileSystem.writeBytes(Journal.header(stamp), to: fd, at: 0)
+                try? FileSystem.writeBytes(Journal.header(header), to: fd, at: 0)
             }
             journal.append(outside, uncompared: outsideUncompared, changes, count: count, at: base + ".jsonl")
         }

@@ -76,7 +76,8 @@ package enum PlistFiles {
                 do throws(Errno) {
                     let durability = try AtomicFile.replace(
                         target, directoryFD: directoryFD, keeping: old,
-                        newFileMode: newFileMode, contents: contents)
+                        newFileMode: newFileMode, contents: contents
+                    ).durability
                     return StoreWarning(durability, path: target)
                 } catch {
                     throw StoreError.writeFailed(path: path, error)

@@ -69,6 +69,71 @@ final class DomainStoreTests: XCTestCase {
         XCTAssertGreaterThan(journalled.history(of: .named("com.bin")).filter(\.isOutside).count, 0)
     }
 
+    /// The journal's copy of the file is written from the pieces the file was written
+    /// from, so every writer's pieces must make the file: an XML one-key write (one piece,
+    /// the memo's), a whole update, a binary one-key edit (the editor's many pieces, joined),
+    /// and a file over 1 MiB, of which only the stamp is kept. Each copy is the file byte
+    /// for byte, behind a header naming its inode and size, and no longer.
+    func testTheJournalsCopyIsTheFileForEveryWriter() throws {
+        let state = directory + "-state"
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let journalled = DomainStore(
+            directory: directory, environment: Environment(["XDG_STATE_HOME": state, "HOME": directory]))
+        func assertCopied(_ domain: String, whole: Bool, _ line: UInt = #line) throws {
+            let path = directory + "/" + domain + ".plist"
+            let last = state + "/settings/history/" + Path.flatName(of: path) + ".last"
+            let copy = try Data(contentsOf: URL(fileURLWithPath: last))
+            let file = try Data(contentsOf: URL(fileURLWithPath: path))
+            XCTAssertEqual(copy.dropFirst(128), whole ? file : Data(), line: line)
+            let header = String(decoding: copy.prefix(128), as: UTF8.self).split(separator: " ")
+            let inode = (try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)
+            XCTAssertEqual(header.count, 6, "\(header)", line: line)
+            XCTAssertEqual(UInt64(header[2]), inode?.uint64Value, line: line)
+            XCTAssertEqual(Int(header[3]), file.count, line: line)
+        }
+        let memo = FileMemo()
+        for i in 0..<3 {
+            try journalled.update(.named("com.xml"), key: "k\(i)", written: nil, memo: memo) {
+                $0 = .string(String(repeating: "x", count: 100 * (3 - i))); return true
+            }
+            try assertCopied("com.xml", whole: true)
+        }
+        try journalled.update(.named("com.xml")) {
+            $0["k0"] = nil; return true
+        }
+        try assertCopied("com.xml", whole: true)
+        var values = PlistDictionary()
+        for i in 0..<2000 { values["key\(i)"] = .array([.int(Int64(i)), .data([1, 2, 3]), .string("v\(i)")]) }
+        try Data(BinaryWriter.encode(.dict(values))).write(to: URL(fileURLWithPath: directory + "/com.bin.plist"))
+        try journalled.update(.named("com.bin"), key: "key7") {
+            $0 = .int(7); return true
+        }
+        try assertCopied("com.bin", whole: true)
+        try journalled.update(.named("com.big")) {
+            $0["big"] = .data([UInt8](repeating: 7, count: 1 << 20)); return true
+        }
+        try assertCopied("com.big", whole: false)
+    }
+
+    /// A head and the pieces after it land in order from the offset, as one piece (one
+    /// `pwritev`) or several (joined), over what was there and past its end.
+    func testAHeadAndItsPiecesAreWrittenInOrder() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (fd, path) = try FileSystem.makeTemporaryFile(in: directory, prefix: "pieces.")
+        defer { FileSystem.close(fd) }
+        let old = [UInt8](repeating: 0x2E, count: 40)
+        try FileSystem.writeBytes(old, to: fd, at: 0)
+        let head = Array("HEAD".utf8), body = Array("0123456789abcdef".utf8)
+        try FileSystem.writeBytes(head, then: [body[2...]], to: fd, at: 3)
+        var expected = old
+        expected.replaceSubrange(3..<(3 + 4 + 14), with: head + body[2...])
+        XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), expected)
+        try FileSystem.writeBytes(head, then: [body[0..<3], body[3..<3], body[10...]], to: fd, at: 30)
+        expected.replaceSubrange(30..<40, with: head + body[0..<3] + body[10...])
+        XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), expected)
+        XCTAssertEqual(expected.count, 43)
+    }
+
     /// `create` (issue 34's straight import) writes a document only where there is no
     /// file, as `update` makes one (mode 0600, through a link to a missing file), and
     /// touches nothing where there is one, even an empty one.

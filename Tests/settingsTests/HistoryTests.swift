@@ -83,6 +83,45 @@ final class HistoryTests: XCTestCase {
         XCTAssertTrue(text.hasSuffix("outside change (not through settings)\n-/volume = 9\n+/volume = 10\n"), text)
     }
 
+    /// A write of a domain that has a file, traced: the folders it knows are there (the
+    /// config folder, the journal's) are never looked at, and the journal's copy of the
+    /// new file is written from the bytes in hand, header first, with one `pwritev` (not
+    /// read back with `sendfile`). The copy is the file, byte for byte, behind a header
+    /// naming its inode and size, as an independent reader sees them.
+    func testAWriteCopiesTheFileInOneCallAndLooksAtNoFolder() throws {
+        try Harness.require("strace", package: "strace")
+        h.ok("write", "com.example.app", "volume", "-int", "5")
+        let tracePath = h.config + "-trace"
+        defer { try? FileManager.default.removeItem(atPath: tracePath) }
+        let r = h.exec(
+            "/usr/bin/strace",
+            ["-f", "-e", "trace=%file,%desc", "-o", tracePath, Harness.settings, "write", "com.example.app", "k", "v"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let trace = try String(contentsOfFile: tracePath, encoding: .utf8)
+        let lines = trace.split(separator: "\n")
+        func calls(_ name: String, on path: String) -> Int {
+            lines.filter { $0.contains(" \(name)(") && $0.contains("\"\(path)\"") }.count
+        }
+        XCTAssertEqual(calls("newfstatat", on: h.config), 0, "the config folder looked at:\n\(trace)")
+        XCTAssertEqual(calls("newfstatat", on: journalFolder), 0, "the journal's folder looked at:\n\(trace)")
+        let domain = h.path("com.example.app")
+        XCTAssertEqual(
+            calls("newfstatat", on: domain), 2, "once to choose the lock, once under it:\n\(trace)")
+        XCTAssertFalse(trace.contains("sendfile("), trace)
+        XCTAssertEqual(
+            lines.filter { $0.contains(" pwritev(") && $0.contains("settings-last invalid") }.count, 1, trace)
+        let last = journalFolder + "/" + journals()[0].dropLast(".jsonl".count) + ".last"
+        let copy = try Data(contentsOf: URL(fileURLWithPath: last))
+        let file = try Data(contentsOf: URL(fileURLWithPath: domain))
+        XCTAssertEqual(copy.dropFirst(128), file)
+        let attributes = try FileManager.default.attributesOfItem(atPath: domain)
+        let header = String(decoding: copy.prefix(128), as: UTF8.self).split(separator: " ")
+        XCTAssertEqual(header.first, "settings-last")
+        XCTAssertEqual(header.count, 6, "device, inode, size, modification time and the padding's newline")
+        XCTAssertEqual(UInt64(header[2]), (attributes[.systemFileNumber] as? NSNumber)?.uint64Value)
+        XCTAssertEqual(Int(header[3]), file.count)
+    }
+
     /// Undo is a new change, itself undoable, key by key: a later change to another key
     /// stays, and a key changed since is left alone and said.
     func testUndoIsAPerKeyMergeAndUndoable() {

@@ -152,6 +152,12 @@ package enum FileSystem {
         }
     }
 
+    /// A file to lock and then read, opened as `openToRead` opens it but not looked at:
+    /// the locker looks once it holds the lock.
+    static func openToLock(_ path: String) throws(Errno) -> CInt {
+        try open(path, O_RDONLY | O_NONBLOCK)
+    }
+
     /// The second half of `readFile`: all of a file `openToRead` opened.
     package static func readOpened(_ fd: CInt, _ status: Status, accepting: Accepting = .regularFiles) throws(FileError)
         -> [UInt8]
@@ -223,11 +229,17 @@ package enum FileSystem {
         }
     }
 
-    /// Writes every piece `contents` hands over to `fd`. An encoder's own error (there are
-    /// none today) is reported as EIO.
-    static func writeAll(_ fd: CInt, from contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws(Errno) {
+    /// Writes every piece `contents` hands over to `fd`, showing each to `written` once
+    /// it is. An encoder's own error (there are none today) is reported as EIO.
+    static func writeAll(
+        _ fd: CInt, from contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void,
+        written: ((ArraySlice<UInt8>) -> Void)? = nil
+    ) throws(Errno) {
         do {
-            try contents { piece in try piece.withUnsafeBytes { buffer in try writeAll(fd, buffer) } }
+            try contents { piece in
+                try piece.withUnsafeBytes { buffer in try writeAll(fd, buffer) }
+                written?(piece)
+            }
         } catch let error as Errno {
             throw error
         } catch {

@@ -54,13 +54,17 @@ extension FileSystem {
         if let failure { throw failure }
     }
 
-    /// The file at `path` open to read and write, made (empty) if missing; with
-    /// `creating` false, open to read, nil when missing.
-    package static func openPrivate(_ path: String, creating: Bool) -> CInt? {
+    /// The file at `path` open to read and write, made (empty) if missing, and its
+    /// status; with `creating` false, open to read; nil when missing or not looked at.
+    package static func openPrivate(_ path: String, creating: Bool) -> (fd: CInt, status: Status)? {
         guard let fd = try? open(path, creating ? O_RDWR | O_CREAT : O_RDONLY, 0o600) else { return nil }
-        // Only root gives a new file away: the size is not looked at otherwise.
-        if creating, isRoot, (try? status(fd: fd).size) == 0 { try? giveToFolderOwner(fd, path) }
-        return fd
+        guard let status = try? status(fd: fd) else {
+            close(fd)
+            return nil
+        }
+        // Only root gives a new file away.
+        if creating, isRoot, status.size == 0 { try? giveToFolderOwner(fd, path) }
+        return (fd, status)
     }
 
     /// Up to `count` bytes of `fd` from `offset`.
@@ -83,20 +87,33 @@ extension FileSystem {
         }
     }
 
-    /// Makes what `out` (`outSize` bytes long) holds from `offset` on all that `source`
-    /// (`status`) holds, copied by the kernel (`sendfile`, no copy in this process).
-    package static func copy(_ source: CInt, _ status: Status, into out: CInt, outSize: Int, at offset: Int)
+    /// Writes `head` and then `tail` to `fd` from `offset`: one `pwritev(2)` when the
+    /// tail is one piece (a file written in one), else one `pwrite` of them joined.
+    package static func writeBytes(_ head: [UInt8], then tail: [ArraySlice<UInt8>], to fd: CInt, at offset: Int)
         throws(Errno)
     {
-        guard lseek(out, off_t(offset), SEEK_SET) >= 0 else { throw Errno.current }
-        var from: off_t = 0
-        while Int(from) < status.size {
-            let n = sendfile(out, source, &from, status.size - Int(from))
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { throw n < 0 ? Errno.current : Errno(EIO) }
+        guard tail.count == 1, let piece = tail.first else {
+            var joined = head
+            for piece in tail { joined.append(contentsOf: piece) }
+            return try writeBytes(joined, to: fd, at: offset)
         }
-        // Only a shorter copy needs cutting: a longer one has already grown the file.
-        if outSize > offset + status.size { try truncate(out, to: offset + status.size) }
+        let total = head.count + piece.count
+        let written = head.withUnsafeBytes { head in
+            piece.withUnsafeBytes { piece in
+                let vectors = [
+                    iovec(iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress), iov_len: head.count),
+                    iovec(iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress), iov_len: piece.count),
+                ]
+                return pwritev(fd, vectors, 2, off_t(offset))
+            }
+        }
+        if written == total { return }
+        // Cut short (or interrupted): the rest the plain way, from where it stopped.
+        if written < 0, errno != EINTR { throw Errno.current }
+        let done = max(written, 0)
+        var joined = head
+        joined.append(contentsOf: piece)
+        try writeBytes(Array(joined[done...]), to: fd, at: offset + done)
     }
 
     /// Moves `fd` back to its first byte, for a read from the start.
