@@ -215,27 +215,43 @@ package struct Journal: Sendable {
     /// The header for `stamp` (nil: no file): `headerSize` bytes, the last a newline.
     static func header(_ stamp: FileStamp?) -> [UInt8] { header(stamp.map(Stamp.file) ?? .absent) }
 
-    /// Bytes, not a String: a write makes three of these (as text they cost 7% of one).
+    /// Bytes, not a String: a write makes two of these (as text they cost 7% of one); the
+    /// invalid one is made once.
     static func header(_ stamp: Stamp) -> [UInt8] {
+        switch stamp {
+        case .invalid: return invalidHeader
+        case .absent: return header(words: "absent".utf8, numbers: [])
+        // Not the change time: the rename that puts the file in place moves it.
+        case .file(let s):
+            return header(
+                words: EmptyCollection(),
+                numbers: [UInt64(s.device), s.inode, UInt64(s.size), UInt64(bitPattern: s.modified)])
+        }
+    }
+
+    private static let invalidHeader = header(words: "invalid".utf8, numbers: [])
+
+    /// `settings-last `, then `words` or the numbers in decimal with a space between,
+    /// padded with spaces to `headerSize` bytes, the last a newline.
+    private static func header(words: some Collection<UInt8>, numbers: [UInt64]) -> [UInt8] {
         var out = [UInt8](repeating: UInt8(ascii: " "), count: headerSize)
         out[headerSize - 1] = 10
         var at = 0
-        func put(_ bytes: some Sequence<UInt8>) {
-            for byte in bytes where at < headerSize - 1 {
-                out[at] = byte
-                at += 1
-            }
+        func put(_ byte: UInt8) {
+            if at < headerSize - 1 { out[at] = byte }
+            at += 1
         }
-        put("settings-last ".utf8)
-        switch stamp {
-        // Not the change time: the rename that puts the file in place moves it.
-        case .file(let s):
-            for (i, n) in [UInt64(s.device), s.inode, UInt64(s.size), UInt64(bitPattern: s.modified)].enumerated() {
-                if i > 0 { put(" ".utf8) }
-                put(String(n).utf8)
+        for byte in "settings-last ".utf8 { put(byte) }
+        for byte in words { put(byte) }
+        for (i, n) in numbers.enumerated() {
+            if i > 0 { put(UInt8(ascii: " ")) }
+            // The digits of n, most significant first, with no String made.
+            var divisor: UInt64 = 1
+            while n / divisor >= 10 { divisor *= 10 }
+            while divisor > 0 {
+                put(UInt8(ascii: "0") + UInt8(n / divisor % 10))
+                divisor /= 10
             }
-        case .absent: put("absent".utf8)
-        case .invalid: put("invalid".utf8)
         }
         return out
     }

@@ -319,15 +319,19 @@ package enum FileSystem {
     /// the user's own (`user.*`) and the access ACL, whose mask is what keeps a group's
     /// access narrow. Other namespaces (`trusted.*`, `security.*`) are the system's.
     static func copyMetadata(from path: String, to fd: CInt) throws(Errno) {
-        var names = [CChar](repeating: 0, count: 4096)
-        var length = listxattr(path, &names, names.count)
-        if length < 0, errno == ERANGE {
+        // The size first: the usual file has none, and costs one call and no buffer.
+        var names: [CChar] = []
+        var length = 0
+        while true {
             let needed = listxattr(path, nil, 0)
-            guard needed >= 0 else { throw Errno.current }
-            names = [CChar](repeating: 0, count: needed + 1)
-            length = listxattr(path, &names, names.count)
-        }
-        guard length >= 0 else {
+            if needed == 0 { return }
+            if needed > 0 {
+                names = [CChar](repeating: 0, count: needed)
+                length = listxattr(path, &names, needed)
+                if length >= 0 { break }
+            }
+            // Grown since it was sized: sized again.
+            if errno == ERANGE { continue }
             if errno == ENOTSUP || errno == ENODATA { return }
             throw Errno.current
         }
