@@ -17,6 +17,11 @@ public enum JSONWriter {
         return out
     }
 
+    /// Appends `value`, compact, to `out`: a line made of several values made once.
+    package static func append(_ value: PlistValue, to out: inout [UInt8]) {
+        write(value, nil, into: &out)
+    }
+
     /// Encodes `value` and hands the bytes to `sink` in pieces of about `chunk` bytes,
     /// cut between the root's entries, ending with a newline: a big domain is never
     /// held twice in memory, once as values and once as text.

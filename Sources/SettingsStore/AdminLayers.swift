@@ -1,5 +1,6 @@
 import PlistCodecs
 import PlistModel
+import Synchronization
 
 /// Where the value a reader gets comes from, strongest first: an administrator's managed
 /// (locked) file, the user's own domain, an administrator's machine-wide default, the
@@ -107,11 +108,34 @@ extension DomainStore {
         case .path, .byHostFile: return []
         }
         let dirs = environment["XDG_CONFIG_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg"
-        return dirs.split(separator: ":").filter { $0.hasPrefix("/") }.flatMap { dir in
-            let folder = Path.join(String(dir), "settings/\(layer.rawValue)")
-            return [Path.join(folder, stem + ".plist"), Path.join(folder, stem + ".json")]
+        let folders = Self.layerFolders(dirs, layer)
+        var paths: [String] = []
+        paths.reserveCapacity(folders.count * 2)
+        for folder in folders {
+            paths.append(folder + stem + ".plist")
+            paths.append(folder + stem + ".json")
         }
+        return paths
     }
+
+    /// Each layer's folders (with a final `/`) for a value of `$XDG_CONFIG_DIRS`: the
+    /// last value's are kept, as every write looks the managed layer up and the value
+    /// almost never changes; the variable itself is still read every time.
+    private static func layerFolders(_ dirs: String, _ layer: AdminLayer) -> [String] {
+        if let kept = keptFolders.withLock({ $0 }), kept.dirs == dirs {
+            return layer == .managed ? kept.managed : kept.defaults
+        }
+        func folders(_ layer: AdminLayer) -> [String] {
+            dirs.split(separator: ":").filter { $0.hasPrefix("/") }.map {
+                Path.join(Path.join(String($0), "settings/\(layer.rawValue)"), "")
+            }
+        }
+        let made = (dirs: dirs, managed: folders(.managed), defaults: folders(.defaults))
+        keptFolders.withLock { $0 = made }
+        return layer == .managed ? made.managed : made.defaults
+    }
+
+    private static let keptFolders = Mutex<(dirs: String, managed: [String], defaults: [String])?>(nil)
 
     /// The domain's machine-wide layers (see `AdminLayers`); files that cannot be used are
     /// in its `warnings`.

@@ -115,6 +115,35 @@ final class DomainStoreTests: XCTestCase {
         try assertCopied("com.big", whole: false)
     }
 
+    /// A journal line, exactly: the changes with their values; past the limit, their keys
+    /// and the count; past it again, only the count. Each reads back as the same entry.
+    func testAJournalLineIsExact() {
+        let changes = [
+            KeyChange(key: "a\"b", old: .int(1), new: .string("x\n")),
+            KeyChange(key: "gone", old: .bool(true), new: nil),
+        ]
+        let whole = Journal.line(1.5, "settings write", 42, changes, limit: 1000)
+        XCTAssertEqual(
+            String(decoding: whole, as: UTF8.self),
+            "\n{\"time\":1.5,\"writer\":\"settings write\",\"pid\":42,\"changes\":["
+                + "{\"key\":\"a\\\"b\",\"old\":1,\"new\":\"x\\n\"},{\"key\":\"gone\",\"old\":true}]}")
+        XCTAssertEqual(
+            Journal.entry(Array(whole.dropFirst())),
+            JournalEntry(time: 1.5, writer: "settings write", pid: 42, changes: changes))
+        let keys = Journal.line(2, "w", 1, changes, limit: 40)
+        XCTAssertEqual(
+            String(decoding: keys, as: UTF8.self),
+            "\n{\"time\":2.0,\"writer\":\"w\",\"pid\":1,\"changes\":[{\"key\":\"a\\\"b\"},{\"key\":\"gone\"}],"
+                + "\"values\":false,\"count\":2}")
+        let counted = Journal.line(2, "w", 1, changes, limit: 10)
+        XCTAssertEqual(
+            String(decoding: counted, as: UTF8.self),
+            "\n{\"time\":2.0,\"writer\":\"w\",\"pid\":1,\"changes\":[],\"values\":false,\"count\":2}")
+        XCTAssertEqual(Journal.entry(Array(counted.dropFirst()))?.count, 2)
+        let bare = Journal.line(2, "w", 1, changes, limit: -1, count: 7)
+        XCTAssertTrue(String(decoding: bare, as: UTF8.self).hasSuffix("\"changes\":[],\"values\":false,\"count\":7}"))
+    }
+
     /// A head and the pieces after it land in order from the offset, as one piece (one
     /// `pwritev`) or several (joined), over what was there and past its end.
     func testAHeadAndItsPiecesAreWrittenInOrder() throws {

@@ -27,9 +27,12 @@ package enum Path {
         var name: [UInt8] = []
         name.reserveCapacity(path.utf8.count + 16)
         for byte in path.utf8 {
+            // Byte by byte: an array literal added per slash was most of the cost.
             switch byte {
-            case UInt8(ascii: "%"): name += [UInt8(ascii: "%"), UInt8(ascii: "2"), UInt8(ascii: "5")]
-            case UInt8(ascii: "/"): name += [UInt8(ascii: "%"), UInt8(ascii: "2"), UInt8(ascii: "F")]
+            case UInt8(ascii: "%"), UInt8(ascii: "/"):
+                name.append(UInt8(ascii: "%"))
+                name.append(UInt8(ascii: "2"))
+                name.append(byte == UInt8(ascii: "%") ? UInt8(ascii: "5") : UInt8(ascii: "F"))
             default: name.append(byte)
             }
         }
