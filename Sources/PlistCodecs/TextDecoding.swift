@@ -2,7 +2,7 @@ import PlistModel
 /// Turns the bytes of a text property list into UTF-8: UTF-32 and UTF-16 with a BOM (or,
 /// for UTF-16, a first ASCII character as a 16-bit unit) are transcoded, as Foundation
 /// reads them; a UTF-8 BOM is dropped.
-enum TextDecoding {
+package enum TextDecoding {
     static func utf8(_ input: [UInt8], format: PlistFormat) throws(PlistError) -> [UInt8] {
         guard input.count >= 2 else { return input }
         // Before UTF-16: FF FE 00 00 is UTF-32's little-endian BOM, not UTF-16's and a NUL.
@@ -50,8 +50,28 @@ extension TextDecoding {
     /// ISO-8859-1 transcoded; any other name is refused, as Foundation and plistlib
     /// refuse it (reading it as UTF-8 would guess).
     private static func declared(_ input: [UInt8]) throws(PlistError) -> [UInt8] {
+        switch declaration(input) {
+        case .asIs: return input
+        case .latin1:
+            var out: [UInt8] = []
+            out.reserveCapacity(input.count)
+            for byte in input { out += UTF8.encode(Unicode.Scalar(byte))! }
+            return out
+        // The declaration opens the file: line 1.
+        case .unknown(let shown): throw PlistError.xml(.unknownEncoding(shown), line: 1)
+        }
+    }
+
+    /// What the XML declaration says the encoding is, as far as reading goes.
+    private enum Declared {
+        case asIs, latin1
+        /// Shown in one line of printable ASCII.
+        case unknown(String)
+    }
+
+    private static func declaration(_ input: [UInt8]) -> Declared {
         guard input.starts(with: "<?xml".utf8), let end = input.prefix(512).firstIndex(of: UInt8(ascii: ">")) else {
-            return input
+            return .asIs
         }
         // Bytes, not a String: every XML read passes here.
         let head = input[..<end]
@@ -60,28 +80,43 @@ extension TextDecoding {
         let word = encodingWord
         var at = head.startIndex
         while at + word.count <= end, !head[at..<at + word.count].elementsEqual(word) { at += 1 }
-        guard at + word.count <= end else { return input }
+        guard at + word.count <= end else { return .asIs }
         var i = at + word.count
         while i < end, head[i] == UInt8(ascii: " ") || head[i] == UInt8(ascii: "=") || head[i] == UInt8(ascii: "\t") {
             i += 1
         }
-        guard i < end, head[i] == UInt8(ascii: "\"") || head[i] == UInt8(ascii: "'") else { return input }
+        guard i < end, head[i] == UInt8(ascii: "\"") || head[i] == UInt8(ascii: "'") else { return .asIs }
         let quote = head[i]
         let quoted = head[(i + 1)...].prefix { $0 != quote }
         let name = quoted.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         switch String(decoding: name, as: UTF8.self) {
-        case "utf-8", "utf8", "us-ascii", "ascii": return input
-        case "iso-8859-1", "iso_8859-1", "latin1", "latin-1", "l1":
-            var out: [UInt8] = []
-            out.reserveCapacity(input.count)
-            for byte in input { out += UTF8.encode(Unicode.Scalar(byte))! }
-            return out
+        case "utf-8", "utf8", "us-ascii", "ascii": return .asIs
+        case "iso-8859-1", "iso_8859-1", "latin1", "latin-1", "l1": return .latin1
         default:
             // Shown in one line of printable ASCII, whatever the file put between the quotes.
             let shown = String(
                 decoding: quoted.prefix(40).map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
-            throw PlistError.xml(.unknownEncoding(shown), line: 1)  // the declaration opens the file
+            return .unknown(shown)
         }
+    }
+
+    /// Whether `utf8(_:format: .xml)` hands back a document beginning `head` (its first
+    /// 512 bytes or all of it) as it is: no byte-order mark, nothing like UTF-16 or
+    /// UTF-32, and no declared encoding but UTF-8 or ASCII. Such a file can be read where
+    /// it lies (a mapping) instead of into an array.
+    package static func isUTF8AsIs(_ head: [UInt8]) -> Bool {
+        guard head.count >= 2 else { return false }
+        if head.count >= 4,
+            head[0..<4].elementsEqual([0, 0, 0xFE, 0xFF]) || head[0..<4].elementsEqual([0xFF, 0xFE, 0, 0])
+        {
+            return false
+        }
+        switch (head[0], head[1]) {
+        case (0xFE, 0xFF), (0xFF, 0xFE), (0x00, 0x01...0x7F), (0x01...0x7F, 0x00), (0xEF, 0xBB): return false
+        default: break
+        }
+        if case .asIs = declaration(head) { return true }
+        return false
     }
 
     /// UTF-32 after its 4-byte BOM, to UTF-8.

@@ -129,14 +129,23 @@ extension XMLNodes {
     /// is stored where it goes, a big document's second half on the thread `inParallel`
     /// gives (appending, a growing array's checks were most of the writing). Numbering and
     /// writing go through pointers: the arrays' checks were a third of them.
-    mutating func binary(text: UnsafeBufferPointer<UInt8>, inParallel: PropertyList.InParallel?) -> [UInt8] {
+    ///
+    /// `dropPages` (a mapped text's) is told once numbering is done, and every
+    /// `XMLReader.progressEntries` objects written.
+    mutating func binary(
+        text: UnsafeBufferPointer<UInt8>, inParallel: PropertyList.InParallel?,
+        dropPages: (@Sendable () -> Void)? = nil
+    ) -> [UInt8] {
         var numbering = Numbering(count: nodes.count)
+        numbering.dropPages = dropPages
         return decoded.withUnsafeBufferPointer { decoded in
             nodes.withUnsafeMutableBufferPointer { nodes in
                 let bytes = Bytes(text: text, decoded: decoded)
                 _ = numbering.number(0, nodes.baseAddress!, bytes)
                 numbering.freeSlots()
-                return numbering.write(UnsafePointer(nodes.baseAddress!), bytes, inParallel: inParallel)
+                dropPages?()
+                return numbering.write(
+                    UnsafePointer(nodes.baseAddress!), bytes, inParallel: inParallel, dropPages: dropPages)
             }
         }
     }
@@ -152,6 +161,9 @@ extension XMLNodes {
         /// hash (high half) and the object's number plus one (low half, zero when empty).
         var slots: UnsafeMutablePointer<UInt64>?
         let mask: Int
+        /// A mapped text's, told every `XMLReader.progressEntries` objects numbered: a
+        /// repeated string is compared with its first, anywhere in the text.
+        var dropPages: (@Sendable () -> Void)?
 
         /// Room for `count` nodes: the table never more than two thirds full.
         init(count: Int) {
@@ -224,11 +236,15 @@ extension XMLNodes {
             objects[objectCount] = Int32(i)
             objectCount += 1
             slots[s] = tag | UInt64(objectCount)
+            if let dropPages, objectCount % XMLReader.progressEntries == 0 { dropPages() }
             return Int32(objectCount - 1)
         }
 
         /// The numbered objects written: sized, then stored where each goes.
-        func write(_ nodes: UnsafePointer<Node>, _ bytes: Bytes, inParallel: PropertyList.InParallel?) -> [UInt8] {
+        func write(
+            _ nodes: UnsafePointer<Node>, _ bytes: Bytes, inParallel: PropertyList.InParallel?,
+            dropPages: (@Sendable () -> Void)?
+        ) -> [UInt8] {
             let refSize = BinaryWriter.width(UInt64(objectCount - 1))
             let offsets = UnsafeMutablePointer<Int>.allocate(capacity: objectCount)
             defer { offsets.deallocate() }
@@ -249,6 +265,7 @@ extension XMLNodes {
                 let out = buffer.baseAddress!
                 func store(_ range: Range<Int>) {
                     for o in range {
+                        if let dropPages, o % XMLReader.progressEntries == 0 { dropPages() }
                         XMLNodes.store(
                             nodes[Int(objects[o])], at: out + offsets[o], refSize: refSize, references: references,
                             bytes)

@@ -16,11 +16,34 @@ extension XMLReader {
         throws(PlistError) -> [UInt8]?
     {
         let text = try TextDecoding.utf8(input, format: .xml)
+        return try text.withUnsafeBufferPointer { buffer throws(PlistError) -> [UInt8]? in
+            try binary(buffer, inParallel: inParallel, mapped: nil)
+        }
+    }
+
+    /// `binary` of a mapped file's bytes, UTF-8 as they are (`TextDecoding.isUTF8AsIs`),
+    /// giving its pages back (`dropPages`) as it reads them, once read, and as it writes:
+    /// a big document is never held whole. Another program may change the bytes meanwhile
+    /// (a truncation is the mapping's to catch): what is read is checked as it is read, and
+    /// a string that is not ASCII, whose size is worked out from its bytes twice, is copied
+    /// as it is read, so a change makes at worst a wrong file, never a write out of bounds.
+    package static func binary(
+        mapped bytes: UnsafeBufferPointer<UInt8>, dropPages: @escaping @Sendable () -> Void,
+        inParallel: PropertyList.InParallel? = nil
+    ) throws(PlistError) -> [UInt8]? {
+        try binary(bytes, inParallel: inParallel, mapped: dropPages)
+    }
+
+    private static func binary(
+        _ buffer: UnsafeBufferPointer<UInt8>, inParallel: PropertyList.InParallel?,
+        mapped dropPages: (@Sendable () -> Void)?
+    ) throws(PlistError) -> [UInt8]? {
         // Every value takes 6 bytes of text or more (`<key/>`), so under 4 GiB its objects
         // and references are numbered within `Int32`.
-        guard text.count < 1 << 32 else { return nil }
-        return try text.withUnsafeBufferPointer { buffer throws(PlistError) -> [UInt8]? in
+        guard buffer.count < 1 << 32 else { return nil }
+        do {
             var reader = XMLReader(buffer, wanted: nil)
+            reader.progress = dropPages
             var nodes = XMLNodes(capacity: buffer.count / 24)
             var join: (() -> Result<SecondHalf, PlistError>)?
             // Joined on every way out, and only then or where the first half ends (this
@@ -31,6 +54,7 @@ extension XMLReader {
                 let shared = SharedText(buffer)
                 join = inParallel {
                     var other = XMLReader(shared.buffer, wanted: nil)
+                    other.progress = dropPages
                     other.pos = split
                     other.depth = 1
                     var half = XMLNodes(capacity: (shared.buffer.count - split) / 24)
@@ -49,7 +73,8 @@ extension XMLReader {
             let (tag, wrapped) = try reader.rootTag()
             guard tag.kind == .dict, try reader.readNode(tag, into: &nodes) else { return nil }
             try reader.end(wrapped: wrapped)
-            return nodes.binary(text: buffer, inParallel: inParallel)
+            dropPages?()
+            return nodes.binary(text: buffer, inParallel: inParallel, dropPages: dropPages)
         }
     }
 
@@ -126,6 +151,7 @@ extension XMLReader {
         var count = 0
         var lastKey = -1
         while let (keyText, _, valueTag) = try nextEntry() {
+            if let progress, count % XMLReader.progressEntries == XMLReader.progressEntries - 1 { progress() }
             // `{CF$UID = n}` is how a UID is kept, and the writer writes it back as one.
             guard
                 !withBytes(
@@ -152,7 +178,9 @@ extension XMLReader {
         if !ascii { try validate(text) }
         switch text {
         case .slice(let range):
-            return nodes.addString(UnsafeBufferPointer(rebasing: bytes[range]), at: range.lowerBound, ascii: ascii)
+            // A mapping's non-ASCII string, copied (see `binary(mapped:)`).
+            let offset = ascii || progress == nil ? range.lowerBound : nil
+            return nodes.addString(UnsafeBufferPointer(rebasing: bytes[range]), at: offset, ascii: ascii)
         case .decoded(let owned): return owned.withUnsafeBufferPointer { nodes.addString($0, at: nil, ascii: ascii) }
         }
     }

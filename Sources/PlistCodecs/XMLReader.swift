@@ -59,6 +59,10 @@ package struct XMLReader {
 
     /// The reader's work for the other thread, set while it runs: waits for it.
     var secondHalf: (() -> Result<SecondHalf, PlistError>)?
+    /// Told every `progressEntries` entries of a dictionary: set only for a mapped file
+    /// (`binary(mapped:)`), whose pages read so far it gives back, and which it marks.
+    var progress: (@Sendable () -> Void)?
+    static let progressEntries = 16_384
 
     /// Reads a big document on two threads: one reader from the start and one from a
     /// line in the middle that looks like an entry of the root (`\n\t<key>`, as every

@@ -220,6 +220,16 @@ public struct DomainStore: Sendable {
             mapped.dropPages()
             return .binary(mapped, layout)
         }
+        // An XML file to write as a binary one is read where it lies, its pages given back
+        // as they are read: a big domain is never held whole. Any other, or one the direct
+        // way refuses, is read below, for its error or values.
+        if form == .binary, let mapped = MappedFile(path), !BinaryReader.hasHeader(mapped.bytes),
+            TextDecoding.isUTF8AsIs(Array(mapped.bytes.prefix(512))),
+            let encoded = try? XMLReader.binary(
+                mapped: mapped.bytes, dropPages: { mapped.dropPages() }, inParallel: { Self.inParallel($0) })
+        {
+            return .text(encoded)
+        }
         enum Parsed {
             case direct(Output)
             case values((PlistValue, PlistFormat))

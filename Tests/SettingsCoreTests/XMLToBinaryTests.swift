@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import PlistModel
 @testable import PlistCodecs
@@ -17,12 +18,85 @@ final class XMLToBinaryTests: XCTestCase {
         BinaryWriter.encode(try PropertyList.read(text).0)
     }
 
-    /// The straight way, in one piece and in halves: the same, or both nil.
+    /// The straight way, in one piece and in halves, and from the text where it lies (a
+    /// mapped file's way, for UTF-8 as it is): the same, or all nil.
     private func straight(_ text: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws -> [UInt8]? {
         let one = try XMLReader.binary(text)
         let halves = try XMLReader.binary(text, inParallel: { self.threads.run($0) })
         XCTAssertEqual(one, halves, "in halves as in one piece", file: file, line: line)
+        if TextDecoding.isUTF8AsIs(Array(text.prefix(512))) {
+            let drops = Drops(), others = SecondThreads()
+            let mapped = try text.withUnsafeBufferPointer { buffer in
+                try XMLReader.binary(
+                    mapped: buffer, dropPages: { drops.count.withLock { $0 += 1 } }, inParallel: { others.run($0) })
+            }
+            XCTAssertEqual(mapped, one, "from where it lies as from an array", file: file, line: line)
+            if one != nil { XCTAssertGreaterThan(drops.count.withLock { $0 }, 0, file: file, line: line) }
+        }
         return one
+    }
+
+    /// Only a file `TextDecoding.utf8` would hand back as it is may be read where it lies:
+    /// any other is read into an array and decoded first.
+    func testOnlyUTF8AsItIsIsReadWhereItLies() {
+        func head(_ text: String) -> [UInt8] { Array(text.utf8) }
+        let body = "<plist><dict/></plist>"
+        XCTAssertTrue(TextDecoding.isUTF8AsIs(head(body)))
+        XCTAssertTrue(TextDecoding.isUTF8AsIs(head("<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + body)))
+        XCTAssertTrue(TextDecoding.isUTF8AsIs(head("<?xml version='1.0' encoding='us-ascii'?>" + body)))
+        XCTAssertTrue(TextDecoding.isUTF8AsIs(head("<?xml version=\"1.0\"?>" + body)))
+        XCTAssertFalse(TextDecoding.isUTF8AsIs(head("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>" + body)))
+        XCTAssertFalse(TextDecoding.isUTF8AsIs(head("<?xml version=\"1.0\" encoding=\"EBCDIC\"?>" + body)))
+        XCTAssertFalse(TextDecoding.isUTF8AsIs([0xEF, 0xBB, 0xBF] + head(body)), "a UTF-8 BOM, dropped by decoding")
+        XCTAssertFalse(TextDecoding.isUTF8AsIs(XMLToTextTests.utf16(body)), "UTF-16 with a BOM")
+        XCTAssertFalse(TextDecoding.isUTF8AsIs([0, 0x3C, 0, 0x70]), "UTF-16 without one")
+        XCTAssertFalse(TextDecoding.isUTF8AsIs([0x3C, 0, 0x70, 0]))
+        XCTAssertFalse(TextDecoding.isUTF8AsIs([0, 0, 0xFE, 0xFF, 0, 0, 0, 0x3C]), "UTF-32")
+        XCTAssertFalse(TextDecoding.isUTF8AsIs([0x3C]))
+    }
+
+    /// How many times pages were given back.
+    private final class Drops: Sendable {
+        let count = Mutex(0)
+    }
+
+    /// A mapped file can change under the writer (only truncation is the mapping's to
+    /// catch). The writer works out a string's size before it stores it, so a string that
+    /// is not ASCII, whose size in UTF-16 depends on its bytes, is copied as it is read:
+    /// bytes changed to another spelling between the sizing and the storing (here, each
+    /// time pages are given back, which they are among the stores) change nothing written.
+    func testAMappedTextChangedUnderTheWriterNeverChangesAStringsSize() throws {
+        // ééé is 6 bytes and 3 UTF-16 units, €€ is 6 bytes and 2.
+        let text = Array(document(40_000, middle: "\t<key>k019999x</key>\n\t<string>ééé tail</string>\n").utf8)
+        let expected = try XCTUnwrap(try XMLReader.binary(text))
+        let pattern = Array("ééé".utf8), other = Array("€€".utf8)
+        XCTAssertEqual(pattern.count, other.count)
+        let place = try XCTUnwrap(
+            (0...(text.count - pattern.count)).first { text[$0..<($0 + pattern.count)].elementsEqual(pattern) })
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
+        defer { buffer.deallocate() }
+        _ = buffer.initialize(from: text)
+        let shared = SharedBuffer(buffer)
+        let drops = Drops()
+        let written = try XMLReader.binary(
+            mapped: UnsafeBufferPointer(buffer),
+            dropPages: {
+                // The first two are the reading's, before and after the string is read.
+                let n = drops.count.withLock {
+                    $0 += 1; return $0
+                }
+                guard n > 2 else { return }
+                let spelling = n % 2 == 0 ? pattern : other
+                for (i, byte) in spelling.enumerated() { shared.buffer[place + i] = byte }
+            })
+        XCTAssertGreaterThan(drops.count.withLock { $0 }, 4, "given back while read, numbered and written")
+        XCTAssertEqual(written, expected)
+    }
+
+    /// The test's text, changed from the writer's callback.
+    private final class SharedBuffer: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+        init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
     }
 
     /// Written straight, and what the values give.

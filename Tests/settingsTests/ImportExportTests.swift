@@ -100,6 +100,47 @@ final class ImportExportTests: XCTestCase {
         XCTAssertLessThan(written.count, whole.utf8.count)
     }
 
+    /// `export D PATH` of a big XML domain reads the file where it lies, a mapping whose
+    /// pages it gives back as it goes (issue 34: peak memory), never into an array: the
+    /// trace shows the file mapped, pages given back, and no read of it. The file written
+    /// is the domain's values, as plistlib reads both, non-ASCII strings and nested
+    /// dictionaries' repeated keys included.
+    func testABigXMLDomainIsExportedToBinaryFromWhereItLies() throws {
+        try Harness.require("strace", package: "strace")
+        let script = """
+            import plistlib, sys
+            d = {"k%06d" % i: ({"name": "é %d" % i, "n": i} if i % 3 == 0 else "value %d" % i) for i in range(30000)}
+            plistlib.dump(d, open(sys.argv[1] + "/com.bigxml.plist", "wb"))
+            """
+        let made = h.exec("/usr/bin/env", ["python3", "-c", script, h.config])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let out = h.config + "-exported.plist", trace = h.config + "-trace"
+        addTeardownBlock {
+            try? FileManager.default.removeItem(atPath: out)
+            try? FileManager.default.removeItem(atPath: trace)
+        }
+        let r = h.exec(
+            "/usr/bin/strace",
+            ["-f", "-e", "trace=openat,read,mmap,madvise", "-o", trace, Harness.settings, "export", "com.bigxml", out])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let opened = try XCTUnwrap(lines.first { $0.contains("com.bigxml.plist\"") && $0.contains("openat(") })
+        let fd = try XCTUnwrap(opened.split(separator: "=").last?.trimmingCharacters(in: .whitespaces))
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: h.path("com.bigxml"))[.size] as? Int)
+        XCTAssertTrue(
+            lines.contains { $0.contains(" mmap(NULL, \(size), PROT_READ, MAP_PRIVATE, \(fd), 0)") }, "mapped")
+        XCTAssertFalse(lines.contains { $0.contains(" read(") && $0.hasSuffix("= \(size)") }, "read into an array")
+        XCTAssertGreaterThan(lines.filter { $0.contains("MADV_DONTNEED") }.count, 2, "pages given back")
+        let check = """
+            import plistlib, sys
+            a = plistlib.load(open(sys.argv[1], "rb")); b = plistlib.load(open(sys.argv[2], "rb"))
+            assert open(sys.argv[2], "rb").read(8) == b"bplist00"
+            print(a == b, len(b))
+            """
+        let same = h.exec("/usr/bin/env", ["python3", "-c", check, h.path("com.bigxml"), out])
+        XCTAssertEqual(same.stdout, "True 30000\n", same.stderr)
+    }
+
     /// `export D --json` of an XML domain writes its JSON as the file is read (issue 34):
     /// the JSON of its values whether its keys are in order or not, to standard output and
     /// to a file alike, and a damaged file writes nothing.

@@ -15,7 +15,10 @@
 /// the file, as any file that cannot be read does (the line names the newest mapping: the
 /// store keeps one at a time). Whatever looks at the bytes must check
 /// every offset it reads, as `BinaryReader` does: another program may change them.
-package final class MappedFile {
+///
+/// Sendable: nothing in it changes after it is made, and giving pages back is safe from
+/// any thread (a thread looking at them reads them in again).
+package final class MappedFile: @unchecked Sendable {
     package let bytes: UnsafeBufferPointer<UInt8>
 
     /// `path`'s bytes, when it is a regular file that is not empty and can be mapped; nil
