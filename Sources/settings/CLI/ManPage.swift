@@ -197,8 +197,11 @@ enum ManPage {
         The XML of a binary domain, and the JSON of an XML domain, are written straight from its file
         (checked whole first, or held until the file has been read to its end): a big domain is never
         built in memory, and a damaged file writes nothing.
-        A binary domain's file is mapped, not read, so its XML never holds the whole file; if
-        another program cuts the file short while it is written (a writer that truncates in place,
+        A binary domain's file is mapped, not read, so its XML never holds the whole file, and so is
+        a UTF-8 XML domain's written to
+        .I path
+        as a binary property list, its pages given back as it is read and written; if
+        another program cuts the file short while it is read (a writer that truncates in place,
         as Foundation's does), the export stops with status 3 and one line naming the file.
         .TP
         .BI paths " domain"
@@ -549,8 +552,8 @@ enum ManPage {
         .B undo
         will not go past it; a change made outside the store to a file over 1 MiB is noted, not
         compared key by key.
-        Beside each journal a copy of the file as the store last wrote it (made by the kernel
-        from the descriptor it was written through) is what an outside change is compared with.
+        Beside each journal a copy of the file as the store last wrote it (written from the same
+        bytes, with no second read) is what an outside change is compared with.
         defaults keeps no history.
         .TP
         .BI undo " domain \fR[\fP\-\-steps n \fR|\fP \-\-to time\fR]\fP"
