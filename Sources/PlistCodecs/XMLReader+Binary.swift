@@ -52,12 +52,17 @@ extension XMLReader {
             defer { _ = join?() }
             if let inParallel, buffer.count >= 1 << 20, let split = entryLine(in: buffer, after: buffer.count / 2) {
                 let shared = SharedText(buffer)
+                // Made here, not on the other thread: that thread's allocations come from a
+                // malloc heap of its own, whose freed top stays resident (it grows in 16 MB
+                // steps, `growHeapsInBigSteps`); made here, it is given back once let go of.
+                let room = Room(XMLNodes(capacity: (buffer.count - split) / 24))
                 join = inParallel {
                     var other = XMLReader(shared.buffer, wanted: nil)
                     other.progress = dropPages
                     other.pos = split
                     other.depth = 1
-                    var half = XMLNodes(capacity: (shared.buffer.count - split) / 24)
+                    // Taken out, so that it is the only reference and grows in place.
+                    var half = room.nodes.take()!
                     do throws(PlistError) {
                         let read = try other.readEntries(into: &half)
                         return .success(
@@ -73,9 +78,18 @@ extension XMLReader {
             let (tag, wrapped) = try reader.rootTag()
             guard tag.kind == .dict, try reader.readNode(tag, into: &nodes) else { return nil }
             try reader.end(wrapped: wrapped)
+            // The other reader, joined where this one stopped (`readNode` let go of it), is let
+            // go of here too: the thread holds its half's nodes, copied after these, until then.
+            if join != nil, reader.secondHalf == nil { join = nil }
             dropPages?()
             return nodes.binary(text: buffer, inParallel: inParallel, dropPages: dropPages)
         }
+    }
+
+    /// The second half's nodes, made by the first thread and taken by the second.
+    private final class Room: @unchecked Sendable {
+        var nodes: XMLNodes?
+        init(_ nodes: XMLNodes) { self.nodes = nodes }
     }
 
     /// `BinaryReader.uidKey`'s bytes.
@@ -98,6 +112,8 @@ extension XMLReader {
                     // the other's entries follow (the first node theirs, their first key),
                     // and it read the root's end.
                     stoppedAt = false
+                    // Joined once: let go of, so that its nodes, once copied, can be too.
+                    secondHalf = nil
                     guard case .success(let half) = join(), let (theirs, added) = half.nodes else { return false }
                     let first = nodes.count
                     nodes.append(theirs)
