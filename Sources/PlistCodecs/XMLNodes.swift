@@ -121,38 +121,154 @@ struct XMLNodes {
 
 // MARK: Writing
 
+/// An XML property list read into nodes and numbered (`XMLReader.binaryPlist`), ready to be
+/// written as a binary one in pieces: the answer is never held whole, nor where each of its
+/// objects lies. It holds the text's bytes as they were given: `owner` keeps them alive.
+package final class XMLBinaryPlist {
+    private var nodes: XMLNodes
+    private let numbering: XMLNodes.Numbering
+    private let text: UnsafeBufferPointer<UInt8>
+    private let owner: AnyObject?
+    private let dropPages: (@Sendable () -> Void)?
+
+    init(
+        _ nodes: consuming XMLNodes, text: UnsafeBufferPointer<UInt8>, owner: AnyObject?,
+        dropPages: (@Sendable () -> Void)?
+    ) {
+        // Moved, not copied: numbering changes the nodes, and a second reference to them
+        // would copy all of them first.
+        self.nodes = consume nodes
+        numbering = self.nodes.numbered(text: text, dropPages: dropPages)
+        (self.text, self.owner, self.dropPages) = (text, owner, dropPages)
+    }
+
+    /// The binary property list, byte for byte what `BinaryWriter.encode` writes for the
+    /// values, handed to `sink` in pieces of at most `chunk` bytes (an object bigger than
+    /// that, alone).
+    package func write(chunk: Int = 1 << 18, to sink: (ArraySlice<UInt8>) throws -> Void) rethrows {
+        try nodes.write(numbering, text: text, chunk: chunk, dropPages: dropPages, to: sink)
+    }
+
+    /// All of it, in one array.
+    package var bytes: [UInt8] {
+        var out: [UInt8] = []
+        write { out.append(contentsOf: $0) }
+        return out
+    }
+}
+
 extension XMLNodes {
-    /// The binary property list of the nodes, root first, byte for byte what
-    /// `BinaryWriter.encode` writes for the values they stand for: objects numbered depth
-    /// first (a container before its contents, a dictionary's keys before its values),
-    /// each scalar once, then written in that order. Every object is sized first, so each
-    /// is stored where it goes, a big document's second half on the thread `inParallel`
-    /// gives (appending, a growing array's checks were most of the writing). Numbering and
-    /// writing go through pointers: the arrays' checks were a third of them.
-    ///
-    /// `dropPages` (a mapped text's) is told once numbering is done, and every
-    /// `XMLReader.progressEntries` objects written.
-    mutating func binary(
-        text: UnsafeBufferPointer<UInt8>, inParallel: PropertyList.InParallel?,
-        dropPages: (@Sendable () -> Void)? = nil
-    ) -> [UInt8] {
+    /// The nodes numbered as `BinaryWriter` numbers the values they stand for: depth
+    /// first (a container before its contents, a dictionary's keys before its values), each
+    /// scalar once. Numbering goes through pointers: the arrays' checks were a third of it.
+    /// `dropPages` (a mapped text's) is told every `XMLReader.progressEntries` objects
+    /// numbered, and once done.
+    fileprivate mutating func numbered(text: UnsafeBufferPointer<UInt8>, dropPages: (@Sendable () -> Void)?)
+        -> Numbering
+    {
         var numbering = Numbering(count: nodes.count)
         numbering.dropPages = dropPages
-        return decoded.withUnsafeBufferPointer { decoded in
+        decoded.withUnsafeBufferPointer { decoded in
             nodes.withUnsafeMutableBufferPointer { nodes in
+                _ = numbering.number(0, nodes.baseAddress!, Bytes(text: text, decoded: decoded))
+            }
+        }
+        numbering.freeSlots()
+        dropPages?()
+        return numbering
+    }
+
+    /// The numbered objects written in order, in pieces of at most `chunk` bytes: each
+    /// object sized and stored into the piece, then the offset table, each object sized
+    /// again, and the trailer. Nothing sized is kept: the sizes are worked out once more
+    /// for the table (a string's by its bytes), rather than held, 8 bytes an object.
+    fileprivate func write(
+        _ numbering: borrowing Numbering, text: UnsafeBufferPointer<UInt8>, chunk: Int,
+        dropPages: (@Sendable () -> Void)?, to sink: (ArraySlice<UInt8>) throws -> Void
+    ) rethrows {
+        let (objects, references, objectCount) = (numbering.objects, numbering.references, numbering.objectCount)
+        let refSize = BinaryWriter.width(UInt64(objectCount - 1))
+        try decoded.withUnsafeBufferPointer { decoded in
+            try nodes.withUnsafeBufferPointer { nodes in
                 let bytes = Bytes(text: text, decoded: decoded)
-                _ = numbering.number(0, nodes.baseAddress!, bytes)
-                numbering.freeSlots()
-                dropPages?()
-                return numbering.write(
-                    UnsafePointer(nodes.baseAddress!), bytes, inParallel: inParallel, dropPages: dropPages)
+                func node(_ o: Int) -> Node { nodes[Int(objects[o])] }
+                func size(_ o: Int) -> Int { XMLNodes.size(node(o), refSize: refSize, bytes) }
+                var end = BinaryWriter.header.count, last = end
+                for o in 0..<objectCount {
+                    last = end
+                    end += size(o)
+                }
+                let offsetSize = BinaryWriter.width(UInt64(last))
+                let room = max(chunk, 64)
+                var out = [UInt8](repeating: 0, count: room)
+                var used = 0
+                func flush() throws {
+                    if used > 0 { try sink(out[0..<used]) }
+                    used = 0
+                }
+                for byte in BinaryWriter.header {
+                    out[used] = byte
+                    used += 1
+                }
+                // The objects, as many to a piece as fit; one bigger than a piece, alone.
+                var o = 0
+                while o < objectCount {
+                    var alone = false
+                    out.withUnsafeMutableBufferPointer { piece in
+                        while o < objectCount {
+                            let n = size(o)
+                            guard n <= room - used else {
+                                alone = n > room
+                                return
+                            }
+                            if let dropPages, o % XMLReader.progressEntries == 0 { dropPages() }
+                            XMLNodes.store(
+                                node(o), at: piece.baseAddress! + used, refSize: refSize, references: references, bytes)
+                            used += n
+                            o += 1
+                        }
+                    }
+                    try flush()
+                    if alone {
+                        var one = [UInt8](repeating: 0, count: size(o))
+                        one.withUnsafeMutableBufferPointer { one in
+                            XMLNodes.store(
+                                node(o), at: one.baseAddress!, refSize: refSize, references: references, bytes)
+                        }
+                        try sink(one[...])
+                        o += 1
+                    }
+                }
+                // The offset table, each object sized again, then the trailer.
+                var offset = BinaryWriter.header.count
+                o = 0
+                while o < objectCount {
+                    out.withUnsafeMutableBufferPointer { piece in
+                        while o < objectCount, used + offsetSize <= room {
+                            BinaryWriter.storeBigEndian(
+                                UInt64(offset), width: offsetSize, at: piece.baseAddress! + used)
+                            used += offsetSize
+                            offset += size(o)
+                            o += 1
+                        }
+                    }
+                    if o < objectCount { try flush() }
+                }
+                if used + 32 > room { try flush() }
+                out.withUnsafeMutableBufferPointer { piece in
+                    BinaryWriter.storeTrailer(
+                        offsetSize: offsetSize, refSize: refSize, count: objectCount, root: 0, tableOffset: end,
+                        at: piece.baseAddress! + used)
+                }
+                used += 32
+                try flush()
             }
         }
     }
 
     /// The objects of a binary property list: for each, the node it is written from, and
     /// the containers' references end to end (neither more than there are nodes).
-    private struct Numbering: ~Copyable {
+    fileprivate struct Numbering: ~Copyable {
         let objects: UnsafeMutablePointer<Int32>
         var objectCount = 0
         let references: UnsafeMutablePointer<Int32>
@@ -238,58 +354,6 @@ extension XMLNodes {
             slots[s] = tag | UInt64(objectCount)
             if let dropPages, objectCount % XMLReader.progressEntries == 0 { dropPages() }
             return Int32(objectCount - 1)
-        }
-
-        /// The numbered objects written: sized, then stored where each goes.
-        func write(
-            _ nodes: UnsafePointer<Node>, _ bytes: Bytes, inParallel: PropertyList.InParallel?,
-            dropPages: (@Sendable () -> Void)?
-        ) -> [UInt8] {
-            let refSize = BinaryWriter.width(UInt64(objectCount - 1))
-            let offsets = UnsafeMutablePointer<Int>.allocate(capacity: objectCount)
-            defer { offsets.deallocate() }
-            var end = BinaryWriter.header.count
-            for o in 0..<objectCount {
-                offsets[o] = end
-                end += XMLNodes.size(nodes[Int(objects[o])], refSize: refSize, bytes)
-            }
-            let offsetSize = BinaryWriter.width(UInt64(offsets[objectCount - 1]))
-            let total = end + objectCount * offsetSize + 32
-            // The objects of the second half of the bytes, on another thread for a big document.
-            var split = objectCount
-            if inParallel != nil, end >= 1 << 20 {
-                split = (0..<objectCount).first { offsets[$0] >= end / 2 } ?? objectCount
-            }
-            let (objects, references, objectCount) = (self.objects, self.references, self.objectCount)
-            return [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
-                let out = buffer.baseAddress!
-                func store(_ range: Range<Int>) {
-                    for o in range {
-                        if let dropPages, o % XMLReader.progressEntries == 0 { dropPages() }
-                        XMLNodes.store(
-                            nodes[Int(objects[o])], at: out + offsets[o], refSize: refSize, references: references,
-                            bytes)
-                    }
-                }
-                let join =
-                    split == objectCount
-                    ? nil
-                    : inParallel!({
-                        store(split..<objectCount)
-                        return .success(XMLReader.SecondHalf(entries: PlistDictionary(), end: 0))
-                    })
-                BinaryWriter.header.withUnsafeBufferPointer { out.initialize(from: $0.baseAddress!, count: $0.count) }
-                store(0..<split)
-                var at = out + end
-                for o in 0..<objectCount {
-                    BinaryWriter.storeBigEndian(UInt64(offsets[o]), width: offsetSize, at: at)
-                    at += offsetSize
-                }
-                BinaryWriter.storeTrailer(
-                    offsetSize: offsetSize, refSize: refSize, count: objectCount, root: 0, tableOffset: end, at: at)
-                _ = join?()
-                count = total
-            }
         }
     }
 

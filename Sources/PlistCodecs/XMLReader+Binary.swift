@@ -17,27 +17,29 @@ extension XMLReader {
     {
         let text = try TextDecoding.utf8(input, format: .xml)
         return try text.withUnsafeBufferPointer { buffer throws(PlistError) -> [UInt8]? in
-            try binary(buffer, inParallel: inParallel, mapped: nil)
+            try binaryPlist(buffer, inParallel: inParallel, owner: nil, mapped: nil)?.bytes
         }
     }
 
     /// `binary` of a mapped file's bytes, UTF-8 as they are (`TextDecoding.isUTF8AsIs`),
-    /// giving its pages back (`dropPages`) as it reads them, once read, and as it writes:
-    /// a big document is never held whole. Another program may change the bytes meanwhile
-    /// (a truncation is the mapping's to catch): what is read is checked as it is read, and
-    /// a string that is not ASCII, whose size is worked out from its bytes twice, is copied
-    /// as it is read, so a change makes at worst a wrong file, never a write out of bounds.
-    package static func binary(
-        mapped bytes: UnsafeBufferPointer<UInt8>, dropPages: @escaping @Sendable () -> Void,
+    /// read and numbered, to be written in pieces (`XMLBinaryPlist.write`), never whole.
+    /// `owner` keeps the bytes alive as long as the answer. Its pages are given back
+    /// (`dropPages`) as they are read, numbered and written. Another program may change the
+    /// bytes meanwhile (a truncation is the mapping's to catch): what is read is checked as
+    /// it is read, and a string that is not ASCII, whose size is worked out from its bytes
+    /// each time it is written, is copied as it is read, so a change makes at worst a wrong
+    /// file, never a write out of bounds.
+    package static func binaryPlist(
+        mapped bytes: UnsafeBufferPointer<UInt8>, owner: AnyObject?, dropPages: @escaping @Sendable () -> Void,
         inParallel: PropertyList.InParallel? = nil
-    ) throws(PlistError) -> [UInt8]? {
-        try binary(bytes, inParallel: inParallel, mapped: dropPages)
+    ) throws(PlistError) -> XMLBinaryPlist? {
+        try binaryPlist(bytes, inParallel: inParallel, owner: owner, mapped: dropPages)
     }
 
-    private static func binary(
-        _ buffer: UnsafeBufferPointer<UInt8>, inParallel: PropertyList.InParallel?,
+    private static func binaryPlist(
+        _ buffer: UnsafeBufferPointer<UInt8>, inParallel: PropertyList.InParallel?, owner: AnyObject?,
         mapped dropPages: (@Sendable () -> Void)?
-    ) throws(PlistError) -> [UInt8]? {
+    ) throws(PlistError) -> XMLBinaryPlist? {
         // Every value takes 6 bytes of text or more (`<key/>`), so under 4 GiB its objects
         // and references are numbered within `Int32`.
         guard buffer.count < 1 << 32 else { return nil }
@@ -82,7 +84,7 @@ extension XMLReader {
             // go of here too: the thread holds its half's nodes, copied after these, until then.
             if join != nil, reader.secondHalf == nil { join = nil }
             dropPages?()
-            return nodes.binary(text: buffer, inParallel: inParallel, dropPages: dropPages)
+            return XMLBinaryPlist(consume nodes, text: buffer, owner: owner, dropPages: dropPages)
         }
     }
 

@@ -190,6 +190,10 @@ public struct DomainStore: Sendable {
         /// The text (or binary plist) itself, written from the XML file as it was read
         /// (`XMLReader.text`, `XMLReader.binary`).
         case text([UInt8])
+        /// An XML file, mapped, read and numbered, whose binary plist
+        /// `XMLBinaryPlist.write` writes in pieces, giving the mapping's pages back as it
+        /// goes (`export D PATH`): a big domain's answer is never held whole either.
+        case binaryPlist(XMLBinaryPlist)
     }
 
     /// The whole-domain texts `output` can write without building values.
@@ -225,10 +229,11 @@ public struct DomainStore: Sendable {
         // way refuses, is read below, for its error or values.
         if form == .binary, let mapped = MappedFile(path), !BinaryReader.hasHeader(mapped.bytes),
             TextDecoding.isUTF8AsIs(Array(mapped.bytes.prefix(512))),
-            let encoded = try? XMLReader.binary(
-                mapped: mapped.bytes, dropPages: { mapped.dropPages() }, inParallel: { Self.inParallel($0) })
+            let plist = try? XMLReader.binaryPlist(
+                mapped: mapped.bytes, owner: mapped, dropPages: { mapped.dropPages() },
+                inParallel: { Self.inParallel($0) })
         {
-            return .text(encoded)
+            return .binaryPlist(plist)
         }
         enum Parsed {
             case direct(Output)

@@ -30,7 +30,7 @@ enum ReadCommand {
                     context.stream(&text)
                     return
                 case .values(let values): read = values
-                case .binary: break  // only for XML output; loaded below
+                case .binary, .binaryPlist: break  // only for XML and binary output; loaded below
                 }
             }
             var values = try read ?? context.store.load(domain, host: context.host)?.values ?? [:]

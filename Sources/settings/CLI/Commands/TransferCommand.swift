@@ -121,6 +121,21 @@ enum TransferCommand {
                         try PlistFiles.write(to: path, lockTimeout: context.store.lockTimeout) { try $0(text[...]) })
                 }
                 return
+            case .binaryPlist(let plist):
+                // Written in pieces as it is made: the answer is never held whole.
+                if path == "-" {
+                    do {
+                        try plist.write { piece throws(Errno) in try context.streams.output(Array(piece)) }
+                    } catch let error as Errno {
+                        throw CLIError.outputFailed(error)
+                    }
+                } else {
+                    context.note(
+                        try PlistFiles.write(to: path, lockTimeout: context.store.lockTimeout) {
+                            try plist.write(to: $0)
+                        })
+                }
+                return
             }
         } else {
             values = try context.store.load(domain, host: context.host)?.values ?? PlistDictionary()
