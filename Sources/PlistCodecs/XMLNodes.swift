@@ -23,6 +23,8 @@ struct XMLNodes {
     }
 
     static let maximumCount: UInt32 = (1 << 28) - 1
+    /// The most values a document written straight may hold (see `Numbering`).
+    static let maximumNumbered = Numbering.maximumCount
     static let inDecoded: UInt64 = 1 << 63
 
     private(set) var nodes: [Node] = []
@@ -274,14 +276,19 @@ extension XMLNodes {
         let references: UnsafeMutablePointer<Int32>
         var referenceCount = 0
         /// The scalars numbered so far: open addressing by a node's hash, each slot the
-        /// hash (high half) and the object's number plus one (low half, zero when empty).
-        var slots: UnsafeMutablePointer<UInt64>?
+        /// hash's top byte (high 8 bits) and the object's number plus one (low 24 bits, zero
+        /// when empty): 4 bytes a slot, not 8, and a match by the top byte is rarely false.
+        var slots: UnsafeMutablePointer<UInt32>?
         let mask: Int
         /// A mapped text's, told every `XMLReader.progressEntries` objects numbered: a
         /// repeated string is compared with its first, anywhere in the text.
         var dropPages: (@Sendable () -> Void)?
 
-        /// Room for `count` nodes: the table never more than two thirds full.
+        /// The most nodes a numbering takes: their numbers plus one fit a slot's 24 bits.
+        static let maximumCount = (1 << 24) - 2
+
+        /// Room for `count` nodes (at most `maximumCount`): the table never more than two
+        /// thirds full.
         init(count: Int) {
             var size = 16
             while size * 2 < count * 3 { size <<= 1 }
@@ -340,18 +347,18 @@ extension XMLNodes {
         /// The number of the scalar node `i` stands for: an earlier one's, or the next.
         private mutating func scalar(_ i: Int, _ nodes: UnsafeMutablePointer<Node>, _ bytes: Bytes) -> Int32 {
             let node = nodes[i], slots = slots!
-            let tag = UInt64(node.hash) << 32
+            let tag = node.hash & 0xFF00_0000
             var s = Int(node.hash) & mask
             while slots[s] != 0 {
-                if slots[s] & 0xFFFF_FFFF_0000_0000 == tag {
-                    let object = Int32(truncatingIfNeeded: slots[s]) - 1
+                if slots[s] & 0xFF00_0000 == tag {
+                    let object = Int32(slots[s] & 0x00FF_FFFF) - 1
                     if XMLNodes.same(nodes[Int(objects[Int(object)])], node, bytes) { return object }
                 }
                 s = (s + 1) & mask
             }
             objects[objectCount] = Int32(i)
             objectCount += 1
-            slots[s] = tag | UInt64(objectCount)
+            slots[s] = tag | UInt32(objectCount)
             if let dropPages, objectCount % XMLReader.progressEntries == 0 { dropPages() }
             return Int32(objectCount - 1)
         }

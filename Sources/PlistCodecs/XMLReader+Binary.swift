@@ -9,8 +9,8 @@ extension XMLReader {
     /// Nil when the values' way must write it: the root is no dictionary; a dictionary's
     /// keys are not in strictly ascending byte order (a key twice, whose last value would
     /// count, or keys the writer would reorder); a key is `CF$UID` (a UID's spelling); the
-    /// document is 4 GiB or more, or a text or a count too long for a node; the second half
-    /// could not be read. Throws what reading the document throws, though not always the
+    /// document is 4 GiB or more, holds more than 16,777,214 values, or a text or a count
+    /// too long for a node; the second half could not be read. Throws what reading the document throws, though not always the
     /// first error the values' way would report: a caller reports that one.
     package static func binary(_ input: [UInt8], inParallel: PropertyList.InParallel? = nil)
         throws(PlistError) -> [UInt8]?
@@ -84,6 +84,7 @@ extension XMLReader {
             // go of here too: the thread holds its half's nodes, copied after these, until then.
             if join != nil, reader.secondHalf == nil { join = nil }
             dropPages?()
+            guard nodes.count <= XMLNodes.maximumNumbered else { return nil }
             return XMLBinaryPlist(consume nodes, text: buffer, owner: owner, dropPages: dropPages)
         }
     }
