@@ -10,8 +10,9 @@ extension XMLReader {
     /// keys are not in strictly ascending byte order (a key twice, whose last value would
     /// count, or keys the writer would reorder); a key is `CF$UID` (a UID's spelling); the
     /// document is 4 GiB or more, holds more than 16,777,214 values, or a text or a count
-    /// too long for a node; the second half could not be read. Throws what reading the document throws, though not always the
-    /// first error the values' way would report: a caller reports that one.
+    /// too long for a node; the second half could not be read. Throws what reading the
+    /// document throws, though not always the first error the values' way would report: a
+    /// caller reports that one.
     package static func binary(_ input: [UInt8], inParallel: PropertyList.InParallel? = nil)
         throws(PlistError) -> [UInt8]?
     {
