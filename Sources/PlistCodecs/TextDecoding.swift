@@ -5,21 +5,12 @@ import PlistModel
 package enum TextDecoding {
     static func utf8(_ input: [UInt8], format: PlistFormat) throws(PlistError) -> [UInt8] {
         guard input.count >= 2 else { return input }
-        // Before UTF-16: FF FE 00 00 is UTF-32's little-endian BOM, not UTF-16's and a NUL.
-        if input.count >= 4,
-            input[0..<4].elementsEqual([0, 0, 0xFE, 0xFF]) || input[0..<4].elementsEqual([0xFF, 0xFE, 0, 0])
-        {
-            return try utf32(input, bigEndian: input[0] == 0, format: format)
-        }
-        let bigEndian: Bool
-        var start = 0
-        switch (input[0], input[1]) {
-        case (0xFE, 0xFF): (bigEndian, start) = (true, 2)
-        case (0xFF, 0xFE): (bigEndian, start) = (false, 2)
-        case (0x00, 0x01...0x7F): bigEndian = true
-        case (0x01...0x7F, 0x00): bigEndian = false
-        case (0xEF, 0xBB) where input.count >= 3 && input[2] == 0xBF: return Array(input[3...])
-        default: return format == .xml ? try declared(input) : input
+        let bigEndian: Bool, start: Int
+        switch opening(input) {
+        case .utf32(let big): return try utf32(input, bigEndian: big, format: format)
+        case .utf16(let big, let from): (bigEndian, start) = (big, from)
+        case .utf8BOM: return Array(input[3...])
+        case .plain: return format == .xml ? try declared(input) : input
         }
         guard (input.count - start) % 2 == 0 else { throw PlistError.invalidEncoding(format, line: 1) }
         var out: [UInt8] = []
@@ -43,6 +34,34 @@ package enum TextDecoding {
 }
 
 extension TextDecoding {
+    /// How a text's first bytes (two or more) say it is encoded: the one reading of them
+    /// that `utf8` transcodes by and `isUTF8AsIs` asks.
+    private enum Opening {
+        case utf32(bigEndian: Bool)
+        /// From `start`: 2 after a BOM, 0 for a first ASCII character as a 16-bit unit.
+        case utf16(bigEndian: Bool, start: Int)
+        case utf8BOM
+        /// 8-bit text, UTF-8 unless its XML declaration says otherwise.
+        case plain
+    }
+
+    private static func opening(_ input: [UInt8]) -> Opening {
+        // Before UTF-16: FF FE 00 00 is UTF-32's little-endian BOM, not UTF-16's and a NUL.
+        if input.count >= 4,
+            input[0..<4].elementsEqual([0, 0, 0xFE, 0xFF]) || input[0..<4].elementsEqual([0xFF, 0xFE, 0, 0])
+        {
+            return .utf32(bigEndian: input[0] == 0)
+        }
+        switch (input[0], input[1]) {
+        case (0xFE, 0xFF): return .utf16(bigEndian: true, start: 2)
+        case (0xFF, 0xFE): return .utf16(bigEndian: false, start: 2)
+        case (0x00, 0x01...0x7F): return .utf16(bigEndian: true, start: 0)
+        case (0x01...0x7F, 0x00): return .utf16(bigEndian: false, start: 0)
+        case (0xEF, 0xBB) where input.count >= 3 && input[2] == 0xBF: return .utf8BOM
+        default: return .plain
+        }
+    }
+
     /// The attribute searched for in an XML declaration.
     private static let encodingWord: [UInt8] = Array("encoding".utf8)
 
@@ -105,18 +124,8 @@ extension TextDecoding {
     /// UTF-32, and no declared encoding but UTF-8 or ASCII. Such a file can be read where
     /// it lies (a mapping) instead of into an array.
     package static func isUTF8AsIs(_ head: [UInt8]) -> Bool {
-        guard head.count >= 2 else { return false }
-        if head.count >= 4,
-            head[0..<4].elementsEqual([0, 0, 0xFE, 0xFF]) || head[0..<4].elementsEqual([0xFF, 0xFE, 0, 0])
-        {
-            return false
-        }
-        switch (head[0], head[1]) {
-        case (0xFE, 0xFF), (0xFF, 0xFE), (0x00, 0x01...0x7F), (0x01...0x7F, 0x00), (0xEF, 0xBB): return false
-        default: break
-        }
-        if case .asIs = declaration(head) { return true }
-        return false
+        guard head.count >= 2, case .plain = opening(head), case .asIs = declaration(head) else { return false }
+        return true
     }
 
     /// UTF-32 after its 4-byte BOM, to UTF-8.

@@ -198,7 +198,7 @@ extension XMLReader {
         if !ascii { try validate(text) }
         switch text {
         case .slice(let range):
-            // A mapping's non-ASCII string, copied (see `binary(mapped:)`).
+            // A mapping's non-ASCII string, copied (see `binaryPlist(mapped:owner:dropPages:)`).
             let offset = ascii || progress == nil ? range.lowerBound : nil
             return nodes.addString(UnsafeBufferPointer(rebasing: bytes[range]), at: offset, ascii: ascii)
         case .decoded(let owned): return owned.withUnsafeBufferPointer { nodes.addString($0, at: nil, ascii: ascii) }

@@ -60,7 +60,7 @@ package struct XMLReader {
     /// The reader's work for the other thread, set while it runs: waits for it.
     var secondHalf: (() -> Result<SecondHalf, PlistError>)?
     /// Told every `progressEntries` entries of a dictionary: set only for a mapped file
-    /// (`binary(mapped:)`), whose pages read so far it gives back, and which it marks.
+    /// (`binaryPlist(mapped:owner:dropPages:)`), whose pages read so far it gives back, and which it marks.
     var progress: (@Sendable () -> Void)?
     static let progressEntries = 16_384
 
