@@ -1,20 +1,22 @@
 import PlistModel
 
-/// The values of an XML property list as `XMLReader.binary` reads them: one 16-byte node
+/// The values of an XML property list as `XMLReader.binary` reads them: one 8-byte node
 /// each, in the order of the text (a container before its contents, a dictionary's key
-/// before its value), scalars hashed as they are read so that numbering only probes.
+/// before its value). A node is small because a big document's nodes are most of what
+/// exporting it holds: its scalars are hashed only as they are numbered, and a number or
+/// date that does not fit 32 bits is kept beside the nodes, in `wide`.
 struct XMLNodes {
     /// `ascii` and `unicode` are strings, told apart as they are read: the binary writes
-    /// them differently, and text that is one is never the other.
-    enum Kind: UInt32 { case ascii, unicode, data, bool, int, unsigned, real, date, array, dict }
+    /// them differently, and text that is one is never the other. `small` is an integer
+    /// from 0 to 2³² - 1, kept in its node; `int` any other below 2⁶³, `unsigned` one above.
+    enum Kind: UInt32 { case ascii, unicode, data, bool, small, int, unsigned, real, date, array, dict }
 
     struct Node {
-        /// A number's, date's or bool's bits; where a string or data lies (in the text, or
-        /// in `decoded` with `inDecoded` set); for a container, the index past its last
-        /// node while reading, then where its references start once numbered.
-        var payload: UInt64
-        /// The scalar's hash, its slot in the numbering's table.
-        var hash: UInt32
+        /// A bool's or small integer's value; where another number's or a date's bits lie
+        /// in `wide`; where a string or data lies (in the text, or in `decoded` with
+        /// `inDecoded` set); for a container, the index past its last node while reading,
+        /// then where its references start once numbered.
+        var payload: UInt32
         /// The kind in the top four bits, and the byte or element count.
         var info: UInt32
 
@@ -25,11 +27,18 @@ struct XMLNodes {
     static let maximumCount: UInt32 = (1 << 28) - 1
     /// The most values a document written straight may hold (see `Numbering`).
     static let maximumNumbered = Numbering.maximumCount
-    static let inDecoded: UInt64 = 1 << 63
+    /// A text this long or longer is not read into nodes: its offsets, and the flag beside
+    /// them, fit 32 bits below it.
+    static let maximumText = 1 << 31
+    static let inDecoded: UInt32 = 1 << 31
 
     private(set) var nodes: [Node] = []
     /// Decoded strings (those with references, CDATA or comments) and data, end to end.
     private var decoded: [UInt8] = []
+    /// The bits of the numbers and dates too wide for a node.
+    private var wide: [UInt64] = []
+    /// How many nodes are arrays or dictionaries: the rest are numbered through a table.
+    private var containers = 0
 
     init(capacity: Int) { nodes.reserveCapacity(capacity) }
 
@@ -37,11 +46,14 @@ struct XMLNodes {
 
     // MARK: Reading
 
+    /// A bool (bits 0 or 1), a number or a date.
     mutating func add(_ kind: Kind, _ bits: UInt64) {
-        var h = BinaryWriter.hashStart
-        BinaryWriter.mix(&h, UInt64(kind.rawValue))
-        BinaryWriter.mix(&h, bits)
-        nodes.append(Node(payload: bits, hash: UInt32(truncatingIfNeeded: h), info: kind.rawValue << 28))
+        if kind == .bool || (kind == .int && bits >> 32 == 0) {
+            nodes.append(Node(payload: UInt32(bits), info: (kind == .bool ? kind : .small).rawValue << 28))
+        } else {
+            nodes.append(Node(payload: UInt32(wide.count), info: kind.rawValue << 28))
+            wide.append(bits)
+        }
     }
 
     /// A string, `at` its offset in the text, or copied into `decoded` when nil; `ascii`
@@ -54,69 +66,86 @@ struct XMLNodes {
 
     private mutating func addBytes(_ kind: Kind, _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int?) -> Bool {
         guard bytes.count <= Self.maximumCount else { return false }
-        var h = BinaryWriter.hashStart
-        BinaryWriter.mix(&h, UInt64(kind.rawValue))
-        BinaryWriter.mix(&h, UnsafeRawBufferPointer(bytes))
-        var payload: UInt64
+        let payload: UInt32
         if let offset {
-            payload = UInt64(offset)
+            guard offset < Self.maximumText else { return false }
+            payload = UInt32(offset)
         } else {
-            payload = UInt64(decoded.count) | Self.inDecoded
+            guard decoded.count + bytes.count < Self.maximumText else { return false }
+            payload = UInt32(decoded.count) | Self.inDecoded
             decoded.appendBytes(bytes)
         }
-        nodes.append(
-            Node(payload: payload, hash: UInt32(truncatingIfNeeded: h), info: kind.rawValue << 28 | UInt32(bytes.count))
-        )
+        nodes.append(Node(payload: payload, info: kind.rawValue << 28 | UInt32(bytes.count)))
         return true
     }
 
     /// A container's node, its count and end set by `close`.
     mutating func open(_ kind: Kind) -> Int {
-        nodes.append(Node(payload: 0, hash: 0, info: kind.rawValue << 28))
+        nodes.append(Node(payload: 0, info: kind.rawValue << 28))
+        containers += 1
         return nodes.count - 1
     }
 
     mutating func close(_ index: Int, count: Int) -> Bool {
-        guard count <= Self.maximumCount else { return false }
+        guard count <= Self.maximumCount, nodes.count < Self.maximumText else { return false }
         nodes[index].info |= UInt32(count)
-        nodes[index].payload = UInt64(nodes.count)
+        nodes[index].payload = UInt32(nodes.count)
         return true
     }
 
-    /// The nodes another reader read (the root's second half), after these.
-    mutating func append(_ other: XMLNodes) {
-        let base = UInt64(nodes.count), decodedBase = UInt64(decoded.count)
+    /// The nodes another reader read (the root's second half), after these; false when
+    /// together they would not fit (see `maximumText`).
+    mutating func append(_ other: XMLNodes) -> Bool {
+        guard nodes.count + other.nodes.count < Self.maximumText,
+            decoded.count + other.decoded.count < Self.maximumText
+        else { return false }
+        let base = UInt32(nodes.count), decodedBase = UInt32(decoded.count), wideBase = UInt32(wide.count)
         nodes.reserveCapacity(nodes.count + other.nodes.count)
         for var node in other.nodes {
             switch node.kind {
             case .array, .dict: node.payload += base
             case .ascii, .unicode, .data: if node.payload & Self.inDecoded != 0 { node.payload += decodedBase }
-            default: break
+            case .int, .unsigned, .real, .date: node.payload += wideBase
+            case .bool, .small: break
             }
             nodes.append(node)
         }
         decoded.append(contentsOf: other.decoded)
+        wide.append(contentsOf: other.wide)
+        containers += other.containers
+        return true
     }
 
     /// Whether key `a`'s bytes sort strictly before key `b`'s.
     func precedes(_ a: Int, _ b: Int, text: UnsafeBufferPointer<UInt8>) -> Bool {
         decoded.withUnsafeBufferPointer { decoded in
-            let bytes = Bytes(text: text, decoded: decoded)
+            let bytes = Bytes(text: text, decoded: decoded, wide: UnsafeBufferPointer(start: nil, count: 0))
             return bytesPrecede(bytes.of(nodes[a]), bytes.of(nodes[b]))
         }
     }
 
-    /// Where strings and data lie: in the text, or decoded (while reading, only as long as
-    /// `decoded` is not appended to).
+    /// Where the nodes' strings, data and wide bits lie: in the text, `decoded` and `wide`
+    /// (while reading, only as long as neither is appended to).
     struct Bytes {
         let text: UnsafeBufferPointer<UInt8>
         let decoded: UnsafeBufferPointer<UInt8>
+        let wide: UnsafeBufferPointer<UInt64>
 
+        /// A string's or data's bytes.
         @inline(__always)
         func of(_ node: Node) -> UnsafeBufferPointer<UInt8> {
             let start = Int(node.payload & ~XMLNodes.inDecoded)
             let from = node.payload & XMLNodes.inDecoded == 0 ? text : decoded
             return UnsafeBufferPointer(start: from.baseAddress.map { $0 + start }, count: node.count)
+        }
+
+        /// A bool's, number's or date's bits, as `XMLReader` read them.
+        @inline(__always)
+        func bits(_ node: Node) -> UInt64 {
+            switch node.kind {
+            case .bool, .small: UInt64(node.payload)
+            default: wide[Int(node.payload)]
+            }
         }
     }
 }
@@ -160,19 +189,24 @@ package final class XMLBinaryPlist {
 }
 
 extension XMLNodes {
+    /// How often (in scalars numbered or objects written) a mapped text's pages are given
+    /// back: numbering reads every string, so its window of the text is this many values'.
+    static let dropEvery = 4_096
+
     /// The nodes numbered as `BinaryWriter` numbers the values they stand for: depth
     /// first (a container before its contents, a dictionary's keys before its values), each
     /// scalar once. Numbering goes through pointers: the arrays' checks were a third of it.
-    /// `dropPages` (a mapped text's) is told every `XMLReader.progressEntries` objects
-    /// numbered, and once done.
+    /// `dropPages` (a mapped text's) is told every `dropEvery` scalars, and once done.
     fileprivate mutating func numbered(text: UnsafeBufferPointer<UInt8>, dropPages: (@Sendable () -> Void)?)
         -> Numbering
     {
-        var numbering = Numbering(count: nodes.count)
+        var numbering = Numbering(count: nodes.count, scalars: nodes.count - containers)
         numbering.dropPages = dropPages
         decoded.withUnsafeBufferPointer { decoded in
-            nodes.withUnsafeMutableBufferPointer { nodes in
-                _ = numbering.number(0, nodes.baseAddress!, Bytes(text: text, decoded: decoded))
+            wide.withUnsafeBufferPointer { wide in
+                nodes.withUnsafeMutableBufferPointer { nodes in
+                    _ = numbering.number(0, nodes.baseAddress!, Bytes(text: text, decoded: decoded, wide: wide))
+                }
             }
         }
         numbering.freeSlots()
@@ -191,79 +225,82 @@ extension XMLNodes {
         let (objects, references, objectCount) = (numbering.objects, numbering.references, numbering.objectCount)
         let refSize = BinaryWriter.width(UInt64(objectCount - 1))
         try decoded.withUnsafeBufferPointer { decoded in
-            try nodes.withUnsafeBufferPointer { nodes in
-                let bytes = Bytes(text: text, decoded: decoded)
-                func node(_ o: Int) -> Node { nodes[Int(objects[o])] }
-                func size(_ o: Int) -> Int { XMLNodes.size(node(o), refSize: refSize, bytes) }
-                var end = BinaryWriter.header.count, last = end
-                for o in 0..<objectCount {
-                    last = end
-                    end += size(o)
-                }
-                let offsetSize = BinaryWriter.width(UInt64(last))
-                let room = max(chunk, 64)
-                var out = [UInt8](repeating: 0, count: room)
-                var used = 0
-                func flush() throws {
-                    if used > 0 { try sink(out[0..<used]) }
-                    used = 0
-                }
-                for byte in BinaryWriter.header {
-                    out[used] = byte
-                    used += 1
-                }
-                // The objects, as many to a piece as fit; one bigger than a piece, alone.
-                var o = 0
-                while o < objectCount {
-                    var alone = false
-                    out.withUnsafeMutableBufferPointer { piece in
-                        while o < objectCount {
-                            let n = size(o)
-                            guard n <= room - used else {
-                                alone = n > room
-                                return
+            try wide.withUnsafeBufferPointer { wide in
+                try nodes.withUnsafeBufferPointer { nodes in
+                    let bytes = Bytes(text: text, decoded: decoded, wide: wide)
+                    func node(_ o: Int) -> Node { nodes[Int(objects[o])] }
+                    func size(_ o: Int) -> Int { XMLNodes.size(node(o), refSize: refSize, bytes) }
+                    var end = BinaryWriter.header.count, last = end
+                    for o in 0..<objectCount {
+                        last = end
+                        end += size(o)
+                    }
+                    let offsetSize = BinaryWriter.width(UInt64(last))
+                    let room = max(chunk, 64)
+                    var out = [UInt8](repeating: 0, count: room)
+                    var used = 0
+                    func flush() throws {
+                        if used > 0 { try sink(out[0..<used]) }
+                        used = 0
+                    }
+                    for byte in BinaryWriter.header {
+                        out[used] = byte
+                        used += 1
+                    }
+                    // The objects, as many to a piece as fit; one bigger than a piece, alone.
+                    var o = 0
+                    while o < objectCount {
+                        var alone = false
+                        out.withUnsafeMutableBufferPointer { piece in
+                            while o < objectCount {
+                                let n = size(o)
+                                guard n <= room - used else {
+                                    alone = n > room
+                                    return
+                                }
+                                if let dropPages, o % XMLNodes.dropEvery == 0 { dropPages() }
+                                XMLNodes.store(
+                                    node(o), at: piece.baseAddress! + used, refSize: refSize, references: references,
+                                    bytes)
+                                used += n
+                                o += 1
                             }
-                            if let dropPages, o % XMLReader.progressEntries == 0 { dropPages() }
-                            XMLNodes.store(
-                                node(o), at: piece.baseAddress! + used, refSize: refSize, references: references, bytes)
-                            used += n
+                        }
+                        try flush()
+                        if alone {
+                            var one = [UInt8](repeating: 0, count: size(o))
+                            one.withUnsafeMutableBufferPointer { one in
+                                XMLNodes.store(
+                                    node(o), at: one.baseAddress!, refSize: refSize, references: references, bytes)
+                            }
+                            try sink(one[...])
                             o += 1
                         }
                     }
-                    try flush()
-                    if alone {
-                        var one = [UInt8](repeating: 0, count: size(o))
-                        one.withUnsafeMutableBufferPointer { one in
-                            XMLNodes.store(
-                                node(o), at: one.baseAddress!, refSize: refSize, references: references, bytes)
+                    // The offset table, each object sized again, then the trailer.
+                    var offset = BinaryWriter.header.count
+                    o = 0
+                    while o < objectCount {
+                        out.withUnsafeMutableBufferPointer { piece in
+                            while o < objectCount, used + offsetSize <= room {
+                                BinaryWriter.storeBigEndian(
+                                    UInt64(offset), width: offsetSize, at: piece.baseAddress! + used)
+                                used += offsetSize
+                                offset += size(o)
+                                o += 1
+                            }
                         }
-                        try sink(one[...])
-                        o += 1
+                        if o < objectCount { try flush() }
                     }
-                }
-                // The offset table, each object sized again, then the trailer.
-                var offset = BinaryWriter.header.count
-                o = 0
-                while o < objectCount {
+                    if used + 32 > room { try flush() }
                     out.withUnsafeMutableBufferPointer { piece in
-                        while o < objectCount, used + offsetSize <= room {
-                            BinaryWriter.storeBigEndian(
-                                UInt64(offset), width: offsetSize, at: piece.baseAddress! + used)
-                            used += offsetSize
-                            offset += size(o)
-                            o += 1
-                        }
+                        BinaryWriter.storeTrailer(
+                            offsetSize: offsetSize, refSize: refSize, count: objectCount, root: 0, tableOffset: end,
+                            at: piece.baseAddress! + used)
                     }
-                    if o < objectCount { try flush() }
+                    used += 32
+                    try flush()
                 }
-                if used + 32 > room { try flush() }
-                out.withUnsafeMutableBufferPointer { piece in
-                    BinaryWriter.storeTrailer(
-                        offsetSize: offsetSize, refSize: refSize, count: objectCount, root: 0, tableOffset: end,
-                        at: piece.baseAddress! + used)
-                }
-                used += 32
-                try flush()
             }
         }
     }
@@ -275,26 +312,29 @@ extension XMLNodes {
         var objectCount = 0
         let references: UnsafeMutablePointer<Int32>
         var referenceCount = 0
-        /// The scalars numbered so far: open addressing by a node's hash, each slot the
-        /// hash's top byte (high 8 bits) and the object's number plus one (low 24 bits, zero
-        /// when empty): 4 bytes a slot, not 8, and a match by the top byte is rarely false.
+        /// The scalars numbered so far: open addressing by a scalar's spread hash (its high
+        /// half scaled to the table's size, which need not be a power of two), each slot
+        /// another 8 bits of that hash (high 8 bits) and the object's number plus one (low
+        /// 24 bits, zero when empty): 4 bytes a slot, not 8, and a match by those 8 bits is
+        /// rarely false.
         var slots: UnsafeMutablePointer<UInt32>?
-        let mask: Int
-        /// A mapped text's, told every `XMLReader.progressEntries` objects numbered: a
-        /// repeated string is compared with its first, anywhere in the text.
+        let size: Int
+        /// Scalars numbered, for `dropPages`.
+        var scalars = 0
+        /// A mapped text's, told every `dropEvery` scalars numbered: a repeated string is
+        /// compared with its first, anywhere in the text.
         var dropPages: (@Sendable () -> Void)?
 
         /// The most nodes a numbering takes: their numbers plus one fit a slot's 24 bits.
         static let maximumCount = (1 << 24) - 2
 
-        /// Room for `count` nodes (at most `maximumCount`): the table never more than two
-        /// thirds full.
-        init(count: Int) {
-            var size = 16
-            while size * 2 < count * 3 { size <<= 1 }
+        /// Room for `count` nodes (at most `maximumCount`), `scalars` of them hashed: the
+        /// table never more than three quarters full, and no bigger (it is, with the nodes,
+        /// most of what numbering holds).
+        init(count: Int, scalars: Int) {
+            size = max(16, scalars + scalars / 3 + 1)
             slots = .allocate(capacity: size)
             slots!.initialize(repeating: 0, count: size)
-            mask = size - 1
             objects = .allocate(capacity: max(count, 1))
             references = .allocate(capacity: max(count, 1))
         }
@@ -340,26 +380,30 @@ extension XMLNodes {
                 }
             }
             for r in values..<(values + count) { references[r] = number(Int(references[r]), nodes, bytes) }
-            nodes[i].payload = UInt64(start)
+            nodes[i].payload = UInt32(start)
             return me
         }
 
         /// The number of the scalar node `i` stands for: an earlier one's, or the next.
         private mutating func scalar(_ i: Int, _ nodes: UnsafeMutablePointer<Node>, _ bytes: Bytes) -> Int32 {
             let node = nodes[i], slots = slots!
-            let tag = node.hash & 0xFF00_0000
-            var s = Int(node.hash) & mask
+            scalars += 1
+            if let dropPages, scalars % XMLNodes.dropEvery == 0 { dropPages() }
+            // Spread (Fibonacci hashing): the hash's high bits alone cluster.
+            let hash = XMLNodes.hash(node, bytes) &* 0x9E37_79B9_7F4A_7C15
+            let tag = UInt32(truncatingIfNeeded: hash) & 0xFF00_0000
+            var s = Int(((hash >> 32) &* UInt64(size)) >> 32)
             while slots[s] != 0 {
                 if slots[s] & 0xFF00_0000 == tag {
                     let object = Int32(slots[s] & 0x00FF_FFFF) - 1
                     if XMLNodes.same(nodes[Int(objects[Int(object)])], node, bytes) { return object }
                 }
-                s = (s + 1) & mask
+                s += 1
+                if s == size { s = 0 }
             }
             objects[objectCount] = Int32(i)
             objectCount += 1
             slots[s] = tag | UInt32(objectCount)
-            if let dropPages, objectCount % XMLReader.progressEntries == 0 { dropPages() }
             return Int32(objectCount - 1)
         }
     }
@@ -373,6 +417,19 @@ extension XMLNodes {
         }
     }
 
+    /// A scalar's hash, worked out as it is numbered rather than kept: 4 bytes a node.
+    /// A string's is of its bytes, as the writer hashes it (`BinaryWriter.mix`).
+    @inline(__always)
+    private static func hash(_ node: Node, _ bytes: Bytes) -> UInt64 {
+        var h = BinaryWriter.hashStart
+        BinaryWriter.mix(&h, UInt64(node.info >> 28))
+        switch node.kind {
+        case .ascii, .unicode, .data: BinaryWriter.mix(&h, UnsafeRawBufferPointer(bytes.of(node)))
+        default: BinaryWriter.mix(&h, bytes.bits(node))
+        }
+        return h
+    }
+
     /// Whether two scalar nodes stand for one object: one kind, and the same bits or
     /// bytes (strings compared as bytes, as the writer compares them).
     @inline(__always)
@@ -380,7 +437,8 @@ extension XMLNodes {
         guard x.info == y.info else { return false }
         switch x.kind {
         case .ascii, .unicode, .data: return bytesEqual(bytes.of(x), bytes.of(y))
-        default: return x.payload == y.payload
+        case .bool, .small: return x.payload == y.payload
+        default: return bytes.bits(x) == bytes.bits(y)
         }
     }
 
@@ -392,8 +450,8 @@ extension XMLNodes {
             let units = String(decoding: bytes.of(node), as: UTF8.self).utf16.count
             return BinaryWriter.headerSize(count: units) + 2 * units
         case .bool: return 1
-        case .int: return BinaryWriter.integerSize(PlistInteger(Int64(bitPattern: node.payload)))
-        case .unsigned: return BinaryWriter.integerSize(PlistInteger(unsigned: node.payload))
+        case .small, .int: return BinaryWriter.integerSize(PlistInteger(Int64(bitPattern: bytes.bits(node))))
+        case .unsigned: return BinaryWriter.integerSize(PlistInteger(unsigned: bytes.bits(node)))
         case .real, .date: return 9
         case .array: return BinaryWriter.headerSize(count: node.count) + node.count * refSize
         case .dict: return BinaryWriter.headerSize(count: node.count) + 2 * node.count * refSize
@@ -418,10 +476,10 @@ extension XMLNodes {
                 at += 2
             }
         case .bool: p[0] = node.payload != 0 ? BPlistMarker.trueByte : BPlistMarker.falseByte
-        case .int: _ = BinaryWriter.storeInteger(PlistInteger(Int64(bitPattern: node.payload)), at: p)
-        case .unsigned: _ = BinaryWriter.storeInteger(PlistInteger(unsigned: node.payload), at: p)
-        case .real: BinaryWriter.storeEight(.real, node.payload, at: p)
-        case .date: BinaryWriter.storeEight(.date, node.payload, at: p)
+        case .small, .int: _ = BinaryWriter.storeInteger(PlistInteger(Int64(bitPattern: bytes.bits(node))), at: p)
+        case .unsigned: _ = BinaryWriter.storeInteger(PlistInteger(unsigned: bytes.bits(node)), at: p)
+        case .real: BinaryWriter.storeEight(.real, bytes.bits(node), at: p)
+        case .date: BinaryWriter.storeEight(.date, bytes.bits(node), at: p)
         case .array, .dict:
             let dict = node.kind == .dict
             var at = p + BinaryWriter.storeHeader(dict ? .dictionary : .array, count: node.count, at: p)

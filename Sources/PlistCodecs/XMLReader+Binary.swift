@@ -9,7 +9,7 @@ extension XMLReader {
     /// Nil when the values' way must write it: the root is no dictionary; a dictionary's
     /// keys are not in strictly ascending byte order (a key twice, whose last value would
     /// count, or keys the writer would reorder); a key is `CF$UID` (a UID's spelling); the
-    /// document is 4 GiB or more, holds more than 16,777,214 values, or a text or a count
+    /// document is 2 GiB or more, holds more than 16,777,214 values, or a text or a count
     /// too long for a node; the second half could not be read. Throws what reading the
     /// document throws, though not always the first error the values' way would report: a
     /// caller reports that one.
@@ -41,9 +41,9 @@ extension XMLReader {
         _ buffer: UnsafeBufferPointer<UInt8>, inParallel: PropertyList.InParallel?, owner: AnyObject?,
         mapped dropPages: (@Sendable () -> Void)?
     ) throws(PlistError) -> XMLBinaryPlist? {
-        // Every value takes 6 bytes of text or more (`<key/>`), so under 4 GiB its objects
-        // and references are numbered within `Int32`.
-        guard buffer.count < 1 << 32 else { return nil }
+        // Every value takes 6 bytes of text or more (`<key/>`), so under 2 GiB its objects
+        // and references are numbered within `Int32`, and its offsets fit a node.
+        guard buffer.count < XMLNodes.maximumText else { return nil }
         do {
             var reader = XMLReader(buffer, wanted: nil)
             reader.progress = dropPages
@@ -120,7 +120,7 @@ extension XMLReader {
                     secondHalf = nil
                     guard case .success(let half) = join(), let (theirs, added) = half.nodes else { return false }
                     let first = nodes.count
-                    nodes.append(theirs)
+                    guard nodes.append(theirs) else { return false }
                     if lastKey >= 0, added > 0 {
                         guard nodes.precedes(lastKey, first, text: bytes) else { return false }
                     }

@@ -108,13 +108,39 @@ final class XMLToBinaryTests: XCTestCase {
     }
 
     /// A document of `count` entries in key order, `middle` put in the middle of them;
-    /// values repeat, so most scalars are written once for many entries.
+    /// values repeat, so most scalars are written once for many entries. Its numbers and
+    /// dates are of every width a node keeps: in the node (0 to 2³² - 1), or beside it
+    /// (a real, a date, a negative integer, one of 2³² or more), equal ones in both halves.
     private func document(_ count: Int = 30_000, middle: String = "") -> String {
         XMLToTextTests.document(count, middle: middle) { i, key in
             "\t<key>\(key)</key>\n\t<array>\n\t\t<integer>\(i % 300)</integer>\n\t\t<string>v &amp; \(i % 7)</string>\n"
                 + "\t\t<dict><key>a</key><real>\(Double(i) / 7)</real><key>b</key><true/>"
-                + "<key>c</key><data>AAEC</data><key>d</key><string>\(key)</string></dict>\n\t</array>\n"
+                + "<key>c</key><data>AAEC</data><key>d</key><string>\(key)</string>"
+                + "<key>e</key><integer>\([4_294_967_295, 4_294_967_296, -1, -(1 << 40), i][i % 5])</integer>"
+                + "<key>f</key><date>20\(10 + i % 13)-01-01T00:00:00Z</date></dict>\n\t</array>\n"
         }
+    }
+
+    /// A big document's nodes are most of what exporting it holds (issue 34: peak memory
+    /// at most twice the file): one is 8 bytes, its scalars hashed as they are numbered
+    /// and wide numbers kept beside it, not 16.
+    func testANodeIsEightBytes() {
+        XCTAssertEqual(MemoryLayout<XMLNodes.Node>.stride, 8)
+    }
+
+    /// Integers at the edges of what a node holds, each once however often it is written,
+    /// and never one object for two that differ only past 32 bits.
+    func testEveryWidthOfIntegerIsOneObjectAsTheWriterNumbersIt() throws {
+        let numbers = [
+            "0", "1", "4294967295", "4294967296", "4294967297", "-1", "-4294967296", "-4294967295",
+            "9223372036854775807", "-9223372036854775808", "9223372036854775808", "18446744073709551615",
+            "0x100000000", "0xFFFFFFFF",
+        ]
+        let items = (numbers + numbers.reversed()).map { "<integer>\($0)</integer>" }.joined()
+        try check(
+            Array(
+                "<plist><dict><key>a</key><array>\(items)</array><key>b</key><integer>4294967296</integer></dict></plist>"
+                    .utf8))
     }
 
     func testEveryKindOfValueIsWrittenAsTheValuesAre() throws {
@@ -277,7 +303,7 @@ final class XMLToBinaryTests: XCTestCase {
         func scalar() -> PlistValue {
             switch Int.random(in: 0..<8, using: &generator) {
             case 0: .bool(Bool.random())
-            case 1: .int([0, 1, -1, 255, 256, 65_536, Int64.max, Int64.min].randomElement()!)
+            case 1: .int([0, 1, -1, 255, 256, 65_536, (1 << 32) - 1, 1 << 32, Int64.max, Int64.min].randomElement()!)
             case 2: .int(PlistInteger(unsigned: [UInt64.max, 1 << 63].randomElement()!))
             case 3: .double([0, -0.0, 1, 0.5, 1 / 3, .infinity, 1e-300].randomElement()!)
             case 4: .date(PlistDate(secondsSince2001: [0, 1, -1e9, 6e8].randomElement()!))

@@ -183,6 +183,18 @@ struct Harness {
 
     func path(_ domain: String) -> String { config + "/" + domain + ".plist" }
 
+    /// The peak memory (KB, the whole process) of `settings ARGS…` in this folder's
+    /// environment, as GNU time reports it; it must exit 0. Not Python's `ru_maxrss` of
+    /// a child it spawns: a child made with vfork (as `posix_spawn` makes it) is counted
+    /// with its parent's peak, which was more than a small command's own.
+    func peakKB(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Int {
+        try Harness.require("time", package: "time")
+        let r = exec("/usr/bin/time", ["-f", "%x %M", Harness.settings] + arguments)
+        let fields = r.stderr.split(separator: "\n").last?.split(separator: " ").map { Int($0) ?? -1 } ?? []
+        XCTAssertEqual(fields.first, 0, "\(arguments): \(r.stderr)", file: file, line: line)
+        return fields.last ?? .max
+    }
+
     func python(_ arguments: [String]) -> Result { exec("/usr/bin/env", ["python3", Self.canonScript] + arguments) }
 
     /// plistlib's canonical form of a file.

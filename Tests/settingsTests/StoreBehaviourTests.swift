@@ -242,25 +242,8 @@ final class StoreBehaviourTests: XCTestCase {
             ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: big)[.size] as? Int)
-        func peakKB(_ arguments: [String]) -> Int {
-            let r = h.exec(
-                "/usr/bin/env",
-                [
-                    "python3", "-c",
-                    """
-                    import resource, subprocess, sys
-                    status = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
-                    print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-                    """, Harness.settings,
-                ] + arguments)
-            let fields = r.stdout.split(separator: " ").map {
-                Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-            }
-            XCTAssertEqual(fields.first, 0, "\(arguments): \(r.stderr)")
-            return fields.last ?? .max
-        }
-        let baseline = peakKB(["read", "com.small", "k"])
-        let write = peakKB(["write", "com.big", "key050007", "-int", "5"])
+        let baseline = try h.peakKB(["read", "com.small", "k"])
+        let write = try h.peakKB(["write", "com.big", "key050007", "-int", "5"])
         XCTAssertLessThan(
             (write - baseline) * 1024, 2 * size, "peak \(write) KB, baseline \(baseline) KB, file \(size / 1024) KB")
         let check = h.exec(
