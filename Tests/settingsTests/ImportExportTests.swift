@@ -131,14 +131,19 @@ final class ImportExportTests: XCTestCase {
             lines.contains { $0.contains(" mmap(NULL, \(size), PROT_READ, MAP_PRIVATE, \(fd), 0)") }, "mapped")
         XCTAssertFalse(lines.contains { $0.contains(" read(") && $0.hasSuffix("= \(size)") }, "read into an array")
         XCTAssertGreaterThan(lines.filter { $0.contains("MADV_DONTNEED") }.count, 2, "pages given back")
+        assertBinary(out, holds: "com.bigxml", count: 30000)
+    }
+
+    /// `path` is a binary plist of domain `domain`'s `count` values, as plistlib reads both.
+    private func assertBinary(_ path: String, holds domain: String, count: Int, line: UInt = #line) {
         let check = """
             import plistlib, sys
             a = plistlib.load(open(sys.argv[1], "rb")); b = plistlib.load(open(sys.argv[2], "rb"))
             assert open(sys.argv[2], "rb").read(8) == b"bplist00"
             print(a == b, len(b))
             """
-        let same = h.exec("/usr/bin/env", ["python3", "-c", check, h.path("com.bigxml"), out])
-        XCTAssertEqual(same.stdout, "True 30000\n", same.stderr)
+        let same = h.exec("/usr/bin/env", ["python3", "-c", check, h.path(domain), path])
+        XCTAssertEqual(same.stdout, "True \(count)\n", same.stderr, line: line)
     }
 
     /// `export D PATH` of a 100,000-key XML domain of every type (the benchmark's) to a
@@ -167,14 +172,7 @@ final class ImportExportTests: XCTestCase {
         let said = "peak \(peak) KB, start-up \(baseline) KB, file \(size / 1024) KB"
         XCTAssertLessThan((peak - baseline) * 1024, size * 5 / 4, said)
         if Harness.binDirectory.hasSuffix("/release") { XCTAssertLessThan(peak * 1024, 2 * size, said) }
-        let check = """
-            import plistlib, sys
-            a = plistlib.load(open(sys.argv[1], "rb")); b = plistlib.load(open(sys.argv[2], "rb"))
-            assert open(sys.argv[2], "rb").read(8) == b"bplist00"
-            print(a == b, len(b))
-            """
-        let same = h.exec("/usr/bin/env", ["python3", "-c", check, h.path("com.big"), out])
-        XCTAssertEqual(same.stdout, "True 100000\n", same.stderr)
+        assertBinary(out, holds: "com.big", count: 100_000)
     }
 
     /// `export D --json` of an XML domain writes its JSON as the file is read (issue 34):
