@@ -3,9 +3,10 @@
 # domains or all on one, with settings or with git config; prints how many writes were
 # refused (git config refuses a write whose lock another holds; settings waits).
 #   writers.sh SETTINGS_BINARY WORK_DIR MODE
-# MODE: one (1 writer), domains (4 writers, 4 domains), apart (4 writers, 4 domains, each in
-# a config and state folder of its own: nothing shared to wait on, the floor for "domains" on any
-# number of cores), shared (4 writers, 1 domain), git (4 writers, 1 git config file).
+# MODE: one (1 writer), domains (4 writers, 4 domains), apart (4 writers, 4 domains, each
+# in a config and state folder of its own: nothing shared to wait on, the floor for
+# "domains" on any number of cores), shared (4 writers, 1 domain), git (4 writers, 1 git
+# config file).
 set -u
 settings=$1 work=$2 mode=$3
 export XDG_CONFIG_HOME="$work/writers" HOME="$work/writers-home"
