@@ -234,25 +234,18 @@ package struct Journal: Sendable {
     /// `settings-last `, then `words` or the numbers in decimal with a space between,
     /// padded with spaces to `headerSize` bytes, the last a newline.
     private static func header(words: some Collection<UInt8>, numbers: [UInt64]) -> [UInt8] {
-        var out = [UInt8](repeating: UInt8(ascii: " "), count: headerSize)
-        out[headerSize - 1] = 10
-        var at = 0
-        func put(_ byte: UInt8) {
-            if at < headerSize - 1 { out[at] = byte }
-            at += 1
-        }
-        for byte in "settings-last ".utf8 { put(byte) }
-        for byte in words { put(byte) }
+        var out: [UInt8] = []
+        out.reserveCapacity(headerSize)
+        out.append(contentsOf: "settings-last ".utf8)
+        out.append(contentsOf: words)
         for (i, n) in numbers.enumerated() {
-            if i > 0 { put(UInt8(ascii: " ")) }
-            // The digits of n, most significant first, with no String made.
-            var divisor: UInt64 = 1
-            while n / divisor >= 10 { divisor *= 10 }
-            while divisor > 0 {
-                put(UInt8(ascii: "0") + UInt8(n / divisor % 10))
-                divisor /= 10
-            }
+            if i > 0 { out.append(UInt8(ascii: " ")) }
+            DefaultsText.appendPadded(n, width: 1, to: &out)
         }
+        // Four 64-bit numbers take at most 97 bytes: the cut is only a bound.
+        if out.count > headerSize - 1 { out.removeSubrange((headerSize - 1)...) }
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: headerSize - 1 - out.count))
+        out.append(10)
         return out
     }
 

@@ -115,6 +115,21 @@ final class DomainStoreTests: XCTestCase {
         try assertCopied("com.big", whole: false)
     }
 
+    /// A `.last` header, exactly: 128 bytes, the words or the stamp's four numbers
+    /// (device, inode, size, modification time) after `settings-last `, spaces, a newline.
+    /// Copies written by earlier versions are compared with these bytes.
+    func testAJournalHeaderIsExact() {
+        func padded(_ text: String) -> String { text + String(repeating: " ", count: 127 - text.utf8.count) + "\n" }
+        XCTAssertEqual(String(decoding: Journal.header(.invalid), as: UTF8.self), padded("settings-last invalid"))
+        XCTAssertEqual(String(decoding: Journal.header(nil), as: UTF8.self), padded("settings-last absent"))
+        let small = FileStamp(size: 0, inode: 7, device: 0, modified: 0, changed: 5)
+        XCTAssertEqual(String(decoding: Journal.header(small), as: UTF8.self), padded("settings-last 0 7 0 0"))
+        let big = FileStamp(size: Int.max, inode: .max, device: .max, modified: -1, changed: 0)
+        XCTAssertEqual(
+            String(decoding: Journal.header(big), as: UTF8.self),
+            padded("settings-last 18446744073709551615 18446744073709551615 9223372036854775807 18446744073709551615"))
+    }
+
     /// A journal line, exactly: the changes with their values; past the limit, their keys
     /// and the count; past it again, only the count. Each reads back as the same entry.
     func testAJournalLineIsExact() {
