@@ -122,19 +122,10 @@ enum TransferCommand {
                 }
                 return
             case .binaryPlist(let plist):
-                // Written in pieces as it is made: the answer is never held whole.
-                if path == "-" {
-                    do {
-                        try plist.write { piece throws(Errno) in try context.streams.output(Array(piece)) }
-                    } catch let error as Errno {
-                        throw CLIError.outputFailed(error)
-                    }
-                } else {
-                    context.note(
-                        try PlistFiles.write(to: path, lockTimeout: context.store.lockTimeout) {
-                            try plist.write(to: $0)
-                        })
-                }
+                // Asked for only as `.binary`, to a file: written in pieces as it is made,
+                // the answer never held whole.
+                context.note(
+                    try PlistFiles.write(to: path, lockTimeout: context.store.lockTimeout) { try plist.write(to: $0) })
                 return
             }
         } else {
