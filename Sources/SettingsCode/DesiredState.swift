@@ -43,7 +43,10 @@ public struct DesiredState: Sendable {
     }
 
     /// The record's file.
-    public var recordPath: String { Path.join(store.stateDirectory, "apply/\(name).json") }
+    public var recordPath: String { recordFile.path }
+
+    /// The record, through the door for the tool's own files (`StateFile`).
+    var recordFile: StateFile { store.stateFile("apply/\(name).json") }
 
     /// The plan for `desired`: its keys (a key that starts with `/` is a pointer) set, and
     /// the keys the last apply under this name set but `desired` lacks given back what
@@ -183,8 +186,14 @@ public struct DesiredState: Sendable {
 
     /// The last record under this name: domain names to pointers to what they held.
     private func readRecord() throws(StoreError) -> PlistDictionary {
-        guard (try? FileSystem.linkStatus(recordPath)) ?? nil != nil else { return [:] }
-        let root = try SettingsState.dictionary(try PlistFiles.read(recordPath), name: recordPath)
+        let bytes: [UInt8]
+        do throws(StateFileError) {
+            guard let read = try recordFile.read() else { return [:] }
+            bytes = read
+        } catch {
+            throw StoreError(error)
+        }
+        let root = try SettingsState.dictionary(bytes, name: recordPath)
         guard case .dict(let domains)? = root["domains"] else {
             throw StoreError.notADictionary(path: "\(recordPath): domains", root["domains"]?.type ?? .dict)
         }
@@ -193,12 +202,13 @@ public struct DesiredState: Sendable {
 
     private func saveRecord(_ record: PlistDictionary) throws {
         let root: PlistDictionary = ["settings-apply": 1, "domains": .dict(record)]
-        do throws(Errno) { try FileSystem.makeDirectories(Path.directory(of: recordPath)) } catch {
-            throw StoreError.writeFailed(path: recordPath, error)
+        // Through the state files' door: a link or FIFO planted at the record is refused.
+        do throws(StateFileError) {
+            try recordFile.replace(
+                with: JSONWriter.encode(.dict(root), pretty: true) + [UInt8(ascii: "\n")], durable: true)
+        } catch {
+            throw StoreError(error)
         }
-        try PlistFiles.write(
-            JSONWriter.encode(.dict(root), pretty: true) + [UInt8(ascii: "\n")], to: recordPath,
-            lockTimeout: store.lockTimeout, newFileMode: 0o600)
     }
 }
 

@@ -36,19 +36,16 @@ extension Settings {
             throw .store(.invalidDomain(domain.displayName, "only a named domain has a schema"))
         }
         let bytes = Array(Self.schema(for: keys, strict: strict).utf8)
-        guard let path = SchemaFiles.candidates(for: name, configDirectory: store.directory).first else { return }
-        // Only a regular file (or a link to one) is ever replaced: a FIFO would hang the
-        // write, and a folder or a device is not a schema. `readFile` refuses them without
-        // blocking; a file it cannot read for another reason is left to the write to report.
-        do throws(FileError) {
-            if let (existing, _) = try FileSystem.readFile(path), existing == bytes { return }
+        // The first place schemas are looked for, `settings/schemas/D.json` in the config
+        // folder, through the door for the tool's own files: a link, a FIFO or a file
+        // another user planted there is refused, never followed, waited on or replaced.
+        let file = StateFile(root: store.directory, "settings/schemas/\(name).json")
+        do throws(StateFileError) {
+            if let existing = try file.read(), existing == bytes { return }
+            try file.replace(with: bytes, durable: true, mode: 0o644)
         } catch {
-            if case .notAFile(let kind) = error { throw .store(.notAFile(path: path, kind)) }
+            throw .store(StoreError(error))
         }
-        do throws(Errno) { try FileSystem.makeDirectories(Path.directory(of: path)) } catch {
-            throw .store(.writeFailed(path: path, error))
-        }
-        do { try PlistFiles.write(bytes, to: path, lockTimeout: store.lockTimeout) } catch { throw .store(error) }
     }
 }
 

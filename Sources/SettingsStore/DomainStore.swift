@@ -88,14 +88,20 @@ public struct DomainStore: Sendable {
     /// (an absolute `XDG_STATE_HOME`, else `~/.local/state`), never in the config folder,
     /// so nothing there is taken for a domain or carried by a sync. `apply`'s records
     /// and the journal live here.
-    package var stateDirectory: String {
-        let base: String
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            base = state
-        } else {
-            base = Path.join(environment.home, ".local/state")
-        }
-        return Path.join(base, "settings")
+    package var stateDirectory: String { Path.join(stateRoot, "settings") }
+
+    /// `$XDG_STATE_HOME` (absolute), else `~/.local/state`: the folder the state folder is
+    /// in, laid out as its user likes; below it, the tool's own files go through
+    /// `StateFile`, which follows no link.
+    package var stateRoot: String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state }
+        return Path.join(environment.home, ".local/state")
+    }
+
+    /// A file of the tool's own in the state folder (`history/NAME.jsonl`), through the
+    /// door for such files (`StateFile`).
+    package func stateFile(_ relative: String) -> StateFile {
+        StateFile(root: stateRoot, "settings/" + relative)
     }
 
     /// The file a domain lives in. In the config folder an existing file is found in
@@ -281,7 +287,7 @@ public struct DomainStore: Sendable {
             path,
             shortcut: { fd, status -> PropertyList.Lookup? in
                 guard status.size >= KeyIndex.minimumFileSize else { return nil }
-                switch KeyIndex.lookup(key, indexPath: index, file: fd, status: status) {
+                switch KeyIndex.lookup(key, index: index, file: fd, status: status) {
                 case .value(let value)?: return .dictionary(value)
                 case .absent?: return .dictionary(nil)
                 case nil: return nil
@@ -388,7 +394,7 @@ public struct DomainStore: Sendable {
             let warning = try save(
                 values, over: existing, to: target, binary: binary, written: written, memo: memo, entry: entry)
             entry?.finish(changes, count: changeCount, written: remains(values, target))
-            return warning
+            return warning ?? entry?.warning
         }
     }
 
@@ -417,7 +423,7 @@ public struct DomainStore: Sendable {
                 .warning
             created = true
             entry?.finish(changes, count: document.count, written: true)
-            return warning
+            return warning ?? entry?.warning
         }
         return (created, warning)
     }
@@ -511,7 +517,7 @@ public struct DomainStore: Sendable {
                 spliced: spliced)
             entry?.finish(
                 old == value ? [] : [KeyChange(key: key, old: old, new: value)], written: remains(values, target))
-            return warning
+            return warning ?? entry?.warning
         }
     }
 
@@ -574,7 +580,7 @@ public struct DomainStore: Sendable {
                 PlistDictionary(), over: FileRead(domain: Domain(values: [:], format: .binary), status: status),
                 to: target, written: written)
             entry?.finish(changes, written: target.linked)
-            return warning
+            return warning ?? entry?.warning
         }
         try checkWritable(status, at: target.path)
         let (warning, stamp) = try replace(target, keeping: status, entry: entry) { write in
@@ -582,7 +588,7 @@ public struct DomainStore: Sendable {
         }
         written?(FileStamp(status), stamp)
         entry?.finish(changes, written: true)
-        return warning
+        return warning ?? entry?.warning
     }
 
     /// Whether a save of `values` leaves a file: not for an emptied domain, unless it is a link.
@@ -803,26 +809,25 @@ public struct DomainStore: Sendable {
 
     /// Where the key index of the domain file at `path` is kept: `$XDG_CACHE_HOME/settings/index`
     /// (an absolute `XDG_CACHE_HOME`, else `~/.cache`), by the file's path.
-    func keyIndexFile(for path: String) -> String {
+    func keyIndexFile(for path: String) -> StateFile {
         let base: String
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
             base = cache
         } else {
             base = Path.join(environment.home, ".cache")
         }
-        return Path.join(base, "settings/index/") + Path.flatName(of: path)
+        return StateFile(root: base, "settings/index/" + Path.flatName(of: path))
     }
 
     /// Writes the key index of a file just read whole, if it is still as it was when its
     /// read began. Nothing here fails a read: an index that cannot be made is not made.
     private func saveKeyIndex(
-        _ places: [KeyPlace], format: PlistFormat, of status: FileSystem.Status, for path: String, at index: String
+        _ places: [KeyPlace], format: PlistFormat, of status: FileSystem.Status, for path: String, at index: StateFile
     ) {
         guard let now = try? FileSystem.status(path), FileStamp(now) == FileStamp(status),
             let bytes = KeyIndex.encode(places, format: format, of: status)
         else { return }
-        try? FileSystem.makeDirectories(Path.directory(of: index))
-        try? FileSystem.replacePrivate(index, with: bytes)
+        try? index.replace(with: bytes)
     }
 
     /// The app domains in the config folder, sorted; the global domain and ByHost

@@ -45,7 +45,9 @@ public struct JournalEntry: Sendable, Equatable {
 /// found different at the next write was changed outside the store, and that change is
 /// journalled first, as `outside`, key by key (see `Write`).
 package struct Journal: Sendable {
-    let directory: String
+    /// The state folder's parent (`DomainStore.stateRoot`); the journal's files are below
+    /// it in `settings/history`, reached only through `StateFile`.
+    let root: String
     let maximumBytes: Int
     let maximumAge: Double
     let writer: String
@@ -59,7 +61,7 @@ package struct Journal: Sendable {
         // Nonsense is refused by the command line (`limits`); a library keeps the defaults.
         let (size, days) = (try? Self.limits(in: environment)) ?? (1 << 20, 90)
         guard size > 0 else { return nil }
-        directory = Path.join(store.stateDirectory, "history")
+        root = store.stateRoot
         (maximumBytes, maximumAge) = (size, days * 86400)
         // A change a `watch --exec` command makes is marked, so that watch knows its own.
         writer = (store.writer ?? Self.programName) + (environment[Self.execVariable].map { " (\($0))" } ?? "")
@@ -96,8 +98,8 @@ package struct Journal: Sendable {
 
     /// Where the domain whose file is `path` (as named) keeps its journal: by that path
     /// (`Path.flatName`), so two config folders never share one.
-    func file(for path: String, _ suffix: String) -> String {
-        directory + "/" + Path.flatName(of: path) + suffix
+    func file(for path: String, _ suffix: String) -> StateFile {
+        StateFile(root: root, "settings/history/" + Path.flatName(of: path) + suffix)
     }
 
     /// The most changes one write collects for its line; past them, only their count.
@@ -120,7 +122,8 @@ package struct Journal: Sendable {
     /// than a false one.
     final class Write {
         let journal: Journal
-        let base: String
+        /// `NAME.last` and `NAME.jsonl`.
+        let last: StateFile, log: StateFile
         /// `NAME.last`, open; -1 when it cannot be (then nothing is compared or copied).
         let fd: CInt
         /// What changed without the store since its last write.
@@ -132,17 +135,29 @@ package struct Journal: Sendable {
         private var stamp: FileStamp?
         /// The size of `NAME.last` as opened.
         private var lastSize = 0
+        /// A journal file refused as planted (a link, a FIFO, another user's): said once,
+        /// as the write's warning; the write itself goes on.
+        private(set) var refused: StoreError?
+
+        /// What the write's caller says about the journal: nil when all was well.
+        var warning: StoreWarning? { refused.map(StoreWarning.notJournalled) }
 
         init(_ journal: Journal, at path: String, before: FileStamp?, creating: Bool, values: () -> PlistDictionary?) {
             self.journal = journal
-            base = journal.file(for: path, "")
-            // Opened first: the folder is made only when it is missing, not looked at each time.
-            var opened = FileSystem.openPrivate(base + ".last", creating: creating)
-            if opened == nil, creating, (try? FileSystem.makeDirectories(journal.directory)) != nil {
-                opened = FileSystem.openPrivate(base + ".last", creating: creating)
+            (last, log) = (journal.file(for: path, ".last"), journal.file(for: path, ".jsonl"))
+            var status: FileSystem.Status?
+            do throws(StateFileError) {
+                if let opened = try last.open(creating ? .readWrite : .read) {
+                    status = opened.status
+                    fd = opened.take()
+                } else {
+                    fd = -1
+                }
+            } catch {
+                fd = -1
+                refused = Journal.refusal(error)
             }
-            fd = opened?.fd ?? -1
-            guard let status = opened?.status else { return }
+            guard let status else { return }
             lastSize = status.size
             let size = status.size
             let header = FileSystem.readBytes(fd, count: headerSize, at: 0)
@@ -203,7 +218,9 @@ package struct Journal: Sendable {
                 if !written { try? FileSystem.truncate(fd, to: Journal.headerSize) }
                 try? FileSystem.writeBytes(Journal.header(header), to: fd, at: 0)
             }
-            journal.append(outside, uncompared: outsideUncompared, changes, count: count, at: base + ".jsonl")
+            if let problem = journal.append(outside, uncompared: outsideUncompared, changes, count: count, at: log) {
+                refused = refused ?? problem
+            }
         }
     }
 
@@ -249,12 +266,14 @@ package struct Journal: Sendable {
         return out
     }
 
-    /// Appends the outside change and this one to the journal at `path`, trimming it when
-    /// it passes its size (or, looked at every 16 KiB, its age).
+    /// Appends the outside change and this one to the journal `file`, trimming it when it
+    /// passes its size (or, looked at every 16 KiB, its age). A file refused as planted
+    /// comes back, for one warning; any other failure only loses history.
     func append(
-        _ outside: [KeyChange], uncompared: Bool = false, _ changes: [KeyChange], count: Int? = nil, at path: String
-    ) {
-        guard !changes.isEmpty || !outside.isEmpty || uncompared else { return }
+        _ outside: [KeyChange], uncompared: Bool = false, _ changes: [KeyChange], count: Int? = nil,
+        at file: StateFile
+    ) -> StoreError? {
+        guard !changes.isEmpty || !outside.isEmpty || uncompared else { return nil }
         let now = Double(FileSystem.wallClockNanoseconds()) / 1e9
         let limit = maximumBytes / 8
         var lines: [UInt8] = []
@@ -267,14 +286,23 @@ package struct Journal: Sendable {
             lines += Self.line(
                 now, writer, FileSystem.processID, changes, limit: whole ? limit : -1, count: count ?? changes.count)
         }
-        guard let size = try? FileSystem.appendPrivate(lines, to: path) else { return }
+        let size: Int
+        do throws(StateFileError) { size = try file.append(lines) } catch { return Self.refusal(error) }
         let crossed = (size - lines.count) / 16384 != size / 16384
-        if size > maximumBytes || (crossed && isTooOld(path, now: now)) { trim(path, now: now) }
+        if size > maximumBytes || (crossed && isTooOld(file, now: now)) { trim(file, now: now) }
+        return nil
+    }
+
+    /// A journal file's failure worth a warning: one refused as planted. Any other (a full
+    /// disk, a folder without permission) only loses history, as it always did.
+    static func refusal(_ error: StateFileError) -> StoreError? {
+        guard case .untrusted = error.reason else { return nil }
+        return StoreError(error)
     }
 
     /// The domain's entries, oldest first; a line a crash tore is skipped.
     func entries(at path: String) -> [JournalEntry] {
-        guard let (bytes, _) = try? FileSystem.readFile(file(for: path, ".jsonl")) else { return [] }
+        guard let bytes = try? file(for: path, ".jsonl").read() else { return [] }
         return bytes.split(separator: UInt8(ascii: "\n")).compactMap { Self.entry(Array($0)) }
     }
 
@@ -347,8 +375,8 @@ package struct Journal: Sendable {
     }
 
     /// Whether the journal's first entry is past the age limit (its first bytes name its time).
-    private func isTooOld(_ journal: String, now: Double) -> Bool {
-        guard let read = FileSystem.readPrefix(journal, count: 48),
+    private func isTooOld(_ journal: StateFile, now: Double) -> Bool {
+        guard let read = journal.readPrefix(count: 48),
             case let prefix = read.drop(while: { $0 == UInt8(ascii: "\n") }),
             let comma = prefix.firstIndex(of: UInt8(ascii: ",")), prefix.starts(with: Array("{\"time\":".utf8)),
             let time = Double(String(decoding: prefix[(prefix.startIndex + 8)..<comma], as: UTF8.self))
@@ -357,8 +385,8 @@ package struct Journal: Sendable {
     }
 
     /// Keeps the newest entries within half the size limit and the age limit.
-    private func trim(_ journal: String, now: Double) {
-        guard let (bytes, _) = try? FileSystem.readFile(journal) else { return }
+    private func trim(_ journal: StateFile, now: Double) {
+        guard let bytes = try? journal.read() else { return }
         var kept: [ArraySlice<UInt8>] = []
         var total = 0
         for line in bytes.split(separator: UInt8(ascii: "\n")).reversed() {
@@ -369,6 +397,6 @@ package struct Journal: Sendable {
         }
         var out: [UInt8] = []
         for line in kept.reversed() { out += [UInt8(ascii: "\n")] + line }
-        try? FileSystem.replacePrivate(journal, with: out)
+        try? journal.replace(with: out)
     }
 }

@@ -106,14 +106,16 @@ struct KeyIndex {
 
     // MARK: Reading one
 
-    /// Looks `key` up through the index at `indexPath` for the domain file open as `fd`,
+    /// Looks `key` up through the index `file` for the domain file open as `fd`,
     /// whose status is `status`; nil when there is no index to trust for it, or any
     /// check fails.
-    static func lookup(_ key: String, indexPath: String, file fd: CInt, status: FileSystem.Status) -> Answer? {
-        // Without blocking, and only a regular file: a FIFO planted there cannot hang a read.
-        guard let (index, own) = (try? FileSystem.openToRead(indexPath)) ?? nil else { return nil }
+    static func lookup(_ key: String, index file: StateFile, file fd: CInt, status: FileSystem.Status) -> Answer? {
+        // Through the door: no link followed, no FIFO waited on, only a regular file of ours.
+        guard let opened = (try? file.open(.read)) ?? nil else { return nil }
+        let own = opened.status
+        let index = opened.take()
         defer { FileSystem.close(index) }
-        guard own.isRegular, own.isOwnedByThisUser else { return nil }
+        guard own.isOwnedByThisUser else { return nil }
         var reader = Reader(fd: index, size: own.size)
         guard let header = reader.header(), header.matches(status) else { return nil }
         let format: PlistFormat = header.format == 2 ? .binary : .xml

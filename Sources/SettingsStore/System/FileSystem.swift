@@ -41,6 +41,8 @@ package enum FileSystem {
         package var uid: uid_t
         var modifiedNanoseconds: Int64
         var changedNanoseconds: Int64
+        /// How many names (hard links) the file has.
+        var links: UInt64
         package var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
         package var isRegular: Bool { mode & S_IFMT == S_IFREG }
         package var isSymlink: Bool { mode & S_IFMT == S_IFLNK }
@@ -58,6 +60,7 @@ package enum FileSystem {
             (inode, device) = (UInt64(s.st_ino), UInt64(s.st_dev))
             modifiedNanoseconds = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
             changedNanoseconds = Int64(s.st_ctim.tv_sec) * 1_000_000_000 + Int64(s.st_ctim.tv_nsec)
+            links = UInt64(s.st_nlink)
         }
     }
 

@@ -10,7 +10,7 @@ package enum Path {
     }
 
     /// Everything after the last `/`.
-    static func lastComponent(of path: String) -> String {
+    package static func lastComponent(of path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
         return String(path[path.utf8.index(after: slash)...])
     }

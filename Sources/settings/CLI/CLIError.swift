@@ -242,7 +242,7 @@ struct Diagnostic {
             let status: Int32 =
                 switch error {
                 case .invalidDomain, .unstorable, .badEnvironment: 2
-                case .unreadable, .notAFile, .corrupt, .notADictionary, .cannotWatch, .notJSON: 3
+                case .unreadable, .notAFile, .corrupt, .notADictionary, .cannotWatch, .notJSON, .untrusted: 3
                 case .lockTimeout, .writeFailed, .readOnly, .managed: 4
                 }
             // The store's messages name no command-line flag; here is where they are known.

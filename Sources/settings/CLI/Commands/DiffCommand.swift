@@ -83,8 +83,21 @@ enum DiffCommand {
     /// Bytes to FILE, or to standard output when FILE is nil or `-`.
     static func write(_ bytes: [UInt8], to file: String?, _ context: inout Context) throws {
         guard let file, file != "-" else { context.output += bytes; return }
-        context.note(
-            try PlistFiles.write(bytes, to: file, lockTimeout: context.store.lockTimeout, newFileMode: 0o600))
+        // A stream the caller holds open (`/dev/stdout`), or a FIFO or device named, is
+        // written into, as `export` writes into one.
+        let kind = (try? FileSystem.linkStatus(file))??.kind
+        if file.hasPrefix("/dev/") || file.hasPrefix("/proc/") || kind == .fifo || kind == .characterDevice {
+            context.note(
+                try PlistFiles.write(bytes, to: file, lockTimeout: context.store.lockTimeout, newFileMode: 0o600))
+            return
+        }
+        // Else a state file, in the folder named (whose links are the user's own), through
+        // the door: never through a link at its name, never into a FIFO, never another
+        // user's file when run as root.
+        let state = StateFile(root: Path.directory(of: file), Path.lastComponent(of: file))
+        do throws(StateFileError) { try state.replace(with: bytes, durable: true) } catch {
+            throw StoreError(error)
+        }
     }
 
     /// One side, from its word: `-` is standard input; a word with a slash, or naming a

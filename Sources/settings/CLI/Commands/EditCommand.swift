@@ -19,21 +19,18 @@ enum EditCommand {
         var session = try EditSession(store: context.store, domain: domain, host: context.host, format: format)
         _ = context.layers(for: domain)
 
-        // The text lives in the state folder, private, named so an editor knows its syntax.
-        let folder = Path.join(context.store.stateDirectory, "edit")
-        let file = Path.join(folder, "\(FileSystem.processID)-\(safeName(domain.displayName)).\(format.rawValue)")
-        do throws(Errno) { try FileSystem.makeDirectories(folder) } catch {
-            throw StoreError.writeFailed(path: folder, error)
-        }
-        defer { _ = try? FileSystem.unlink(file) }
+        // The text lives in the state folder, private, named so an editor knows its syntax,
+        // written and read through the door for the tool's own files (no link followed).
+        let copy = context.store.stateFile(
+            "edit/\(FileSystem.processID)-\(safeName(domain.displayName)).\(format.rawValue)")
+        let file = copy.path
+        defer { copy.remove() }
         let environment = context.streams.environment
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         var text = session.text(session.base)
         let original = text
         while true {
-            do throws(Errno) { try FileSystem.replacePrivate(file, with: text) } catch {
-                throw StoreError.writeFailed(path: file, error)
-            }
+            do throws(StateFileError) { try copy.replace(with: text) } catch { throw StoreError(error) }
             let status: Int32
             do throws(Errno) {
                 status = try Subprocess.runAttached(
@@ -42,7 +39,8 @@ enum EditCommand {
                 throw CLIError.cannotRun("/bin/sh", error)
             }
             guard status == 0 else { throw CLIError.editAbandoned("the editor exited with status \(status)") }
-            let saved = try PlistFiles.read(file)
+            let saved: [UInt8]
+            do throws(StateFileError) { saved = try copy.read() ?? [] } catch { throw StoreError(error) }
             if saved == text && text == original { return }
             var notes: [String] = []
             let edited: PlistDictionary?
