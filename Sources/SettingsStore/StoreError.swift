@@ -34,6 +34,10 @@ public enum StoreError: Error, Sendable, Equatable {
     /// index, sync's state) is not one it could have made: a link, a FIFO, a file with
     /// other names, or, as root in a user's folders, another user's. It is not used.
     case untrusted(path: String, UntrustedFile)
+    /// The domain's schema does not allow the value for `key`: nothing was written.
+    case schemaViolation(key: String, SchemaViolation)
+    /// The domain's schema is strict and has no `key`: nothing was written.
+    case notInSchema(key: String, domain: String)
 
     /// A failed whole-file read of `path`.
     package init(reading path: String, _ error: FileError) {
@@ -94,6 +98,8 @@ public enum StoreError: Error, Sendable, Equatable {
         case let .notJSON(path, error): "cannot parse \(path): \(error.message)"
         case let .managed(key, path): "cannot change \(key): it is managed by the administrator's \(path)"
         case let .untrusted(path, problem): "cannot use \(path): \(problem.reason)"
+        case let .schemaViolation(key, problem): "invalid value for \(key): \(problem.message)"
+        case let .notInSchema(key, domain): "\(key) is not a key of \(domain)'s schema, which is strict"
         }
     }
 }

@@ -99,27 +99,26 @@ final class StateFileAttackTests: XCTestCase {
     /// `history/` itself a link to root's folder: root makes nothing there.
     func testTheHistoryFolderIsNeverALink() throws {
         let v = try victim()
-        try FileManager.default.removeItem(atPath: v.history)
-        plant(v.history, to: v.decoys + "/folder", v)
-        let before = decoys(v)
-        let r = run(["write", "com.t", "k", "1"], v)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("symbolic link"), r.stderr)
-        XCTAssertEqual(decoys(v), before)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: v.decoys + "/folder"), [])
+        try assertFolderLinkRefused(v.history, v, saying: "symbolic link")
     }
 
     /// The state folder's own parent a link the user owns: root does not follow it.
     func testRootFollowsNoUsersLinkAboveTheStateFolder() throws {
         let v = try victim()
-        try FileManager.default.removeItem(atPath: v.state)
-        plant(v.state, to: v.decoys + "/folder", v)
+        try assertFolderLinkRefused(v.state, v, saying: "which root does not follow")
+    }
+
+    /// `folder` replaced by the user's link to root's empty folder: a write still
+    /// succeeds, says `message`, and makes nothing in root's folder.
+    func assertFolderLinkRefused(_ folder: String, _ v: Victim, saying message: String, line: UInt = #line) throws {
+        try FileManager.default.removeItem(atPath: folder)
+        plant(folder, to: v.decoys + "/folder", v)
         let before = decoys(v)
         let r = run(["write", "com.t", "k", "1"], v)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("which root does not follow"), r.stderr)
-        XCTAssertEqual(decoys(v), before)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: v.decoys + "/folder"), [])
+        XCTAssertEqual(r.status, 0, r.stderr, line: line)
+        XCTAssertTrue(r.stderr.contains(message), r.stderr, line: line)
+        XCTAssertEqual(decoys(v), before, line: line)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: v.decoys + "/folder"), [], line: line)
     }
 
     /// A FIFO at either journal file: the write ends, its lock is let go (the next write

@@ -64,11 +64,13 @@ enum CLI {
             let invocation = try Invocation(arguments: words)
             context.host = invocation.host
             context.verbWrites = invocation.verb.writes
+            context.verbTakesForce = invocation.verb.options.contains { $0.name == "--force" }
             context.store.writer = "\(program) \(invocation.verb.name)"
             try invocation.verb.run(&context, invocation.arguments)
             status = context.status
         } catch {
-            let diagnostic = Diagnostic(error, program: program, verbWrites: context.verbWrites)
+            let diagnostic = Diagnostic(
+                error, program: program, verbWrites: context.verbWrites, takesForce: context.verbTakesForce)
             context.error.append(contentsOf: diagnostic.lines(program: program).utf8)
             status = diagnostic.status
         }
@@ -157,6 +159,8 @@ struct Context {
     var status: Int32 = 0
     /// Whether the verb may change a domain (see `Verb.writes`).
     var verbWrites = true
+    /// Whether the verb takes `--force`, which a schema's refusal then offers.
+    var verbTakesForce = true
     /// The last domain's layers, so a verb that looks twice warns once (see `layers(for:)`).
     var lastLayers: (DomainName, AdminLayers)?
 
@@ -199,7 +203,7 @@ struct Context {
     /// One line on stderr for an error that does not end the verb (a bad file among
     /// good ones); the exit status is `status` from then on.
     mutating func report(_ failure: any Error) {
-        let diagnostic = Diagnostic(failure, program: program, verbWrites: verbWrites)
+        let diagnostic = Diagnostic(failure, program: program, verbWrites: verbWrites, takesForce: verbTakesForce)
         error.append(contentsOf: diagnostic.lines(program: program).utf8)
         status = max(status, diagnostic.status)
     }

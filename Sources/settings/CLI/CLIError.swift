@@ -86,10 +86,11 @@ struct Diagnostic {
     /// `verbWrites` is false for a verb that never changes a domain (`read`, `watch`):
     /// its messages do not say "leaving defaults unchanged", which would suggest it might
     /// have changed something.
-    init(_ error: any Error, program: String = "settings", verbWrites: Bool = true) {
+    /// `takesForce` is false for a verb without `--force`: a refusal does not offer it.
+    init(_ error: any Error, program: String = "settings", verbWrites: Bool = true, takesForce: Bool = true) {
         let (message, status) = Self.messageAndStatus(
             error, program: program,
-            unchanged: verbWrites ? "; leaving defaults unchanged." : ".")
+            unchanged: verbWrites ? "; leaving defaults unchanged." : ".", takesForce: takesForce)
         // The short usage is the one message of several lines: it is the whole answer.
         if case .bareCommand? = error as? CLIError { isUsageText = true } else { isUsageText = false }
         self.message = isUsageText ? message : CLI.oneLine(message)
@@ -109,14 +110,19 @@ struct Diagnostic {
 
     /// `unchanged` ends a message that says nothing was changed: defaults' words after a
     /// verb that changes domains, a plain full stop after one that only reads.
-    private static func messageAndStatus(_ error: any Error, program: String, unchanged: String) -> (String, Int32) {
+    private static func messageAndStatus(
+        _ error: any Error, program: String, unchanged: String, takesForce: Bool = true
+    ) -> (String, Int32) {
         let message: String, status: Int32
         switch error {
-        case let error as CLIError: (message, status) = Self.describe(error, program: program, unchanged: unchanged)
+        case let error as CLIError:
+            (message, status) = Self.describe(error, program: program, unchanged: unchanged, takesForce: takesForce)
         case let error as StoreError:
-            (message, status) = Self.describe(.store(error), program: program, unchanged: unchanged)
+            (message, status) = Self.describe(
+                .store(error), program: program, unchanged: unchanged, takesForce: takesForce)
         case SyncError.store(let error):
-            (message, status) = Self.describe(.store(error), program: program, unchanged: unchanged)
+            (message, status) = Self.describe(
+                .store(error), program: program, unchanged: unchanged, takesForce: takesForce)
         case let error as SyncError: (message, status) = (error.message, error.status)
         case ApplyError.refused(let problems):
             // One problem is this line; several are each a line before it (ApplyCommand).
@@ -130,13 +136,16 @@ struct Diagnostic {
         // A path that does not fit the domain: nothing was changed.
         case let error as KeyPathError: (message, status) = ("\(error.message)\(unchanged)", 1)
         case let error as JSONError:
-            (message, status) = Self.describe(.json(error, source: "the value"), program: program, unchanged: unchanged)
+            (message, status) = Self.describe(
+                .json(error, source: "the value"), program: program, unchanged: unchanged, takesForce: takesForce)
         default: (message, status) = ("\(error)", 1)
         }
         return (message, status)
     }
 
-    private static func describe(_ error: CLIError, program: String, unchanged: String) -> (String, Int32) {
+    private static func describe(
+        _ error: CLIError, program: String, unchanged: String, takesForce: Bool = true
+    ) -> (String, Int32) {
         switch error {
         case .usage(let detail):
             // The help line is added by `lines(program:)`.
@@ -157,7 +166,7 @@ struct Diagnostic {
         case let .badPointer(error, flag):
             return ("invalid \(flag): \(error.message)", 2)
         case let .lookalike(inner, lookalike):
-            let (message, status) = describe(inner, program: program, unchanged: unchanged)
+            let (message, status) = describe(inner, program: program, unchanged: unchanged, takesForce: takesForce)
             return ("\(message) ('\(lookalike.word)' is not a type flag; did you mean \(lookalike.flag)?)", status)
         case let .optionAfterVerb(option, verb):
             let example = option == "-host" ? "-host NAME" : option
@@ -207,11 +216,12 @@ struct Diagnostic {
         case .notADictionary(let key):
             return ("Value for key \(key) is not a dictionary; cannot append.  Leaving defaults unchanged.", 1)
         case let .schemaViolation(key, reason):
-            return ("invalid value for \(key): \(reason); leaving defaults unchanged. (--force writes it anyway)", 2)
+            let hint = takesForce ? " (--force writes it anyway)" : ""
+            return ("invalid value for \(key): \(reason); leaving defaults unchanged.\(hint)", 2)
         case let .notInSchema(key, domain):
             return (
-                "\(key) is not a key of \(domain)'s schema, which is strict; "
-                    + "leaving defaults unchanged. (--force writes it anyway)",
+                "\(key) is not a key of \(domain)'s schema, which is strict; leaving defaults unchanged."
+                    + (takesForce ? " (--force writes it anyway)" : ""),
                 2
             )
         case let .noSchema(domain, key):
@@ -238,10 +248,18 @@ struct Diagnostic {
         case let .cannotRun(command, errno):
             // As a shell says it: 127 when there is no such program, 126 when it cannot run.
             return ("cannot run \(command): \(errno.message)", errno == .noSuchFile ? 127 : 126)
+        // The store's schema check, said as `write`'s own always was.
+        case .store(.schemaViolation(let key, let problem)):
+            return describe(
+                .schemaViolation(key: key, problem.message), program: program, unchanged: unchanged,
+                takesForce: takesForce)
+        case .store(.notInSchema(let key, let domain)):
+            return describe(
+                .notInSchema(key: key, domain: domain), program: program, unchanged: unchanged, takesForce: takesForce)
         case .store(let error):
             let status: Int32 =
                 switch error {
-                case .invalidDomain, .unstorable, .badEnvironment: 2
+                case .invalidDomain, .unstorable, .badEnvironment, .schemaViolation, .notInSchema: 2
                 case .unreadable, .notAFile, .corrupt, .notADictionary, .cannotWatch, .notJSON, .untrusted: 3
                 case .lockTimeout, .writeFailed, .readOnly, .managed: 4
                 }

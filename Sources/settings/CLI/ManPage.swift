@@ -967,8 +967,16 @@ enum ManPage {
         .B real
         for float); the other keywords are spelled as in JSON Schema, and values are written in
         the JSON mapping.
-        .B write
-        checks each value written to a key of the schema: its type, its inclusive range, its
+        Every change is checked against the schema, whoever makes it:
+        .BR write ,
+        .BR import ,
+        .BR rename ,
+        .BR apply ,
+        .BR edit ,
+        .BR undo ,
+        .BR "conflicts \-\-resolve" ,
+        a sync round and SettingsKit all go through the store's one write, which checks each value
+        written to a key of the schema: its type, its inclusive range, its
         .B enum
         and its
         .BR items .
@@ -976,7 +984,14 @@ enum ManPage {
         (\(lq101 is not in 0\&...100\(rq, \(lq\(aqneon\(aq is not one of light, dark,
         system\(rq), with status 2 and nothing changed;
         .B \-\-force
+        right after the domain
+        .RB ( write ,
+        .BR import ,
+        .BR rename )
         writes it anyway.
+        .B undo
+        never puts back a value a schema added since refuses.
+        (defaults has no schemas; gsettings checks only its own writes.)
         A value given without a type flag takes the schema's type:
         .B write D volume 70
         stores an integer and
@@ -1524,12 +1539,34 @@ enum ManPage {
         .IR ByHost/ ;
         a path domain or a link whose target's folder does not exist is an error.
         .PP
+        .B The tool's own files.
+        What
+        .B settings
+        keeps beside the domains (the history's
+        .I .jsonl
+        and
+        .I .last
+        files, apply's records, the key index under
+        .IR $XDG_CACHE_HOME/settings/index ,
+        edit's copies, published schemas, and the file
+        .B snapshot \-o
+        writes) goes through one door: below
+        .I $XDG_STATE_HOME
+        (or the folder named) no symbolic link is followed, no FIFO or device is opened for
+        writing or waited on, and a file with a second name (a hard link) is refused.
+        Such a file is never written through: a domain's write still succeeds, with one warning
+        that its history was not kept; apply, edit and snapshot stop with one line and status 3.
+        .PP
         .B Ownership under sudo.
         Run as root, every file and folder
         .B settings
         creates takes the owner and group of the folder it is created in, so running
         .B sudo settings write
         on a user's config does not lock the user out.
+        Only what it creates is given away.
+        In a user's folders, root uses no file or folder another user owns, and follows no link
+        the user owns above the state folder: what the user could have planted is refused, with
+        one line.
         An existing file keeps its owner, its mode, its
         .I user.*
         extended attributes and its POSIX ACL; a write never widens access.

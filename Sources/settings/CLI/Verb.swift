@@ -141,6 +141,7 @@ extension Context {
         let force = arguments.count > 1 && arguments[1].text == "--force"
         if force { arguments.remove(at: 1) }
         store.overwriteReadOnly = force
+        store.checksSchema = !force
         return force
     }
 }

@@ -83,7 +83,8 @@ extension Verb {
         Verb(
             name: "rename", summary: "rename a key",
             usage: [("rename <domain> <old_key> <new_key>", "renames old_key to new_key")],
-            arguments: [.domain, .key, .text], options: [.force("also in a read-only file")],
+            arguments: [.domain, .key, .text],
+            options: [.force("also what the schema would refuse, or in a read-only file")],
             examples: ["rename com.example.app volume level"], exits: changes, writes: true,
             run: RenameCommand.rename),
         Verb(
@@ -106,7 +107,7 @@ extension Verb {
             ],
             arguments: [.domain, .plistFile],
             options: [
-                .force("also over a read-only file"),
+                .force("also what the schema would refuse, or over a read-only file"),
                 VerbOption("--json", "the file is JSON", at: [.after]),
                 VerbOption("--replace", "make the file the whole domain (keys it lacks are removed)", at: [.after]),
                 VerbOption("--merge", "merge dictionaries deeply, key by key inside them", at: [.after]),

@@ -12,16 +12,14 @@ enum WriteCommand {
         case let .wholeDomain(domain, literal): return try replaceDomain(&context, domain, literal: literal)
         case .place(let place): request = place
         }
-        let (key, options, keySchema, force) = (request.key, request.options, request.keySchema, request.force)
+        let (key, options) = (request.key, request.options)
+        // The store checks the key's whole value against the schema (`WritePolicy`), so a
+        // write deep inside it is checked too; `--force` turned that off.
         try context.update(request.domain, key: key) { value in
             let target = value.flatMap(request.below.value(inside:))
             let new = try request.newValue(over: target)
             if new == target, !options.insert { return false }
             try request.path.set(new, in: &value, insert: options.insert)
-            // The key's whole value is checked, so a write deep inside it is checked too.
-            if let keySchema, !force, let value, let problem = keySchema.violation(value) {
-                throw CLIError.schemaViolation(key: key, problem.message)
-            }
             return true
         }
     }
@@ -118,6 +116,7 @@ enum WriteCommand {
             // A schema types a flagless value and checks every value written to a top-level key.
             let schema = context.schema(for: domain)
             keySchema = schema?.key(key)
+            // Refused here, before the value is read, as the store would refuse it.
             if !checking, let schema, schema.strict, keySchema == nil, !force {
                 throw CLIError.notInSchema(key: key, domain: domainText)
             }

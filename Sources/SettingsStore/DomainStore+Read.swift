@@ -1,0 +1,286 @@
+import PlistCodecs
+import PlistModel
+
+// Reading a domain: whole, one key, as output, and its history.
+extension DomainStore {
+    /// The domain's values, or nil when it has no file.
+    ///
+    ///     try DomainStore().load(.named("com.example.app"))?.values["volume"]   //=> .int(70)
+    ///
+    /// - Parameters:
+    ///   - domain: the domain; its file is found in any case (see `path(of:host:)`).
+    ///   - host: `.current` for the `ByHost` file of `-currentHost`.
+    /// - Throws: `StoreError`: a file that does not parse (`.corrupt`, never read as
+    ///   empty), is no dictionary, is not a regular file, or cannot be read.
+    public func load(_ domain: DomainName, host: DomainHost = .any) throws(StoreError) -> Domain? {
+        _ = try located(domain, host: host)
+        return try read(path(of: domain, host: host))?.domain
+    }
+
+    /// What a domain's whole text is written from (`output`).
+    package enum Output {
+        /// The domain's values (empty for a domain with no file).
+        case values(PlistDictionary)
+        /// A binary file, mapped and checked whole, whose XML
+        /// `XMLWriter.encode(binary:layout:chunk:to:)` writes straight from its bytes; the
+        /// writer gives the pages back as it goes (`MappedFile.dropPages`), so a big domain
+        /// is never held whole.
+        case binary(MappedFile, BinaryReader.Layout)
+        /// The text (or binary plist) itself, written from the XML file as it was read
+        /// (`XMLReader.text`, `XMLReader.binary`).
+        case text([UInt8])
+        /// An XML file, mapped, read and numbered, whose binary plist
+        /// `XMLBinaryPlist.write` writes in pieces, giving the mapping's pages back as it
+        /// goes (`export D PATH`): a big domain's answer is never held whole either.
+        case binaryPlist(XMLBinaryPlist)
+    }
+
+    /// The whole-domain texts `output` can write without building values.
+    package enum OutputForm {
+        /// XML, from a binary file (`export D -`).
+        case xml
+        /// Compact JSON, from an XML file (`export D --json`).
+        case json
+        /// What `read D` prints, from an XML file.
+        case defaults
+        /// A binary property list, from an XML file (`export D PATH`).
+        case binary
+    }
+
+    /// `load`, for a caller about to write the whole domain as `form`: a file that can be
+    /// written so without building its values is handed over as the bytes to write (XML
+    /// from a binary file; JSON, `read D`'s text or a binary plist from an XML one), so a
+    /// big domain is never built as a tree; any other file is read as `load` reads it, with
+    /// its checks and errors.
+    package func output(of domain: DomainName, host: DomainHost = .any, as form: OutputForm)
+        throws(StoreError) -> Output
+    {
+        _ = try located(domain, host: host)
+        let path = path(of: domain, host: host)
+        if form == .xml, let mapped = MappedFile(path), BinaryReader.hasHeader(mapped.bytes),
+            let layout = try? BinaryReader.checkedForXML(mapped.bytes, progress: mapped.dropPages)
+        {
+            mapped.dropPages()
+            return .binary(mapped, layout)
+        }
+        // An XML file to write as a binary one is read where it lies, its pages given back
+        // as they are read: a big domain is never held whole. Any other, or one the direct
+        // way refuses, is read below, for its error or values.
+        if form == .binary, let mapped = MappedFile(path), !BinaryReader.hasHeader(mapped.bytes),
+            TextDecoding.isUTF8AsIs(Array(mapped.bytes.prefix(512))),
+            let plist = try? XMLReader.binaryPlist(
+                mapped: mapped.bytes, owner: mapped, dropPages: { mapped.dropPages() },
+                inParallel: { Self.inParallel($0) })
+        {
+            return .binaryPlist(plist)
+        }
+        enum Parsed {
+            case direct(Output)
+            case values((PlistValue, PlistFormat))
+        }
+        let file = try readFile(path) { bytes, _ throws(PlistError) -> Parsed in
+            // A file the direct way refuses is parsed as `load` parses it, for its error.
+            let binary = BinaryReader.hasHeader(bytes)
+            switch form {
+            case .xml:
+                // Mapped above when it could be written straight; here for its error or values.
+                break
+            case .json, .defaults:
+                if !binary,
+                    let text = try? XMLReader.text(
+                        bytes, as: form == .json ? .json : .defaults, inParallel: { Self.inParallel($0) })
+                {
+                    return .direct(.text(text))
+                }
+            case .binary:
+                if !binary, let encoded = try? XMLReader.binary(bytes, inParallel: { Self.inParallel($0) }) {
+                    return .direct(.text(encoded))
+                }
+            }
+            return .values(try Self.parse(bytes, memo: nil))
+        }
+        guard let file else { return .values(PlistDictionary()) }
+        switch file.parsed {
+        case .direct(let output)?: return output
+        case .values(let parsed)?: return .values(try fileRead(parsed, status: file.status, at: path).domain.values)
+        case nil: return .values(try fileRead(nil, status: file.status, at: path).domain.values)
+        }
+    }
+
+    /// One value of a domain, without building the rest: nil when the domain or the key
+    /// does not exist. The whole file is checked, as `load` checks it, or, for a big file,
+    /// was checked whole when its key index was made and has not changed since (`KeyIndex`).
+    public func value(forKey key: String, in domain: DomainName, host: DomainHost = .any) throws(StoreError)
+        -> PlistValue?
+    {
+        _ = try located(domain, host: host)
+        let path = path(of: domain, host: host)
+        let index = keyIndexFile(for: path)
+        let found = try readFile(
+            path,
+            shortcut: { fd, status -> PropertyList.Lookup? in
+                guard status.size >= KeyIndex.minimumFileSize else { return nil }
+                switch KeyIndex.lookup(key, index: index, file: fd, status: status) {
+                case .value(let value)?: return .dictionary(value)
+                case .absent?: return .dictionary(nil)
+                case nil: return nil
+                }
+            },
+            parse: { bytes, status throws(PlistError) in
+                guard KeyIndex.worthMaking(for: status) else { return try PropertyList.lookup(bytes, key: key).0 }
+                let (found, format, places) = try PropertyList.lookupPlaces(bytes, key: key)
+                if let places { saveKeyIndex(places, format: format, of: status, for: path, at: index) }
+                return found
+            })
+        switch found?.parsed {
+        case nil, .dictionary(nil)?: return nil
+        case .dictionary(let value)?: return value
+        case .notADictionary(let type)?: throw StoreError.notADictionary(path: path, type)
+        }
+    }
+
+    /// The domain's journal, oldest change first: every change made through the store
+    /// (any program, the command line, SettingsKit, `apply`, `sync`), with changes made
+    /// without it found at the next write as `outside` ones. Empty when there is none or
+    /// the journal is off (`SETTINGS_HISTORY_SIZE=0`).
+    /// A change made without the store since its last write, not journalled yet, is the
+    /// last entry, found now.
+    public func history(of domain: DomainName, host: DomainHost = .any) -> [JournalEntry] {
+        guard let journal = Journal(self) else { return [] }
+        let named = path(of: domain, host: host)
+        var entries = journal.entries(at: named)
+        let stamp = (try? FileSystem.status(named)).flatMap { $0.map(FileStamp.init) }
+        let found = Journal.Write(journal, at: named, before: stamp, creating: false) {
+            try? load(domain, host: host)?.values
+        }
+        if !found.outside.isEmpty || found.outsideUncompared {
+            let now = Double(FileSystem.wallClockNanoseconds()) / 1e9
+            entries.append(
+                JournalEntry(
+                    time: now, writer: JournalEntry.outsideWriter, pid: 0, changes: found.outside,
+                    valuesKept: !found.outsideUncompared))
+        }
+        return entries
+    }
+
+    /// Where the key index of the domain file at `path` is kept: `$XDG_CACHE_HOME/settings/index`
+    /// (an absolute `XDG_CACHE_HOME`, else `~/.cache`), by the file's path.
+    func keyIndexFile(for path: String) -> StateFile {
+        let base: String
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            base = cache
+        } else {
+            base = Path.join(environment.home, ".cache")
+        }
+        return StateFile(root: base, "settings/index/" + Path.flatName(of: path))
+    }
+
+    /// Writes the key index of a file just read whole, if it is still as it was when its
+    /// read began. Nothing here fails a read: an index that cannot be made is not made.
+    func saveKeyIndex(
+        _ places: [KeyPlace], format: PlistFormat, of status: FileSystem.Status, for path: String, at index: StateFile
+    ) {
+        guard let now = try? FileSystem.status(path), FileStamp(now) == FileStamp(status),
+            let bytes = KeyIndex.encode(places, format: format, of: status)
+        else { return }
+        try? index.replace(with: bytes)
+    }
+
+    struct FileRead {
+        var domain: Domain
+        var status: FileSystem.Status
+    }
+
+    /// Reads and parses a domain file (through `memo`, when given).
+    func read(_ path: String, memo: FileMemo? = nil, opened: LockedFile? = nil) throws(StoreError) -> FileRead? {
+        guard
+            let file = try readFile(
+                path, opened: opened, parse: { bytes, _ throws(PlistError) in try Self.parse(bytes, memo: memo) })
+        else {
+            memo?.forget()
+            return nil
+        }
+        return try fileRead(file.parsed, status: file.status, at: path)
+    }
+
+    /// Parses a file's bytes, or takes their values from `memo` when it holds these bytes;
+    /// an XML dictionary parsed is remembered there.
+    static func parse(_ bytes: [UInt8], memo: FileMemo?) throws(PlistError) -> (PlistValue, PlistFormat) {
+        if let values = memo?.values(of: bytes) { return (.dict(values), .xml) }
+        let parsed = try PropertyList.read(bytes, inParallel: { Self.inParallel($0) })
+        if let memo, parsed.1 == .xml, case .dict(let values) = parsed.0 { memo.remember(bytes, values) }
+        return parsed
+    }
+
+    /// Another thread for the second half of a big XML file (`XMLReader`).
+    static func inParallel(_ work: @escaping () -> Result<XMLReader.SecondHalf, PlistError>)
+        -> () -> Result<XMLReader.SecondHalf, PlistError>
+    {
+        FileSystem.growHeapsInBigSteps()
+        let thread = Background(work)
+        return { thread.join() }
+    }
+
+    /// A parsed file as a domain; an empty file (nothing parsed) is an empty XML domain.
+    func fileRead(_ parsed: (PlistValue, PlistFormat)?, status: FileSystem.Status, at path: String)
+        throws(StoreError) -> FileRead
+    {
+        guard let (value, format) = parsed else {
+            return FileRead(domain: Domain(values: PlistDictionary(), format: .xml), status: status)
+        }
+        guard case .dict(let values) = value else { throw StoreError.notADictionary(path: path, value.type) }
+        return FileRead(domain: Domain(values: values, format: format), status: status)
+    }
+
+    /// Reads a domain file and parses it with `parse`; `parsed` is nil for an empty file.
+    /// Only a regular file is read (a FIFO, a device or a folder is refused at once).
+    /// `shortcut`, when given, is first shown the open file and its status: what it returns,
+    /// when not nil, is the answer, and the file is not read.
+    /// A parse failure of a file changed in the last two seconds is retried for `readRetry`
+    /// seconds: Foundation rewrites its files in place, so a reader can catch one
+    /// half-written (or just truncated, hence empty).
+    func readFile<T>(
+        _ path: String, opened: LockedFile? = nil, shortcut: ((CInt, FileSystem.Status) -> T?)? = nil,
+        parse: ([UInt8], FileSystem.Status) throws(PlistError) -> T
+    ) throws(StoreError) -> (parsed: T?, status: FileSystem.Status)? {
+        let deadline = FileSystem.monotonicSeconds() + min(max(readRetry, 0), 2)
+        // The file the lock opened is read first; a retry opens the name again.
+        var given = opened
+        while true {
+            let file: (bytes: [UInt8], status: FileSystem.Status)
+            do throws(FileError) {
+                let fd: CInt, status: FileSystem.Status, owned: Bool
+                if let locked = given {
+                    given = nil
+                    // Its status is the lock's, looked at a moment ago under the lock.
+                    (fd, status, owned) = (locked.fd, locked.status, false)
+                    // A second read of the same descriptor (see `edit`) starts again.
+                    do throws(Errno) { try FileSystem.rewind(fd) } catch { throw FileError.system(error) }
+                } else {
+                    guard let (own, ownStatus) = try FileSystem.openToRead(path) else { return nil }
+                    (fd, status, owned) = (own, ownStatus, true)
+                }
+                defer { if owned { FileSystem.close(fd) } }
+                if let shortcut, let answer = shortcut(fd, status) { return (answer, status) }
+                file = (try FileSystem.readOpened(fd, status), status)
+            } catch {
+                throw StoreError(reading: path, error)
+            }
+            let age = FileSystem.wallClockNanoseconds() - file.status.modifiedNanoseconds
+            let fresh = age < 2_000_000_000 && FileSystem.monotonicSeconds() < deadline
+            if file.bytes.isEmpty {
+                if fresh { FileSystem.sleep(seconds: 0.05); continue }
+                return (nil, file.status)
+            }
+            do throws(PlistError) {
+                return (try parse(file.bytes, file.status), file.status)
+            } catch {
+                if fresh {
+                    FileSystem.sleep(seconds: 0.05)
+                    continue
+                }
+                throw StoreError.corrupt(path: path, error)
+            }
+        }
+    }
+}

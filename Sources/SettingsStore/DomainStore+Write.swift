@@ -1,0 +1,356 @@
+import PlistCodecs
+import PlistModel
+
+// Changing a domain under its lock: the one write every writer goes through.
+extension DomainStore {
+    /// Reads, changes and writes a domain under its lock. `change` returns whether it
+    /// changed anything; when it did not, the file is not touched. A domain left empty
+    /// loses its file, as Foundation does. What changed must be storable (`Unstorable`):
+    /// else nothing is written. A warning comes back when the change is in place but its
+    /// durability is not confirmed.
+    ///
+    ///     try store.update(.named("com.example.app")) { $0["volume"] = 70; return true }
+    ///
+    /// - Parameters:
+    ///   - domain: the domain; a new file is made in the config folder (mode 0600).
+    ///   - host: `.current` for the `ByHost` file of `-currentHost`.
+    ///   - change: edits the values; returns whether it changed anything.
+    /// - Returns: a warning when the write is in place but not confirmed durable.
+    /// - Throws: `StoreError` (a file that does not parse is never overwritten, a
+    ///   read-only one is refused, the lock timed out, the disk is full), or what
+    ///   `change` threw, with nothing written.
+    @discardableResult
+    public func update(
+        _ domain: DomainName, host: DomainHost = .any,
+        _ change: (inout PlistDictionary) throws -> Bool
+    ) throws -> StoreWarning? {
+        try update(domain, host: host, written: nil, memo: nil, change)
+    }
+
+    /// What a change replaced: the stamps of the file read under the lock and of the file
+    /// written (nil: none), told while the lock is still held, so a cache of the old
+    /// file can become a cache of the new one without reading it.
+    package typealias Written = (_ before: FileStamp?, _ after: FileStamp?) -> Void
+
+    /// `update(_:host:_:)`, telling `written` what the change replaced; with a `memo`,
+    /// a file this process last read or wrote is not parsed again.
+    @discardableResult
+    package func update(
+        _ domain: DomainName, host: DomainHost = .any, written: Written?, memo: FileMemo? = nil,
+        _ change: (inout PlistDictionary) throws -> Bool
+    ) throws -> StoreWarning? {
+        let managed = managedFile(of: domain, host: host)
+        return try withTarget(domain, host: host) { target throws in
+            let existing = try read(target.path, memo: memo, opened: target.opened)
+            let before = existing?.domain.values ?? PlistDictionary()
+            var values = before
+            guard try change(&values) else { return nil }
+            // Only what changed: a file another writer left such text in stays writable.
+            let format = existing?.domain.format ?? .xml
+            var binary = false
+            let journal = Journal(self)
+            let policy = policy(domain, host: host, managed: managed, format: format, at: target.path)
+            var changes: [KeyChange] = [], changeCount = 0
+            try values.forEachChange(from: before) { changed throws(StoreError) in
+                binary = try policy.check(changed.key, changed.new) || binary
+                // A journal line keeps a few thousand changes at most: past that, the count.
+                if journal != nil {
+                    changeCount += 1
+                    if changes.count < Journal.keptChanges { changes.append(changed) }
+                }
+            }
+            let named = target.named
+            let entry = journal.map {
+                Journal.Write($0, at: named, before: existing.map { FileStamp($0.status) }, creating: true) { before }
+            }
+            let warning = try save(
+                values, over: existing, to: target, binary: binary, written: written, memo: memo, entry: entry)
+            entry?.finish(changes, count: changeCount, written: remains(values, target))
+            return warning ?? entry?.warning
+        }
+    }
+
+    /// Writes the document `encoded` makes as a domain that has no file, under its lock,
+    /// as `update` writes the same keys set in an empty domain (managed keys refused, the
+    /// history told), but with the bytes as they are: a big import is not its values
+    /// encoded again. `encoded` runs only when there is no file, so a domain that has one
+    /// costs nothing; not `created`, with nothing done, when it has one or `encoded` gives
+    /// nil: the caller then takes `update`. The warning is `update`'s.
+    package func create(_ domain: DomainName, host: DomainHost = .any, _ encoded: () -> EncodedDomain?) throws
+        -> (created: Bool, warning: StoreWarning?)
+    {
+        let managed = managedFile(of: domain, host: host)
+        var created = false
+        let warning = try withTarget(domain, host: host) { target throws -> StoreWarning? in
+            var absent = false
+            do throws(Errno) { absent = try FileSystem.linkStatus(target.path) == nil } catch {}
+            guard target.opened == nil, absent, let document = encoded() else { return nil }
+            let policy = policy(domain, host: host, managed: managed, format: .xml, at: target.path)
+            // Every key the document sets, as `update` checks them; its values are built
+            // only when a schema asks about them. (The document is XML, storable by making.)
+            if policy.managed != nil || policy.schema != nil {
+                for index in 0..<document.count {
+                    let key = document.key(index)
+                    if policy.schema == nil {
+                        try policy.checkNamed(key)
+                    } else {
+                        _ = try policy.check(key, document.value(index))
+                    }
+                }
+            }
+            let entry = Journal(self).map {
+                Journal.Write($0, at: target.named, before: nil, creating: true) { PlistDictionary() }
+            }
+            let kept = entry == nil ? 0 : min(document.count, Journal.keptChanges)
+            let changes = (0..<kept).map { KeyChange(key: document.key($0), old: nil, new: document.value($0)) }
+            let warning = try replace(target, keeping: nil, entry: entry) { write in try write(document.xml[...]) }
+                .warning
+            created = true
+            entry?.finish(changes, count: document.count, written: true)
+            return warning ?? entry?.warning
+        }
+        return (created, warning)
+    }
+
+    /// Reads, changes and writes one top-level key under the domain's lock: `change` gets
+    /// the key's value (nil when it has none), may set it (nil removes it), and returns
+    /// whether it changed anything. Otherwise as `update`.
+    ///
+    /// A binary domain is edited without building its values (see `BinaryEditor`): the
+    /// whole file is checked, only this key's value is built, and every other object is
+    /// copied as bytes, so a one-key write of a big binary domain costs little more
+    /// memory than the file.
+    @discardableResult
+    public func update(
+        _ domain: DomainName, host: DomainHost = .any, key: String,
+        _ change: (inout PlistValue?) throws -> Bool
+    ) throws -> StoreWarning? {
+        try update(domain, host: host, key: key, written: nil, memo: nil, change)
+    }
+
+    /// `update(_:host:key:_:)`, telling `written` what the change replaced; with a
+    /// `memo`, an XML file this process last read or wrote is not parsed again.
+    @discardableResult
+    package func update(
+        _ domain: DomainName, host: DomainHost = .any, key: String, written: Written?, memo: FileMemo? = nil,
+        _ change: (inout PlistValue?) throws -> Bool
+    ) throws -> StoreWarning? {
+        let managed = managedFile(of: domain, host: host)
+        return try withTarget(domain, host: host) { target throws in
+            let file = try readFile(target.path, opened: target.opened) { bytes, _ throws(PlistError) -> OneKey in
+                // Smaller than 2 GiB, a file cannot hold more objects than the editor numbers.
+                guard PropertyList.sniff(bytes) == .binary, bytes.count < Int(Int32.max) else {
+                    if let known = memo?.take(bytes) { return .remembered(known) }
+                    return .tree(try Self.parse(bytes, memo: memo))
+                }
+                let (root, found, layout) = try BinaryReader.lookupWithLayout(bytes, key: key)
+                guard case .dict = root else { return .notADictionary(root.type) }
+                guard let editor = BinaryEditor(bytes, layout: layout, key: key) else {
+                    return .tree(try PropertyList.read(bytes))
+                }
+                return .binary(editor, found)
+            }
+            var existing: FileRead?
+            // The memo's bytes and values, taken out of it: a change spliced into them
+            // copies neither (see `FileMemo.Known.set`).
+            var known: FileMemo.Known?
+            if let file {
+                switch file.parsed {
+                case .binary(let editor, let found)?:
+                    memo?.forget()
+                    return try edit(
+                        editor, found, key: key, status: file.status,
+                        policy: policy(domain, host: host, managed: managed, format: .binary, at: target.path),
+                        change, at: target, written: written, journal: Journal(self), named: target.named)
+                case .notADictionary(let type)?: throw StoreError.notADictionary(path: target.path, type)
+                case .remembered(let taken)?:
+                    known = taken
+                    existing = FileRead(domain: Domain(values: [:], format: .xml), status: file.status)
+                case .tree(let tree)?: existing = try fileRead(tree, status: file.status, at: target.path)
+                case nil: existing = try fileRead(nil, status: file.status, at: target.path)
+                }
+            }
+            var values = existing?.domain.values ?? PlistDictionary()
+            let old = known.map { $0.value(of: key) } ?? values[key]
+            var value = old
+            guard try change(&value) else {
+                if let known { memo?.remember(known) }
+                return nil
+            }
+            let format = existing?.domain.format ?? .xml
+            let binary = try policy(domain, host: host, managed: managed, format: format, at: target.path)
+                .check(key, value)
+            let journal = Journal(self), named = target.named
+            let entry = journal.map {
+                Journal.Write($0, at: named, before: existing.map { FileStamp($0.status) }, creating: true) {
+                    known?.values ?? values
+                }
+            }
+            var spliced: FileMemo.Known?
+            if var taken = known.take() {
+                if !binary, taken.set(key, to: value) {
+                    (spliced, values) = (taken, taken.values)
+                } else {
+                    values = taken.values
+                }
+            }
+            if spliced == nil { values[key] = value }
+            let warning = try save(
+                values, over: existing, to: target, binary: binary, written: written, memo: memo, entry: entry,
+                spliced: spliced)
+            entry?.finish(
+                old == value ? [] : [KeyChange(key: key, old: old, new: value)], written: remains(values, target))
+            return warning ?? entry?.warning
+        }
+    }
+
+    /// The rules a change of `domain` is held to (`WritePolicy`): its managed file, its
+    /// schema unless `checksSchema` is off, and what a `format` file at `path` can hold.
+    func policy(
+        _ domain: DomainName, host: DomainHost, managed: AdminFile?, format: PlistFormat, at path: String
+    ) -> WritePolicy {
+        var schema: Schema?
+        // A named domain has a schema, as the command line looks one up; one that cannot
+        // be used checks nothing (readers say why).
+        if checksSchema, case .named(let name) = domain {
+            schema = try? SchemaFiles.load(for: name, configDirectory: directory, environment: environment).get()
+        }
+        return WritePolicy(
+            managed: managed, schema: schema, domain: domain.displayName, path: path, format: format,
+            binaryForAnyText: binaryForAnyText)
+    }
+
+    /// The domain's managed file, for a writer. One that cannot be used locks nothing;
+    /// saying so is the readers' part (`adminLayers(of:host:)`), so it is said once.
+    func managedFile(of domain: DomainName, host: DomainHost) -> AdminFile? {
+        var unused: [LayerWarning] = []
+        return adminFile(of: domain, host: host, .managed, &unused)
+    }
+
+    /// The binary branch of the one-key update.
+    func edit(
+        _ editor: BinaryEditor, _ found: PlistValue?, key: String, status: FileSystem.Status, policy: WritePolicy,
+        _ change: (inout PlistValue?) throws -> Bool, at target: Target, written: Written?,
+        journal: Journal?, named: String
+    ) throws -> StoreWarning? {
+        var value = found
+        guard try change(&value) else { return nil }
+        _ = try policy.check(key, value)
+        let entry = journal.map {
+            Journal.Write($0, at: named, before: FileStamp(status), creating: true) {
+                try? read(target.path, opened: target.opened)?.domain.values
+            }
+        }
+        let changes = found == value ? [] : [KeyChange(key: key, old: found, new: value)]
+        if value == nil, editor.otherEntryCount == 0 {
+            let warning = try save(
+                PlistDictionary(), over: FileRead(domain: Domain(values: [:], format: .binary), status: status),
+                to: target, written: written)
+            entry?.finish(changes, written: target.linked)
+            return warning ?? entry?.warning
+        }
+        try checkWritable(status, at: target.path)
+        let (warning, stamp) = try replace(target, keeping: status, entry: entry) { write in
+            try editor.write(value, chunk: 1 << 20, to: write)
+        }
+        written?(FileStamp(status), stamp)
+        entry?.finish(changes, written: true)
+        return warning ?? entry?.warning
+    }
+
+    /// Whether a save of `values` leaves a file: not for an emptied domain, unless it is a link.
+    func remains(_ values: PlistDictionary, _ target: Target) -> Bool {
+        !values.isEmpty || target.linked
+    }
+
+    /// What `update(_:host:key:_:)` read: a binary dictionary ready to edit with the
+    /// key's value, any other document whole, or a root of another type.
+    enum OneKey {
+        case binary(BinaryEditor, PlistValue?)
+        /// The bytes `memo` remembers, taken out of it.
+        case remembered(FileMemo.Known)
+        case tree((PlistValue, PlistFormat))
+        case notADictionary(ValueType)
+    }
+
+    /// Refuses to replace or remove a file its owner may not write (mode 0444), unless
+    /// `overwriteReadOnly`: a read-only file is how a user says "leave this alone".
+    func checkWritable(_ status: FileSystem.Status?, at path: String) throws(StoreError) {
+        guard let status, status.isRegular, !status.isOwnerWritable, !overwriteReadOnly else { return }
+        throw StoreError.readOnly(path: path)
+    }
+
+    /// Writes `values` over what was read, in its format: a domain left empty loses its
+    /// file (unless it was named through a link), and an empty new domain makes none.
+    /// A change that stores a date with a fraction of a second, or text XML cannot hold
+    /// (`binary`, see `needsBinary`), makes the file binary, the one format that keeps it:
+    /// `Date()` set is the `Date()` read, here and in Foundation. (An XML file read back
+    /// holds neither, so only what changed is looked at.)
+    ///
+    /// With a `memo`, an XML file's bytes are remembered with its values, sorted as
+    /// written, and where each entry lies, so the next update of this file neither parses
+    /// nor sorts it, and a one-key one writes `spliced`: those bytes with its entry
+    /// spliced in (`values` are its values), not every entry encoded again.
+    func save(
+        _ values: PlistDictionary, over existing: FileRead?, to target: Target, binary needsBinary: Bool = false,
+        written: Written? = nil, memo: FileMemo? = nil, entry: Journal.Write? = nil,
+        spliced: FileMemo.Known? = nil
+    ) throws(StoreError) -> StoreWarning? {
+        let path = target.path
+        if values.isEmpty && existing == nil { return nil }
+        try checkWritable(existing?.status, at: path)
+        memo?.forget()
+        let before = existing.map { FileStamp($0.status) }
+        if values.isEmpty, existing != nil, !target.linked {
+            do throws(Errno) { _ = try FileSystem.unlink(path) } catch {
+                throw StoreError.writeFailed(path: path, error)
+            }
+            written?(before, nil)
+            return nil
+        }
+        let binary = existing?.domain.format == .binary || needsBinary
+        var kept: [UInt8]? = memo != nil && !binary && spliced == nil ? [] : nil
+        var bounds: [Int] = []
+        let values = kept != nil ? PlistDictionary(entries: values.sortedEntries) : values
+        let (warning, stamp) = try replace(target, keeping: existing?.status, entry: entry) { write in
+            if let spliced {
+                try write(spliced.bytes[...])
+            } else if binary {
+                try write(BinaryWriter.encode(.dict(values), capacity: (existing?.status.size ?? 0) + 4096)[...])
+            } else {
+                try XMLWriter.encode(
+                    .dict(values), chunk: 1 << 20, entryBounds: kept == nil ? nil : { bounds.append($0) }
+                ) { chunk in
+                    kept?.append(contentsOf: chunk)
+                    try write(chunk)
+                }
+            }
+        }
+        if let spliced {
+            memo?.remember(spliced)
+        } else if let kept {
+            memo?.remember(kept, values, bounds: bounds)
+        }
+        written?(before, stamp)
+        return warning
+    }
+
+    /// The target's file replaced by what `contents` writes (`AtomicFile`, keeping `old`'s
+    /// owner, mode and attributes), the journal's `entry` given its bytes and its place: a
+    /// warning when it is in place but not confirmed durable, and the new file's stamp;
+    /// nothing replaced, and `writeFailed`, when it failed.
+    func replace(
+        _ target: Target, keeping old: FileSystem.Status?, entry: Journal.Write?,
+        contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
+    ) throws(StoreError) -> (warning: StoreWarning?, stamp: FileStamp?) {
+        do throws(Errno) {
+            let copy = entry.map { entry in AtomicFile.Copy(limit: Journal.comparedSize) { entry.copy($0) } }
+            let replaced = try AtomicFile.replace(
+                target.path, directoryFD: target.directoryFD, keeping: old, copy: copy, contents: contents)
+            entry?.placed(replaced.status)
+            return (StoreWarning(replaced.durability, path: target.path), replaced.status.map(FileStamp.init))
+        } catch {
+            throw StoreError.writeFailed(path: target.path, error)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import PlistCodecs
+import PlistModel
+
+/// What every change through the store is held to, whoever writes it (`write`, `import`,
+/// `rename`, `apply`, `edit`, `undo`, sync, SettingsKit): made once per write, under the
+/// domain's lock, and asked about each key the change touches. One place, so a writer
+/// added later cannot forget a rule.
+///
+/// - The administrator's managed file: a key it locks is neither set nor removed.
+/// - The domain's schema (`SchemaFiles`), unless the store was told not to check it
+///   (`DomainStore.checksSchema`, `--force`): a value it refuses, or in a strict schema a
+///   key it lacks, is not stored. Removing a key is always allowed: it falls back to its
+///   default.
+/// - The file's format: a value no reader could read back is not stored; one only a
+///   binary file holds (a fractional date, or with `binaryForAnyText` a control
+///   character) makes the file binary.
+struct WritePolicy {
+    let managed: AdminFile?
+    let schema: Schema?
+    /// The schema's keys by their bytes, for a schema big enough that a scan per changed
+    /// key would cost more than the table (a write of every key stays linear).
+    private let schemaIndex: [[UInt8]: Int]?
+    let domain: String
+    let path: String
+    let format: PlistFormat
+    let binaryForAnyText: Bool
+
+    init(
+        managed: AdminFile?, schema: Schema?, domain: String, path: String, format: PlistFormat,
+        binaryForAnyText: Bool
+    ) {
+        (self.managed, self.schema, self.domain, self.path) = (managed, schema, domain, path)
+        (self.format, self.binaryForAnyText) = (format, binaryForAnyText)
+        if let schema, schema.keys.count > 16 {
+            var index: [[UInt8]: Int] = [:]
+            for (i, key) in schema.keys.enumerated() { index[Array(key.name.utf8)] = index[Array(key.name.utf8)] ?? i }
+            schemaIndex = index
+        } else {
+            schemaIndex = nil
+        }
+    }
+
+    /// Whether `key` may be set to `new` (nil: removed); true when storing it makes the
+    /// file binary. Throws the first rule it breaks.
+    func check(_ key: String, _ new: PlistValue?) throws(StoreError) -> Bool {
+        if let managed, managed.values[key] != nil { throw StoreError.managed(key: key, path: managed.path) }
+        guard let new else { return false }
+        if let schema {
+            if let keySchema = keySchema(key, in: schema) {
+                if let problem = keySchema.violation(new) {
+                    throw StoreError.schemaViolation(key: key, problem)
+                }
+            } else if schema.strict {
+                throw StoreError.notInSchema(key: key, domain: domain)
+            }
+        }
+        return try needsBinary(key, new)
+    }
+
+    /// Whether `key` may be named by a change at all: the managed file's rule alone, for
+    /// a change that leaves the key as it was.
+    func checkNamed(_ key: String) throws(StoreError) {
+        if let managed, managed.values[key] != nil { throw StoreError.managed(key: key, path: managed.path) }
+    }
+
+    private func keySchema(_ key: String, in schema: Schema) -> KeySchema? {
+        guard let schemaIndex else { return schema.key(key) }
+        return schemaIndex[Array(key.utf8)].map { schema.keys[$0] }
+    }
+
+    /// Whether storing `key` = `value` makes the file binary: a date with a fraction of
+    /// a second, or (with `binaryForAnyText`) text XML cannot hold; throws when it cannot
+    /// be stored at all.
+    func needsBinary(_ key: String, _ value: PlistValue) throws(StoreError) -> Bool {
+        if binaryForAnyText, format != .binary,
+            case .controlCharacter? = PropertyList.unstorable(key: key, value: value, format: format)
+        {
+            try checkStorable(key, value, format: .binary)
+            return true
+        }
+        try checkStorable(key, value, format: format)
+        return PropertyList.hasFractionalDate(value)
+    }
+
+    /// Throws when `key` = `value` could not be read back from a `format` file.
+    private func checkStorable(_ key: String, _ value: PlistValue, format: PlistFormat) throws(StoreError) {
+        if let problem = PropertyList.unstorable(key: key, value: value, format: format) {
+            throw StoreError.unstorable(path: path, problem)
+        }
+    }
+}
