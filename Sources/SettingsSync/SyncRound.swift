@@ -17,6 +17,10 @@ public struct SyncReport: Sendable {
     public internal(set) var notes: [String] = []
     /// Nothing changed on either side since the last round: no tree was read.
     public internal(set) var idle = false
+    /// The remote's history no longer holds the commit this machine last agreed with (it
+    /// was force-pushed over, or its branch deleted): the round merged with an empty base,
+    /// as a machine joining does, so nothing the new history lacks was taken for removed.
+    public internal(set) var rewritten = false
     /// Pushes tried (more than one when other machines pushed first).
     public internal(set) var attempts = 0
     /// A domain could not be applied: the next round must look again, whatever changed.
@@ -93,6 +97,7 @@ package struct SyncRound {
         let ignore = try SyncFolder.contents(SyncRules.ignoreFile(configDirectory: store.directory)) ?? []
         let rules = SyncRules(patterns: config.patterns, ignore: ignore)
         let remoteRef = "refs/remotes/origin/\(config.branch)", baseRef = "refs/settings/base"
+        let agreedRef = "refs/settings/agreed"
         var report = SyncReport()
 
         let live = try readLive(rules, &report)
@@ -129,10 +134,13 @@ package struct SyncRound {
             fetched = try fetching.join().get()
         }
         guard fetched.ok else { throw .unreachable(remote: config.shownRemote, reason: fetched.reason) }
-        let snapshot = try git.snapshot([remoteRef, baseRef])
+        // The state's remote commit is the anchor of a base made before `agreedRef` was kept.
+        let snapshot = try git.snapshot([remoteRef, baseRef, agreedRef] + (state.remote.isEmpty ? [] : [state.remote]))
         var remoteTip = snapshot[remoteRef]?.commit
         var remoteEntries = snapshot[remoteRef]?.entries ?? []
         let baseTip = snapshot[baseRef]?.commit
+        let agreedTip = snapshot[agreedRef]?.commit
+        let anchor = baseTip.map { agreedTip ?? snapshot[state.remote]?.commit ?? $0 }
 
         // Nothing moved on either side since the last round: done without reading a tree.
         var now = SyncState()
@@ -146,11 +154,17 @@ package struct SyncRound {
             return report
         }
 
-        let base = Tree(snapshot[baseRef]?.entries ?? [], git)
+        let stored = Tree(snapshot[baseRef]?.entries ?? [], git)
+        var base = stored
         var pushed: String? = nil
         var identity: [String: String?]? = nil
         while report.attempts < maximumAttempts {
             report.attempts += 1
+            // Checked again for each head a refused push fetched: one may be a rewrite.
+            if !report.rewritten, try rewritten(anchor, remoteTip) {
+                report.rewritten = true
+                base = Tree([], git)
+            }
             let remote = Tree(remoteEntries, git)
             var round = report
             let plan = try Plan(
@@ -193,9 +207,14 @@ package struct SyncRound {
                 let outcome = apply(domain, &report)
                 agreed += outcome
             }
-            var updates: [(ref: String, commit: String)] = pushed.map { [(remoteRef, $0)] } ?? []
+            var updates: [(ref: String, commit: String?)] = pushed.map { [(remoteRef, $0)] } ?? []
             agreed.sort(by: Tree.order)
-            if agreed != base.entries {
+            if remoteTip == nil, report.rewritten {
+                // The branch is gone and nothing was pushed: nothing is agreed, and the next
+                // round joins whatever the remote holds then, as a new machine does.
+                now.base = ""
+                updates += [(baseRef, nil), (agreedRef, nil)]
+            } else if agreed != stored.entries || report.rewritten {
                 // Most rounds agree to exactly what the remote now holds: that commit is the base.
                 if agreed == plan.entries, let remoteTip {
                     now.base = remoteTip
@@ -207,6 +226,9 @@ package struct SyncRound {
                 }
                 updates.append((baseRef, now.base))
             }
+            // The remote's commit the base now agrees with, whose descendants the next round
+            // merges against the base (the base is not always on the remote's history).
+            if let remoteTip, remoteTip != agreedTip { updates.append((agreedRef, remoteTip)) }
             try git.update(updates)
             now.remote = remoteTip ?? ""
             // What the merge read, which may be newer than what the idle check hashed.
@@ -227,6 +249,24 @@ package struct SyncRound {
             return report
         }
         throw .remoteKeptMoving(remote: config.shownRemote, attempts: report.attempts)
+    }
+
+    /// Whether the remote's history was rewritten since this machine agreed with it: the
+    /// remote's commit the base was agreed against (`anchor`) is not an ancestor of the
+    /// remote's head, or the branch is gone. Then the base says nothing of what the remote
+    /// removed, and the round merges as a machine joining does. A check that fails or runs
+    /// out of time stops the round: taking it either way could delete what was never
+    /// removed anywhere, or bring back what was.
+    private func rewritten(_ anchor: String?, _ remoteTip: String?) throws(SyncError) -> Bool {
+        guard let anchor else { return false }
+        guard let remoteTip else { return true }
+        guard anchor != remoteTip else { return false }
+        let check = try git.attempt(["merge-base", "--is-ancestor", anchor, remoteTip])
+        switch check.status {
+        case 0: return false
+        case 1: return true
+        default: throw .historyUnknown(reason: check.reason)
+        }
     }
 
     // MARK: The live side
