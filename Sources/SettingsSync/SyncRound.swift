@@ -89,6 +89,10 @@ package struct SyncRound {
         }
     }
 
+    /// The round, under the repository's lock, in named steps (as git's `builtin/pull.c`
+    /// is): read the live side, fetch, see where both sides stand; then plan the merge,
+    /// push it, apply it here and move the base, planning again on the remote's new head
+    /// when another machine pushed first. Each step says why it comes where it does.
     private func locked() throws(SyncError) -> SyncReport {
         SyncSetup.clearStaleLocks(git.directory)
         let config = try SyncSetup.Config(git, folder)
@@ -96,24 +100,135 @@ package struct SyncRound {
         // here would travel.
         let ignore = try SyncFolder.contents(SyncRules.ignoreFile(configDirectory: store.directory)) ?? []
         let rules = SyncRules(patterns: config.patterns, ignore: ignore)
-        let remoteRef = "refs/remotes/origin/\(config.branch)", baseRef = "refs/settings/base"
-        let agreedRef = "refs/settings/agreed"
+        let refs = Refs(branch: config.branch)
         var report = SyncReport()
 
         let live = try readLive(rules, &report)
         let state = SyncState((try? SyncFolder.contents(folder.state)) ?? nil ?? [])
-        // A domain whose file changed since the last round is merged whatever the remote
-        // did: its bytes are read now and parsed here while git, on another thread, fetches
-        // and stores them as a blob (what is pushed when the remote did not move).
+        let prepared = try fetch(live, changedSince: state, config)
+        let start = try startingPoint(refs, state)
+        var now = stateAtStart(start, live, config, ignore)
+        if state == now, live.values.allSatisfy({ $0.print != nil }) {
+            report.idle = true
+            return report
+        }
+
+        var remote = start.remote
+        var base = Tree(start.baseEntries, git)
+        var committer = Committer(git: git, config: config)
+        while report.attempts < maximumAttempts {
+            report.attempts += 1
+            // Checked again for each head a refused push fetched: one may be a rewrite.
+            if !report.rewritten, try rewritten(start.anchor, remote.commit) {
+                report.rewritten = true
+                base = Tree([], git)
+            }
+            let plan = try Plan(
+                base: base, remote: Tree(remote.entries, git), live: live, prepared: prepared, rules: rules,
+                state: state, round: self)
+            let pushed: String?
+            switch try push(plan, onto: remote, refs, config, &committer) {
+            case .refused(let moved):
+                remote = moved
+                try backOff(after: report.attempts)
+                continue
+            case .pushed(let commit): (remote.commit, pushed) = (commit, commit)
+            case .unchanged: pushed = nil
+            }
+            // What was pushed is what the round reports; a refused attempt's plan is gone.
+            report.exported = plan.exported
+            report.conflicts = plan.conflicts
+            report.notes += plan.notes
+            let agreed = apply(plan, over: base, &report)
+            now.base = try moveBase(
+                to: agreed, plan, remote: remote.commit, pushed: pushed, start, refs, rewritten: report.rewritten,
+                &committer)
+            now.remote = remote.commit ?? ""
+            try save(now, plan, live, report)
+            return report
+        }
+        throw .remoteKeptMoving(remote: config.shownRemote, attempts: report.attempts)
+    }
+
+    // MARK: The steps of a round
+
+    /// The refs a round reads and moves.
+    struct Refs {
+        /// The remote's branch as last fetched.
+        let remote: String
+        /// What this machine last agreed with the repository: the remote's commit, or one
+        /// of this machine's own when it agreed with less than the remote's tree (a domain
+        /// it does not carry, one it could not apply).
+        let base = "refs/settings/base"
+        /// The remote's commit the base was agreed against, which the remote's history
+        /// must still hold for the base to say what the remote removed since.
+        let agreed = "refs/settings/agreed"
+
+        init(branch: String) { remote = "refs/remotes/origin/\(branch)" }
+    }
+
+    /// The remote's branch as fetched: its commit (nil: there is no branch) and the
+    /// entries of its tree.
+    struct Head {
+        var commit: String?
+        var entries: [TreeEntry]
+    }
+
+    /// Where both sides stood when the round began.
+    struct Start {
+        let remote: Head
+        /// The base's commit (nil: none, as for a machine joining) and its tree's entries.
+        let baseCommit: String?
+        let baseEntries: [TreeEntry]
+        /// The commit `Refs.agreed` names.
+        let agreed: String?
+        /// The remote's commit the base was agreed against (see `rewritten`); nil with no base.
+        let anchor: String?
+    }
+
+    /// How a push ended.
+    enum PushOutcome {
+        /// The remote already holds the merge: nothing to push.
+        case unchanged
+        /// The remote's branch is now this commit.
+        case pushed(String)
+        /// Another machine pushed first: the remote's head, fetched again.
+        case refused(Head)
+    }
+
+    /// Makes the round's commits, with the user's git identity looked up once, for the first.
+    struct Committer {
+        let git: Git
+        let config: SyncSetup.Config
+        private var identity: [String: String?]? = nil
+
+        init(git: Git, config: SyncSetup.Config) { (self.git, self.config) = (git, config) }
+
+        /// A commit of a tree of `entries` on `parents`; its id.
+        mutating func commit(_ entries: [TreeEntry], parents: [String], message: String) throws(SyncError) -> String {
+            let tree = try git.tree(entries)
+            if identity == nil { identity = try config.identity() }
+            return try git.commit(tree, parents: parents, message: message, identity: identity!)
+        }
+    }
+
+    private static let fetchArguments = ["fetch", "-q", "--no-tags", "--prune", "origin"]
+
+    /// Fetches the remote. A domain whose file changed since the last round is merged
+    /// whatever the remote did, so its bytes are read now and parsed here while git, on
+    /// other threads, fetches and stores them as a blob (what is pushed when the remote
+    /// did not move): the round's two slowest waits overlap. The domains parsed, by name.
+    private func fetch(_ live: [String: Live], changedSince state: SyncState, _ config: SyncSetup.Config)
+        throws(SyncError) -> [String: Prepared]
+    {
         let changed = live.values.filter { $0.print != nil && state.prints[$0.name] != $0.print }
-        let fetch = ["fetch", "-q", "--no-tags", "--prune", "origin"]
         var prepared: [String: Prepared] = [:]
         let fetched: Git.Outcome
         if changed.isEmpty {
-            fetched = try git.attempt(fetch)
+            fetched = try git.attempt(Self.fetchArguments)
         } else {
             let git = self.git
-            let fetching = Background { Result { () throws(SyncError) in try git.attempt(fetch) } }
+            let fetching = Background { Result { () throws(SyncError) in try git.attempt(Self.fetchArguments) } }
             let reads = changed.map { domain in (domain, Result { () throws(StoreError) in try domain.read() }) }
             let storing = Background { () -> [String: String] in
                 var blobs: [String: String] = [:]
@@ -134,121 +249,36 @@ package struct SyncRound {
             fetched = try fetching.join().get()
         }
         guard fetched.ok else { throw .unreachable(remote: config.shownRemote, reason: fetched.reason) }
-        // The state's remote commit is the anchor of a base made before `agreedRef` was kept.
-        let snapshot = try git.snapshot([remoteRef, baseRef, agreedRef] + (state.remote.isEmpty ? [] : [state.remote]))
-        var remoteTip = snapshot[remoteRef]?.commit
-        var remoteEntries = snapshot[remoteRef]?.entries ?? []
-        let baseTip = snapshot[baseRef]?.commit
-        let agreedTip = snapshot[agreedRef]?.commit
-        let anchor = baseTip.map { agreedTip ?? snapshot[state.remote]?.commit ?? $0 }
+        return prepared
+    }
 
-        // Nothing moved on either side since the last round: done without reading a tree.
+    /// Reads where both sides stand, in one `git cat-file --batch`: the remote's branch,
+    /// the base, and the commit it was agreed against. A base made before `Refs.agreed`
+    /// was kept is anchored at the state file's remote commit, the one the round that
+    /// made it ended on (else at the base itself).
+    private func startingPoint(_ refs: Refs, _ state: SyncState) throws(SyncError) -> Start {
+        let snapshot = try git.snapshot(
+            [refs.remote, refs.base, refs.agreed] + (state.remote.isEmpty ? [] : [state.remote]))
+        let base = snapshot[refs.base], agreed = snapshot[refs.agreed]?.commit
+        return Start(
+            remote: Head(commit: snapshot[refs.remote]?.commit, entries: snapshot[refs.remote]?.entries ?? []),
+            baseCommit: base?.commit, baseEntries: base?.entries ?? [], agreed: agreed,
+            anchor: base.map { agreed ?? snapshot[state.remote]?.commit ?? $0.commit })
+    }
+
+    /// What the state file would say of a round that changes nothing: the commits it
+    /// started from, the prints of the live files it hashed, and of which domains travel
+    /// (a new pattern can carry a domain only the repository has). The same as the last
+    /// round's, nothing moved on either side, and the round is done without reading a tree.
+    private func stateAtStart(_ start: Start, _ live: [String: Live], _ config: SyncSetup.Config, _ ignore: [UInt8])
+        -> SyncState
+    {
         var now = SyncState()
-        now.base = baseTip ?? ""
+        now.base = start.baseCommit ?? ""
         for domain in live.values { if let print = domain.print { now.prints[domain.name] = print } }
-        now.remote = remoteTip ?? ""
-        // Which domains travel: a new pattern can carry a domain only the repository has.
+        now.remote = start.remote.commit ?? ""
         now.rules = SyncState.print(Array(config.patterns.joined(separator: "\n").utf8), ignore)
-        if state == now, live.values.allSatisfy({ $0.print != nil }) {
-            report.idle = true
-            return report
-        }
-
-        let stored = Tree(snapshot[baseRef]?.entries ?? [], git)
-        var base = stored
-        var pushed: String? = nil
-        var identity: [String: String?]? = nil
-        while report.attempts < maximumAttempts {
-            report.attempts += 1
-            // Checked again for each head a refused push fetched: one may be a rewrite.
-            if !report.rewritten, try rewritten(anchor, remoteTip) {
-                report.rewritten = true
-                base = Tree([], git)
-            }
-            let remote = Tree(remoteEntries, git)
-            var round = report
-            let plan = try Plan(
-                base: base, remote: remote, live: live, prepared: prepared, rules: rules, state: state, round: self)
-            round.exported = plan.exported
-            round.conflicts = plan.conflicts
-            round.notes += plan.notes
-            if plan.entries != remote.entries {
-                let tree = try git.tree(plan.entries)
-                let message = "settings sync from \(FileSystem.hostName()): " + plan.exported.joined(separator: ", ")
-                if identity == nil { identity = try config.identity() }
-                let commit = try git.commit(
-                    tree, parents: remoteTip.map { [$0] } ?? [], message: message, identity: identity!)
-                let push = try git.attempt(["push", "-q", "origin", "\(commit):refs/heads/\(config.branch)"])
-                if !push.ok {
-                    // Another machine pushed first, or the remote refused: which, a fetch tells.
-                    let again = try git.attempt(fetch)
-                    guard again.ok else { throw .unreachable(remote: config.shownRemote, reason: again.reason) }
-                    let moved = try git.snapshot([remoteRef])[remoteRef]
-                    guard moved?.commit != remoteTip else {
-                        throw .pushFailed(remote: config.shownRemote, reason: push.reason)
-                    }
-                    (remoteTip, remoteEntries) = (moved?.commit, moved?.entries ?? [])
-                    // Backoff with full jitter (a pause anywhere up to a doubling bound), so a
-                    // fleet pushing at once spreads out instead of colliding again in step.
-                    let pause = Double.random(in: 0.01...min(1.6, 0.05 * Double(1 << min(report.attempts, 5))))
-                    if let cancel = git.cancel {
-                        if cancel.wait(seconds: pause) { throw .cancelled }
-                    } else {
-                        FileSystem.sleep(seconds: pause)
-                    }
-                    continue
-                }
-                (remoteTip, pushed) = (commit, commit)
-            }
-            report = round
-            // Pushed (or nothing to push): now each live domain, and the base with it.
-            var agreed = base.entriesKeeping(plan.folded)
-            for domain in plan.domains {
-                let outcome = apply(domain, &report)
-                agreed += outcome
-            }
-            var updates: [(ref: String, commit: String?)] = pushed.map { [(remoteRef, $0)] } ?? []
-            agreed.sort(by: Tree.order)
-            if remoteTip == nil, report.rewritten {
-                // The branch is gone and nothing was pushed: nothing is agreed, and the next
-                // round joins whatever the remote holds then, as a new machine does.
-                now.base = ""
-                updates += [(baseRef, nil), (agreedRef, nil)]
-            } else if agreed != stored.entries || report.rewritten {
-                // Most rounds agree to exactly what the remote now holds: that commit is the base.
-                if agreed == plan.entries, let remoteTip {
-                    now.base = remoteTip
-                } else {
-                    let tree = try git.tree(agreed)
-                    if identity == nil { identity = try config.identity() }
-                    now.base = try git.commit(
-                        tree, parents: [], message: "settings sync base", identity: identity!)
-                }
-                updates.append((baseRef, now.base))
-            }
-            // The remote's commit the base now agrees with, whose descendants the next round
-            // merges against the base (the base is not always on the remote's history).
-            if let remoteTip, remoteTip != agreedTip { updates.append((agreedRef, remoteTip)) }
-            try git.update(updates)
-            now.remote = remoteTip ?? ""
-            // What the merge read, which may be newer than what the idle check hashed.
-            for (name, print) in plan.livePrints { now.prints[name] = print }
-            // A domain this round wrote is looked at again next round: its print now
-            // would be of a file another writer may have changed since.
-            for name in report.imported { now.prints[name] = nil }
-            for domain in live.values where domain.print == nil { now.prints[domain.name] = nil }
-            for name in plan.unreadable { now.prints[name] = nil }
-            if report.unsettled {
-                // Something waits to be applied: the next round may not be taken for idle.
-                do throws(Errno) { _ = try FileSystem.unlink(folder.state) } catch {
-                    throw .store(.writeFailed(path: folder.state, error))
-                }
-            } else {
-                try folder.write(now.bytes, to: folder.state)
-            }
-            return report
-        }
-        throw .remoteKeptMoving(remote: config.shownRemote, attempts: report.attempts)
+        return now
     }
 
     /// Whether the remote's history was rewritten since this machine agreed with it: the
@@ -266,6 +296,102 @@ package struct SyncRound {
         case 0: return false
         case 1: return true
         default: throw .historyUnknown(reason: check.reason)
+        }
+    }
+
+    /// Pushes the merge on the remote's head, before anything here changes: other
+    /// machines merge against what is pushed, and a push refused because another machine
+    /// pushed first leaves nothing here to undo. A fetch tells that refusal (the head
+    /// moved: plan again on it) from any other (it did not: the round stops).
+    private func push(
+        _ plan: Plan, onto remote: Head, _ refs: Refs, _ config: SyncSetup.Config, _ committer: inout Committer
+    ) throws(SyncError) -> PushOutcome {
+        guard plan.entries != remote.entries else { return .unchanged }
+        let message = "settings sync from \(FileSystem.hostName()): " + plan.exported.joined(separator: ", ")
+        let commit = try committer.commit(plan.entries, parents: remote.commit.map { [$0] } ?? [], message: message)
+        let push = try git.attempt(["push", "-q", "origin", "\(commit):refs/heads/\(config.branch)"])
+        if push.ok { return .pushed(commit) }
+        let again = try git.attempt(Self.fetchArguments)
+        guard again.ok else { throw .unreachable(remote: config.shownRemote, reason: again.reason) }
+        let moved = try git.snapshot([refs.remote])[refs.remote]
+        guard moved?.commit != remote.commit else { throw .pushFailed(remote: config.shownRemote, reason: push.reason) }
+        return .refused(Head(commit: moved?.commit, entries: moved?.entries ?? []))
+    }
+
+    /// Waits before planning again on the head a refused push fetched: backoff with full
+    /// jitter (a pause anywhere up to a doubling bound), so a fleet pushing at once spreads
+    /// out instead of colliding again in step. A cancel ends the wait and the round.
+    private func backOff(after attempts: Int) throws(SyncError) {
+        let pause = Double.random(in: 0.01...min(1.6, 0.05 * Double(1 << min(attempts, 5))))
+        if let cancel = git.cancel {
+            if cancel.wait(seconds: pause) { throw .cancelled }
+        } else {
+            FileSystem.sleep(seconds: pause)
+        }
+    }
+
+    /// Applies the pushed merge to each live domain, only now that the repository holds
+    /// it: a round stopped before changed nothing here, and one stopped midway leaves the
+    /// base of the domains it did not apply for the next round. The base's entries this
+    /// machine now agrees to, in git's order (the base's own for the domains the plan left).
+    private func apply(_ plan: Plan, over base: Tree, _ report: inout SyncReport) -> [TreeEntry] {
+        var agreed = base.entriesKeeping(plan.folded)
+        for domain in plan.domains { agreed += apply(domain, &report) }
+        return agreed.sorted(by: Tree.order)
+    }
+
+    /// Moves the base to what this machine now agrees with, with the remote-tracking ref
+    /// (to what was pushed) and the anchor, in one `update-ref` transaction, so a round
+    /// stopped here leaves them as they were or all moved: the remote's commit when that
+    /// is all of it, as in most rounds, else a commit of this machine's own of the entries
+    /// agreed. The base's commit ("": none).
+    private func moveBase(
+        to agreed: [TreeEntry], _ plan: Plan, remote: String?, pushed: String?, _ start: Start, _ refs: Refs,
+        rewritten: Bool, _ committer: inout Committer
+    ) throws(SyncError) -> String {
+        var updates: [(ref: String, commit: String?)] = pushed.map { [(refs.remote, $0)] } ?? []
+        var base = start.baseCommit ?? ""
+        if remote == nil, rewritten {
+            // The branch is gone and nothing was pushed: nothing is agreed, and the next
+            // round joins whatever the remote holds then, as a new machine does.
+            base = ""
+            updates += [(refs.base, nil), (refs.agreed, nil)]
+        } else if agreed != start.baseEntries || rewritten {
+            if agreed == plan.entries, let remote {
+                base = remote
+            } else {
+                base = try committer.commit(agreed, parents: [], message: "settings sync base")
+            }
+            updates.append((refs.base, base))
+        }
+        // The remote's commit the base now agrees with, whose descendants the next round
+        // merges against the base.
+        if let remote, remote != start.agreed { updates.append((refs.agreed, remote)) }
+        try git.update(updates)
+        return base
+    }
+
+    /// Writes the state file, the next round's way to tell it is idle: the commits this
+    /// round ended on, the prints of what it merged. A domain it wrote or could not read
+    /// has no print, so the next round looks at it again; while something waits to be
+    /// applied there is no state at all, so the next round cannot be taken for idle.
+    private func save(_ state: SyncState, _ plan: Plan, _ live: [String: Live], _ report: SyncReport)
+        throws(SyncError)
+    {
+        var state = state
+        // What the merge read, which may be newer than what the idle check hashed.
+        for (name, print) in plan.livePrints { state.prints[name] = print }
+        // A domain this round wrote is looked at again next round: its print now
+        // would be of a file another writer may have changed since.
+        for name in report.imported { state.prints[name] = nil }
+        for domain in live.values where domain.print == nil { state.prints[domain.name] = nil }
+        for name in plan.unreadable { state.prints[name] = nil }
+        if report.unsettled {
+            do throws(Errno) { _ = try FileSystem.unlink(folder.state) } catch {
+                throw .store(.writeFailed(path: folder.state, error))
+            }
+        } else {
+            try folder.write(state.bytes, to: folder.state)
         }
     }
 
