@@ -62,6 +62,8 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "SettingsCodeTests", dependencies: core + ["SettingsCode", "TestSupport"]),
+        // Sync's merge and rounds in process, with the user's git and repositories on disk.
+        .testTarget(name: "SettingsSyncTests", dependencies: core + ["SettingsSync", "TestSupport"]),
         .testTarget(
             name: "SettingsKitTests",
             dependencies: core + ["SettingsKit", "settings", "InteropProbe", "SettingsKitProbe", "TestSupport"]),

@@ -14,6 +14,10 @@ public enum SyncError: Error, Sendable {
     case cannotSetUp(remote: String, reason: String)
     /// The push failed for a reason other than another machine's push.
     case pushFailed(remote: String, reason: String)
+    /// git could not tell whether the remote's history still holds the commit this
+    /// machine last agreed with (`merge-base --is-ancestor` failed): merging either way
+    /// could delete what no machine removed.
+    case historyUnknown(reason: String)
     /// Other machines kept pushing first, round after round.
     case remoteKeptMoving(remote: String, attempts: Int)
     /// A git process ran past its time limit and was ended.
@@ -39,6 +43,9 @@ public enum SyncError: Error, Sendable {
             "cannot reach \(remote) (\(reason)): nothing was set up; this machine does not sync yet"
         case let .pushFailed(remote, reason):
             "cannot push to \(remote) (\(reason)): the live settings are unchanged; the next sync tries again"
+        case .historyUnknown(let reason):
+            "cannot tell whether the remote's history was rewritten (git merge-base: \(reason)): "
+                + "the live settings are unchanged; the next sync tries again"
         case let .remoteKeptMoving(remote, attempts):
             "\(remote) took another machine's push \(attempts) times while this one merged: "
                 + "the live settings are unchanged; the next sync tries again"

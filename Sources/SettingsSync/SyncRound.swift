@@ -2,27 +2,6 @@ import PlistCodecs
 import PlistModel
 import SettingsStore
 
-/// What a round did, for the verb to print.
-public struct SyncReport: Sendable {
-    /// Domains whose content in the repository this round changed (this machine's
-    /// changes, carried).
-    public internal(set) var exported: [String] = []
-    /// Domains whose live file this round changed (other machines' changes).
-    public internal(set) var imported: [String] = []
-    /// One line per value that lost a conflict (also appended to the log).
-    public internal(set) var conflicts: [String] = []
-    /// One line per thing left as it was: a key this machine's schema refuses, a file of
-    /// the repository that is no domain or does not parse, a live domain that could not
-    /// be read or written. The round went on with everything else.
-    public internal(set) var notes: [String] = []
-    /// Nothing changed on either side since the last round: no tree was read.
-    public internal(set) var idle = false
-    /// Pushes tried (more than one when other machines pushed first).
-    public internal(set) var attempts = 0
-    /// A domain could not be applied: the next round must look again, whatever changed.
-    var unsettled = false
-}
-
 /// One round of `settings sync`. Per carried domain it merges three states key by key:
 /// the **base** (what this machine last agreed with the repository, kept as the ref
 /// `refs/settings/base`), the **live** domain, and the **repository**'s (the remote
@@ -85,6 +64,10 @@ package struct SyncRound {
         }
     }
 
+    /// The round, under the repository's lock, in named steps (as git's `builtin/pull.c`
+    /// is): read the live side, fetch, see where both sides stand; then plan the merge,
+    /// push it, apply it here and move the base, planning again on the remote's new head
+    /// when another machine pushed first. Each step says why it comes where it does.
     private func locked() throws(SyncError) -> SyncReport {
         SyncSetup.clearStaleLocks(git.directory)
         let config = try SyncSetup.Config(git, folder)
@@ -92,23 +75,135 @@ package struct SyncRound {
         // here would travel.
         let ignore = try SyncFolder.contents(SyncRules.ignoreFile(configDirectory: store.directory)) ?? []
         let rules = SyncRules(patterns: config.patterns, ignore: ignore)
-        let remoteRef = "refs/remotes/origin/\(config.branch)", baseRef = "refs/settings/base"
+        let refs = Refs(branch: config.branch)
         var report = SyncReport()
 
         let live = try readLive(rules, &report)
         let state = SyncState((try? SyncFolder.contents(folder.state)) ?? nil ?? [])
-        // A domain whose file changed since the last round is merged whatever the remote
-        // did: its bytes are read now and parsed here while git, on another thread, fetches
-        // and stores them as a blob (what is pushed when the remote did not move).
+        let prepared = try fetch(live, changedSince: state, config)
+        let start = try startingPoint(refs, state)
+        var now = stateAtStart(start, live, config, ignore)
+        if state == now, live.values.allSatisfy({ $0.print != nil }) {
+            report.idle = true
+            return report
+        }
+
+        var remote = start.remote
+        var base = Tree(start.baseEntries, git)
+        var committer = Committer(git: git, config: config)
+        while report.attempts < maximumAttempts {
+            report.attempts += 1
+            // Checked again for each head a refused push fetched: one may be a rewrite.
+            if !report.rewritten, try rewritten(start.anchor, remote.commit) {
+                report.rewritten = true
+                base = Tree([], git)
+            }
+            let plan = try Plan(
+                base: base, remote: Tree(remote.entries, git), live: live, prepared: prepared, rules: rules,
+                state: state, round: self)
+            let pushed: String?
+            switch try push(plan, onto: remote, refs, config, &committer) {
+            case .refused(let moved):
+                remote = moved
+                try backOff(after: report.attempts)
+                continue
+            case .pushed(let commit): (remote.commit, pushed) = (commit, commit)
+            case .unchanged: pushed = nil
+            }
+            // What was pushed is what the round reports; a refused attempt's plan is gone.
+            report.exported = plan.exported
+            report.conflicts = plan.conflicts
+            report.notes += plan.notes
+            let agreed = apply(plan, over: base, &report)
+            now.base = try moveBase(
+                to: agreed, plan, remote: remote.commit, pushed: pushed, start, refs, rewritten: report.rewritten,
+                &committer)
+            now.remote = remote.commit ?? ""
+            try save(now, plan, live, report)
+            return report
+        }
+        throw .remoteKeptMoving(remote: config.shownRemote, attempts: report.attempts)
+    }
+
+    // MARK: The steps of a round
+
+    /// The refs a round reads and moves.
+    struct Refs {
+        /// The remote's branch as last fetched.
+        let remote: String
+        /// What this machine last agreed with the repository: the remote's commit, or one
+        /// of this machine's own when it agreed with less than the remote's tree (a domain
+        /// it does not carry, one it could not apply).
+        let base = "refs/settings/base"
+        /// The remote's commit the base was agreed against, which the remote's history
+        /// must still hold for the base to say what the remote removed since.
+        let agreed = "refs/settings/agreed"
+
+        init(branch: String) { remote = "refs/remotes/origin/\(branch)" }
+    }
+
+    /// The remote's branch as fetched: its commit (nil: there is no branch) and the
+    /// entries of its tree.
+    struct Head {
+        var commit: String?
+        var entries: [TreeEntry]
+    }
+
+    /// Where both sides stood when the round began.
+    struct Start {
+        let remote: Head
+        /// The base's commit (nil: none, as for a machine joining) and its tree's entries.
+        let baseCommit: String?
+        let baseEntries: [TreeEntry]
+        /// The commit `Refs.agreed` names.
+        let agreed: String?
+        /// The remote's commit the base was agreed against (see `rewritten`); nil with no base.
+        let anchor: String?
+    }
+
+    /// How a push ended.
+    enum PushOutcome {
+        /// The remote already holds the merge: nothing to push.
+        case unchanged
+        /// The remote's branch is now this commit.
+        case pushed(String)
+        /// Another machine pushed first: the remote's head, fetched again.
+        case refused(Head)
+    }
+
+    /// Makes the round's commits, with the user's git identity looked up once, for the first.
+    struct Committer {
+        let git: Git
+        let config: SyncSetup.Config
+        private var identity: [String: String?]? = nil
+
+        init(git: Git, config: SyncSetup.Config) { (self.git, self.config) = (git, config) }
+
+        /// A commit of a tree of `entries` on `parents`; its id.
+        mutating func commit(_ entries: [TreeEntry], parents: [String], message: String) throws(SyncError) -> String {
+            let tree = try git.tree(entries)
+            if identity == nil { identity = try config.identity() }
+            return try git.commit(tree, parents: parents, message: message, identity: identity!)
+        }
+    }
+
+    private static let fetchArguments = ["fetch", "-q", "--no-tags", "--prune", "origin"]
+
+    /// Fetches the remote. A domain whose file changed since the last round is merged
+    /// whatever the remote did, so its bytes are read now and parsed here while git, on
+    /// other threads, fetches and stores them as a blob (what is pushed when the remote
+    /// did not move): the round's two slowest waits overlap. The domains parsed, by name.
+    private func fetch(_ live: [String: Live], changedSince state: SyncState, _ config: SyncSetup.Config)
+        throws(SyncError) -> [String: Prepared]
+    {
         let changed = live.values.filter { $0.print != nil && state.prints[$0.name] != $0.print }
-        let fetch = ["fetch", "-q", "--no-tags", "--prune", "origin"]
         var prepared: [String: Prepared] = [:]
         let fetched: Git.Outcome
         if changed.isEmpty {
-            fetched = try git.attempt(fetch)
+            fetched = try git.attempt(Self.fetchArguments)
         } else {
             let git = self.git
-            let fetching = Background { Result { () throws(SyncError) in try git.attempt(fetch) } }
+            let fetching = Background { Result { () throws(SyncError) in try git.attempt(Self.fetchArguments) } }
             let reads = changed.map { domain in (domain, Result { () throws(StoreError) in try domain.read() }) }
             let storing = Background { () -> [String: String] in
                 var blobs: [String: String] = [:]
@@ -129,253 +224,149 @@ package struct SyncRound {
             fetched = try fetching.join().get()
         }
         guard fetched.ok else { throw .unreachable(remote: config.shownRemote, reason: fetched.reason) }
-        let snapshot = try git.snapshot([remoteRef, baseRef])
-        var remoteTip = snapshot[remoteRef]?.commit
-        var remoteEntries = snapshot[remoteRef]?.entries ?? []
-        let baseTip = snapshot[baseRef]?.commit
+        return prepared
+    }
 
-        // Nothing moved on either side since the last round: done without reading a tree.
+    /// Reads where both sides stand, in one `git cat-file --batch`: the remote's branch,
+    /// the base, and the commit it was agreed against. A base made before `Refs.agreed`
+    /// was kept is anchored at the state file's remote commit, the one the round that
+    /// made it ended on (else at the base itself).
+    private func startingPoint(_ refs: Refs, _ state: SyncState) throws(SyncError) -> Start {
+        let snapshot = try git.snapshot(
+            [refs.remote, refs.base, refs.agreed] + (state.remote.isEmpty ? [] : [state.remote]))
+        let base = snapshot[refs.base], agreed = snapshot[refs.agreed]?.commit
+        return Start(
+            remote: Head(commit: snapshot[refs.remote]?.commit, entries: snapshot[refs.remote]?.entries ?? []),
+            baseCommit: base?.commit, baseEntries: base?.entries ?? [], agreed: agreed,
+            anchor: base.map { agreed ?? snapshot[state.remote]?.commit ?? $0.commit })
+    }
+
+    /// What the state file would say of a round that changes nothing: the commits it
+    /// started from, the prints of the live files it hashed, and of which domains travel
+    /// (a new pattern can carry a domain only the repository has). The same as the last
+    /// round's, nothing moved on either side, and the round is done without reading a tree.
+    private func stateAtStart(_ start: Start, _ live: [String: Live], _ config: SyncSetup.Config, _ ignore: [UInt8])
+        -> SyncState
+    {
         var now = SyncState()
-        now.base = baseTip ?? ""
+        now.base = start.baseCommit ?? ""
         for domain in live.values { if let print = domain.print { now.prints[domain.name] = print } }
-        now.remote = remoteTip ?? ""
-        // Which domains travel: a new pattern can carry a domain only the repository has.
+        now.remote = start.remote.commit ?? ""
         now.rules = SyncState.print(Array(config.patterns.joined(separator: "\n").utf8), ignore)
-        if state == now, live.values.allSatisfy({ $0.print != nil }) {
-            report.idle = true
-            return report
-        }
+        return now
+    }
 
-        let base = Tree(snapshot[baseRef]?.entries ?? [], git)
-        var pushed: String? = nil
-        var identity: [String: String?]? = nil
-        while report.attempts < maximumAttempts {
-            report.attempts += 1
-            let remote = Tree(remoteEntries, git)
-            var round = report
-            let plan = try Plan(
-                base: base, remote: remote, live: live, prepared: prepared, rules: rules, state: state, round: self)
-            round.exported = plan.exported
-            round.conflicts = plan.conflicts
-            round.notes += plan.notes
-            if plan.entries != remote.entries {
-                let tree = try git.tree(plan.entries)
-                let message = "settings sync from \(FileSystem.hostName()): " + plan.exported.joined(separator: ", ")
-                if identity == nil { identity = try config.identity() }
-                let commit = try git.commit(
-                    tree, parents: remoteTip.map { [$0] } ?? [], message: message, identity: identity!)
-                let push = try git.attempt(["push", "-q", "origin", "\(commit):refs/heads/\(config.branch)"])
-                if !push.ok {
-                    // Another machine pushed first, or the remote refused: which, a fetch tells.
-                    let again = try git.attempt(fetch)
-                    guard again.ok else { throw .unreachable(remote: config.shownRemote, reason: again.reason) }
-                    let moved = try git.snapshot([remoteRef])[remoteRef]
-                    guard moved?.commit != remoteTip else {
-                        throw .pushFailed(remote: config.shownRemote, reason: push.reason)
-                    }
-                    (remoteTip, remoteEntries) = (moved?.commit, moved?.entries ?? [])
-                    // Backoff with full jitter (a pause anywhere up to a doubling bound), so a
-                    // fleet pushing at once spreads out instead of colliding again in step.
-                    let pause = Double.random(in: 0.01...min(1.6, 0.05 * Double(1 << min(report.attempts, 5))))
-                    if let cancel = git.cancel {
-                        if cancel.wait(seconds: pause) { throw .cancelled }
-                    } else {
-                        FileSystem.sleep(seconds: pause)
-                    }
-                    continue
-                }
-                (remoteTip, pushed) = (commit, commit)
-            }
-            report = round
-            // Pushed (or nothing to push): now each live domain, and the base with it.
-            var agreed = base.entriesKeeping(plan.folded)
-            for domain in plan.domains {
-                let outcome = apply(domain, &report)
-                agreed += outcome
-            }
-            var updates: [(ref: String, commit: String)] = pushed.map { [(remoteRef, $0)] } ?? []
-            agreed.sort(by: Tree.order)
-            if agreed != base.entries {
-                // Most rounds agree to exactly what the remote now holds: that commit is the base.
-                if agreed == plan.entries, let remoteTip {
-                    now.base = remoteTip
-                } else {
-                    let tree = try git.tree(agreed)
-                    if identity == nil { identity = try config.identity() }
-                    now.base = try git.commit(
-                        tree, parents: [], message: "settings sync base", identity: identity!)
-                }
-                updates.append((baseRef, now.base))
-            }
-            try git.update(updates)
-            now.remote = remoteTip ?? ""
-            // What the merge read, which may be newer than what the idle check hashed.
-            for (name, print) in plan.livePrints { now.prints[name] = print }
-            // A domain this round wrote is looked at again next round: its print now
-            // would be of a file another writer may have changed since.
-            for name in report.imported { now.prints[name] = nil }
-            for domain in live.values where domain.print == nil { now.prints[domain.name] = nil }
-            for name in plan.unreadable { now.prints[name] = nil }
-            if report.unsettled {
-                // Something waits to be applied: the next round may not be taken for idle.
-                do throws(Errno) { _ = try FileSystem.unlink(folder.state) } catch {
-                    throw .store(.writeFailed(path: folder.state, error))
-                }
+    /// Whether the remote's history was rewritten since this machine agreed with it: the
+    /// remote's commit the base was agreed against (`anchor`) is not an ancestor of the
+    /// remote's head, or the branch is gone. Then the base says nothing of what the remote
+    /// removed, and the round merges as a machine joining does. A check that fails or runs
+    /// out of time stops the round: taking it either way could delete what was never
+    /// removed anywhere, or bring back what was.
+    private func rewritten(_ anchor: String?, _ remoteTip: String?) throws(SyncError) -> Bool {
+        guard let anchor else { return false }
+        guard let remoteTip else { return true }
+        guard anchor != remoteTip else { return false }
+        let check = try git.attempt(["merge-base", "--is-ancestor", anchor, remoteTip])
+        switch check.status {
+        case 0: return false
+        case 1: return true
+        default: throw .historyUnknown(reason: check.reason)
+        }
+    }
+
+    /// Pushes the merge on the remote's head, before anything here changes: other
+    /// machines merge against what is pushed, and a push refused because another machine
+    /// pushed first leaves nothing here to undo. A fetch tells that refusal (the head
+    /// moved: plan again on it) from any other (it did not: the round stops).
+    private func push(
+        _ plan: Plan, onto remote: Head, _ refs: Refs, _ config: SyncSetup.Config, _ committer: inout Committer
+    ) throws(SyncError) -> PushOutcome {
+        guard plan.entries != remote.entries else { return .unchanged }
+        let message = "settings sync from \(FileSystem.hostName()): " + plan.exported.joined(separator: ", ")
+        let commit = try committer.commit(plan.entries, parents: remote.commit.map { [$0] } ?? [], message: message)
+        let push = try git.attempt(["push", "-q", "origin", "\(commit):refs/heads/\(config.branch)"])
+        if push.ok { return .pushed(commit) }
+        let again = try git.attempt(Self.fetchArguments)
+        guard again.ok else { throw .unreachable(remote: config.shownRemote, reason: again.reason) }
+        let moved = try git.snapshot([refs.remote])[refs.remote]
+        guard moved?.commit != remote.commit else { throw .pushFailed(remote: config.shownRemote, reason: push.reason) }
+        return .refused(Head(commit: moved?.commit, entries: moved?.entries ?? []))
+    }
+
+    /// Waits before planning again on the head a refused push fetched: backoff with full
+    /// jitter (a pause anywhere up to a doubling bound), so a fleet pushing at once spreads
+    /// out instead of colliding again in step. A cancel ends the wait and the round.
+    private func backOff(after attempts: Int) throws(SyncError) {
+        let pause = Double.random(in: 0.01...min(1.6, 0.05 * Double(1 << min(attempts, 5))))
+        if let cancel = git.cancel {
+            if cancel.wait(seconds: pause) { throw .cancelled }
+        } else {
+            FileSystem.sleep(seconds: pause)
+        }
+    }
+
+    /// Applies the pushed merge to each live domain, only now that the repository holds
+    /// it: a round stopped before changed nothing here, and one stopped midway leaves the
+    /// base of the domains it did not apply for the next round. The base's entries this
+    /// machine now agrees to, in git's order (the base's own for the domains the plan left).
+    private func apply(_ plan: Plan, over base: Tree, _ report: inout SyncReport) -> [TreeEntry] {
+        var agreed = base.entriesKeeping(plan.folded)
+        for domain in plan.domains { agreed += apply(domain, &report) }
+        return agreed.sorted(by: Tree.order)
+    }
+
+    /// Moves the base to what this machine now agrees with, with the remote-tracking ref
+    /// (to what was pushed) and the anchor, in one `update-ref` transaction, so a round
+    /// stopped here leaves them as they were or all moved: the remote's commit when that
+    /// is all of it, as in most rounds, else a commit of this machine's own of the entries
+    /// agreed. The base's commit ("": none).
+    private func moveBase(
+        to agreed: [TreeEntry], _ plan: Plan, remote: String?, pushed: String?, _ start: Start, _ refs: Refs,
+        rewritten: Bool, _ committer: inout Committer
+    ) throws(SyncError) -> String {
+        var updates: [(ref: String, commit: String?)] = pushed.map { [(refs.remote, $0)] } ?? []
+        var base = start.baseCommit ?? ""
+        if remote == nil, rewritten {
+            // The branch is gone and nothing was pushed: nothing is agreed, and the next
+            // round joins whatever the remote holds then, as a new machine does.
+            base = ""
+            updates += [(refs.base, nil), (refs.agreed, nil)]
+        } else if agreed != start.baseEntries || rewritten {
+            if agreed == plan.entries, let remote {
+                base = remote
             } else {
-                try folder.write(now.bytes, to: folder.state)
+                base = try committer.commit(agreed, parents: [], message: "settings sync base")
             }
-            return report
+            updates.append((refs.base, base))
         }
-        throw .remoteKeptMoving(remote: config.shownRemote, attempts: report.attempts)
+        // The remote's commit the base now agrees with, whose descendants the next round
+        // merges against the base.
+        if let remote, remote != start.agreed { updates.append((refs.agreed, remote)) }
+        try git.update(updates)
+        return base
     }
 
-    // MARK: The live side
-
-    /// A carried live domain as the round read it.
-    struct Live {
-        let name: String
-        /// Of its bytes and its local-key rules, the bytes read a piece at a time (an idle
-        /// round holds no copy of a big domain); nil when it could not be read.
-        let print: String?
-        let local: LocalKeys
-        let path: String
-
-        /// Its file's bytes, read again (nil: no file).
-        func read() throws(StoreError) -> [UInt8]? {
-            do throws(FileError) { return try FileSystem.readFile(path)?.bytes } catch {
-                throw StoreError(reading: path, error)
+    /// Writes the state file, the next round's way to tell it is idle: the commits this
+    /// round ended on, the prints of what it merged. A domain it wrote or could not read
+    /// has no print, so the next round looks at it again; while something waits to be
+    /// applied there is no state at all, so the next round cannot be taken for idle.
+    private func save(_ state: SyncState, _ plan: Plan, _ live: [String: Live], _ report: SyncReport)
+        throws(SyncError)
+    {
+        var state = state
+        // What the merge read, which may be newer than what the idle check hashed.
+        for (name, print) in plan.livePrints { state.prints[name] = print }
+        // A domain this round wrote is looked at again next round: its print now
+        // would be of a file another writer may have changed since.
+        for name in report.imported { state.prints[name] = nil }
+        for domain in live.values where domain.print == nil { state.prints[domain.name] = nil }
+        for name in plan.unreadable { state.prints[name] = nil }
+        if report.unsettled {
+            do throws(Errno) { _ = try FileSystem.unlink(folder.state) } catch {
+                throw .store(.writeFailed(path: folder.state, error))
             }
-        }
-
-        /// Its values, read again, and the print of the bytes they were parsed from (what
-        /// the round merged is what its state may say it saw); nil when there is no file.
-        func values() throws(StoreError) -> Prepared? {
-            try read().map(prepared)
-        }
-
-        /// `bytes` of its file as the merge takes them: parsed (or why not), and printed.
-        func prepared(_ bytes: [UInt8]) -> Prepared {
-            Prepared(
-                values: Result { () throws(StoreError) in try PlistFiles.dictionary(from: bytes, name: path) },
-                print: SyncState.print(bytes, local.text))
-        }
-    }
-
-    /// A live domain as the merge takes it: its values (or why it has none), the print of
-    /// the bytes they came from, and those bytes' blob when git stored them meanwhile.
-    struct Prepared {
-        let values: Result<PlistDictionary, StoreError>
-        let print: String
-        var blob: String? = nil
-    }
-
-    /// The carried live domains, by folded name (the store finds a domain in any case).
-    private func readLive(_ rules: SyncRules, _ report: inout SyncReport) throws(SyncError) -> [String: Live] {
-        let names: [String]
-        do { names = try store.domainNames() } catch { throw .store(error) }
-        var live: [String: Live] = [:]
-        for name in names where Self.isDomainName(name) && rules.carries(name) {
-            let key = name.lowercased()
-            if let other = live[key] {
-                report.notes.append("\(name).plist is another spelling of \(other.name): left out of the sync")
-                continue
-            }
-            let local = localKeys(name, rules)
-            let path = store.path(of: .named(name))
-            do throws(StoreError) {
-                var print = Print()
-                let found: Bool
-                do throws(FileError) { found = try FileSystem.forEachChunk(path) { print.add($0) } } catch {
-                    throw StoreError(reading: path, error)
-                }
-                guard found else { continue }
-                print.endPart()
-                live[key] = Live(name: name, print: print.finish(local.text), local: local, path: path)
-            } catch {
-                report.notes.append("\(error.message): \(name) left out of this round")
-                live[key] = Live(name: name, print: nil, local: local, path: path)
-            }
-        }
-        return live
-    }
-
-    func localKeys(_ name: String, _ rules: SyncRules) -> LocalKeys {
-        rules.localKeys(name, schema: schema(name), managed: store.adminLayers(of: .named(name)).managed)
-    }
-
-    /// The domain's schema; none when it has none or its file cannot be used (the
-    /// commands that read it say why).
-    private func schema(_ name: String) -> Schema? {
-        try? SchemaFiles.load(for: name, configDirectory: store.directory, environment: store.environment).get()
-    }
-
-    /// A name the store takes as a domain of the config folder (not the global domain,
-    /// not a dotfile, no `/`, no control character).
-    static func isDomainName(_ name: String) -> Bool {
-        guard let domain = try? DomainName(name), case .named(let named) = domain else { return false }
-        return sameKey(named, name)
-    }
-
-    // MARK: Applying
-
-    /// Applies one domain's merge to its live file; the base entries it agreed to.
-    private func apply(_ domain: Plan.Domain, _ report: inout SyncReport) -> [TreeEntry] {
-        guard domain.liveBefore != domain.liveAfter else {
-            return domain.agreed.map { [$0] } ?? []
-        }
-        let schema = schema(domain.name)
-        var refused: [(key: String, kept: PlistValue?)] = []
-        var refusals: [String] = []
-        defer { report.notes += refusals }
-        do {
-            var emptied = false
-            var changed = false
-            try store.update(.named(domain.name)) { current in
-                (refused, refusals) = ([], [])
-                var next: [PlistDictionary.Entry] = []
-                changed = false
-                PlistDictionary.walk([current, domain.liveBefore, domain.liveAfter]) { key, values in
-                    let (now, before, after) = (values[0], values[1], values[2])
-                    var value = now
-                    // A key this round did not change, or one written since it read the
-                    // file (the next round carries that write), stays as it is now.
-                    if before != after, now == before {
-                        if let after, let problem = schema?.key(key)?.violation(after) {
-                            // Looked at again each round until the schema or the value allows it.
-                            report.unsettled = true
-                            refusals.append(
-                                "\(domain.name): kept \(CanonicalText.escapedLine(key)) as it is here; the repository's "
-                                    + "\(CanonicalText.json(after)) is not allowed by its schema (\(problem.message))")
-                            refused.append((key, before))
-                        } else {
-                            value = after
-                            changed = true
-                        }
-                    }
-                    if let value { next.append(.init(key: key, value: value)) }
-                }
-                guard changed else { return false }
-                current = PlistDictionary(entries: next)
-                emptied = next.isEmpty
-                return true
-            }
-            if changed {
-                report.imported.append(domain.name)
-                if emptied { _ = try store.remove(.named(domain.name), onlyIfEmpty: true) }
-            }
-        } catch {
-            let message = (error as? StoreError)?.message ?? "\(error)"
-            report.notes.append("\(message): \(domain.name) is as it was; the next sync tries again")
-            report.unsettled = true
-            return domain.previous
-        }
-        guard !refused.isEmpty, var agreed = domain.agreedValues else { return domain.agreed.map { [$0] } ?? [] }
-        // The base keeps this machine's value of a refused key, so it is not sent back as
-        // a change, and the repository's is looked at again next round.
-        for (key, kept) in refused { agreed[key] = kept }
-        do { return try Plan.entry(domain.name, agreed, git).map { [$0] } ?? [] } catch {
-            report.unsettled = true
-            return domain.previous
+        } else {
+            try folder.write(state.bytes, to: folder.state)
         }
     }
 }

@@ -108,9 +108,11 @@ extension Git {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Points each ref at its commit, all or none (`update-ref --stdin`, one transaction).
-    func update(_ refs: [(ref: String, commit: String)]) throws(SyncError) {
+    /// Points each ref at its commit (nil: deletes it), all or none (`update-ref --stdin`,
+    /// one transaction).
+    func update(_ refs: [(ref: String, commit: String?)]) throws(SyncError) {
         guard !refs.isEmpty else { return }
-        try run(["update-ref", "--stdin"], input: Array(refs.map { "update \($0.ref) \($0.commit)\n" }.joined().utf8))
+        let lines = refs.map { ref, commit in commit.map { "update \(ref) \($0)\n" } ?? "delete \(ref)\n" }
+        try run(["update-ref", "--stdin"], input: Array(lines.joined().utf8))
     }
 }

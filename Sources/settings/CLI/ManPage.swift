@@ -1309,6 +1309,16 @@ enum ManPage {
         .RB ( "sync log" ).
         A machine that joins a repository with content has an empty base: the repository's values
         win where both have a key, and its own other keys are added.
+        A history pushed over the repository's (another repository force-pushed, the branch rewound
+        or deleted) is merged the same way: when the remote's branch no longer holds the commit this
+        machine's base was agreed against (kept as
+        .BR refs/settings/agreed ;
+        .B git merge\-base \-\-is\-ancestor
+        tells, within the time limit), nothing the new history lacks is taken for removed, both
+        sides' keys stay, a key they hold differently takes the repository's value and logs this
+        machine's, the push builds on the new history, and the round says
+        .IR "the remote's history was rewritten; merged as a join" .
+        A check that fails or runs out of time ends the round with status 4, nothing changed.
         Names that differ only in case are one domain, as in the store.
         .PP
         .B What stays on this machine.

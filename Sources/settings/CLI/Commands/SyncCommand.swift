@@ -42,6 +42,7 @@ enum SyncCommand {
     /// watch prints nothing for a round that carried nothing.
     private static func round(_ context: inout Context, cancel: CancelSignal?, quietWhenIdle: Bool = false) throws {
         let report = try SyncRound(store: context.store, environment: context.streams.environment, cancel: cancel).run()
+        if report.rewritten { context.warn("the remote's history was rewritten; merged as a join") }
         for line in report.conflicts + report.notes { context.warn(line) }
         let carried = !report.exported.isEmpty || !report.imported.isEmpty
         guard carried || !quietWhenIdle else { return }

@@ -1,0 +1,67 @@
+import PlistCodecs
+import PlistModel
+import SettingsStore
+
+/// Applying a round's merge to the live domains, through the store's locked update.
+extension SyncRound {
+    /// Applies one domain's merge to its live file; the base entries it agreed to.
+    func apply(_ domain: Plan.Domain, _ report: inout SyncReport) -> [TreeEntry] {
+        guard domain.liveBefore != domain.liveAfter else {
+            return domain.agreed.map { [$0] } ?? []
+        }
+        let schema = schema(domain.name)
+        var refused: [(key: String, kept: PlistValue?)] = []
+        var refusals: [String] = []
+        defer { report.notes += refusals }
+        do {
+            var emptied = false
+            var changed = false
+            try store.update(.named(domain.name)) { current in
+                (refused, refusals) = ([], [])
+                var next: [PlistDictionary.Entry] = []
+                changed = false
+                PlistDictionary.walk([current, domain.liveBefore, domain.liveAfter]) { key, values in
+                    let (now, before, after) = (values[0], values[1], values[2])
+                    var value = now
+                    // A key this round did not change, or one written since it read the
+                    // file (the next round carries that write), stays as it is now.
+                    if before != after, now == before {
+                        if let after, let problem = schema?.key(key)?.violation(after) {
+                            // Looked at again each round until the schema or the value allows it.
+                            report.unsettled = true
+                            refusals.append(
+                                "\(domain.name): kept \(CanonicalText.escapedLine(key)) as it is here; the repository's "
+                                    + "\(CanonicalText.json(after)) is not allowed by its schema (\(problem.message))")
+                            refused.append((key, before))
+                        } else {
+                            value = after
+                            changed = true
+                        }
+                    }
+                    if let value { next.append(.init(key: key, value: value)) }
+                }
+                guard changed else { return false }
+                current = PlistDictionary(entries: next)
+                emptied = next.isEmpty
+                return true
+            }
+            if changed {
+                report.imported.append(domain.name)
+                if emptied { _ = try store.remove(.named(domain.name), onlyIfEmpty: true) }
+            }
+        } catch {
+            let message = (error as? StoreError)?.message ?? "\(error)"
+            report.notes.append("\(message): \(domain.name) is as it was; the next sync tries again")
+            report.unsettled = true
+            return domain.previous
+        }
+        guard !refused.isEmpty, var agreed = domain.agreedValues else { return domain.agreed.map { [$0] } ?? [] }
+        // The base keeps this machine's value of a refused key, so it is not sent back as
+        // a change, and the repository's is looked at again next round.
+        for (key, kept) in refused { agreed[key] = kept }
+        do { return try Plan.entry(domain.name, agreed, git).map { [$0] } ?? [] } catch {
+            report.unsettled = true
+            return domain.previous
+        }
+    }
+}

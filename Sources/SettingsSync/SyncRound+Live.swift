@@ -1,0 +1,91 @@
+import PlistCodecs
+import PlistModel
+import SettingsStore
+
+/// The live side of a round: the carried domains as the round reads them.
+extension SyncRound {
+    /// A carried live domain as the round read it.
+    struct Live {
+        let name: String
+        /// Of its bytes and its local-key rules, the bytes read a piece at a time (an idle
+        /// round holds no copy of a big domain); nil when it could not be read.
+        let print: String?
+        let local: LocalKeys
+        let path: String
+
+        /// Its file's bytes, read again (nil: no file).
+        func read() throws(StoreError) -> [UInt8]? {
+            do throws(FileError) { return try FileSystem.readFile(path)?.bytes } catch {
+                throw StoreError(reading: path, error)
+            }
+        }
+
+        /// Its values, read again, and the print of the bytes they were parsed from (what
+        /// the round merged is what its state may say it saw); nil when there is no file.
+        func values() throws(StoreError) -> Prepared? {
+            try read().map(prepared)
+        }
+
+        /// `bytes` of its file as the merge takes them: parsed (or why not), and printed.
+        func prepared(_ bytes: [UInt8]) -> Prepared {
+            Prepared(
+                values: Result { () throws(StoreError) in try PlistFiles.dictionary(from: bytes, name: path) },
+                print: SyncState.print(bytes, local.text))
+        }
+    }
+
+    /// A live domain as the merge takes it: its values (or why it has none), the print of
+    /// the bytes they came from, and those bytes' blob when git stored them meanwhile.
+    struct Prepared {
+        let values: Result<PlistDictionary, StoreError>
+        let print: String
+        var blob: String? = nil
+    }
+
+    /// The carried live domains, by folded name (the store finds a domain in any case).
+    func readLive(_ rules: SyncRules, _ report: inout SyncReport) throws(SyncError) -> [String: Live] {
+        let names: [String]
+        do { names = try store.domainNames() } catch { throw .store(error) }
+        var live: [String: Live] = [:]
+        for name in names where Self.isDomainName(name) && rules.carries(name) {
+            let key = name.lowercased()
+            if let other = live[key] {
+                report.notes.append("\(name).plist is another spelling of \(other.name): left out of the sync")
+                continue
+            }
+            let local = localKeys(name, rules)
+            let path = store.path(of: .named(name))
+            do throws(StoreError) {
+                var print = Print()
+                let found: Bool
+                do throws(FileError) { found = try FileSystem.forEachChunk(path) { print.add($0) } } catch {
+                    throw StoreError(reading: path, error)
+                }
+                guard found else { continue }
+                print.endPart()
+                live[key] = Live(name: name, print: print.finish(local.text), local: local, path: path)
+            } catch {
+                report.notes.append("\(error.message): \(name) left out of this round")
+                live[key] = Live(name: name, print: nil, local: local, path: path)
+            }
+        }
+        return live
+    }
+
+    func localKeys(_ name: String, _ rules: SyncRules) -> LocalKeys {
+        rules.localKeys(name, schema: schema(name), managed: store.adminLayers(of: .named(name)).managed)
+    }
+
+    /// The domain's schema; none when it has none or its file cannot be used (the
+    /// commands that read it say why).
+    func schema(_ name: String) -> Schema? {
+        try? SchemaFiles.load(for: name, configDirectory: store.directory, environment: store.environment).get()
+    }
+
+    /// A name the store takes as a domain of the config folder (not the global domain,
+    /// not a dotfile, no `/`, no control character).
+    static func isDomainName(_ name: String) -> Bool {
+        guard let domain = try? DomainName(name), case .named(let named) = domain else { return false }
+        return sameKey(named, name)
+    }
+}
