@@ -13,6 +13,9 @@ import SettingsStore
 /// `.git`; its work tree is never read again.
 package struct SyncFolder: Sendable {
     package let path: String
+    /// `$XDG_DATA_HOME`, laid out as its user likes; below it, the sync's own files go
+    /// through the door for the tool's files (`StateFile`: no link followed, no FIFO).
+    let dataRoot: String
 
     package init(environment: Environment) {
         let data =
@@ -21,7 +24,19 @@ package struct SyncFolder: Sendable {
             } else {
                 Path.join(environment.home, ".local/share")
             }
+        dataRoot = data
         path = Path.join(data, "settings/sync")
+    }
+
+    /// One of the sync's own files (`state`, `settings`, `log`, `last`), through the door.
+    func own(_ file: String) -> StateFile {
+        StateFile(root: dataRoot, "settings/sync/" + Path.lastComponent(of: file))
+    }
+
+    /// The bytes of one of the sync's own files, or nil when there is none; a link, a FIFO
+    /// or another user's file there is refused, naming what it is.
+    package func contents(ofOwn file: String) throws(SyncError) -> [UInt8]? {
+        do throws(StateFileError) { return try own(file).read() } catch { throw .store(StoreError(error)) }
     }
 
     /// The git folder: `repo.git`, or an earlier version's `.git`.
@@ -46,9 +61,13 @@ package struct SyncFolder: Sendable {
         }
     }
 
-    /// Replaces one of the sync's files (atomically, 0600 when new).
+    /// Replaces one of the sync's files (atomically, 0600), through the door: never
+    /// through a link or into a FIFO planted at its name. Rounds take turns on the
+    /// repository's lock, so no two write one at once.
     func write(_ bytes: [UInt8], to file: String) throws(SyncError) {
-        do { try PlistFiles.write(bytes, to: file, lockTimeout: 10, newFileMode: 0o600) } catch { throw .store(error) }
+        do throws(StateFileError) { try own(file).replace(with: bytes, durable: true) } catch {
+            throw .store(StoreError(error))
+        }
     }
 
     /// As root, refuses a folder (or, before it exists, the nearest folder above) that

@@ -79,7 +79,7 @@ package struct SyncRound {
         var report = SyncReport()
 
         let live = try readLive(rules, &report)
-        let state = SyncState((try? SyncFolder.contents(folder.state)) ?? nil ?? [])
+        let state = SyncState((try? folder.contents(ofOwn: folder.state)) ?? nil ?? [])
         let prepared = try fetch(live, changedSince: state, config)
         let start = try startingPoint(refs, state)
         var now = stateAtStart(start, live, config, ignore)

@@ -15,7 +15,7 @@ package enum SyncSetup {
         init(_ git: Git, _ folder: SyncFolder) throws(SyncError) {
             self.git = git
             var branch = "master", patterns: [String] = []
-            if let bytes = try SyncFolder.contents(folder.settings) {
+            if let bytes = try folder.contents(ofOwn: folder.settings) {
                 for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
                     let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
                     guard fields.count == 2 else { continue }
@@ -172,11 +172,11 @@ package enum SyncSetup {
         let folder = SyncFolder(environment: environment)
         guard folder.isSetUp else { return nil }
         let config = try Config(Git(directory: folder.repository, environment: environment), folder)
-        let last = String(decoding: try SyncFolder.contents(folder.last) ?? [], as: UTF8.self)
+        let last = String(decoding: try folder.contents(ofOwn: folder.last) ?? [], as: UTF8.self)
         let fields = last.split(separator: "\t", maxSplits: 2).map(String.init)
         let lastRound =
             fields.count == 3 ? "\(FileSystem.localTime(Int64(fields[0]) ?? 0)), \(fields[1]): \(fields[2])" : "never"
-        let log = String(decoding: try SyncFolder.contents(folder.log) ?? [], as: UTF8.self)
+        let log = String(decoding: try folder.contents(ofOwn: folder.log) ?? [], as: UTF8.self)
         return Status(
             remote: config.shownRemote, branch: config.branch, folder: folder.path,
             lastRound: lastRound.hasSuffix("\n") ? String(lastRound.dropLast()) : lastRound,
@@ -193,7 +193,7 @@ package enum SyncSetup {
     /// Appends the lines to the log of values that lost a conflict, each with its time.
     static func log(_ folder: SyncFolder, _ lines: [String]) throws(SyncError) {
         guard !lines.isEmpty else { return }
-        var text = try SyncFolder.contents(folder.log) ?? []
+        var text = try folder.contents(ofOwn: folder.log) ?? []
         let time = FileSystem.localTime(FileSystem.wallClockNanoseconds() / 1_000_000_000)
         for line in lines { text += Array("\(time) \(line)\n".utf8) }
         try folder.write(text, to: folder.log)

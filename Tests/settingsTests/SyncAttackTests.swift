@@ -106,6 +106,28 @@ final class SyncAttackTests: SyncTestCase {
         XCTAssertEqual(try mode(world.syncFolder("a")), 0o700)
     }
 
+    /// The sync's own files (`state`, `last`) go through the door for the tool's files: a
+    /// link planted at one is refused in one line, never written through, and a FIFO is
+    /// not waited on.
+    func testTheSyncsOwnFilesAreNeverWrittenThroughALink() throws {
+        on("a", "write", "com.app", "k", "1")
+        on("a", "sync", "init", world.remote)
+        on("a", "sync")
+        let decoy = world.work + "/decoy"
+        XCTAssertTrue(FileManager.default.createFile(atPath: decoy, contents: Data("keep\n".utf8)))
+        let state = world.syncFolder("a") + "/state"
+        try FileManager.default.removeItem(atPath: state)
+        try FileManager.default.createSymbolicLink(atPath: state, withDestinationPath: decoy)
+        on("a", "write", "com.app", "k", "2")
+        let r = on("a", "sync", status: nil)
+        XCTAssertTrue(r.stderr.contains("symbolic link"), r.stderr)
+        XCTAssertEqual(try String(contentsOfFile: decoy, encoding: .utf8), "keep\n")
+        try FileManager.default.removeItem(atPath: state)
+        XCTAssertEqual(mkfifo(state, 0o600), 0)
+        let fifo = on("a", "sync", status: nil)
+        XCTAssertTrue(fifo.stderr.contains("FIFO"), fifo.stderr)
+    }
+
     func testHostileFilesOfTheRepositoryAreNeverImported() throws {
         on("a", "sync", "init", world.remote)
         on("a", "write", "-g", "AppleLocale", "en_GB")

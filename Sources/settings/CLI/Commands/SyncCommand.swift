@@ -23,7 +23,7 @@ enum SyncCommand {
             case "log"?:
                 try expectAtMost(1, arguments)
                 let folder = SyncFolder(environment: environment)
-                context.output += try SyncFolder.contents(folder.log) ?? []
+                context.output += try folder.contents(ofOwn: folder.log) ?? []
             case "leave"?:
                 try expectAtMost(1, arguments)
                 context.print(try SyncSetup.leave(environment: environment))
