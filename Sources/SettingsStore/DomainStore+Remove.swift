@@ -18,7 +18,7 @@ extension DomainStore {
         let managed = managedFile(of: domain, host: host)
         guard (try? FileSystem.status(folder))??.isDirectory == true else { return false }
         do {
-            return try holdingLock(folder, for: typed) { _, _ throws in
+            return try holdingLock(folder, for: typed) { folderFD, _ throws in
                 let path = path(of: domain, host: host)
                 let status: FileSystem.Status?
                 do throws(Errno) { status = try FileSystem.linkStatus(path) } catch {
@@ -26,12 +26,12 @@ extension DomainStore {
                 }
                 guard let status else { return false }
                 try checkWritable(status, at: path)
-                let journal = Journal(self)
+                let journals = Journal(self) != nil
                 var removed: PlistDictionary?
                 // A file that does not parse is never removed where its keys matter; for
                 // the journal alone, it is removed with no keys to record.
                 let mustRead = onlyIfEmpty || managed != nil
-                if mustRead || journal != nil,
+                if mustRead || journals,
                     let values = mustRead ? try read(path)?.domain.values : try? read(path)?.domain.values
                 {
                     if onlyIfEmpty, !values.isEmpty { return false }
@@ -44,17 +44,12 @@ extension DomainStore {
                     }
                     removed = values
                 }
-                let entry = journal.map {
-                    Journal.Write($0, at: path, before: FileStamp(status), creating: true) { removed }
-                }
-                do throws(Errno) {
-                    let gone = try FileSystem.unlink(path)
-                    let changes = PlistDictionary().changes(from: removed ?? [:])
-                    entry?.finish(changes, written: false)
-                    return gone
-                } catch {
-                    throw StoreError.writeFailed(path: path, error)
-                }
+                let transaction = WriteTransaction(
+                    self, path: path, named: path, directoryFD: folderFD, before: FileStamp(status)
+                ) { removed }
+                let gone = try transaction.remove()
+                _ = transaction.finish(PlistDictionary().changes(from: removed ?? [:]), written: false)
+                return gone
             }
         } catch {
             // FolderLock and the body throw only StoreError.

@@ -48,25 +48,23 @@ extension DomainStore {
             // Only what changed: a file another writer left such text in stays writable.
             let format = existing?.domain.format ?? .xml
             var binary = false
-            let journal = Journal(self)
             let policy = policy(domain, host: host, managed: managed, format: format, at: target.path)
+            let journals = Journal(self) != nil
             var changes: [KeyChange] = [], changeCount = 0
             try values.forEachChange(from: before) { changed throws(StoreError) in
                 binary = try policy.check(changed.key, changed.new) || binary
                 // A journal line keeps a few thousand changes at most: past that, the count.
-                if journal != nil {
+                if journals {
                     changeCount += 1
                     if changes.count < Journal.keptChanges { changes.append(changed) }
                 }
             }
-            let named = target.named
-            let entry = journal.map {
-                Journal.Write($0, at: named, before: existing.map { FileStamp($0.status) }, creating: true) { before }
-            }
+            // Begun once the change has passed the policy: a refused one touches no file.
+            let transaction = WriteTransaction(self, target, before: existing.map { FileStamp($0.status) }) { before }
             let warning = try save(
-                values, over: existing, to: target, binary: binary, written: written, memo: memo, entry: entry)
-            entry?.finish(changes, count: changeCount, written: remains(values, target))
-            return warning ?? entry?.warning
+                values, over: existing, to: target, binary: binary, written: written, memo: memo, in: transaction)
+            return transaction.finish(
+                changes, count: changeCount, written: remains(values, target), warning: warning)
         }
     }
 
@@ -98,16 +96,12 @@ extension DomainStore {
                     }
                 }
             }
-            let entry = Journal(self).map {
-                Journal.Write($0, at: target.named, before: nil, creating: true) { PlistDictionary() }
-            }
-            let kept = entry == nil ? 0 : min(document.count, Journal.keptChanges)
+            let transaction = WriteTransaction(self, target, before: nil) { PlistDictionary() }
+            let kept = transaction.journals ? min(document.count, Journal.keptChanges) : 0
             let changes = (0..<kept).map { KeyChange(key: document.key($0), old: nil, new: document.value($0)) }
-            let warning = try replace(target, keeping: nil, entry: entry) { write in try write(document.xml[...]) }
-                .warning
+            let warning = try transaction.replace(keeping: nil) { write in try write(document.xml[...]) }.warning
             created = true
-            entry?.finish(changes, count: document.count, written: true)
-            return warning ?? entry?.warning
+            return transaction.finish(changes, count: document.count, written: true, warning: warning)
         }
         return (created, warning)
     }
@@ -161,7 +155,7 @@ extension DomainStore {
                     return try edit(
                         editor, found, key: key, status: file.status,
                         policy: policy(domain, host: host, managed: managed, format: .binary, at: target.path),
-                        change, at: target, written: written, journal: Journal(self), named: target.named)
+                        change, at: target, written: written)
                 case .notADictionary(let type)?: throw StoreError.notADictionary(path: target.path, type)
                 case .remembered(let taken)?:
                     known = taken
@@ -180,11 +174,8 @@ extension DomainStore {
             let format = existing?.domain.format ?? .xml
             let binary = try policy(domain, host: host, managed: managed, format: format, at: target.path)
                 .check(key, value)
-            let journal = Journal(self), named = target.named
-            let entry = journal.map {
-                Journal.Write($0, at: named, before: existing.map { FileStamp($0.status) }, creating: true) {
-                    known?.values ?? values
-                }
+            let transaction = WriteTransaction(self, target, before: existing.map { FileStamp($0.status) }) {
+                known?.values ?? values
             }
             var spliced: FileMemo.Known?
             if var taken = known.take() {
@@ -196,11 +187,11 @@ extension DomainStore {
             }
             if spliced == nil { values[key] = value }
             let warning = try save(
-                values, over: existing, to: target, binary: binary, written: written, memo: memo, entry: entry,
+                values, over: existing, to: target, binary: binary, written: written, memo: memo, in: transaction,
                 spliced: spliced)
-            entry?.finish(
-                old == value ? [] : [KeyChange(key: key, old: old, new: value)], written: remains(values, target))
-            return warning ?? entry?.warning
+            return transaction.finish(
+                old == value ? [] : [KeyChange(key: key, old: old, new: value)], written: remains(values, target),
+                warning: warning)
         }
     }
 
@@ -230,32 +221,27 @@ extension DomainStore {
     /// The binary branch of the one-key update.
     func edit(
         _ editor: BinaryEditor, _ found: PlistValue?, key: String, status: FileSystem.Status, policy: WritePolicy,
-        _ change: (inout PlistValue?) throws -> Bool, at target: Target, written: Written?,
-        journal: Journal?, named: String
+        _ change: (inout PlistValue?) throws -> Bool, at target: Target, written: Written?
     ) throws -> StoreWarning? {
         var value = found
         guard try change(&value) else { return nil }
         _ = try policy.check(key, value)
-        let entry = journal.map {
-            Journal.Write($0, at: named, before: FileStamp(status), creating: true) {
-                try? read(target.path, opened: target.opened)?.domain.values
-            }
+        let transaction = WriteTransaction(self, target, before: FileStamp(status)) {
+            try? read(target.path, opened: target.opened)?.domain.values
         }
         let changes = found == value ? [] : [KeyChange(key: key, old: found, new: value)]
         if value == nil, editor.otherEntryCount == 0 {
             let warning = try save(
                 PlistDictionary(), over: FileRead(domain: Domain(values: [:], format: .binary), status: status),
-                to: target, written: written)
-            entry?.finish(changes, written: target.linked)
-            return warning ?? entry?.warning
+                to: target, written: written, in: transaction)
+            return transaction.finish(changes, written: target.linked, warning: warning)
         }
         try checkWritable(status, at: target.path)
-        let (warning, stamp) = try replace(target, keeping: status, entry: entry) { write in
+        let (warning, stamp) = try transaction.replace(keeping: status) { write in
             try editor.write(value, chunk: 1 << 20, to: write)
         }
         written?(FileStamp(status), stamp)
-        entry?.finish(changes, written: true)
-        return warning ?? entry?.warning
+        return transaction.finish(changes, written: true, warning: warning)
     }
 
     /// Whether a save of `values` leaves a file: not for an emptied domain, unless it is a link.
@@ -293,7 +279,7 @@ extension DomainStore {
     /// spliced in (`values` are its values), not every entry encoded again.
     func save(
         _ values: PlistDictionary, over existing: FileRead?, to target: Target, binary needsBinary: Bool = false,
-        written: Written? = nil, memo: FileMemo? = nil, entry: Journal.Write? = nil,
+        written: Written? = nil, memo: FileMemo? = nil, in transaction: WriteTransaction,
         spliced: FileMemo.Known? = nil
     ) throws(StoreError) -> StoreWarning? {
         let path = target.path
@@ -302,9 +288,7 @@ extension DomainStore {
         memo?.forget()
         let before = existing.map { FileStamp($0.status) }
         if values.isEmpty, existing != nil, !target.linked {
-            do throws(Errno) { _ = try FileSystem.unlink(path) } catch {
-                throw StoreError.writeFailed(path: path, error)
-            }
+            _ = try transaction.remove()
             written?(before, nil)
             return nil
         }
@@ -312,7 +296,7 @@ extension DomainStore {
         var kept: [UInt8]? = memo != nil && !binary && spliced == nil ? [] : nil
         var bounds: [Int] = []
         let values = kept != nil ? PlistDictionary(entries: values.sortedEntries) : values
-        let (warning, stamp) = try replace(target, keeping: existing?.status, entry: entry) { write in
+        let (warning, stamp) = try transaction.replace(keeping: existing?.status) { write in
             if let spliced {
                 try write(spliced.bytes[...])
             } else if binary {
@@ -333,24 +317,5 @@ extension DomainStore {
         }
         written?(before, stamp)
         return warning
-    }
-
-    /// The target's file replaced by what `contents` writes (`AtomicFile`, keeping `old`'s
-    /// owner, mode and attributes), the journal's `entry` given its bytes and its place: a
-    /// warning when it is in place but not confirmed durable, and the new file's stamp;
-    /// nothing replaced, and `writeFailed`, when it failed.
-    func replace(
-        _ target: Target, keeping old: FileSystem.Status?, entry: Journal.Write?,
-        contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
-    ) throws(StoreError) -> (warning: StoreWarning?, stamp: FileStamp?) {
-        do throws(Errno) {
-            let copy = entry.map { entry in AtomicFile.Copy(limit: Journal.comparedSize) { entry.copy($0) } }
-            let replaced = try AtomicFile.replace(
-                target.path, directoryFD: target.directoryFD, keeping: old, copy: copy, contents: contents)
-            entry?.placed(replaced.status)
-            return (StoreWarning(replaced.durability, path: target.path), replaced.status.map(FileStamp.init))
-        } catch {
-            throw StoreError.writeFailed(path: target.path, error)
-        }
     }
 }
