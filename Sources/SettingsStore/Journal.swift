@@ -135,6 +135,8 @@ package struct Journal: Sendable {
         private var stamp: FileStamp?
         /// The size of `NAME.last` as opened.
         private var lastSize = 0
+        /// The state folder's parent, open once for both files (`StateFile.openRoot`).
+        private let root: StateFile.Root?
         /// A journal file refused as planted (a link, a FIFO, another user's): said once,
         /// as the write's warning; the write itself goes on.
         private(set) var refused: StoreError?
@@ -145,9 +147,10 @@ package struct Journal: Sendable {
         init(_ journal: Journal, at path: String, before: FileStamp?, creating: Bool, values: () -> PlistDictionary?) {
             self.journal = journal
             (last, log) = (journal.file(for: path, ".last"), journal.file(for: path, ".jsonl"))
+            root = last.openRoot()
             var status: FileSystem.Status?
             do throws(StateFileError) {
-                if let opened = try last.open(creating ? .readWrite : .read) {
+                if let opened = try last.open(creating ? .readWrite : .read, under: root) {
                     status = opened.status
                     fd = opened.take()
                 } else {
@@ -218,7 +221,9 @@ package struct Journal: Sendable {
                 if !written { try? FileSystem.truncate(fd, to: Journal.headerSize) }
                 try? FileSystem.writeBytes(Journal.header(header), to: fd, at: 0)
             }
-            if let problem = journal.append(outside, uncompared: outsideUncompared, changes, count: count, at: log) {
+            if let problem = journal.append(
+                outside, uncompared: outsideUncompared, changes, count: count, at: log, under: root)
+            {
                 refused = refused ?? problem
             }
         }
@@ -271,7 +276,7 @@ package struct Journal: Sendable {
     /// comes back, for one warning; any other failure only loses history.
     func append(
         _ outside: [KeyChange], uncompared: Bool = false, _ changes: [KeyChange], count: Int? = nil,
-        at file: StateFile
+        at file: StateFile, under root: StateFile.Root? = nil
     ) -> StoreError? {
         guard !changes.isEmpty || !outside.isEmpty || uncompared else { return nil }
         let now = Double(FileSystem.wallClockNanoseconds()) / 1e9
@@ -287,7 +292,7 @@ package struct Journal: Sendable {
                 now, writer, FileSystem.processID, changes, limit: whole ? limit : -1, count: count ?? changes.count)
         }
         let size: Int
-        do throws(StateFileError) { size = try file.append(lines) } catch { return Self.refusal(error) }
+        do throws(StateFileError) { size = try file.append(lines, under: root) } catch { return Self.refusal(error) }
         let crossed = (size - lines.count) / 16384 != size / 16384
         if size > maximumBytes || (crossed && isTooOld(file, now: now)) { trim(file, now: now) }
         return nil

@@ -58,9 +58,10 @@ package struct StateFile: Sendable {
     // MARK: Folders
 
     /// An open folder of this door: its descriptor and its owner, who gets what is made in it.
-    package struct Folder: ~Copyable {
+    package final class Folder {
         package let fd: CInt
         let owner: uid_t, group: gid_t
+        init(fd: CInt, owner: uid_t, group: gid_t) { (self.fd, self.owner, self.group) = (fd, owner, group) }
         deinit { FileSystem.close(fd) }
     }
 
@@ -119,7 +120,7 @@ package struct StateFile: Sendable {
             FileSystem.close(fd)
             fd = next
             do throws(Errno) {
-                if made { try Self.give(fd, to: parent) }
+                if made { try Self.give(fd, owner: parent.uid, group: parent.gid) }
                 status = try FileSystem.status(fd: fd)
             } catch {
                 FileSystem.close(fd)
@@ -164,12 +165,66 @@ package struct StateFile: Sendable {
     /// The file opened as `access` says, without following a link or waiting; nil when
     /// it (or its folder) is missing and `access` is `.read`.
     package func open(_ access: Access) throws(StateFileError) -> Opened? {
+        try open(access, under: openRoot())
+    }
+
+    /// `open(_:)` with `root` already open (`openRoot`), as for a journal's two files.
+    package func open(_ access: Access, under root: Root?) throws(StateFileError) -> Opened? {
+        if let root, let opened = openExisting(access, under: root) { return opened }
         guard let folder = try openFolder(creating: access != .read) else { return nil }
         return try open(access, in: folder)
     }
 
+    /// `root`, open, and whose folders these are: the start of `open(_:under:)`.
+    package final class Root {
+        let fd: CInt
+        /// The folder's owner as root, to whom root gives what it makes; else this user.
+        let user: uid_t
+        init(fd: CInt, user: uid_t) { (self.fd, self.user) = (fd, user) }
+        deinit { FileSystem.close(fd) }
+    }
+
+    /// `root` opened for `open(_:under:)`; nil when it cannot be (then the walk says why),
+    /// or, as root, when a link another user owns leads to it.
+    package func openRoot() -> Root? {
+        let me = geteuid()
+        if me == 0, Self.linkOfAnotherUser(above: root) != nil { return nil }
+        guard let fd = try? FileSystem.open(root, O_RDONLY | O_DIRECTORY) else { return nil }
+        guard me == 0 else { return Root(fd: fd, user: me) }
+        guard let status = try? FileSystem.status(fd: fd) else {
+            FileSystem.close(fd)
+            return nil
+        }
+        return Root(fd: fd, user: status.uid)
+    }
+
+    /// The common case in one `openat2(2)` from `root`, which refuses a link anywhere on
+    /// the way (`RESOLVE_NO_SYMLINKS`), instead of a walk of one `openat` and `fstat` per
+    /// folder: a write opens two journal files. Only a file found and passing the checks
+    /// comes back; anything else (missing, a link, a kernel without `openat2`) is left to
+    /// the walk, which makes what is missing and says precisely what is wrong.
+    private func openExisting(_ access: Access, under root: Root) -> Opened? {
+        guard components.count > 1 else { return nil }
+        let flags: CInt =
+            switch access {
+            case .read: O_RDONLY
+            case .readWrite: O_RDWR
+            case .append: O_WRONLY | O_APPEND
+            }
+        guard
+            let fd = FileSystem.openBeneath(
+                root.fd, components.joined(separator: "/"), flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+        else { return nil }
+        guard let status = try? FileSystem.status(fd: fd), Self.problem(status, user: root.user, isFolder: false) == nil
+        else {
+            FileSystem.close(fd)
+            return nil
+        }
+        return Opened(fd: fd, status: status, created: false)
+    }
+
     /// `open(_:)` in a folder already open.
-    package func open(_ access: Access, in folder: borrowing Folder) throws(StateFileError) -> Opened? {
+    package func open(_ access: Access, in folder: Folder) throws(StateFileError) -> Opened? {
         let flags: CInt =
             switch access {
             case .read: O_RDONLY
@@ -199,7 +254,7 @@ package struct StateFile: Sendable {
         let status: FileSystem.Status
         do throws(Errno) {
             status = try FileSystem.status(fd: fd)
-            if created { try Self.give(fd, to: try FileSystem.status(fd: folder.fd)) }
+            if created { try Self.give(fd, owner: folder.owner, group: folder.group) }
         } catch {
             FileSystem.close(fd)
             throw StateFileError(path, .failed(error, writing: false))
@@ -229,10 +284,12 @@ package struct StateFile: Sendable {
     }
 
     /// Appends `bytes`, making the file if missing; the file's size after. (A caller that
-    /// must survive a torn last line starts each record with a newline of its own.)
+    /// must survive a torn last line starts each record with a newline of its own.) Under
+    /// `root`, when the caller has it open already.
     @discardableResult
-    package func append(_ bytes: [UInt8]) throws(StateFileError) -> Int {
-        guard let file = try open(.append) else { throw StateFileError(path, .failed(.noSuchFile, writing: true)) }
+    package func append(_ bytes: [UInt8], under root: Root? = nil) throws(StateFileError) -> Int {
+        let opened = try open(.append, under: root ?? openRoot())
+        guard let file = opened else { throw StateFileError(path, .failed(.noSuchFile, writing: true)) }
         do throws(Errno) {
             try FileSystem.writeBytes(bytes, to: file.fd)
         } catch {
@@ -280,7 +337,7 @@ package struct StateFile: Sendable {
             if !renamed { FileSystem.unlinkAt(folder.fd, name) }
         }
         do throws(Errno) {
-            try Self.give(fd, to: try FileSystem.status(fd: folder.fd))
+            try Self.give(fd, owner: folder.owner, group: folder.group)
             if mode != 0o600 { try FileSystem.fchmod(fd, mode) }
             try FileSystem.writeBytes(bytes, to: fd)
             if durable { try FileSystem.fsync(fd) }
@@ -311,7 +368,8 @@ package struct StateFile: Sendable {
             if status.links > 1 { return .hardLinked(Int(status.links)) }
         }
         // Ours, or (as root) the user's whose folders these are, to whom root gives what it makes.
-        if status.uid == geteuid() || (FileSystem.isRoot && (status.uid == user || status.uid == 0)) { return nil }
+        let me = geteuid()
+        if status.uid == me || (me == 0 && status.uid == user) { return nil }
         return .owner(UInt32(status.uid))
     }
 
@@ -341,9 +399,9 @@ package struct StateFile: Sendable {
 
     /// Run as root, what this process just made is given to the owner of the folder it
     /// was made in, so the user can still write it.
-    static func give(_ fd: CInt, to folder: FileSystem.Status) throws(Errno) {
-        guard FileSystem.isRoot, folder.uid != 0 else { return }
-        try FileSystem.fchown(fd, folder.uid, folder.gid)
+    static func give(_ fd: CInt, owner: uid_t, group: gid_t) throws(Errno) {
+        guard FileSystem.isRoot, owner != 0 else { return }
+        try FileSystem.fchown(fd, owner, group)
     }
 
     /// Six characters for a temporary name, as `mkstemp` takes them.
@@ -392,7 +450,29 @@ public enum UntrustedFile: Sendable, Equatable {
     }
 }
 
+@_extern(c, "syscall") private func syscallOpenat2(
+    _ number: Int, _ folder: CInt, _ path: UnsafePointer<CChar>, _ how: UnsafeRawPointer, _ size: Int
+) -> Int
+
 extension FileSystem {
+    /// `openat2(2)` of `path` below the folder open as `folder`, following no symbolic
+    /// link on the way and never leaving the folder (`RESOLVE_NO_SYMLINKS`,
+    /// `RESOLVE_NO_MAGICLINKS`, `RESOLVE_BENEATH`); nil when it fails for any reason, a
+    /// kernel older than 5.6 (`ENOSYS`) included. glibc 2.36 has no wrapper; `syscall(2)`
+    /// is its assembly entry, which takes its arguments as registers, as declared here.
+    static func openBeneath(_ folder: CInt, _ path: String, _ flags: CInt) -> CInt? {
+        // struct open_how { u64 flags; u64 mode; u64 resolve; }
+        var how: (UInt64, UInt64, UInt64) = (UInt64(UInt32(bitPattern: flags | O_CLOEXEC)), 0, 0x02 | 0x04 | 0x08)
+        let number = 437  // SYS_openat2, the same on every architecture (the unified table)
+        while true {
+            let fd = withUnsafeBytes(of: &how) { how in
+                path.withCString { syscallOpenat2(number, folder, $0, how.baseAddress!, how.count) }
+            }
+            if fd >= 0 { return CInt(fd) }
+            if errno != EINTR { return nil }
+        }
+    }
+
     /// `openat(2)` relative to the folder open as `folder`.
     static func openAt(_ folder: CInt, _ name: String, _ flags: CInt, _ mode: mode_t = 0) throws(Errno) -> CInt {
         try retrying { Glibc.openat(folder, name, flags | O_CLOEXEC, mode) }
