@@ -180,7 +180,9 @@ package struct StateFile: Sendable {
         let fd: CInt
         /// The folder's owner as root, to whom root gives what it makes; else this user.
         let user: uid_t
-        init(fd: CInt, user: uid_t) { (self.fd, self.user) = (fd, user) }
+        /// This process's effective user when it was opened (asked once, not per file).
+        let me: uid_t
+        init(fd: CInt, user: uid_t, me: uid_t) { (self.fd, self.user, self.me) = (fd, user, me) }
         deinit { FileSystem.close(fd) }
     }
 
@@ -190,12 +192,12 @@ package struct StateFile: Sendable {
         let me = geteuid()
         if me == 0, Self.linkOfAnotherUser(above: root) != nil { return nil }
         guard let fd = try? FileSystem.open(root, O_RDONLY | O_DIRECTORY) else { return nil }
-        guard me == 0 else { return Root(fd: fd, user: me) }
+        guard me == 0 else { return Root(fd: fd, user: me, me: me) }
         guard let status = try? FileSystem.status(fd: fd) else {
             FileSystem.close(fd)
             return nil
         }
-        return Root(fd: fd, user: status.uid)
+        return Root(fd: fd, user: status.uid, me: me)
     }
 
     /// The common case in one `openat2(2)` from `root`, which refuses a link anywhere on
@@ -215,7 +217,8 @@ package struct StateFile: Sendable {
             let fd = FileSystem.openBeneath(
                 root.fd, components.joined(separator: "/"), flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
         else { return nil }
-        guard let status = try? FileSystem.status(fd: fd), Self.problem(status, user: root.user, isFolder: false) == nil
+        guard let status = try? FileSystem.status(fd: fd),
+            Self.problem(status, user: root.user, isFolder: false, me: root.me) == nil
         else {
             FileSystem.close(fd)
             return nil
@@ -360,7 +363,9 @@ package struct StateFile: Sendable {
 
     /// What is wrong with a folder or file found (not made) below `root`, whose owner is
     /// `user`: nil when it could be one this tool made.
-    static func problem(_ status: FileSystem.Status, user: uid_t, isFolder: Bool) -> UntrustedFile? {
+    static func problem(_ status: FileSystem.Status, user: uid_t, isFolder: Bool, me: uid_t = geteuid())
+        -> UntrustedFile?
+    {
         if isFolder {
             if !status.isDirectory { return .kind(status.kind) }
         } else {
@@ -368,7 +373,6 @@ package struct StateFile: Sendable {
             if status.links > 1 { return .hardLinked(Int(status.links)) }
         }
         // Ours, or (as root) the user's whose folders these are, to whom root gives what it makes.
-        let me = geteuid()
         if status.uid == me || (me == 0 && status.uid == user) { return nil }
         return .owner(UInt32(status.uid))
     }
