@@ -122,6 +122,30 @@ final class WritePolicyTests: XCTestCase {
         XCTAssertFalse(h.run(["undo", Self.domain]).stderr.contains("--force"), "undo has no --force to offer")
     }
 
+    /// `edit` (an editor that writes 500) and `conflicts --resolve` (a copy that adds 500)
+    /// are held to the schema too: nothing is stored, the copy is kept.
+    func testEditAndConflictsResolveAreHeldToTheSchema() throws {
+        prepare()
+        let editor = h.config + "/editor.sh"
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: editor, contents: Data("#!/bin/sh\nsed -i 's/\"volume\": 10/\"volume\": 500/' \"$1\"\n".utf8),
+                attributes: [.posixPermissions: 0o755]))
+        let before = FileManager.default.contents(atPath: h.path(Self.domain))
+        let edit = h.run(["edit", Self.domain], environment: ["EDITOR": editor])
+        XCTAssertEqual(edit.status, 1, edit.stderr)
+        XCTAssertTrue(edit.stderr.contains("500 is not in 0…100"), edit.stderr)
+        XCTAssertEqual(FileManager.default.contents(atPath: h.path(Self.domain)), before)
+        // A file-sync engine's conflict copy that adds an out-of-range key.
+        h.ok("delete", Self.domain, "volume")
+        let copy = h.config + "/\(Self.domain) (conflicted copy).plist"
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: copy, contents: Data(plist(["volume": "<integer>700</integer>"]).utf8)))
+        expectRefused("conflicts --resolve", "range", "700 is not in 0…100", ["conflicts", "--resolve", Self.domain])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: copy), "the copy is kept")
+    }
+
     /// The refusals say what `write` always said, with the status it always had.
     func testTheStoreSaysWhatWriteAlwaysSaid() {
         prepare()
