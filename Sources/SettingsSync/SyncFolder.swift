@@ -87,6 +87,20 @@ package struct SyncFolder: Sendable {
         }
     }
 
+    /// What every verb that runs git here checks first (`run`, `init`, `remote`, `carry`,
+    /// `status`, `leave`): as root, a folder another user owns is refused (`checkOwner`:
+    /// git would run that user's hooks and config as root); for anyone, a repository that
+    /// is a link, or no folder, is refused rather than followed (git would write its
+    /// objects, refs and config wherever it leads).
+    func checkUsable() throws(SyncError) {
+        try checkOwner()
+        for candidate in [Path.join(path, ".git"), Path.join(path, "repo.git")] {
+            guard let status = (try? FileSystem.linkStatus(candidate)) ?? nil else { continue }
+            if status.isSymlink { throw .store(.untrusted(path: candidate, .kind(.symbolicLink))) }
+            if !status.isDirectory { throw .store(.untrusted(path: candidate, .notAFolder(status.kind))) }
+        }
+    }
+
     /// Makes the folder (0700) or makes it private again.
     func makePrivate() throws(SyncError) {
         do {

@@ -34,7 +34,7 @@ package struct SyncRound {
     package func run() throws(SyncError) -> SyncReport {
         guard folder.isSetUp else { throw .notSyncing }
         let report: SyncReport
-        try folder.checkOwner()
+        try folder.checkUsable()
         do {
             try folder.makePrivate()
             report = try lockedRound()

@@ -87,7 +87,7 @@ package enum SyncSetup {
     ) throws(SyncError) -> String {
         let folder = SyncFolder(environment: environment)
         guard !folder.isSetUp else { throw .alreadySyncing(folder: folder.path) }
-        try folder.checkOwner()
+        try folder.checkUsable()
         let existed = FileSystem.exists(folder.path)
         try folder.makePrivate()
         let git = try Git(directory: Path.join(folder.path, "repo.git"), environment: environment, cancel: cancel)
@@ -117,6 +117,7 @@ package enum SyncSetup {
     package static func leave(environment: Environment) throws(SyncError) -> String {
         let folder = SyncFolder(environment: environment)
         guard folder.isSetUp else { throw .notSyncing }
+        try folder.checkUsable()
         let git = try Git(directory: folder.repository, environment: environment)
         let remote = (try? Config(git, folder).shownRemote) ?? "the remote"
         do {
@@ -151,6 +152,7 @@ package enum SyncSetup {
     private static func configured(_ environment: Environment) throws(SyncError) -> Git {
         let folder = SyncFolder(environment: environment)
         guard folder.isSetUp else { throw .notSyncing }
+        try folder.checkUsable()
         return try Git(directory: folder.repository, environment: environment)
     }
 
@@ -171,6 +173,7 @@ package enum SyncSetup {
     package static func status(environment: Environment, configDirectory: String) throws(SyncError) -> Status? {
         let folder = SyncFolder(environment: environment)
         guard folder.isSetUp else { return nil }
+        try folder.checkUsable()
         let config = try Config(Git(directory: folder.repository, environment: environment), folder)
         let last = String(decoding: try folder.contents(ofOwn: folder.last) ?? [], as: UTF8.self)
         let fields = last.split(separator: "\t", maxSplits: 2).map(String.init)

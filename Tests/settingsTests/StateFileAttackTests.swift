@@ -169,6 +169,12 @@ final class StateFileAttackTests: XCTestCase {
         let snap = run(["snapshot", "com.t", "-o", v.home + "/snap.json"], v)
         XCTAssertNotEqual(snap.status, 0)
         XCTAssertTrue(snap.stderr.contains("symbolic link"), snap.stderr)
+        // A FIFO the user made there: refused at once, not waited on.
+        try FileManager.default.removeItem(atPath: v.home + "/snap.json")
+        XCTAssertEqual(mkfifo(v.home + "/snap.json", 0o644), 0)
+        let fifo = run(["snapshot", "com.t", "-o", v.home + "/snap.json"], v, seconds: 10)
+        XCTAssertEqual(fifo.status, 3, fifo.stderr)
+        XCTAssertTrue(fifo.stderr.contains("a FIFO"), fifo.stderr)
         plant(v.state + "/settings/edit", to: v.decoys + "/folder", v)
         let edit = h.exec(
             "/usr/bin/timeout", ["20", Harness.settings, "edit", "com.t"],
@@ -177,6 +183,18 @@ final class StateFileAttackTests: XCTestCase {
         XCTAssertTrue(edit.stderr.contains("symbolic link"), edit.stderr)
         XCTAssertEqual(decoys(v), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: v.decoys + "/folder"), [])
+    }
+
+    /// A file where the tool's folder belongs is named as what it is, not a folder.
+    func testAFileWhereAFolderBelongsIsSaidSo() throws {
+        let v = try victim()
+        XCTAssertEqual(run(["write", "com.t", "k", "1"], v).status, 0)
+        XCTAssertTrue(FileManager.default.createFile(atPath: v.state + "/settings/edit", contents: Data("x".utf8)))
+        let edit = h.exec(
+            "/usr/bin/timeout", ["20", Harness.settings, "edit", "com.t"],
+            environment: v.environment.merging(["EDITOR": "true"]) { $1 })
+        XCTAssertEqual(edit.status, 3, edit.stderr)
+        XCTAssertTrue(edit.stderr.contains("it is a regular file, not a folder"), edit.stderr)
     }
 
     /// The key index of a big domain linked to root's file: a read neither reads through

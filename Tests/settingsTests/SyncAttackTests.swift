@@ -128,6 +128,53 @@ final class SyncAttackTests: SyncTestCase {
         XCTAssertTrue(fifo.stderr.contains("FIFO"), fifo.stderr)
     }
 
+    /// Every sync verb that runs git refuses, as root, a sync folder another user owns:
+    /// git would run that user's hooks as root. `sync remote` did not (a hook ran as uid 0).
+    func testRootRunsNoOtherUsersGitHooks() throws {
+        guard let user = AttackTests.otherUser else { throw skip("needs root (CI runs as root)") }
+        on("a", "write", "com.app", "k", "1")
+        on("a", "sync", "init", world.remote)
+        on("a", "sync")
+        let data = world.work + "/a/data"
+        let proof = world.work + "/hook-ran"
+        let hook = world.syncFolder("a") + "/repo.git/hooks/reference-transaction"
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: hook, contents: Data("#!/bin/sh\nid -u >> \(proof)\n".utf8),
+                attributes: [.posixPermissions: 0o755]))
+        XCTAssertEqual(h.exec("/bin/chown", ["-R", "\(user.uid):\(user.gid)", data]).status, 0)
+        for arguments in [
+            ["sync", "remote", world.work + "/other.git"], ["sync", "carry", "com.*"], ["sync", "status"], ["sync"],
+        ] {
+            let r = world.run("a", arguments, status: nil)
+            XCTAssertEqual(r.status, 4, "\(arguments): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("belongs to user \(user.uid)"), "\(arguments): \(r.stderr)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: proof), "a hook ran as root")
+    }
+
+    /// The repository itself a link (to a copy elsewhere): refused by every verb, never
+    /// written through.
+    func testALinkedRepositoryIsNeverWrittenThrough() throws {
+        on("a", "write", "com.app", "k", "1")
+        on("a", "sync", "init", world.remote)
+        on("a", "sync")
+        let repository = world.syncFolder("a") + "/repo.git"
+        let elsewhere = world.work + "/elsewhere.git"
+        try FileManager.default.moveItem(atPath: repository, toPath: elsewhere)
+        try FileManager.default.createSymbolicLink(atPath: repository, withDestinationPath: elsewhere)
+        let before = try FileManager.default.contentsOfDirectory(atPath: elsewhere + "/refs").sorted()
+        let config = try Data(contentsOf: URL(fileURLWithPath: elsewhere + "/config"))
+        on("a", "write", "com.app", "k", "2")
+        for arguments in [["sync"], ["sync", "remote", world.work + "/other.git"], ["sync", "carry", "com.*"]] {
+            let r = world.run("a", arguments, status: nil)
+            XCTAssertNotEqual(r.status, 0, "\(arguments)")
+            XCTAssertTrue(r.stderr.contains("symbolic link"), "\(arguments): \(r.stderr)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: elsewhere + "/config")), config)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere + "/refs").sorted(), before)
+    }
+
     func testHostileFilesOfTheRepositoryAreNeverImported() throws {
         on("a", "sync", "init", world.remote)
         on("a", "write", "-g", "AppleLocale", "en_GB")

@@ -367,7 +367,7 @@ package struct StateFile: Sendable {
         -> UntrustedFile?
     {
         if isFolder {
-            if !status.isDirectory { return .kind(status.kind) }
+            if !status.isDirectory { return status.isSymlink ? .kind(.symbolicLink) : .notAFolder(status.kind) }
         } else {
             if !status.isRegular { return .kind(status.kind) }
             if status.links > 1 { return .hardLinked(Int(status.links)) }
@@ -395,6 +395,10 @@ package struct StateFile: Sendable {
     static func refusal(_ path: String, _ error: Errno, writing: Bool) -> StateFileError {
         if error == Errno(ELOOP) || error == .notADirectory {
             let kind = (try? FileSystem.linkStatus(path))??.kind ?? .symbolicLink
+            // ENOTDIR: a file, FIFO or device stands where a folder belongs.
+            if kind != .symbolicLink, error == .notADirectory {
+                return StateFileError(path, .untrusted(.notAFolder(kind)))
+            }
             return StateFileError(path, .untrusted(.kind(kind)))
         }
         if error == Errno(ENXIO) { return StateFileError(path, .untrusted(.kind(.fifo))) }
@@ -434,6 +438,8 @@ package struct StateFileError: Error, Equatable {
 public enum UntrustedFile: Sendable, Equatable {
     /// A link, a FIFO, a device, a folder where a file belongs (or a file where a folder does).
     case kind(FileKind)
+    /// A file, FIFO or device where a folder belongs.
+    case notAFolder(FileKind)
     /// A regular file with more than one name: a write would land in the other too.
     case hardLinked(Int)
     /// Owned by another user (the id): planted, when root works in a user's folders.
@@ -445,6 +451,7 @@ public enum UntrustedFile: Sendable, Equatable {
     public var reason: String {
         switch self {
         case .kind(.symbolicLink): "it is a symbolic link, and the tool never follows one to its own files"
+        case .notAFolder(let kind): "it is \(kind.phrase), not a folder"
         case .kind(.directory): "it is a directory, not a regular file"
         case .kind(let kind): "it is \(kind.phrase), not a regular file or folder the tool made"
         case .hardLinked(let n): "it has \(n) names (hard links), so a write would change another file"

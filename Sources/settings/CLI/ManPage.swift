@@ -1558,14 +1558,20 @@ enum ManPage {
         .I .last
         files, apply's records, the key index under
         .IR $XDG_CACHE_HOME/settings/index ,
-        edit's copies, published schemas, and the file
+        edit's copies, published schemas, sync's own files under
+        .IR $XDG_DATA_HOME/settings/sync ,
+        and the file
         .B snapshot \-o
         writes) goes through one door: below
         .I $XDG_STATE_HOME
         (or the folder named) no symbolic link is followed, no FIFO or device is opened for
         writing or waited on, and a file with a second name (a hard link) is refused.
         Such a file is never written through: a domain's write still succeeds, with one warning
-        that its history was not kept; apply, edit and snapshot stop with one line and status 3.
+        that its history was not kept; apply, edit, snapshot and sync stop with one line and status 3.
+        Sync's repository is never used through a link, and as root every
+        .B sync
+        verb refuses a sync folder another user owns (status 4): git would run that user's hooks as
+        root.
         .PP
         .B Ownership under sudo.
         Run as root, every file and folder

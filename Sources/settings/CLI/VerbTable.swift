@@ -267,7 +267,7 @@ extension Verb {
             ],
             arguments: [.domain],
             options: [VerbOption("--format", "json (the default) or xml", argument: .text, at: [.key, .after])],
-            examples: ["edit com.example.app", "EDITOR=nano settings edit com.example.app --format xml"],
+            examples: ["edit com.example.app", "edit com.example.app --format xml"],
             exits: [(1, "the edit was abandoned: nothing changed"), unreadable, unwritable], writes: true,
             run: EditCommand.edit),
         Verb(

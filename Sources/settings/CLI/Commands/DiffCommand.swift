@@ -83,10 +83,11 @@ enum DiffCommand {
     /// Bytes to FILE, or to standard output when FILE is nil or `-`.
     static func write(_ bytes: [UInt8], to file: String?, _ context: inout Context) throws {
         guard let file, file != "-" else { context.output += bytes; return }
-        // A stream the caller holds open (`/dev/stdout`), or a FIFO or device named, is
-        // written into, as `export` writes into one.
+        // A stream the caller holds open (`/dev/stdout`, `>(command)`), or a device named
+        // (a node like `/dev/null`), is written into. A FIFO elsewhere is refused: with no
+        // reader it would wait for ever, and a user could plant one where root snapshots.
         let kind = (try? FileSystem.linkStatus(file))??.kind
-        if file.hasPrefix("/dev/") || file.hasPrefix("/proc/") || kind == .fifo || kind == .characterDevice {
+        if file.hasPrefix("/dev/") || file.hasPrefix("/proc/") || kind == .characterDevice {
             context.note(
                 try PlistFiles.write(bytes, to: file, lockTimeout: context.store.lockTimeout, newFileMode: 0o600))
             return
