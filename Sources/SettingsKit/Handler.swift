@@ -1,4 +1,5 @@
 import PlistCodecs
+import PlistModel
 import SettingsStore
 
 struct Handler: Sendable {
