@@ -53,8 +53,10 @@ public struct DesiredState: Sendable {
         let old = try readRecord()
         var record = PlistDictionary()
         var problems: [ApplyError.Problem] = []
+        // Domain names are file names: told apart by their bytes, as keys are.
         var names = desired.domains.map(\.name)
-        for entry in old.sortedEntries where !names.contains(entry.key) { names.append(entry.key) }
+        var named = Set(names.map(ExactKey.init))
+        for entry in old.sortedEntries where named.insert(ExactKey(entry.key)).inserted { names.append(entry.key) }
         var plan = Plan(domains: [], record: [:])
         for name in names {
             let domain = try DomainName(name, home: store.environment.home)
@@ -69,7 +71,7 @@ public struct DesiredState: Sendable {
             var remembered = PlistDictionary()
             let before: PlistDictionary
             if case .dict(let dict)? = old[name] { before = dict } else { before = [:] }
-            var wanted: [String] = []
+            var wanted: Set<ExactKey> = []
             for entry in (desired[name] ?? [:]).uniqueEntries {
                 let path: PlistKeyPath
                 do throws(KeyPathError) {
@@ -83,12 +85,12 @@ public struct DesiredState: Sendable {
                         .badPath(domain: name, key: "", "the empty pointer names the whole domain, not a key"))
                     continue
                 }
-                wanted.append(path.pointer)
+                wanted.insert(ExactKey(path.pointer))
                 edits.append(Edit(path: path, value: entry.value))
                 remembered[path.pointer] = before[path.pointer] ?? Self.held(path, in: current ?? [:])
             }
             // Dropped since the last apply: given back what they held before it.
-            for entry in before.sortedEntries where !wanted.contains(entry.key) {
+            for entry in before.sortedEntries where !wanted.contains(ExactKey(entry.key)) {
                 guard let path = try? PlistKeyPath(pointer: entry.key), !path.segments.isEmpty else { continue }
                 guard case .dict(let held) = entry.value else { continue }
                 let made: PlistKeyPath?
@@ -155,11 +157,14 @@ public struct DesiredState: Sendable {
         return .dict([:])
     }
 
-    /// Makes each edit on `values`, in order.
+    /// Makes each edit on `values`, in order. Each top-level key is looked up once and the
+    /// keys changed are set in one pass at the end (`PlistDictionary.updating`): removing
+    /// them one at a time would move the entries after each, once per key.
     static func perform(_ edits: [Edit], on values: inout PlistDictionary) throws(KeyPathError) {
+        var tops = TopLevelEdits(values)
         for edit in edits {
             let key = edit.path.segments[0]
-            var top = values[key]
+            var top = tops[key]
             if let value = edit.value {
                 try edit.path.set(value, in: &top)
             } else if edit.path.segments.count == 1 {
@@ -177,8 +182,9 @@ public struct DesiredState: Sendable {
                     }
                 }
             }
-            values[key] = top
+            tops[key] = top
         }
+        values = tops.result
     }
 
     /// The last record under this name: domain names to pointers to what they held.

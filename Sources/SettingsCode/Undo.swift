@@ -47,16 +47,17 @@ public enum Undo {
         var skipped: [String] = []
         try store.update(domain, host: host) { values in
             skipped = []
-            var changed = false
+            var made: [(key: String, value: PlistValue?)] = []
             for change in plan {
                 guard values[change.key] == change.old else {
                     skipped.append(change.key)
                     continue
                 }
-                values[change.key] = change.new
-                changed = true
+                made.append((change.key, change.new))
             }
-            return changed
+            // In one pass: removing keys one at a time moves the entries after each.
+            if !made.isEmpty { values = values.updating(made) }
+            return !made.isEmpty
         }
         return skipped
     }

@@ -98,6 +98,33 @@ final class DesiredStateTests: XCTestCase {
         try DesiredState.perform([removal], on: &shared)
         XCTAssertEqual(shared, ["b": ["other": true]])
     }
+
+    /// Many edits of one domain, removals among them, made as one pass: the result is what
+    /// making them one at a time gives.
+    func testManyEditsGiveWhatOneAtATimeGives() throws {
+        var values = PlistDictionary()
+        for n in 0..<5000 { values.append(key: "key\(100_000 + n)", value: .int(Int64(n))) }
+        var edits: [DesiredState.Edit] = []
+        for n in stride(from: 0, to: 5000, by: 2) {
+            edits.append(.init(path: PlistKeyPath(["key\(100_000 + n)"]), value: nil))
+        }
+        for n in stride(from: 1, to: 5000, by: 4) {
+            edits.append(.init(path: PlistKeyPath(["key\(100_000 + n)"]), value: -1))
+        }
+        edits.append(.init(path: PlistKeyPath(["a", "b"]), value: true))
+        edits.append(.init(path: PlistKeyPath(["key100000"]), value: 7))
+        var expected = values
+        for edit in edits {
+            var top = expected[edit.path.segments[0]]
+            if let value = edit.value { try edit.path.set(value, in: &top) } else { top = nil }
+            expected[edit.path.segments[0]] = top
+        }
+        try DesiredState.perform(edits, on: &values)
+        XCTAssertEqual(values, expected)
+        XCTAssertEqual(values.count, 2502)
+        XCTAssertEqual(values["key100000"], 7)
+        XCTAssertEqual(values["a"], ["b": true])
+    }
 }
 
 /// Which keys `undo` restores, and to what.
