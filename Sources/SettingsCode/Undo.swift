@@ -22,18 +22,20 @@ public enum Undo {
         case .after(let time): undone = entries.drop { $0.time <= time }
         }
         guard undone.allSatisfy(\.valuesKept) else { return nil }
-        var left: [String: PlistValue?] = [:], restore: [String: PlistValue?] = [:], order: [String] = []
+        // Keys by their bytes: "é" and "e\u{301}" are two keys, each undone on its own.
+        var left: [ExactKey: PlistValue?] = [:], restore: [ExactKey: PlistValue?] = [:], order: [String] = []
         for entry in undone {
             for change in entry.changes {
-                if restore[change.key] == nil {
-                    restore[change.key] = .some(change.old)
+                let key = ExactKey(change.key)
+                if restore[key] == nil {
+                    restore[key] = .some(change.old)
                     order.append(change.key)
                 }
-                left[change.key] = .some(change.new)
+                left[key] = .some(change.new)
             }
         }
         return order.compactMap { key in
-            let expected = left[key]!, value = restore[key]!
+            let expected = left[ExactKey(key)]!, value = restore[ExactKey(key)]!
             return expected == value ? nil : KeyChange(key: key, old: expected, new: value)
         }
     }

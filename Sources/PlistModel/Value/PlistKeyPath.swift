@@ -15,6 +15,12 @@ public struct PlistKeyPath: Sendable, Equatable {
     ///     PlistKeyPath(["window", "frame"]).pointer   //=> "/window/frame"
     public init(_ segments: [String]) { self.segments = segments }
 
+    /// The same segments, byte for byte: keys are bytes, so `/\u{E9}` and `/e\u{301}` are two
+    /// places.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy { sameKey($0, $1) }
+    }
+
     /// `~1` is `/`, `~0` is `~`; any other `~` and a first character other than `/` are
     /// errors.
     public init(pointer: String) throws(KeyPathError) {
