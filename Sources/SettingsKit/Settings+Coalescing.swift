@@ -40,8 +40,8 @@ extension Settings {
             throw settingsError(error)
         }
         if let stamps {
-            var changes: [String: PlistValue?] = [:]
-            for entry in batch { changes[entry.name] = entry.value }
+            var changes: [ExactKey: PlistValue?] = [:]
+            for entry in batch { changes[ExactKey(entry.name)] = entry.value }
             patchCache(changes, stamps)
         }
         // Only what was written leaves the queue: a set made meanwhile waits for the next flush.
@@ -62,7 +62,7 @@ extension Settings {
             defer { pending.scheduled = true }
             return !pending.scheduled
         }
-        delivered([name: value])
+        delivered([ExactKey(name): value])
         guard schedule else { return }
         Self.registerForExit(self)
         do {
