@@ -38,11 +38,13 @@ public struct NoiseFilter: Sendable {
             // Set in one pass: a capture of a big domain may hide thousands of leaves.
             var tops = TopLevelEdits(domain.new ?? [:])
             for leaf in noisy {
-                let key = leaf.path.segments[0]
-                var top = tops[key]
-                guard revert(leaf, in: &top, old: domain.old ?? [:]) else { continue }
-                tops[key] = top
-                hidden += 1
+                tops.edit(leaf.path.segments[0]) { top in
+                    // A leaf that cannot be put back (a path error) leaves its key as it is.
+                    var reverted = top
+                    guard revert(leaf, in: &reverted, old: domain.old ?? [:]) else { return }
+                    top = reverted
+                    hidden += 1
+                }
             }
             let kept = tops.result
             return StateDiff.domain(domain.name, domain.old, domain.new == nil && kept.isEmpty ? nil : kept)

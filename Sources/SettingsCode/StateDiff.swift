@@ -64,8 +64,8 @@ public struct StateDiff: Sendable, Equatable {
                 out += Array("--- ".utf8) + CanonicalText.escaped(domain.name) + Array("\(state)\n".utf8)
             }
             for leaf in domain.leaves {
-                if let old = leaf.old { out += [UInt8(ascii: "-")] + CanonicalText.line(leaf.path, old) }
-                if let new = leaf.new { out += [UInt8(ascii: "+")] + CanonicalText.line(leaf.path, new) }
+                if let old = leaf.old { CanonicalText.appendLine(leaf.path, old, sign: UInt8(ascii: "-"), to: &out) }
+                if let new = leaf.new { CanonicalText.appendLine(leaf.path, new, sign: UInt8(ascii: "+"), to: &out) }
             }
         }
         return out
