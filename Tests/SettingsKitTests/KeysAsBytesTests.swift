@@ -30,3 +30,41 @@ final class KeysAsBytesTests: XCTestCase {
         XCTAssertEqual(settings[decomposed], 0)
     }
 }
+
+/// A value whose coding keys are the two spellings of "é": two keys of the stored dictionary.
+struct TwoAccents: SettingsCodable, Equatable {
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ text: String) { stringValue = text }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+    var composed = 1, decomposed = 2
+
+    init() {}
+    func encode(to encoder: any Encoder) throws {
+        var keyed = encoder.container(keyedBy: Key.self)
+        try keyed.encode(composed, forKey: Key("\u{E9}"))
+        try keyed.encode(decomposed, forKey: Key("e\u{301}"))
+    }
+    init(from decoder: any Decoder) throws {
+        let keyed = try decoder.container(keyedBy: Key.self)
+        composed = try keyed.decode(Int.self, forKey: Key("\u{E9}"))
+        decomposed = try keyed.decode(Int.self, forKey: Key("e\u{301}"))
+    }
+}
+
+extension KeysAsBytesTests {
+    /// The encoder kept one entry per key as `String`s compare, so the second spelling
+    /// replaced the first.
+    func testACodableValueKeepsBothSpellingsAsTwoKeys() throws {
+        let key = SettingsKey<TwoAccents>("accents", default: TwoAccents())
+        var value = TwoAccents()
+        (value.composed, value.decomposed) = (10, 20)
+        let settings = Settings(domain: "com.example.codable", directory: scratch.directory)
+        try settings.set(value, for: key)
+        let again = Settings(domain: "com.example.codable", directory: scratch.directory)
+        XCTAssertEqual(again[key], value)
+    }
+}
