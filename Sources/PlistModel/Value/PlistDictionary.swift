@@ -4,9 +4,9 @@
 /// that costs no more than the list: while the entries are strictly in byte order (a file
 /// written by us or by Apple, read back), a key is found by binary search and nothing is
 /// hashed; the first key that comes out of order (or twice) makes a hash table of every key
-/// to where its entry lies, once, kept from then on. Either way a lookup, a set of a key
-/// there is and `count` cost no pass over the entries, so work done one key at a time over a
-/// whole domain is linear, not quadratic. Removing a key still moves the entries after it:
+/// to where its entry lies, once, kept from then on. Either way a lookup, setting a key it
+/// holds and `count` cost no pass over the entries, so work done one key at a time over a
+/// whole domain is linear (or n log n), not quadratic. Removing a key still moves the entries after it:
 /// many at once go through `updating(_:)`, one pass.
 /// A key read twice from a file keeps its last value, as Apple's readers do.
 ///
