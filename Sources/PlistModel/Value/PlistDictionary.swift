@@ -159,6 +159,9 @@ public struct PlistDictionary: Sendable {
         get { place(of: key).map { entries[$0].value } }
         set {
             guard let newValue else { removeValue(forKey: key); return }
+            // Rare (a file with a key twice): setting a key leaves it one entry, as Apple's
+            // do, so the dictionary is made one entry per key first, once.
+            if entries.count != count { self = PlistDictionary(entries: uniqueEntries) }
             if let index = place(of: key) {
                 entries[index].value = newValue
             } else {
@@ -350,6 +353,12 @@ public struct PlistDictionary: Sendable {
     /// True when keys are already in order with no duplicates, the common case for a
     /// file written by us or by Apple; then sorting is skipped.
     package var isStrictlySorted: Bool { places == nil || Self.inOrder(entries[...]) }
+}
+
+extension PlistDictionary: CustomReflectable {
+    /// Its entries alone, as printed: the table of their places is how keys are found, not
+    /// what the dictionary holds, and its order changes from one run to the next.
+    public var customMirror: Mirror { Mirror(self, children: ["entries": entries], displayStyle: .struct) }
 }
 
 extension PlistDictionary: Equatable {
