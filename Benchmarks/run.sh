@@ -2,12 +2,16 @@
 # Benchmarks settings against what users would otherwise run, side by side on this
 # machine, and prints a table of medians, ratios and peak memory.
 #   Benchmarks/run.sh [--quick]
+#   Benchmarks/run.sh --scale [SETTINGS]   the scale table alone (Benchmarks/scale.sh): every
+#                                          settings-as-code verb at 4,000, 16,000 and 64,000 keys
 # Needs hyperfine, git, GNUstep's defaults (gnustep-base-runtime), python3, GNU time and
 # swiftc; installs the Debian ones when it can. Every ratio comes from one hyperfine run
 # of the commands it compares, so machine noise hits both sides alike; issue 34's rows
 # from interleaved rounds, the median of each round's own ratio (Benchmarks/pairs.py).
 set -euo pipefail
 cd "$(dirname "$0")/.." || exit 1
+# Slow on a quadratic build (minutes a row), so not part of the normal run.
+[[ ${1:-} == --scale ]] && exec Benchmarks/scale.sh "${@:2}"
 runs_small=40 runs_big=10 runs_pairs=20
 [[ ${1:-} == --quick ]] && runs_small=10 runs_big=3 runs_pairs=5
 

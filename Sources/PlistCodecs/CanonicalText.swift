@@ -27,13 +27,32 @@ package enum CanonicalText {
 
     /// One leaf's line, `POINTER = JSON` and a newline: what `diff` prints after `-` or `+`.
     package static func line(_ path: PlistKeyPath, _ value: PlistValue) -> [UInt8] {
-        escaped(path.pointer) + Array(" = ".utf8) + JSONWriter.encode(sorted(value)) + [UInt8(ascii: "\n")]
+        var out: [UInt8] = []
+        appendLine(path, value, to: &out)
+        return out
+    }
+
+    /// `line(path, value)` appended to `out`, after `sign` (`-` or `+`) when given: a diff
+    /// of thousands of leaves is not thousands of arrays joined.
+    package static func appendLine(_ path: PlistKeyPath, _ value: PlistValue, sign: UInt8? = nil, to out: inout [UInt8])
+    {
+        if let sign { out.append(sign) }
+        appendEscaped(path.pointer, to: &out)
+        out += " = ".utf8
+        JSONWriter.append(sorted(value), to: &out)
+        out.append(UInt8(ascii: "\n"))
     }
 
     /// `text` with a backslash and control characters escaped as JSON escapes them, so it
     /// stays on one line of a terminal or a log (a key in a message).
     package static func escaped(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
+        appendEscaped(text, to: &out)
+        return out
+    }
+
+    /// `escaped(text)` appended to `out`.
+    package static func appendEscaped(_ text: String, to out: inout [UInt8]) {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\\"): out += Array("\\\\".utf8)
@@ -43,7 +62,6 @@ package enum CanonicalText {
             default: out.append(byte)
             }
         }
-        return out
     }
 
     /// `escaped(text)` as text: a key or a pointer in a message or a log line.

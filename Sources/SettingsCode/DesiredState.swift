@@ -56,8 +56,10 @@ public struct DesiredState: Sendable {
         let old = try readRecord()
         var record = PlistDictionary()
         var problems: [ApplyError.Problem] = []
+        // Domain names are file names: told apart by their bytes, as keys are.
         var names = desired.domains.map(\.name)
-        for entry in old.sortedEntries where !names.contains(entry.key) { names.append(entry.key) }
+        var named = Set(names.map(ExactKey.init))
+        for entry in old.sortedEntries where named.insert(ExactKey(entry.key)).inserted { names.append(entry.key) }
         var plan = Plan(domains: [], record: [:])
         for name in names {
             let domain = try DomainName(name, home: store.environment.home)
@@ -69,10 +71,12 @@ public struct DesiredState: Sendable {
             let loaded = try store.load(domain)
             let current = loaded?.values
             var edits: [Edit] = []
-            var remembered = PlistDictionary()
+            // Each pointer wanted and what it held, gathered as entries and made a dictionary
+            // once (a pointer named twice, as "a" and "/a", counts once, as it held one thing).
+            var held: [PlistDictionary.Entry] = []
             let before: PlistDictionary
             if case .dict(let dict)? = old[name] { before = dict } else { before = [:] }
-            var wanted: [String] = []
+            let values = current ?? [:]
             for entry in (desired[name] ?? [:]).uniqueEntries {
                 let path: PlistKeyPath
                 do throws(KeyPathError) {
@@ -86,12 +90,13 @@ public struct DesiredState: Sendable {
                         .badPath(domain: name, key: "", "the empty pointer names the whole domain, not a key"))
                     continue
                 }
-                wanted.append(path.pointer)
+                let pointer = path.pointer
                 edits.append(Edit(path: path, value: entry.value))
-                remembered[path.pointer] = before[path.pointer] ?? Self.held(path, in: current ?? [:])
+                held.append(.init(key: pointer, value: before[pointer] ?? Self.held(path, in: values)))
             }
             // Dropped since the last apply: given back what they held before it.
-            for entry in before.sortedEntries where !wanted.contains(entry.key) {
+            let remembered = PlistDictionary(entries: held)
+            for entry in before.sortedEntries where remembered.place(of: entry.key) == nil {
                 guard let path = try? PlistKeyPath(pointer: entry.key), !path.segments.isEmpty else { continue }
                 guard case .dict(let held) = entry.value else { continue }
                 let made: PlistKeyPath?
@@ -124,22 +129,28 @@ public struct DesiredState: Sendable {
     /// Returns the names of the domains written.
     @discardableResult
     public func run(_ plan: Plan) throws -> [String] {
-        var written: [String] = []
-        var record = try readRecord()
-        for (name, _, edits, _) in plan.domains {
+        var written: [String] = [], done: [String] = []
+        for (name, current, edits, planned) in plan.domains {
             do {
                 let domain = try DomainName(name, home: store.environment.home)
                 var changed = false
                 try store.update(domain) { values in
                     let before = values
-                    try Self.perform(edits, on: &values)
+                    // The file as the plan read it (the usual case) becomes what the plan
+                    // made of it; else the edits are made again on what it holds now.
+                    if values == current ?? [:] { values = planned } else { try Self.perform(edits, on: &values) }
                     changed = values != before
                     return changed
                 }
                 if changed { written.append(name) }
-                record[name] = plan.record[name]
+                done.append(name)
             } catch {
-                try? saveRecord(record)
+                // The record says what the domains applied held, and no more: the last
+                // record (read only now, as on success it is replaced whole) with theirs.
+                if var record = try? readRecord() {
+                    for name in done { record[name] = plan.record[name] }
+                    try? saveRecord(record)
+                }
                 throw ApplyError.partial(applied: written, failed: name, error)
             }
         }
@@ -158,30 +169,34 @@ public struct DesiredState: Sendable {
         return .dict([:])
     }
 
-    /// Makes each edit on `values`, in order.
+    /// Makes each edit on `values`, in order. Each top-level key is looked up once and the
+    /// keys changed are set in one pass at the end (`PlistDictionary.updating`): removing
+    /// them one at a time would move the entries after each, once per key.
     static func perform(_ edits: [Edit], on values: inout PlistDictionary) throws(KeyPathError) {
+        var tops = TopLevelEdits(values)
         for edit in edits {
             let key = edit.path.segments[0]
-            var top = values[key]
-            if let value = edit.value {
-                try edit.path.set(value, in: &top)
-            } else if edit.path.segments.count == 1 {
-                top = nil
-            } else {
-                _ = try edit.path.remove(in: &top)
-                // The dictionaries made to hold it, from the deepest up, while empty.
-                if let made = edit.made, made.segments.count < edit.path.segments.count {
-                    for depth in stride(from: edit.path.segments.count - 1, through: made.segments.count, by: -1) {
-                        let parent = PlistKeyPath(Array(edit.path.segments.prefix(depth)))
-                        guard case .dict(let dict)? = parent.value(inside: .dict([key: top ?? .dict([:])])),
-                            dict.isEmpty
-                        else { break }
-                        if depth == 1 { top = nil } else { _ = try parent.remove(in: &top) }
+            try tops.edit(key) { (top: inout PlistValue?) throws(KeyPathError) in
+                if let value = edit.value {
+                    try edit.path.set(value, in: &top)
+                } else if edit.path.segments.count == 1 {
+                    top = nil
+                } else {
+                    _ = try edit.path.remove(in: &top)
+                    // The dictionaries made to hold it, from the deepest up, while empty.
+                    if let made = edit.made, made.segments.count < edit.path.segments.count {
+                        for depth in stride(from: edit.path.segments.count - 1, through: made.segments.count, by: -1) {
+                            let parent = PlistKeyPath(Array(edit.path.segments.prefix(depth)))
+                            guard case .dict(let dict)? = parent.value(inside: .dict([key: top ?? .dict([:])])),
+                                dict.isEmpty
+                            else { break }
+                            if depth == 1 { top = nil } else { _ = try parent.remove(in: &top) }
+                        }
                     }
                 }
             }
-            values[key] = top
         }
+        values = tops.result
     }
 
     /// The last record under this name: domain names to pointers to what they held.

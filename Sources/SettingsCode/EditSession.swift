@@ -99,12 +99,10 @@ public struct EditSession: Sendable {
             now = values
             conflicts = changes.filter { values[$0.key] != $0.old && values[$0.key] != $0.new }.map(\.key)
             guard conflicts.isEmpty else { return false }
-            var changed = false
-            for change in changes where values[change.key] != change.new {
-                values[change.key] = change.new
-                changed = true
-            }
-            return changed
+            // In one pass: removing keys one at a time moves the entries after each.
+            let made = changes.filter { values[$0.key] != $0.new }.map { (key: $0.key, value: $0.new) }
+            if !made.isEmpty { values = values.updating(made) }
+            return !made.isEmpty
         }
         if !conflicts.isEmpty { base = now }
         return conflicts

@@ -35,19 +35,29 @@ public struct NoiseFilter: Sendable {
         let domains = difference.domains.compactMap { domain -> StateDiff.Domain? in
             let noisy = domain.leaves.filter { hides($0.path) }
             guard !noisy.isEmpty else { return domain }
-            var kept = domain.new ?? [:]
-            for leaf in noisy where revert(leaf, in: &kept, old: domain.old ?? [:]) { hidden += 1 }
+            // Set in one pass: a capture of a big domain may hide thousands of leaves.
+            var tops = TopLevelEdits(domain.new ?? [:])
+            for leaf in noisy {
+                tops.edit(leaf.path.segments[0]) { top in
+                    // A leaf that cannot be put back (a path error) leaves its key as it is.
+                    var reverted = top
+                    guard revert(leaf, in: &reverted, old: domain.old ?? [:]) else { return }
+                    top = reverted
+                    hidden += 1
+                }
+            }
+            let kept = tops.result
             return StateDiff.domain(domain.name, domain.old, domain.new == nil && kept.isEmpty ? nil : kept)
         }
         return (StateDiff(domains: domains), hidden)
     }
 
-    /// Puts the leaf's old value back at its place in `values` (removing it when it had
-    /// none, and any dictionary on the way that only held it and was not there before).
-    private func revert(_ leaf: LeafChange, in values: inout PlistDictionary, old: PlistDictionary) -> Bool {
+    /// Puts the leaf's old value back at its place in `top`, the value of its top-level key
+    /// (removing it when it had none, and any dictionary on the way that only held it and
+    /// was not there before).
+    private func revert(_ leaf: LeafChange, in top: inout PlistValue?, old: PlistDictionary) -> Bool {
         let segments = leaf.path.segments
         let key = segments[0]
-        var top = values[key]
         do throws(KeyPathError) {
             if let value = leaf.old {
                 try leaf.path.set(value, in: &top)
@@ -56,23 +66,14 @@ public struct NoiseFilter: Sendable {
                 // Dictionaries the leaf's arrival made, from the deepest up.
                 for depth in stride(from: segments.count - 1, through: 1, by: -1) {
                     let parent = PlistKeyPath(Array(segments.prefix(depth)))
-                    guard case .dict(let dict)? = parent.value(in: values.replacing(key, with: top)), dict.isEmpty,
+                    let now = top.flatMap { parent.value(inside: .dict([key: $0])) }
+                    guard case .dict(let dict)? = now, dict.isEmpty,
                         parent.value(in: old) == nil
                     else { break }
                     if depth == 1 { top = nil } else { _ = try parent.remove(in: &top) }
                 }
             }
         } catch { return false }
-        values[key] = top
         return true
-    }
-}
-
-extension PlistDictionary {
-    /// A copy with `key` set to `value` (removed when nil).
-    fileprivate func replacing(_ key: String, with value: PlistValue?) -> PlistDictionary {
-        var copy = self
-        copy[key] = value
-        return copy
     }
 }

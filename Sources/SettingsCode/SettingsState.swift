@@ -23,22 +23,26 @@ public struct SettingsState: Sendable, Equatable {
     }
 
     /// Whether the two name the same domains in the same order with the same values.
+    /// Domain names are file names, compared as bytes (`ExactKey`), as keys are.
     public static func == (a: Self, b: Self) -> Bool {
-        a.complete == b.complete && a.unreadable == b.unreadable && a.domains.count == b.domains.count
-            && zip(a.domains, b.domains).allSatisfy { $0.name == $1.name && $0.values == $1.values }
+        a.complete == b.complete && a.unreadable.map(ExactKey.init) == b.unreadable.map(ExactKey.init)
+            && a.domains.count == b.domains.count
+            && zip(a.domains, b.domains).allSatisfy { sameKey($0.name, $1.name) && $0.values == $1.values }
     }
 
     /// The values of `name`; nil when it is absent or not in the state.
     public subscript(name: String) -> PlistDictionary? {
-        domains.first { $0.name == name }?.values ?? nil
+        domains.first { sameKey($0.name, name) }?.values ?? nil
     }
 
     /// Whether the state names `name` (absent or not).
-    public func names(_ name: String) -> Bool { domains.contains { $0.name == name } }
+    public func names(_ name: String) -> Bool { domains.contains { sameKey($0.name, name) } }
 
     /// Whether the state says anything of `name`: it names it, or it holds every domain
     /// and could read that one.
-    public func covers(_ name: String) -> Bool { names(name) || (complete && !unreadable.contains(name)) }
+    public func covers(_ name: String) -> Bool {
+        names(name) || (complete && !unreadable.contains { sameKey($0, name) })
+    }
 
     /// The domains `names` as the store holds them now; with no names, every domain of the
     /// config folder and the global domain. Then a domain whose file cannot be read is

@@ -13,6 +13,11 @@ public struct StateDiff: Sendable, Equatable {
         public let old: PlistDictionary?, new: PlistDictionary?
         /// The leaves that changed, in key order.
         public var leaves: [LeafChange]
+
+        /// The same name, byte for byte (a domain's name is a file's), and the same changes.
+        public static func == (a: Self, b: Self) -> Bool {
+            sameKey(a.name, b.name) && a.old == b.old && a.new == b.new && a.leaves == b.leaves
+        }
     }
 
     /// The domains that differ, in the order the states name them (the first's, then
@@ -29,8 +34,9 @@ public struct StateDiff: Sendable, Equatable {
     /// neither names it nor holds every domain) is not compared: a snapshot of two
     /// domains says nothing of a third.
     public init(from old: SettingsState, to new: SettingsState) {
-        var names: [String] = []
-        for (name, _) in old.domains + new.domains where !names.contains(name) { names.append(name) }
+        // Domain names are file names: told apart by their bytes.
+        var names: [String] = [], seen: Set<ExactKey> = []
+        for (name, _) in old.domains + new.domains where seen.insert(ExactKey(name)).inserted { names.append(name) }
         domains = names.compactMap { name in
             guard old.covers(name), new.covers(name) else { return nil }
             return Self.domain(name, old[name], new[name])
@@ -58,8 +64,8 @@ public struct StateDiff: Sendable, Equatable {
                 out += Array("--- ".utf8) + CanonicalText.escaped(domain.name) + Array("\(state)\n".utf8)
             }
             for leaf in domain.leaves {
-                if let old = leaf.old { out += [UInt8(ascii: "-")] + CanonicalText.line(leaf.path, old) }
-                if let new = leaf.new { out += [UInt8(ascii: "+")] + CanonicalText.line(leaf.path, new) }
+                if let old = leaf.old { CanonicalText.appendLine(leaf.path, old, sign: UInt8(ascii: "-"), to: &out) }
+                if let new = leaf.new { CanonicalText.appendLine(leaf.path, new, sign: UInt8(ascii: "+"), to: &out) }
             }
         }
         return out

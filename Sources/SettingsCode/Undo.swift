@@ -22,18 +22,20 @@ public enum Undo {
         case .after(let time): undone = entries.drop { $0.time <= time }
         }
         guard undone.allSatisfy(\.valuesKept) else { return nil }
-        var left: [String: PlistValue?] = [:], restore: [String: PlistValue?] = [:], order: [String] = []
+        // Keys by their bytes: "é" and "e\u{301}" are two keys, each undone on its own.
+        var left: [ExactKey: PlistValue?] = [:], restore: [ExactKey: PlistValue?] = [:], order: [String] = []
         for entry in undone {
             for change in entry.changes {
-                if restore[change.key] == nil {
-                    restore[change.key] = .some(change.old)
+                let key = ExactKey(change.key)
+                if restore[key] == nil {
+                    restore[key] = .some(change.old)
                     order.append(change.key)
                 }
-                left[change.key] = .some(change.new)
+                left[key] = .some(change.new)
             }
         }
         return order.compactMap { key in
-            let expected = left[key]!, value = restore[key]!
+            let expected = left[ExactKey(key)]!, value = restore[ExactKey(key)]!
             return expected == value ? nil : KeyChange(key: key, old: expected, new: value)
         }
     }
@@ -47,16 +49,17 @@ public enum Undo {
         var skipped: [String] = []
         try store.update(domain, host: host) { values in
             skipped = []
-            var changed = false
+            var made: [(key: String, value: PlistValue?)] = []
             for change in plan {
                 guard values[change.key] == change.old else {
                     skipped.append(change.key)
                     continue
                 }
-                values[change.key] = change.new
-                changed = true
+                made.append((change.key, change.new))
             }
-            return changed
+            // In one pass: removing keys one at a time moves the entries after each.
+            if !made.isEmpty { values = values.updating(made) }
+            return !made.isEmpty
         }
         return skipped
     }

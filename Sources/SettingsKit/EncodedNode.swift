@@ -5,6 +5,8 @@ import SettingsStore
 final class EncodedNode {
     enum Kind { case empty, value(PlistValue), dict([(String, EncodedNode)]), array([EncodedNode]) }
     var kind: Kind
+    /// For a dictionary, each key's place in its entries, by the key's bytes.
+    var places: [ExactKey: Int] = [:]
     /// A key under which a keyed and an unkeyed container were both asked for, and its
     /// coding path. Foundation traps on it; here the encoding throws, so the write is refused
     /// and what is stored stays.

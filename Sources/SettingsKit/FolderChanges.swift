@@ -19,13 +19,15 @@ final class FolderChanges {
     /// Per folder above a watched one: the names of the folders on the way down. When
     /// one of them appears, goes or is renamed over (a config folder that is a link,
     /// re-pointed; a parent swapped), the watched folders may be other folders now.
-    private var chains: [CInt: Set<String>] = [:]
+    /// Names and paths here are file names, told apart by their bytes (`ExactKey`): two
+    /// that differ only in Unicode normalization are two files.
+    private var chains: [CInt: Set<ExactKey>] = [:]
     /// Per file asked about: whether its folder is watched and it is no link (a link's
     /// target may change elsewhere). Forgotten when anything happens to the file.
-    private var trusted: [String: Bool] = [:]
+    private var trusted: [ExactKey: Bool] = [:]
     /// Bumped on every event; a file's entry is the count at its last event.
     private var tick: UInt64 = 0
-    private var lastEvent: [String: UInt64] = [:]
+    private var lastEvent: [ExactKey: UInt64] = [:]
     /// The count when every file must be taken as changed (a lost queue, a folder gone).
     private var everything: UInt64 = 0
 
@@ -45,8 +47,8 @@ final class FolderChanges {
         // Nothing at all happened since: the file was trusted then (or `since` would be
         // nil), and only an event, which moves `tick`, withdraws trust.
         if let since, tick <= since { return (true, tick) }
-        guard trusted[path] ?? watch(path) else { return (false, nil) }
-        let unchanged = since.map { everything <= $0 && (lastEvent[path] ?? 0) <= $0 } ?? false
+        guard trusted[ExactKey(path)] ?? watch(path) else { return (false, nil) }
+        let unchanged = since.map { everything <= $0 && (lastEvent[ExactKey(path)] ?? 0) <= $0 } ?? false
         return (unchanged, tick)
     }
 
@@ -55,7 +57,7 @@ final class FolderChanges {
         var ok = false
         if (try? FileSystem.linkStatus(path))??.isSymlink != true {
             let folder = Path.directory(of: path)
-            if folders.values.contains(folder) {
+            if folders.values.contains(where: { sameKey($0, folder) }) {
                 ok = true
             } else if let watch = try? inotify.watch(folder, Inotify.folderEvents) {
                 folders[watch] = folder
@@ -68,7 +70,7 @@ final class FolderChanges {
                 ok = watchChain(above: folder, missingAllowed: true) && !FileSystem.exists(folder)
             }
         }
-        trusted[path] = ok
+        trusted[ExactKey(path)] = ok
         return ok
     }
 
@@ -82,7 +84,7 @@ final class FolderChanges {
                 if missingAllowed, !FileSystem.exists(parent) { continue }
                 return false
             }
-            chains[watch, default: []].insert(next)
+            chains[watch, default: []].insert(ExactKey(next))
         }
         return true
     }
@@ -94,7 +96,7 @@ final class FolderChanges {
         }
         for event in events {
             tick += 1
-            if chains[event.watch]?.contains(event.name) == true {
+            if chains[event.watch]?.contains(ExactKey(event.name)) == true {
                 // Folders were swapped: every watch may be on the wrong folder now.
                 for watch in Set(folders.keys).union(chains.keys) { inotify.remove(watch) }
                 (folders, chains) = ([:], [:])
@@ -103,7 +105,7 @@ final class FolderChanges {
                 if event.endsWatch { folders[event.watch] = nil }
                 forgetEverything()
             } else if let folder = folders[event.watch] {
-                let path = Path.join(folder, event.name)
+                let path = ExactKey(Path.join(folder, event.name))
                 lastEvent[path] = tick
                 trusted[path] = nil
             }

@@ -29,19 +29,9 @@ extension Settings {
         var stamps: (FileStamp?, FileStamp?)?
         do {
             try store.update(domain, host: host, written: { stamps = ($0, $1) }, memo: memo) { values in
-                // One pass over the domain for all the sets (a burst into a big domain is
-                // not a search of it per key); removals, rare, one by one.
-                var sets = PlistDictionary()
-                var removals: [String] = []
-                for entry in batch {
-                    if let value = entry.value {
-                        sets.append(key: entry.name, value: value)
-                    } else {
-                        removals.append(entry.name)
-                    }
-                }
-                var next = values.overlaid(by: sets) { _, new in new }
-                for name in removals { _ = next.removeValue(forKey: name) }
+                // One pass over the domain for all the sets and removals (a burst into a
+                // big domain is not a search of it, nor a move of its entries, per key).
+                let next = values.updating(batch.map { (key: $0.name, value: $0.value) })
                 guard next != values else { return false }
                 values = next
                 return true
@@ -50,8 +40,8 @@ extension Settings {
             throw settingsError(error)
         }
         if let stamps {
-            var changes: [String: PlistValue?] = [:]
-            for entry in batch { changes[entry.name] = entry.value }
+            var changes: [ExactKey: PlistValue?] = [:]
+            for entry in batch { changes[ExactKey(entry.name)] = entry.value }
             patchCache(changes, stamps)
         }
         // Only what was written leaves the queue: a set made meanwhile waits for the next flush.
@@ -72,7 +62,7 @@ extension Settings {
             defer { pending.scheduled = true }
             return !pending.scheduled
         }
-        delivered([name: value])
+        delivered([ExactKey(name): value])
         guard schedule else { return }
         Self.registerForExit(self)
         do {

@@ -29,9 +29,10 @@ extension Settings {
         let names = keys.map(\.name)
         do {
             try batchWrite { values in
-                var changed = false
-                for name in names where values.removeValue(forKey: name) != nil { changed = true }
-                return changed
+                // In one pass: removing keys one at a time moves the entries after each.
+                guard names.contains(where: { values[$0] != nil }) else { return false }
+                values = values.updating(names.map { (key: $0, value: nil) })
+                return true
             }
         } catch {
             throw settingsError(error)

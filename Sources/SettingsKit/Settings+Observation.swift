@@ -30,7 +30,7 @@ extension Settings {
             // have landed since, and then this write would go unheard and the next be
             // heard as no change. Each write is heard once, with its own value.
             let new: Value
-            if let user = values[key.name] {
+            if let user = values[ExactKey(key.name)] {
                 do throws(SettingsError) {
                     new = self.value(of: key, stored: try self.storedValue(key.name, user: user))
                 } catch {
@@ -79,7 +79,7 @@ extension Settings {
     }
 
     /// `addObserver`, the handler also given the values the keys were changed to.
-    func addObserver(_ name: String?, _ handler: @escaping @Sendable ([String], [String: PlistValue?]) -> Void)
+    func addObserver(_ name: String?, _ handler: @escaping @Sendable ([String], [ExactKey: PlistValue?]) -> Void)
         -> SettingsObservation
     {
         let start: Bool
@@ -105,16 +105,16 @@ extension Settings {
 
     /// Values just written (nil: removed), from this process or seen by the watcher.
     /// Each key is delivered only when it differs from what was last delivered.
-    func delivered(_ changes: [String: PlistValue?]) {
+    func delivered(_ changes: [ExactKey: PlistValue?]) {
         let propagates = Self.propagates
-        let calls: [(@Sendable ([String], [String: PlistValue?]) -> Void, [String])] = observers.withLock { observers in
+        let calls: [(@Sendable ([String], [ExactKey: PlistValue?]) -> Void, [String])] = observers.withLock {
+            observers in
             guard !observers.handlers.isEmpty else { return [] }
             var names: [String] = []
-            for (name, value) in changes {
-                let key = ExactKey(name)
+            for (key, value) in changes {
                 if let last = observers.lastDelivered[key], last == value { continue }
                 observers.lastDelivered[key] = value
-                names.append(name)
+                names.append(key.text)
             }
             // Inside `withoutPropagation`: recorded as heard, so the watcher's sight of the
             // same change is not delivered later either.
@@ -160,8 +160,8 @@ extension Settings {
                         continue
                     }
                     guard let changes, let self else { return }
-                    var values: [String: PlistValue?] = [:]
-                    for change in changes { values[change.key] = .some(change.new) }
+                    var values: [ExactKey: PlistValue?] = [:]
+                    for change in changes { values[ExactKey(change.key)] = .some(change.new) }
                     self.delivered(values)
                 }
             }

@@ -210,7 +210,7 @@ public final class Settings: Sendable {
             return known.values
         }
         if known == nil, let size = stamp?.size, size > 1 << 20 {
-            let first = state.withLock { $0.lookedUp.insert(path).inserted }
+            let first = state.withLock { $0.lookedUp.insert(ExactKey(path)).inserted }
             if first { return nil }
         }
         let loaded: PlistDictionary
@@ -342,8 +342,8 @@ public final class Settings: Sendable {
             }
         } catch let error as StoreError { throw SettingsError.store(error) }
         guard let written else { return }
-        if let stamps { patchCache([name: written], stamps) }
-        delivered([name: written])
+        if let stamps { patchCache([ExactKey(name): written], stamps) }
+        delivered([ExactKey(name): written])
     }
 
     /// The domain's values as cached, when the cache is of the file at `stamp`.
@@ -360,12 +360,12 @@ public final class Settings: Sendable {
     /// After this process's own write: the cached values become the file's new ones
     /// without reading it, when the cache held exactly the file the write replaced (its
     /// stamp); otherwise the next read reads the file, as after any other writer.
-    func patchCache(_ changes: [String: PlistValue?], _ stamps: (before: FileStamp?, after: FileStamp?)) {
+    func patchCache(_ changes: [ExactKey: PlistValue?], _ stamps: (before: FileStamp?, after: FileStamp?)) {
         state.withLock { state in
             guard let stamp = state.own.map(\.stamp), stamp == stamps.before else { return }
             // In place: a copy of the values changed and stored back copied the whole
             // dictionary at every set.
-            for (name, value) in changes { state.own!.values[ExactKey(name)] = value }
+            for (key, value) in changes { state.own!.values[key] = value }
             state.own!.stamp = stamps.after
             state.own!.checkedAt = nil
         }
@@ -385,8 +385,8 @@ public final class Settings: Sendable {
             }
         } catch let error as StoreError { throw SettingsError.store(error) }
         guard changed else { return }
-        var changes: [String: PlistValue?] = [:]
-        for change in after.changes(from: before) { changes[change.key] = change.new }
+        var changes: [ExactKey: PlistValue?] = [:]
+        for change in after.changes(from: before) { changes[ExactKey(change.key)] = change.new }
         if let stamps { patchCache(changes, stamps) }
         delivered(changes)
     }

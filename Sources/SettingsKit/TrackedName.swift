@@ -1,3 +1,5 @@
+import PlistModel
+
 /// A key's name as a key-path index, compared as bytes.
 struct TrackedName: Hashable, Sendable {
     let key: ExactKey

@@ -28,7 +28,7 @@ final class ValueEncoder: Encoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .dict = root.kind {} else { root.kind = .dict([]) }
+        if case .dict = root.kind {} else { (root.kind, root.places) = (.dict([]), [:]) }
         return KeyedEncodingContainer(Keyed<Key>(node: root, codingPath: codingPath))
     }
 
@@ -43,19 +43,29 @@ final class ValueEncoder: Encoder {
         let node: EncodedNode
         let codingPath: [any CodingKey]
 
+        /// A key encoded again keeps its place with the new value. Keys are found by their
+        /// bytes (`EncodedNode.places`): compared as `String`s, the two spellings of "é" were
+        /// one key, and a search of the entries per key made a big dictionary quadratic.
         private func put(_ key: String, _ child: EncodedNode) {
             guard case .dict(var entries) = node.kind else { return }
-            entries.removeAll { $0.0 == key }
-            entries.append((key, child))
-            node.kind = .dict(entries)
+            node.kind = .empty  // let the entries be changed in place, not copied
+            defer { node.kind = .dict(entries) }
+            if let place = node.places[ExactKey(key)] {
+                entries[place].1 = child
+            } else {
+                node.places[ExactKey(key)] = entries.count
+                entries.append((key, child))
+            }
         }
 
         /// The container already under `key` when it is of the kind asked for, so that two
         /// nested containers under one key fill one dictionary, as Foundation's do. One of
         /// the other kind is a conflict, which makes the encoding throw.
         private func existing(_ key: Key, array: Bool) -> EncodedNode? {
-            guard case .dict(let entries) = node.kind, let child = entries.first(where: { $0.0 == key.stringValue })?.1
-            else { return nil }
+            guard case .dict(let entries) = node.kind, let place = node.places[ExactKey(key.stringValue)] else {
+                return nil
+            }
+            let child = entries[place].1
             switch child.kind {
             case .dict where !array, .array where array: return child
             case .dict, .array: if node.conflict == nil { node.conflict = (key.stringValue, codingPath + [key]) }

@@ -98,6 +98,33 @@ final class DesiredStateTests: XCTestCase {
         try DesiredState.perform([removal], on: &shared)
         XCTAssertEqual(shared, ["b": ["other": true]])
     }
+
+    /// Many edits of one domain, removals among them, made as one pass: the result is what
+    /// making them one at a time gives.
+    func testManyEditsGiveWhatOneAtATimeGives() throws {
+        var values = PlistDictionary()
+        for n in 0..<5000 { values.append(key: "key\(100_000 + n)", value: .int(Int64(n))) }
+        var edits: [DesiredState.Edit] = []
+        for n in stride(from: 0, to: 5000, by: 2) {
+            edits.append(.init(path: PlistKeyPath(["key\(100_000 + n)"]), value: nil))
+        }
+        for n in stride(from: 1, to: 5000, by: 4) {
+            edits.append(.init(path: PlistKeyPath(["key\(100_000 + n)"]), value: -1))
+        }
+        edits.append(.init(path: PlistKeyPath(["a", "b"]), value: true))
+        edits.append(.init(path: PlistKeyPath(["key100000"]), value: 7))
+        var expected = values
+        for edit in edits {
+            var top = expected[edit.path.segments[0]]
+            if let value = edit.value { try edit.path.set(value, in: &top) } else { top = nil }
+            expected[edit.path.segments[0]] = top
+        }
+        try DesiredState.perform(edits, on: &values)
+        XCTAssertEqual(values, expected)
+        XCTAssertEqual(values.count, 2502)
+        XCTAssertEqual(values["key100000"], 7)
+        XCTAssertEqual(values["a"], ["b": true])
+    }
 }
 
 /// Which keys `undo` restores, and to what.
@@ -119,5 +146,70 @@ final class UndoPlanTests: XCTestCase {
         big[1].valuesKept = false
         XCTAssertNil(Undo.plan(big, .steps(2)), "a change kept without values cannot be undone")
         XCTAssertEqual(Undo.plan(big, .steps(1))?.count, 2)
+    }
+}
+
+/// `DesiredState.run` against a store: the plan's result is written when the file is as
+/// the plan read it, and the edits are made again when another writer changed it since.
+final class DesiredStateRunTests: XCTestCase {
+    var directory = ""
+    var store: DomainStore!
+
+    override func setUp() {
+        directory = NSTemporaryDirectory() + "desired-\(UUID().uuidString)"
+        store = DomainStore(
+            directory: directory + "/config",
+            environment: Environment(["XDG_STATE_HOME": directory + "/state", "HOME": directory]))
+    }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    func values(_ name: String) throws -> PlistDictionary? { try store.load(.named(name))?.values }
+
+    func testAChangeMadeBetweenThePlanAndTheRunIsKept() throws {
+        try store.update(.named("com.example.a")) {
+            $0 = ["a": 1, "b": 2, "c": 3]; return true
+        }
+        let engine = DesiredState(store: store)
+        let desired = SettingsState([("com.example.a", ["a": 10, "b": 20])])
+        let plan = try engine.plan(desired)
+        // The usual case: nobody wrote meanwhile; the planned values are written.
+        XCTAssertEqual(try engine.run(plan), ["com.example.a"])
+        XCTAssertEqual(try values("com.example.a"), ["a": 10, "b": 20, "c": 3])
+
+        try store.update(.named("com.example.a")) {
+            $0 = ["a": 1, "b": 2, "c": 3]; return true
+        }
+        let again = try engine.plan(desired)
+        try store.update(.named("com.example.a")) {
+            $0["c"] = 30; $0["d"] = 4; return true
+        }
+        XCTAssertEqual(try engine.run(again), ["com.example.a"])
+        XCTAssertEqual(try values("com.example.a"), ["a": 10, "b": 20, "c": 30, "d": 4])
+    }
+
+    /// A failure in the second domain: the record keeps what the first one held, so a later
+    /// apply without it gives it back.
+    func testAfterAFailureTheRecordHoldsWhatTheAppliedDomainsHeld() throws {
+        try store.update(.named("com.example.a")) {
+            $0 = ["k": 1]; return true
+        }
+        try store.update(.named("com.example.b")) {
+            $0 = ["k": 1]; return true
+        }
+        let engine = DesiredState(store: store)
+        let plan = try engine.plan(SettingsState([("com.example.a", ["k": 2]), ("com.example.b", ["k": 2])]))
+        let path = store.path(of: .named("com.example.b"))
+        chmod(path, 0o444)
+        defer { chmod(path, 0o644) }
+        XCTAssertThrowsError(try engine.run(plan)) { error in
+            guard case ApplyError.partial(let applied, let failed, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(applied, ["com.example.a"])
+            XCTAssertEqual(failed, "com.example.b")
+        }
+        XCTAssertEqual(try values("com.example.a"), ["k": 2])
+        chmod(path, 0o644)
+        try engine.run(try engine.plan(SettingsState([])))
+        XCTAssertEqual(try values("com.example.a"), ["k": 1], "given back what it held")
+        XCTAssertEqual(try values("com.example.b"), ["k": 1])
     }
 }

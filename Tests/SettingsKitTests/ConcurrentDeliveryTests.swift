@@ -22,7 +22,7 @@ final class ConcurrentDeliveryTests: XCTestCase {
         let heard = Mutex<[Int]>([])
         let token = settings.observe(key) { change in heard.withLock { $0.append(change.newValue) } }
         settings[key] = 6
-        settings.delivered(["n": late])
+        settings.delivered([ExactKey("n"): late])
         token.cancel()
         return heard.withLock { $0 }
     }

@@ -9,6 +9,8 @@ public struct KeyChange: Sendable, Equatable {
     public let new: PlistValue?
     /// A change of `key` from `old` to `new`.
     public init(key: String, old: PlistValue?, new: PlistValue?) { (self.key, self.old, self.new) = (key, old, new) }
+    /// The same key, byte for byte, and equal values.
+    public static func == (a: Self, b: Self) -> Bool { sameKey(a.key, b.key) && a.old == b.old && a.new == b.new }
 }
 
 extension PlistDictionary {

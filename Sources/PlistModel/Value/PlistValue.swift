@@ -30,7 +30,7 @@ extension PlistValue: Equatable {
         case let (.int(a), .int(b)): return a == b
         case let (.float(a), .float(b)): return a.bitPattern == b.bitPattern
         case let (.double(a), .double(b)): return a.bitPattern == b.bitPattern
-        case let (.string(a), .string(b)): return a.utf8.elementsEqual(b.utf8)
+        case let (.string(a), .string(b)): return sameKey(a, b)  // bytes, eight at a time
         case let (.data(a), .data(b)): return a == b
         case let (.date(a), .date(b)): return a.secondsSince2001.bitPattern == b.secondsSince2001.bitPattern
         case let (.array(a), .array(b)): return a == b

@@ -15,9 +15,21 @@ public struct Schema: Sendable {
     public let strict: Bool
     /// In the order of the file.
     public let keys: [KeySchema]
+    /// Each key's place in `keys` (the first, for a name given twice), by its bytes: `apply`
+    /// of a big domain asks for the schema of every key it changes.
+    private let places: [ExactKey: Int]
+
+    init(strict: Bool, keys: [KeySchema]) {
+        (self.strict, self.keys) = (strict, keys)
+        var places: [ExactKey: Int] = [:]
+        for (place, key) in keys.enumerated() where places[ExactKey(key.name)] == nil {
+            places[ExactKey(key.name)] = place
+        }
+        self.places = places
+    }
 
     /// The schema of the key named `name` (compared as bytes), if the schema has one.
-    public func key(_ name: String) -> KeySchema? { keys.first { $0.name.utf8.elementsEqual(name.utf8) } }
+    public func key(_ name: String) -> KeySchema? { places[ExactKey(name)].map { keys[$0] } }
 
     /// The keys by name, sorted, as `list-keys` prints them.
     public var sortedNames: [String] { keys.map(\.name).sorted(by: byteOrderPrecedes) }

@@ -14,9 +14,9 @@ enum JSONIntegers {
         case (.int(let i), .float?): return .float(Float(i.doubleValue))
         case (.dict(let dict), .dict(let before)?):
             if before.isEmpty { return new }
-            let previous = before.sortedEntries
             if dict.isStrictlySorted {
                 // Both in key order, the usual case: one walk, no hashing.
+                let previous = before.sortedEntries
                 var j = 0
                 return .dict(
                     PlistDictionary(
@@ -27,14 +27,11 @@ enum JSONIntegers {
                             return .init(key: entry.key, value: keepingReals(entry.value, where: old))
                         }))
             }
-            // A hash of the old keys, so a big domain is not scanned once per key. Swift
-            // hashes canonically equivalent keys alike; at worst such a pair shares a type.
-            let old = previous.count < 16 ? nil : Dictionary(previous.map { ($0.key, $0.value) }) { $1 }
+            // One lookup per key, by its bytes (the dictionary's own, hashed or sorted).
             return .dict(
                 PlistDictionary(
                     entries: dict.entries.map { entry in
-                        let value = old.map { $0[entry.key] } ?? before[entry.key]
-                        return .init(key: entry.key, value: keepingReals(entry.value, where: value))
+                        .init(key: entry.key, value: keepingReals(entry.value, where: before[entry.key]))
                     }))
         case (.array(let items), .array(let before)?):
             return .array(items.indices.map { keepingReals(items[$0], where: $0 < before.count ? before[$0] : nil) })

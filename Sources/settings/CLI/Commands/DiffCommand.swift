@@ -34,7 +34,9 @@ enum DiffCommand {
             let names = state.domains.map(\.name)
             var live = try SettingsState.live(state.complete ? [] : names, in: context.store) { context.report($0) }
             if state.complete {
-                let gone = names.filter { !live.names($0) && !live.unreadable.contains($0) }
+                let gone = names.filter { name in
+                    !live.names(name) && !live.unreadable.contains { sameKey($0, name) }
+                }
                 live.domains += try SettingsState.live(gone, in: context.store).domains
             }
             new = .state(live)

@@ -86,7 +86,8 @@ enum HistoryCommand {
         }
         _ = context.layers(for: domain)
         let skipped = try Undo.run(plan, on: domain, host: context.host, in: context.store)
-        for change in plan where !skipped.contains(change.key) {
+        let left = Set(skipped.map(ExactKey.init))
+        for change in plan where !left.contains(ExactKey(change.key)) {
             let path = PlistKeyPath([change.key])
             if let old = change.old { context.output += [UInt8(ascii: "-")] + CanonicalText.line(path, old) }
             if let new = change.new { context.output += [UInt8(ascii: "+")] + CanonicalText.line(path, new) }

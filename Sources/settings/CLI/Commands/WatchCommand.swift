@@ -12,6 +12,15 @@ enum WatchCommand {
     enum Selector: Equatable {
         case key(String)
         case path(PlistKeyPath)
+
+        /// Keys are bytes: `watch D \u{E9} e\u{301}` watches two keys.
+        static func == (a: Self, b: Self) -> Bool {
+            switch (a, b) {
+            case (.key(let x), .key(let y)): sameKey(x, y)
+            case (.path(let x), .path(let y)): x == y
+            default: false
+            }
+        }
     }
 
     struct Options {
@@ -233,17 +242,17 @@ extension WatchCommand {
         /// one its own changes wrote since it started.
         func notOwn(_ changes: [KeyChange], store: DomainStore, host: DomainHost) -> [KeyChange] {
             guard started > 0 else { return changes }
-            var own: [String: PlistValue?] = [:]
+            var own: [ExactKey: PlistValue?] = [:]
             for entry in store.history(of: domain, host: host) where entry.time >= started - 1 {
                 for change in entry.changes {
                     if entry.writer.hasSuffix("(\(mark))") {
-                        own[change.key] = .some(change.new)
+                        own[ExactKey(change.key)] = .some(change.new)
                     } else {
-                        own[change.key] = nil
+                        own[ExactKey(change.key)] = nil
                     }
                 }
             }
-            return changes.filter { change in own[change.key].map { $0 != change.new } ?? true }
+            return changes.filter { change in own[ExactKey(change.key)].map { $0 != change.new } ?? true }
         }
 
         /// Runs the command through `sh -c` and waits; a failure is one line, not the end.
