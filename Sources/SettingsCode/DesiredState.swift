@@ -247,29 +247,19 @@ public enum ApplyError: Error, Sendable {
             of domain: DomainName, named name: String, in store: DomainStore, _ current: PlistDictionary,
             _ planned: PlistDictionary, format: PlistFormat
         ) -> [Problem] {
-            var problems: [Problem] = []
-            let managed = store.adminLayers(of: domain).managed
-            var schema: Schema?
-            if case .named(let plain) = domain {
-                schema = try? SchemaFiles.load(
-                    for: plain, configDirectory: store.directory, environment: store.environment
-                ).get()
-            }
-            for change in planned.changes(from: current) {
-                if let managed, managed.values[change.key] != nil {
-                    problems.append(.managed(domain: name, key: change.key, by: managed.path))
-                }
-                if let new = change.new, let problem = schema?.key(change.key)?.violation(new) {
-                    problems.append(.schema(domain: name, key: change.key, problem.message))
-                }
-                if let new = change.new,
-                    let problem = PropertyList.unstorable(
-                        key: change.key, value: new, format: format == .binary ? .binary : .xml)
-                {
-                    problems.append(.unstorable(StoreError.unstorable(path: name, problem).message))
+            // The store's own policy, asked before anything is written: what `apply` and
+            // `edit` refuse is exactly what the write would refuse.
+            store.refusals(
+                of: planned.changes(from: current), in: domain, format: format == .binary ? .binary : .xml, named: name
+            ).map { error in
+                switch error {
+                case let .managed(key, path): .managed(domain: name, key: key, by: path)
+                case let .schemaViolation(key, violation): .schema(domain: name, key: key, violation.message)
+                case let .notInSchema(key, _):
+                    .schema(domain: name, key: key, "not a key of the schema, which is strict")
+                default: .unstorable(error.message)
                 }
             }
-            return problems
         }
 
         /// One line for a person.

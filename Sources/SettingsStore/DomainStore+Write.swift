@@ -195,6 +195,21 @@ extension DomainStore {
         }
     }
 
+    /// Every rule of the `WritePolicy` that `changes` to `domain` (a `format` file) would
+    /// break, key by key, without writing anything: the one policy a write is held to, for
+    /// the verbs that check a whole plan before writing (`apply`, `edit`). `name` is what
+    /// a message calls the file.
+    package func refusals(
+        of changes: [KeyChange], in domain: DomainName, host: DomainHost = .any, format: PlistFormat, named name: String
+    ) -> [StoreError] {
+        let policy = policy(domain, host: host, managed: managedFile(of: domain, host: host), format: format, at: name)
+        var refusals: [StoreError] = []
+        for change in changes {
+            do throws(StoreError) { _ = try policy.check(change.key, change.new) } catch { refusals.append(error) }
+        }
+        return refusals
+    }
+
     /// The rules a change of `domain` is held to (`WritePolicy`): its managed file, its
     /// schema unless `checksSchema` is off, and what a `format` file at `path` can hold.
     func policy(

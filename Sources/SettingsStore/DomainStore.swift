@@ -156,7 +156,8 @@ public struct DomainStore: Sendable {
         if (try? FileSystem.linkStatus(Path.join(folder, name))) ?? nil != nil { return name }
         guard let entries = try? FileSystem.directoryEntries(folder) else { return name }
         let lowered = name.lowercased()
-        return entries.filter { $0.lowercased() == lowered }.min(by: byteOrderPrecedes) ?? name
+        // Compared as bytes: "é" and "e\u{301}" name two files, as the file system has them.
+        return entries.filter { sameKey($0.lowercased(), lowered) }.min(by: byteOrderPrecedes) ?? name
     }
 
     /// A cheap fingerprint of the file at `path` (one `stat`): it changes whenever the

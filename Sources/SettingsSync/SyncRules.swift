@@ -44,19 +44,23 @@ package struct SyncRules: Sendable {
                 guard let key = rule.key, FileSystem.matches(domain, pattern: rule.domain) else { return nil }
                 return key
             },
-            names: Set((schema?.keys.filter { !$0.syncs }.map(\.name) ?? []) + (managed?.values.keys ?? [])))
+            names: Set(
+                ((schema?.keys.filter { !$0.syncs }.map(\.name) ?? []) + (managed?.values.keys ?? [])).map(
+                    ExactKey.init)
+            ))
     }
 }
 
 /// The keys of one domain that stay on this machine.
 struct LocalKeys {
     let patterns: [String]
-    let names: Set<String>
+    /// Compared as bytes: a local "é" keeps that key here, not "e\u{301}" too.
+    let names: Set<ExactKey>
 
     var isEmpty: Bool { patterns.isEmpty && names.isEmpty }
 
     func contains(_ key: String) -> Bool {
-        names.contains(key) || patterns.contains { FileSystem.matches(key, pattern: $0) }
+        names.contains(ExactKey(key)) || patterns.contains { FileSystem.matches(key, pattern: $0) }
     }
 
     /// The values that travel, and those that stay.
@@ -73,7 +77,7 @@ struct LocalKeys {
     /// What decides them, as bytes, for a domain's fingerprint.
     var text: [UInt8] {
         Array(
-            (patterns.joined(separator: "\n") + "\u{0}" + names.sorted(by: byteOrderPrecedes).joined(separator: "\n"))
+            (patterns.joined(separator: "\n") + "\u{0}" + names.sorted().map(\.text).joined(separator: "\n"))
                 .utf8)
     }
 }

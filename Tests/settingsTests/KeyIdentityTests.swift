@@ -76,13 +76,15 @@ final class KeyIdentityTests: XCTestCase {
         XCTAssertEqual(h.run(["diff", domain, target]).status, 0)
     }
 
-    /// Two domains whose names differ only in normalization, made through their paths (a
-    /// new domain's file is looked for in any case by `DomainStore.existingName`, which
-    /// compares as `String`s: reported in issue 47, another change's to make).
+    /// Two domains whose names differ only in normalization, made by name: the lookup of
+    /// an existing file in any case (`DomainStore.existingName`) compares bytes, so the
+    /// second write makes a second file instead of landing in the first.
     func makeTwoDomains() -> (String, String) {
         let a = "com.example.\(composed)", b = "com.example.\(decomposed)"
-        h.ok("write", h.path(a), "o", "-int", "0")
-        h.ok("write", h.path(b), "o", "-int", "0")
+        h.ok("write", a, "o", "-int", "0")
+        h.ok("write", b, "o", "-int", "0")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: h.path(a)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: h.path(b)))
         return (a, b)
     }
 

@@ -146,6 +146,35 @@ final class WritePolicyTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: copy), "the copy is kept")
     }
 
+    /// A strict schema's unknown key is found by `apply`'s plan, like every other rule:
+    /// the whole file is refused before any domain is written, `--dry-run` and `--check`
+    /// included, and nothing offers a `--force` apply does not take. `edit` reopens on it.
+    func testAStrictSchemasUnknownKeyRefusesAWholeApply() throws {
+        let folder = h.config + "/settings/schemas"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let strict = #"{"strict": true, "keys": {"volume": {"type": "integer", "minimum": 0, "maximum": 100}}}"#
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/com.ex.json", contents: Data(strict.utf8)))
+        h.ok("write", "com.ex", "volume", "5")
+        let desired = file("strict.json", #"{"com.aaa": {"a": 1}, "com.ex": {"volume": 5, "zzz": 1}}"#)
+        for extra in [[], ["--dry-run"], ["--check"]] {
+            let r = h.run(["apply", desired] + extra)
+            XCTAssertEqual(r.status, 2, "\(extra): \(r.stderr)")
+            XCTAssertEqual(r.stdout, "", "\(extra)")
+            XCTAssertTrue(r.stderr.contains("zzz"), r.stderr)
+            XCTAssertFalse(r.stderr.contains("--force"), r.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.aaa")), "nothing of the file was applied")
+        let editor = h.config + "/add-key.sh"
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: editor,
+                contents: Data("#!/bin/sh\nsed -i 's/\"volume\"/\"zzz\": 1, \"volume\"/' \"$1\"\n".utf8),
+                attributes: [.posixPermissions: 0o755]))
+        let edit = h.run(["edit", "com.ex"], environment: ["EDITOR": editor])
+        XCTAssertEqual(edit.status, 1, edit.stderr)
+        XCTAssertTrue(edit.stderr.contains("(e)dit again"), edit.stderr)
+    }
+
     /// The refusals say what `write` always said, with the status it always had.
     func testTheStoreSaysWhatWriteAlwaysSaid() {
         prepare()
