@@ -219,7 +219,7 @@ extension DomainStore {
         // A named domain has a schema, as the command line looks one up; one that cannot
         // be used checks nothing (readers say why).
         if checksSchema, case .named(let name) = domain {
-            schema = try? SchemaFiles.load(for: name, configDirectory: directory, environment: environment).get()
+            schema = try? SchemaFiles.load(for: name, in: schemaFolders).get()
         }
         return WritePolicy(
             managed: managed, schema: schema, domain: domain.displayName, path: path, format: format,

@@ -48,6 +48,8 @@ public struct DomainStore: Sendable {
 
     /// The variables the store was made from; schemas are looked up in its `XDG_DATA_DIRS`.
     public let environment: Environment
+    /// Where a domain's schema is looked for (`SchemaFiles.folders`), worked out once.
+    let schemaFolders: [String]
 
     /// `directory` defaults to `$XDG_CONFIG_HOME`, or `~/.config`; `lockTimeout` to
     /// `$SETTINGS_LOCK_TIMEOUT` seconds, or 10; `readRetry` to `$SETTINGS_READ_RETRY`, or
@@ -68,6 +70,7 @@ public struct DomainStore: Sendable {
         self.lockTimeout =
             lockTimeout ?? (try? Self.secondsFromEnvironment(Self.lockTimeoutVariable, in: environment)) ?? 10
         self.readRetry = readRetry ?? (try? Self.secondsFromEnvironment(Self.readRetryVariable, in: environment)) ?? 0.5
+        schemaFolders = SchemaFiles.folders(configDirectory: self.directory, environment: environment)
     }
 
     /// The environment variables of `lockTimeout` and `readRetry`.

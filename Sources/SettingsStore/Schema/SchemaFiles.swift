@@ -5,26 +5,39 @@ import PlistModel
 /// Relative entries of `XDG_DATA_DIRS` are ignored, as the XDG spec says: they would
 /// name folders below whatever folder the command happens to run in.
 package enum SchemaFiles {
+    /// The folders looked in, first match wins. (A store works them out once: every write
+    /// looks its domain's schema up, and splitting the variable each time cost more than
+    /// the look.)
+    package static func folders(configDirectory: String, environment: Environment = .process) -> [String] {
+        let dataDirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        return [Path.join(configDirectory, "settings/schemas")]
+            + dataDirs.split(separator: ":").filter { $0.hasPrefix("/") }.map {
+                Path.join(String($0), "settings/schemas")
+            }
+    }
+
     /// The places looked in, first match wins.
     package static func candidates(for domain: String, configDirectory: String, environment: Environment = .process)
         -> [String]
     {
-        let dataDirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
-        let folders =
-            [Path.join(configDirectory, "settings/schemas")]
-            + dataDirs.split(separator: ":").filter { $0.hasPrefix("/") }.map {
-                Path.join(String($0), "settings/schemas")
-            }
-        return folders.map { Path.join($0, domain + ".json") }
+        folders(configDirectory: configDirectory, environment: environment).map { Path.join($0, domain + ".json") }
     }
 
     /// The schema file used for `domain`, if any.
     package static func path(for domain: String, configDirectory: String, environment: Environment = .process)
         -> String?
     {
-        candidates(for: domain, configDirectory: configDirectory, environment: environment).first {
-            (try? FileSystem.status($0)) ?? nil != nil
+        path(for: domain, in: folders(configDirectory: configDirectory, environment: environment))
+    }
+
+    /// The schema file used for `domain` among `folders` (`folders(configDirectory:environment:)`).
+    package static func path(for domain: String, in folders: [String]) -> String? {
+        let name = domain + ".json"
+        for folder in folders {
+            let path = Path.join(folder, name)
+            if (try? FileSystem.status(path)) ?? nil != nil { return path }
         }
+        return nil
     }
 
     /// The domain's schema: nil when it has none; a `SchemaError` (to be shown as a
@@ -34,7 +47,12 @@ package enum SchemaFiles {
             Schema?, SchemaError
         >
     {
-        guard let path = path(for: domain, configDirectory: configDirectory, environment: environment) else {
+        load(for: domain, in: folders(configDirectory: configDirectory, environment: environment))
+    }
+
+    /// `load(for:configDirectory:environment:)` among `folders`.
+    package static func load(for domain: String, in folders: [String]) -> Result<Schema?, SchemaError> {
+        guard let path = path(for: domain, in: folders) else {
             return .success(nil)
         }
         let bytes: [UInt8]

@@ -29,21 +29,47 @@
 package struct StateFile: Sendable {
     /// The folder whose layout is its user's own; links in it are followed.
     package let root: String
-    /// The folders below `root`, then the file's name: made and opened only as themselves.
-    package let components: [String]
+    /// The folders below `root`, then the file's name, joined by single slashes (no empty,
+    /// `.` or `..` component): made and opened only as themselves.
+    package let relative: String
 
     /// `relative` (`settings/history/NAME.jsonl`) below `root`. An empty component or `..`
     /// is dropped, so the file is always below `root`.
     package init(root: String, _ relative: String) {
         self.root = root
-        components = relative.split(separator: "/").map(String.init).filter { !$0.isEmpty && $0 != "." && $0 != ".." }
+        // The usual name needs no cleaning: looked at as bytes, not split (a write makes
+        // three of these, and `split` on a `String` cost more than the write's own work).
+        if Self.isClean(relative) {
+            self.relative = relative
+        } else {
+            self.relative = relative.split(separator: "/").filter { !$0.isEmpty && $0 != "." && $0 != ".." }
+                .joined(separator: "/")
+        }
     }
 
+    /// Whether `relative` is components joined by single slashes, none empty, `.` or `..`.
+    private static func isClean(_ relative: String) -> Bool {
+        var length = 0, dots = 0
+        for byte in relative.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if length == 0 || length == dots { return false }
+                (length, dots) = (0, 0)
+            } else {
+                length += 1
+                if byte == UInt8(ascii: "."), dots == length - 1 { dots += 1 }
+            }
+        }
+        return length > 0 && !(length == dots && dots <= 2)
+    }
+
+    /// The folders below `root`, then the file's name.
+    package var components: [String] { relative.split(separator: "/").map(String.init) }
+
     /// The file's path, for messages.
-    package var path: String { ([root] + components).joined(separator: "/") }
+    package var path: String { relative.isEmpty ? root : Path.join(root, relative) }
 
     /// The file's name in its folder.
-    var name: String { components.last ?? "" }
+    var name: String { Path.lastComponent(of: relative) }
 
     /// The folder this file is in, as a `StateFile` of its own.
     package var folder: StateFile {
@@ -206,7 +232,7 @@ package struct StateFile: Sendable {
     /// comes back; anything else (missing, a link, a kernel without `openat2`) is left to
     /// the walk, which makes what is missing and says precisely what is wrong.
     private func openExisting(_ access: Access, under root: Root) -> Opened? {
-        guard components.count > 1 else { return nil }
+        guard relative.utf8.contains(UInt8(ascii: "/")) else { return nil }
         let flags: CInt =
             switch access {
             case .read: O_RDONLY
@@ -215,7 +241,7 @@ package struct StateFile: Sendable {
             }
         guard
             let fd = FileSystem.openBeneath(
-                root.fd, components.joined(separator: "/"), flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+                root.fd, relative, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
         else { return nil }
         guard let status = try? FileSystem.status(fd: fd),
             Self.problem(status, user: root.user, isFolder: false, me: root.me) == nil
@@ -381,9 +407,12 @@ package struct StateFile: Sendable {
     /// out no user's folders through their links (a user who links `~/.local/state` to
     /// `/etc` would have root make files there).
     static func linkOfAnotherUser(above path: String) -> (String, UInt32)? {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for name in path.split(separator: "/") {
-            prefix += "/" + name
+        // Each prefix that ends before a slash, and the whole: looked at as bytes.
+        let bytes = Array(path.utf8)
+        var ends = bytes.indices.filter { $0 > 0 && bytes[$0] == UInt8(ascii: "/") && bytes[$0 - 1] != bytes[$0] }
+        ends.append(bytes.count)
+        for end in ends {
+            let prefix = String(decoding: bytes[..<end], as: UTF8.self)
             guard let status = (try? FileSystem.linkStatus(prefix)) ?? nil else { return nil }
             if status.isSymlink, status.uid != 0 { return (prefix, UInt32(status.uid)) }
         }
