@@ -200,14 +200,10 @@ public struct DesiredState: Sendable {
     }
 
     /// The last record under this name: domain names to pointers to what they held.
-    private func readRecord() throws(StoreError) -> PlistDictionary {
-        let bytes: [UInt8]
-        do throws(StateFileError) {
-            guard let read = try recordFile.read() else { return [:] }
-            bytes = read
-        } catch {
-            throw StoreError(error)
-        }
+    private func readRecord() throws -> PlistDictionary {
+        // Through the state files' door: a link or FIFO planted at the record is refused,
+        // in the door's own words.
+        guard let bytes = try recordFile.read() else { return [:] }
         let root = try SettingsState.dictionary(bytes, name: recordPath)
         guard case .dict(let domains)? = root["domains"] else {
             throw StoreError.notADictionary(path: "\(recordPath): domains", root["domains"]?.type ?? .dict)
@@ -218,12 +214,7 @@ public struct DesiredState: Sendable {
     private func saveRecord(_ record: PlistDictionary) throws {
         let root: PlistDictionary = ["settings-apply": 1, "domains": .dict(record)]
         // Through the state files' door: a link or FIFO planted at the record is refused.
-        do throws(StateFileError) {
-            try recordFile.replace(
-                with: JSONWriter.encode(.dict(root), pretty: true) + [UInt8(ascii: "\n")], durable: true)
-        } catch {
-            throw StoreError(error)
-        }
+        try recordFile.replace(with: JSONWriter.encode(.dict(root), pretty: true) + [UInt8(ascii: "\n")], durable: true)
     }
 }
 
@@ -253,11 +244,10 @@ public enum ApplyError: Error, Sendable {
                 of: planned.changes(from: current), in: domain, format: format == .binary ? .binary : .xml, named: name
             ).map { error in
                 switch error {
-                case let .managed(key, path): .managed(domain: name, key: key, by: path)
-                case let .schemaViolation(key, violation): .schema(domain: name, key: key, violation.message)
-                case let .notInSchema(key, _):
-                    .schema(domain: name, key: key, "not a key of the schema, which is strict")
-                default: .unstorable(error.message)
+                case StoreError.managed(let key, let path): .managed(domain: name, key: key, by: path)
+                case let refusal as SchemaRefusal: .schema(domain: name, key: refusal.key, refusal.problem)
+                case let error as StoreError: .unstorable(error.message)
+                default: .unstorable("\(error)")
                 }
             }
         }

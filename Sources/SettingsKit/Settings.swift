@@ -324,6 +324,9 @@ public final class Settings: Sendable {
     func settingsError(_ error: any Error) -> SettingsError {
         if let error = error as? SettingsError { return error }
         if let error = error as? StoreError { return .store(error) }
+        // The domain's schema refuses the value: one that cannot be stored, as an
+        // encoding that throws is (`StoreError` keeps its cases, so its switches hold).
+        if let refusal = error as? SchemaRefusal { return .unencodable(key: refusal.key, reason: refusal.problem) }
         return .store(.writeFailed(path: store.path(of: domain, host: host), .ioError))
     }
 

@@ -51,7 +51,7 @@ extension DomainStore {
             let policy = policy(domain, host: host, managed: managed, format: format, at: target.path)
             let journals = Journal(self) != nil
             var changes: [KeyChange] = [], changeCount = 0
-            try values.forEachChange(from: before) { changed throws(StoreError) in
+            try values.forEachChange(from: before) { changed throws in
                 binary = try policy.check(changed.key, changed.new) || binary
                 // A journal line keeps a few thousand changes at most: past that, the count.
                 if journals {
@@ -201,11 +201,11 @@ extension DomainStore {
     /// a message calls the file.
     package func refusals(
         of changes: [KeyChange], in domain: DomainName, host: DomainHost = .any, format: PlistFormat, named name: String
-    ) -> [StoreError] {
+    ) -> [any Error] {
         let policy = policy(domain, host: host, managed: managedFile(of: domain, host: host), format: format, at: name)
-        var refusals: [StoreError] = []
+        var refusals: [any Error] = []
         for change in changes {
-            do throws(StoreError) { _ = try policy.check(change.key, change.new) } catch { refusals.append(error) }
+            do { _ = try policy.check(change.key, change.new) } catch { refusals.append(error) }
         }
         return refusals
     }

@@ -42,6 +42,12 @@ public struct DomainStore: Sendable {
     /// turns the retry off.
     public var readRetry: Double
 
+    /// Told, once per write, when a journal file was refused as planted (a link, a FIFO,
+    /// another user's file): the write is in place, its history not kept. The command line
+    /// says it as a warning; nil says nothing, as a journal that cannot be written never
+    /// did.
+    package var journalRefused: (@Sendable (_ message: String) -> Void)?
+
     /// Who writes, for the journal (`history`): the command line sets `settings VERB`;
     /// nil is the program's name.
     package var writer: String?

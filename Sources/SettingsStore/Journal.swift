@@ -138,11 +138,8 @@ package struct Journal: Sendable {
         /// The state folder's parent, open once for both files (`StateFile.openRoot`).
         private let root: StateFile.Root?
         /// A journal file refused as planted (a link, a FIFO, another user's): said once,
-        /// as the write's warning; the write itself goes on.
-        private(set) var refused: StoreError?
-
-        /// What the write's caller says about the journal: nil when all was well.
-        var warning: StoreWarning? { refused.map(StoreWarning.notJournalled) }
+        /// through the store's `journalRefused`; the write itself goes on.
+        private(set) var refused: StateFileError?
 
         init(_ journal: Journal, at path: String, before: FileStamp?, creating: Bool, values: () -> PlistDictionary?) {
             self.journal = journal
@@ -277,7 +274,7 @@ package struct Journal: Sendable {
     func append(
         _ outside: [KeyChange], uncompared: Bool = false, _ changes: [KeyChange], count: Int? = nil,
         at file: StateFile, under root: StateFile.Root? = nil
-    ) -> StoreError? {
+    ) -> StateFileError? {
         guard !changes.isEmpty || !outside.isEmpty || uncompared else { return nil }
         let now = Double(FileSystem.wallClockNanoseconds()) / 1e9
         let limit = maximumBytes / 8
@@ -300,9 +297,8 @@ package struct Journal: Sendable {
 
     /// A journal file's failure worth a warning: one refused as planted. Any other (a full
     /// disk, a folder without permission) only loses history, as it always did.
-    static func refusal(_ error: StateFileError) -> StoreError? {
-        guard case .untrusted = error.reason else { return nil }
-        return StoreError(error)
+    static func refusal(_ error: StateFileError) -> StateFileError? {
+        error.isRefusal ? error : nil
     }
 
     /// The domain's entries, oldest first; a line a crash tore is skipped.

@@ -30,14 +30,6 @@ public enum StoreError: Error, Sendable, Equatable {
     /// The change would set or remove a key an administrator's managed file locks
     /// (`AdminLayers`): nothing was written.
     case managed(key: String, path: String)
-    /// A file the tool keeps beside the domains (the journal, an apply record, a key
-    /// index, sync's state) is not one it could have made: a link, a FIFO, a file with
-    /// other names, or, as root in a user's folders, another user's. It is not used.
-    case untrusted(path: String, UntrustedFile)
-    /// The domain's schema does not allow the value for `key`: nothing was written.
-    case schemaViolation(key: String, SchemaViolation)
-    /// The domain's schema is strict and has no `key`: nothing was written.
-    case notInSchema(key: String, domain: String)
 
     /// A failed whole-file read of `path`.
     package init(reading path: String, _ error: FileError) {
@@ -47,14 +39,16 @@ public enum StoreError: Error, Sendable, Equatable {
         }
     }
 
-    /// A state file's failure (`StateFile`), as the store says it.
+    /// A state file's failure (`StateFile`) as the public API's cases say it, for a library
+    /// caller (SettingsKit's published schema); the command line says `StateFileError`'s
+    /// own, more precise, message.
     package init(_ error: StateFileError) {
         switch error.reason {
         case .failed(let errno, writing: true): self = .writeFailed(path: error.path, errno)
         case .failed(let errno, writing: false): self = .unreadable(path: error.path, errno)
-        // A FIFO, device or folder is what `notAFile` has always said, for any file.
-        case .untrusted(.kind(let kind)) where kind != .symbolicLink: self = .notAFile(path: error.path, kind)
-        case .untrusted(let problem): self = .untrusted(path: error.path, problem)
+        case .untrusted(.kind(let kind)), .untrusted(.notAFolder(let kind)): self = .notAFile(path: error.path, kind)
+        case .untrusted(.hardLinked): self = .writeFailed(path: error.path, Errno(31))  // EMLINK
+        case .untrusted(.owner), .untrusted(.linkOfUser): self = .writeFailed(path: error.path, .notPermitted)
         }
     }
 
@@ -97,9 +91,6 @@ public enum StoreError: Error, Sendable, Equatable {
         case let .badEnvironment(name, value, expected): "invalid \(name) '\(value)': expected \(expected)"
         case let .notJSON(path, error): "cannot parse \(path): \(error.message)"
         case let .managed(key, path): "cannot change \(key): it is managed by the administrator's \(path)"
-        case let .untrusted(path, problem): "cannot use \(path): \(problem.reason)"
-        case let .schemaViolation(key, problem): "invalid value for \(key): \(problem.message)"
-        case let .notInSchema(key, domain): "\(key) is not a key of \(domain)'s schema, which is strict"
         }
     }
 }
@@ -109,9 +100,6 @@ public enum StoreWarning: Sendable, Equatable {
     /// The new file is in place, but the folder's fsync failed: a crash before the
     /// kernel writes the folder back could still lose the change.
     case notDurable(path: String, Errno)
-    /// The change is in place, but the journal (`history`) did not record it: one of its
-    /// files was refused as planted (`StoreError.untrusted`).
-    case notJournalled(StoreError)
 
     init?(_ durability: AtomicFile.Durability, path: String) {
         guard case .unconfirmed(let errno) = durability else { return nil }
@@ -124,8 +112,6 @@ public enum StoreWarning: Sendable, Equatable {
         case let .notDurable(path, errno):
             "\(path) was written, but syncing its folder failed (\(errno.message)): "
                 + "the change is in place; its durability is not confirmed"
-        case let .notJournalled(error):
-            "the change is in place, but not in its history: " + error.message
         }
     }
 }

@@ -41,17 +41,18 @@ struct WritePolicy {
     }
 
     /// Whether `key` may be set to `new` (nil: removed); true when storing it makes the
-    /// file binary. Throws the first rule it breaks.
-    func check(_ key: String, _ new: PlistValue?) throws(StoreError) -> Bool {
+    /// file binary. Throws the first rule it breaks: a `StoreError` (managed, unstorable)
+    /// or a `SchemaRefusal`.
+    func check(_ key: String, _ new: PlistValue?) throws -> Bool {
         if let managed, managed.values[key] != nil { throw StoreError.managed(key: key, path: managed.path) }
         guard let new else { return false }
         if let schema {
             if let keySchema = keySchema(key, in: schema) {
                 if let problem = keySchema.violation(new) {
-                    throw StoreError.schemaViolation(key: key, problem)
+                    throw SchemaRefusal(key: key, .violation(problem))
                 }
             } else if schema.strict {
-                throw StoreError.notInSchema(key: key, domain: domain)
+                throw SchemaRefusal(key: key, .notInSchema(domain: domain))
             }
         }
         return try needsBinary(key, new)
@@ -88,4 +89,41 @@ struct WritePolicy {
             throw StoreError.unstorable(path: path, problem)
         }
     }
+}
+
+/// A change the domain's schema refuses: nothing was written. (Not a `StoreError` case,
+/// which would change the public API's exhaustive switches: the command line says it as
+/// `write` always did, SettingsKit as a value that cannot be stored.)
+package struct SchemaRefusal: Error, Equatable, CustomStringConvertible {
+    /// The top-level key.
+    package let key: String
+    package let reason: Reason
+
+    /// What the schema says.
+    package enum Reason: Equatable {
+        /// The value breaks a constraint of the key.
+        case violation(SchemaViolation)
+        /// The schema is strict and does not name the key.
+        case notInSchema(domain: String)
+    }
+
+    init(key: String, _ reason: Reason) { (self.key, self.reason) = (key, reason) }
+
+    /// What is wrong, without the key: the constraint and what is allowed.
+    package var problem: String {
+        switch reason {
+        case .violation(let violation): violation.message
+        case .notInSchema(let domain): "not a key of \(domain)'s schema, which is strict"
+        }
+    }
+
+    /// One line for a user.
+    package var message: String {
+        switch reason {
+        case .violation(let violation): "invalid value for \(key): \(violation.message)"
+        case .notInSchema(let domain): "\(key) is not a key of \(domain)'s schema, which is strict"
+        }
+    }
+
+    package var description: String { message }
 }

@@ -14,6 +14,8 @@ final class WriteTransaction {
     let path: String
     let directoryFD: CInt
     private let entry: Journal.Write?
+    /// Told of a journal file refused as planted (`DomainStore.journalRefused`).
+    private let journalRefused: (@Sendable (String) -> Void)?
 
     /// Begun under the lock, before anything is written. `named` is the domain's file as
     /// named (the journal's key), `before` the stamp of the file read (nil: none), and
@@ -24,6 +26,7 @@ final class WriteTransaction {
         values: () -> PlistDictionary?
     ) {
         (self.path, self.directoryFD) = (path, directoryFD)
+        journalRefused = store.journalRefused
         entry = Journal(store).map { Journal.Write($0, at: named, before: before, creating: true, values: values) }
     }
 
@@ -66,12 +69,13 @@ final class WriteTransaction {
     }
 
     /// The change done: journalled (`written`: a file remains; false: it was removed;
-    /// `count` the number of changes when more than `changes` holds), and the write's one
-    /// warning: the file's durability first, else a journal file refused as planted.
+    /// `count` the number of changes when more than `changes` holds), a journal file
+    /// refused as planted told once (`journalRefused`), and the write's warning passed on.
     func finish(_ changes: [KeyChange], count: Int? = nil, written: Bool, warning: StoreWarning? = nil)
         -> StoreWarning?
     {
         entry?.finish(changes, count: count, written: written)
-        return warning ?? entry?.warning
+        if let refused = entry?.refused { journalRefused?(refused.message) }
+        return warning
     }
 }

@@ -30,6 +30,10 @@ public enum SyncError: Error, Sendable {
     case otherOwner(path: String, uid: UInt32)
     /// The live folder or the sync's own files could not be read or written.
     case store(StoreError)
+    /// One of the sync's own files, or its repository, is not one it could have made (a
+    /// link, a FIFO, another user's file), or could not be read or written.
+    /// (The state-file door's message, and whether it was a refusal rather than a failure.)
+    case stateFile(message: String, refused: Bool)
 
     /// One line for a user.
     public var message: String {
@@ -58,6 +62,7 @@ public enum SyncError: Error, Sendable {
             "\(path) belongs to user \(uid): run settings sync as that user "
                 + "(as root, git would leave files there they cannot write); nothing was changed"
         case .store(let error): error.message
+        case .stateFile(let message, _): message
         }
     }
 
@@ -66,6 +71,8 @@ public enum SyncError: Error, Sendable {
     public var status: Int32 {
         switch self {
         case .notSyncing, .alreadySyncing: 1
+        // A refused file is one of the unreadable kind, as a domain's would be.
+        case .stateFile(_, refused: true): 3
         default: 4
         }
     }
@@ -73,4 +80,9 @@ public enum SyncError: Error, Sendable {
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
+}
+
+extension SyncError {
+    /// A failure of the state-file door (`StateFile`), with its own message.
+    package init(_ error: StateFileError) { self = .stateFile(message: error.message, refused: error.isRefusal) }
 }

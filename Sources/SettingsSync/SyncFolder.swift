@@ -36,7 +36,7 @@ package struct SyncFolder: Sendable {
     /// The bytes of one of the sync's own files, or nil when there is none; a link, a FIFO
     /// or another user's file there is refused, naming what it is.
     package func contents(ofOwn file: String) throws(SyncError) -> [UInt8]? {
-        do throws(StateFileError) { return try own(file).read() } catch { throw .store(StoreError(error)) }
+        do throws(StateFileError) { return try own(file).read() } catch { throw SyncError(error) }
     }
 
     /// The git folder: `repo.git`, or an earlier version's `.git`.
@@ -66,7 +66,7 @@ package struct SyncFolder: Sendable {
     /// repository's lock, so no two write one at once.
     func write(_ bytes: [UInt8], to file: String) throws(SyncError) {
         do throws(StateFileError) { try own(file).replace(with: bytes, durable: true) } catch {
-            throw .store(StoreError(error))
+            throw SyncError(error)
         }
     }
 
@@ -96,8 +96,8 @@ package struct SyncFolder: Sendable {
         try checkOwner()
         for candidate in [Path.join(path, ".git"), Path.join(path, "repo.git")] {
             guard let status = (try? FileSystem.linkStatus(candidate)) ?? nil else { continue }
-            if status.isSymlink { throw .store(.untrusted(path: candidate, .kind(.symbolicLink))) }
-            if !status.isDirectory { throw .store(.untrusted(path: candidate, .notAFolder(status.kind))) }
+            if status.isSymlink { throw SyncError(StateFileError(candidate, .untrusted(.kind(.symbolicLink)))) }
+            if !status.isDirectory { throw SyncError(StateFileError(candidate, .untrusted(.notAFolder(status.kind)))) }
         }
     }
 

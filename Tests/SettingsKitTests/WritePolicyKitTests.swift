@@ -23,7 +23,9 @@ final class WritePolicyKitTests: XCTestCase {
         let file = scratch.directory + "/com.kit.policy.plist"
         let before = try Data(contentsOf: URL(fileURLWithPath: file))
         XCTAssertThrowsError(try settings.set(500, for: volume)) { error in
-            guard case .store(.schemaViolation("volume", _))? = error as? SettingsError else {
+            guard case .unencodable("volume", let reason)? = error as? SettingsError,
+                reason.contains("500 is not in 0…100")
+            else {
                 return XCTFail("\(error)")
             }
         }

@@ -23,9 +23,8 @@
 /// - **As root in another user's folders**, a file or folder owned by anyone but root and
 ///   that user is refused: it was planted.
 ///
-/// Failures are `StateFileError`s naming the path (the store's `StoreError.untrusted` for a
-/// refusal); a caller whose file must never fail a write (the journal) turns one into a
-/// single warning.
+/// Failures are `StateFileError`s naming the path, with a message a person can act on; a
+/// caller whose file must never fail a write (the journal) turns one into a single warning.
 package struct StateFile: Sendable {
     /// The folder whose layout is its user's own; links in it are followed.
     package let root: String
@@ -449,7 +448,7 @@ package struct StateFile: Sendable {
 }
 
 /// A state file that could not be used, and which.
-package struct StateFileError: Error, Equatable {
+package struct StateFileError: Error, Equatable, CustomStringConvertible {
     /// The file or folder.
     package let path: String
     package let reason: Reason
@@ -460,11 +459,29 @@ package struct StateFileError: Error, Equatable {
         case untrusted(UntrustedFile)
     }
 
-    init(_ path: String, _ reason: Reason) { (self.path, self.reason) = (path, reason) }
+    package init(_ path: String, _ reason: Reason) { (self.path, self.reason) = (path, reason) }
+
+    /// One line naming the file and what is wrong.
+    package var description: String { message }
+
+    /// One line naming the file and what is wrong.
+    package var message: String {
+        switch reason {
+        case let .failed(errno, writing): "cannot \(writing ? "write" : "read") \(path): \(errno.message)"
+        case let .untrusted(problem): "cannot use \(path): \(problem.reason)"
+        }
+    }
+
+    /// Whether it was refused as something the tool could not have made (a link, a FIFO,
+    /// another user's file), rather than failed.
+    package var isRefusal: Bool {
+        if case .untrusted = reason { return true }
+        return false
+    }
 }
 
 /// Why a file or folder beside the domains was not used: it cannot be one the tool made.
-public enum UntrustedFile: Sendable, Equatable {
+package enum UntrustedFile: Sendable, Equatable {
     /// A link, a FIFO, a device, a folder where a file belongs (or a file where a folder does).
     case kind(FileKind)
     /// A file, FIFO or device where a folder belongs.
@@ -477,7 +494,7 @@ public enum UntrustedFile: Sendable, Equatable {
     case linkOfUser(UInt32)
 
     /// Why, for a message after the path.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .kind(.symbolicLink): "it is a symbolic link, and the tool never follows one to its own files"
         case .notAFolder(let kind): "it is \(kind.phrase), not a folder"

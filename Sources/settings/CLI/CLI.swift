@@ -61,6 +61,13 @@ enum CLI {
                 streams.error(
                     Array("\(program): waiting for another writer of \(path) (up to \(CLI.seconds(timeout)) s)\n".utf8))
             }
+            // A journal file refused as planted: the write is in place, its history not.
+            context.store.journalRefused = { message in
+                streams.error(
+                    Array(
+                        "\(program): warning: \(CLI.oneLine("the change is in place, but not in its history: " + message))\n"
+                            .utf8))
+            }
             let invocation = try Invocation(arguments: words)
             context.host = invocation.host
             context.verbWrites = invocation.verb.writes

@@ -120,6 +120,23 @@ struct Diagnostic {
         case let error as StoreError:
             (message, status) = Self.describe(
                 .store(error), program: program, unchanged: unchanged, takesForce: takesForce)
+        // The store's schema check, said as `write`'s own always was.
+        case let refusal as SchemaRefusal:
+            let error: CLIError =
+                switch refusal.reason {
+                case .violation(let violation): .schemaViolation(key: refusal.key, violation.message)
+                case .notInSchema(let domain): .notInSchema(key: refusal.key, domain: domain)
+                }
+            (message, status) = Self.describe(error, program: program, unchanged: unchanged, takesForce: takesForce)
+        // A file the tool keeps beside the domains: refused (3), as a domain of that kind
+        // would be, or failed (4 writing, 3 reading).
+        case let error as StateFileError:
+            let code: Int32 =
+                switch error.reason {
+                case .untrusted, .failed(_, writing: false): 3
+                case .failed(_, writing: true): 4
+                }
+            (message, status) = (error.message, code)
         case SyncError.store(let error):
             (message, status) = Self.describe(
                 .store(error), program: program, unchanged: unchanged, takesForce: takesForce)
@@ -248,19 +265,11 @@ struct Diagnostic {
         case let .cannotRun(command, errno):
             // As a shell says it: 127 when there is no such program, 126 when it cannot run.
             return ("cannot run \(command): \(errno.message)", errno == .noSuchFile ? 127 : 126)
-        // The store's schema check, said as `write`'s own always was.
-        case .store(.schemaViolation(let key, let problem)):
-            return describe(
-                .schemaViolation(key: key, problem.message), program: program, unchanged: unchanged,
-                takesForce: takesForce)
-        case .store(.notInSchema(let key, let domain)):
-            return describe(
-                .notInSchema(key: key, domain: domain), program: program, unchanged: unchanged, takesForce: takesForce)
         case .store(let error):
             let status: Int32 =
                 switch error {
-                case .invalidDomain, .unstorable, .badEnvironment, .schemaViolation, .notInSchema: 2
-                case .unreadable, .notAFile, .corrupt, .notADictionary, .cannotWatch, .notJSON, .untrusted: 3
+                case .invalidDomain, .unstorable, .badEnvironment: 2
+                case .unreadable, .notAFile, .corrupt, .notADictionary, .cannotWatch, .notJSON: 3
                 case .lockTimeout, .writeFailed, .readOnly, .managed: 4
                 }
             // The store's messages name no command-line flag; here is where they are known.

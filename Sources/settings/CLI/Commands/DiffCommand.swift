@@ -98,9 +98,7 @@ enum DiffCommand {
         // the door: never through a link at its name, never into a FIFO, never another
         // user's file when run as root.
         let state = StateFile(root: Path.directory(of: file), Path.lastComponent(of: file))
-        do throws(StateFileError) { try state.replace(with: bytes, durable: true) } catch {
-            throw StoreError(error)
-        }
+        try state.replace(with: bytes, durable: true)
     }
 
     /// One side, from its word: `-` is standard input; a word with a slash, or naming a

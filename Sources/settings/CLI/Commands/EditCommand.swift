@@ -30,7 +30,7 @@ enum EditCommand {
         var text = session.text(session.base)
         let original = text
         while true {
-            do throws(StateFileError) { try copy.replace(with: text) } catch { throw StoreError(error) }
+            try copy.replace(with: text)
             let status: Int32
             do throws(Errno) {
                 status = try Subprocess.runAttached(
@@ -39,8 +39,7 @@ enum EditCommand {
                 throw CLIError.cannotRun("/bin/sh", error)
             }
             guard status == 0 else { throw CLIError.editAbandoned("the editor exited with status \(status)") }
-            let saved: [UInt8]
-            do throws(StateFileError) { saved = try copy.read() ?? [] } catch { throw StoreError(error) }
+            let saved = try copy.read() ?? []
             if saved == text && text == original { return }
             var notes: [String] = []
             let edited: PlistDictionary?
