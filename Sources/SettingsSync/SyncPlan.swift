@@ -37,7 +37,7 @@ struct Tree {
                 foreign.append(entry)
                 continue
             }
-            domains[stem.lowercased(), default: []].append(entry)
+            domains[DomainKey.folded(stem), default: []].append(entry)
         }
         for key in domains.keys { domains[key]!.sort { byteOrderPrecedes($0.name, $1.name) } }
     }
@@ -129,7 +129,7 @@ struct Plan {
             }
             let local = mine?.local ?? round.localKeys(name, rules)
             let unchangedRemote = theirs.count == 1 && previous.count == 1 && theirs[0] == previous[0]
-            if unchangedRemote, let print = mine?.print, state.prints[mine!.name] == print {
+            if unchangedRemote, let print = mine?.print, state.prints[DomainKey.exact(mine!.name)] == print {
                 // Neither side moved since the last round agreed.
                 tree += theirs
                 folded.insert(key)
@@ -143,18 +143,22 @@ struct Plan {
             var ready: SyncRound.Prepared? = nil
             do throws(StoreError) {
                 if let mine {
-                    if let early = prepared[mine.name] { ready = early } else { ready = try mine.values() }
+                    if let early = prepared[DomainKey.exact(mine.name)] {
+                        ready = early
+                    } else {
+                        ready = try mine.values()
+                    }
                     if let ready {
                         switch ready.values {
                         case .success(let values): mineValues = values
                         case .failure(let error): throw error
                         }
-                        livePrints[mine.name] = ready.print
+                        livePrints[DomainKey.exact(mine.name)] = ready.print
                     }
                 }
             } catch {
                 notes.append("\(error.message): \(mine!.name) left out of this round")
-                unreadable.insert(mine!.name)
+                unreadable.insert(DomainKey.exact(mine!.name))
                 tree += theirs
                 continue
             }

@@ -48,7 +48,7 @@ extension SyncRound {
         do { names = try store.domainNames() } catch { throw .store(error) }
         var live: [String: Live] = [:]
         for name in names where Self.isDomainName(name) && rules.carries(name) {
-            let key = name.lowercased()
+            let key = DomainKey.folded(name)
             if let other = live[key] {
                 report.notes.append("\(name).plist is another spelling of \(other.name): left out of the sync")
                 continue

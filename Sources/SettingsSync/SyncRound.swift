@@ -196,7 +196,7 @@ package struct SyncRound {
     private func fetch(_ live: [String: Live], changedSince state: SyncState, _ config: SyncSetup.Config)
         throws(SyncError) -> [String: Prepared]
     {
-        let changed = live.values.filter { $0.print != nil && state.prints[$0.name] != $0.print }
+        let changed = live.values.filter { $0.print != nil && state.prints[DomainKey.exact($0.name)] != $0.print }
         var prepared: [String: Prepared] = [:]
         let fetched: Git.Outcome
         if changed.isEmpty {
@@ -209,15 +209,16 @@ package struct SyncRound {
                 var blobs: [String: String] = [:]
                 for (domain, read) in reads {
                     guard case .success(let bytes?) = read, PropertyList.sniff(bytes) == .xml else { continue }
-                    blobs[domain.name] = try? git.store(bytes)
+                    blobs[DomainKey.exact(domain.name)] = try? git.store(bytes)
                 }
                 return blobs
             }
             for (domain, read) in reads {
                 switch read {
-                case .success(let bytes?): prepared[domain.name] = domain.prepared(bytes)
+                case .success(let bytes?): prepared[DomainKey.exact(domain.name)] = domain.prepared(bytes)
                 case .success(nil): continue
-                case .failure(let error): prepared[domain.name] = Prepared(values: .failure(error), print: "")
+                case .failure(let error):
+                    prepared[DomainKey.exact(domain.name)] = Prepared(values: .failure(error), print: "")
                 }
             }
             for (name, blob) in storing.join() { prepared[name]?.blob = blob }
@@ -250,7 +251,7 @@ package struct SyncRound {
     {
         var now = SyncState()
         now.base = start.baseCommit ?? ""
-        for domain in live.values { if let print = domain.print { now.prints[domain.name] = print } }
+        for domain in live.values { if let print = domain.print { now.prints[DomainKey.exact(domain.name)] = print } }
         now.remote = start.remote.commit ?? ""
         now.rules = SyncState.print(Array(config.patterns.joined(separator: "\n").utf8), ignore)
         return now
@@ -358,8 +359,8 @@ package struct SyncRound {
         for (name, print) in plan.livePrints { state.prints[name] = print }
         // A domain this round wrote is looked at again next round: its print now
         // would be of a file another writer may have changed since.
-        for name in report.imported { state.prints[name] = nil }
-        for domain in live.values where domain.print == nil { state.prints[domain.name] = nil }
+        for name in report.imported { state.prints[DomainKey.exact(name)] = nil }
+        for domain in live.values where domain.print == nil { state.prints[DomainKey.exact(domain.name)] = nil }
         for name in plan.unreadable { state.prints[name] = nil }
         if report.unsettled {
             do throws(Errno) { _ = try FileSystem.unlink(folder.state) } catch {
