@@ -39,7 +39,7 @@ extension Settings {
         // The first place schemas are looked for, `settings/schemas/D.json` in the config
         // folder, through the door for the tool's own files: a link, a FIFO or a file
         // another user planted there is refused, never followed, waited on or replaced.
-        let file = StateFile(root: store.directory, "settings/schemas/\(name).json")
+        let file = StateFile(root: store.directory, SchemaFiles.folderName + "/\(name).json")
         do throws(StateFileError) {
             if let existing = try file.read(), existing == bytes { return }
             try file.replace(with: bytes, durable: true, mode: 0o644)

@@ -17,9 +17,6 @@ import PlistModel
 struct WritePolicy {
     let managed: AdminFile?
     let schema: Schema?
-    /// The schema's keys by their bytes, for a schema big enough that a scan per changed
-    /// key would cost more than the table (a write of every key stays linear).
-    private let schemaIndex: [[UInt8]: Int]?
     let domain: String
     let path: String
     let format: PlistFormat
@@ -31,23 +28,17 @@ struct WritePolicy {
     ) {
         (self.managed, self.schema, self.domain, self.path) = (managed, schema, domain, path)
         (self.format, self.binaryForAnyText) = (format, binaryForAnyText)
-        if let schema, schema.keys.count > 16 {
-            var index: [[UInt8]: Int] = [:]
-            for (i, key) in schema.keys.enumerated() { index[Array(key.name.utf8)] = index[Array(key.name.utf8)] ?? i }
-            schemaIndex = index
-        } else {
-            schemaIndex = nil
-        }
     }
 
     /// Whether `key` may be set to `new` (nil: removed); true when storing it makes the
     /// file binary. Throws the first rule it breaks: a `StoreError` (managed, unstorable)
     /// or a `SchemaRefusal`.
     func check(_ key: String, _ new: PlistValue?) throws -> Bool {
-        if let managed, managed.values[key] != nil { throw StoreError.managed(key: key, path: managed.path) }
+        try checkNamed(key)
         guard let new else { return false }
         if let schema {
-            if let keySchema = keySchema(key, in: schema) {
+            // `Schema.key` finds a key by its bytes in a table: a write of every key stays linear.
+            if let keySchema = schema.key(key) {
                 if let problem = keySchema.violation(new) {
                     throw SchemaRefusal(key: key, .violation(problem))
                 }
@@ -62,11 +53,6 @@ struct WritePolicy {
     /// a change that leaves the key as it was.
     func checkNamed(_ key: String) throws(StoreError) {
         if let managed, managed.values[key] != nil { throw StoreError.managed(key: key, path: managed.path) }
-    }
-
-    private func keySchema(_ key: String, in schema: Schema) -> KeySchema? {
-        guard let schemaIndex else { return schema.key(key) }
-        return schemaIndex[Array(key.utf8)].map { schema.keys[$0] }
     }
 
     /// Whether storing `key` = `value` makes the file binary: a date with a fraction of

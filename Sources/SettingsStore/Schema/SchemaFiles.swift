@@ -5,14 +5,18 @@ import PlistModel
 /// Relative entries of `XDG_DATA_DIRS` are ignored, as the XDG spec says: they would
 /// name folders below whatever folder the command happens to run in.
 package enum SchemaFiles {
+    /// Where schemas are below the config folder (looked at first, where SettingsKit
+    /// publishes one) and below each data folder.
+    package static let folderName = "settings/schemas"
+
     /// The folders looked in, first match wins. (A store works them out once: every write
     /// looks its domain's schema up, and splitting the variable each time cost more than
     /// the look.)
     package static func folders(configDirectory: String, environment: Environment = .process) -> [String] {
         let dataDirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
-        return [Path.join(configDirectory, "settings/schemas")]
+        return [Path.join(configDirectory, folderName)]
             + dataDirs.split(separator: ":").filter { $0.hasPrefix("/") }.map {
-                Path.join(String($0), "settings/schemas")
+                Path.join(String($0), folderName)
             }
     }
 

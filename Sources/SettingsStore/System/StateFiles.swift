@@ -62,23 +62,13 @@ package struct StateFile: Sendable {
     }
 
     /// The folders below `root`, then the file's name.
-    package var components: [String] { relative.split(separator: "/").map(String.init) }
+    private var components: [String] { relative.split(separator: "/").map(String.init) }
 
     /// The file's path, for messages.
     package var path: String { relative.isEmpty ? root : Path.join(root, relative) }
 
     /// The file's name in its folder.
     var name: String { Path.lastComponent(of: relative) }
-
-    /// The folder this file is in, as a `StateFile` of its own.
-    package var folder: StateFile {
-        StateFile(root: root, components.dropLast().joined(separator: "/"))
-    }
-
-    /// A file named `name` in the same folder.
-    package func sibling(_ name: String) -> StateFile {
-        StateFile(root: root, (components.dropLast() + [name]).joined(separator: "/"))
-    }
 
     // MARK: Folders
 
@@ -169,14 +159,21 @@ package struct StateFile: Sendable {
         case readWrite
         /// To append, made empty (0600) when missing.
         case append
+
+        /// The `open(2)` flags of the access itself.
+        var flags: CInt {
+            switch self {
+            case .read: O_RDONLY
+            case .readWrite: O_RDWR
+            case .append: O_WRONLY | O_APPEND
+            }
+        }
     }
 
     /// An open file of this door, checked: a regular file with one name, not planted.
     package struct Opened: ~Copyable {
         package let fd: CInt
         package let status: FileSystem.Status
-        /// Whether this call made it.
-        package let created: Bool
         deinit { FileSystem.close(fd) }
 
         /// The descriptor, now the caller's to close.
@@ -232,15 +229,9 @@ package struct StateFile: Sendable {
     /// the walk, which makes what is missing and says precisely what is wrong.
     private func openExisting(_ access: Access, under root: Root) -> Opened? {
         guard relative.utf8.contains(UInt8(ascii: "/")) else { return nil }
-        let flags: CInt =
-            switch access {
-            case .read: O_RDONLY
-            case .readWrite: O_RDWR
-            case .append: O_WRONLY | O_APPEND
-            }
         guard
             let fd = FileSystem.openBeneath(
-                root.fd, relative, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+                root.fd, relative, access.flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
         else { return nil }
         guard let status = try? FileSystem.status(fd: fd),
             Self.problem(status, user: root.user, isFolder: false, me: root.me) == nil
@@ -248,17 +239,12 @@ package struct StateFile: Sendable {
             FileSystem.close(fd)
             return nil
         }
-        return Opened(fd: fd, status: status, created: false)
+        return Opened(fd: fd, status: status)
     }
 
     /// `open(_:)` in a folder already open.
     package func open(_ access: Access, in folder: Folder) throws(StateFileError) -> Opened? {
-        let flags: CInt =
-            switch access {
-            case .read: O_RDONLY
-            case .readWrite: O_RDWR
-            case .append: O_WRONLY | O_APPEND
-            }
+        let flags = access.flags
         var fd: CInt = -1, created = false
         // Made here (O_EXCL) or found: only what this call made is given away.
         for _ in 0..<3 where fd < 0 {
@@ -291,7 +277,7 @@ package struct StateFile: Sendable {
             FileSystem.close(fd)
             throw StateFileError(path, .untrusted(problem))
         }
-        return Opened(fd: fd, status: status, created: created)
+        return Opened(fd: fd, status: status)
     }
 
     /// The whole file; nil when it is missing.
@@ -347,12 +333,12 @@ package struct StateFile: Sendable {
         if let existing, let problem = Self.problem(existing, user: folder.owner, isFolder: false) {
             throw StateFileError(path, .untrusted(problem))
         }
-        var name = ""
+        var temporary = ""
         var fd: CInt = -1
         for _ in 0..<100 where fd < 0 {
-            name = ".settings-tmp." + Self.randomSuffix()
+            temporary = ".settings-tmp." + Self.randomSuffix()
             do throws(Errno) {
-                fd = try FileSystem.openAt(folder.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+                fd = try FileSystem.openAt(folder.fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
             } catch  where error == .exists {
             } catch {
                 throw StateFileError(path, .failed(error, writing: true))
@@ -362,14 +348,14 @@ package struct StateFile: Sendable {
         var renamed = false
         defer {
             FileSystem.close(fd)
-            if !renamed { FileSystem.unlinkAt(folder.fd, name) }
+            if !renamed { FileSystem.unlinkAt(folder.fd, temporary) }
         }
         do throws(Errno) {
             try Self.give(fd, owner: folder.owner, group: folder.group)
             if mode != 0o600 { try FileSystem.fchmod(fd, mode) }
             try FileSystem.writeBytes(bytes, to: fd)
             if durable { try FileSystem.fsync(fd) }
-            try FileSystem.renameAt(folder.fd, name, folder.fd, self.name)
+            try FileSystem.renameAt(folder.fd, temporary, folder.fd, name)
             renamed = true
             if durable { try FileSystem.fsync(folder.fd) }
         } catch {
