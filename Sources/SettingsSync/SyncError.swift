@@ -20,6 +20,12 @@ public enum SyncError: Error, Sendable {
     case historyUnknown(reason: String)
     /// Other machines kept pushing first, round after round.
     case remoteKeptMoving(remote: String, attempts: Int)
+    /// An object of the sync's repository that a merge needs cannot be read (a disk error,
+    /// power lost before git's object reached the disk): read as "no file", it would be a
+    /// side of the merge with everything removed. (The object's id, and what it is.)
+    case objectMissing(id: String, what: String)
+    /// The remote's branch is gone, and its HEAD names no branch to follow.
+    case branchGone(branch: String, remote: String, head: String?)
     /// A git process ran past its time limit and was ended.
     case timedOut(what: String, seconds: Double)
     /// SIGINT or SIGTERM ended the round (`sync --watch`).
@@ -53,6 +59,13 @@ public enum SyncError: Error, Sendable {
         case let .remoteKeptMoving(remote, attempts):
             "\(remote) took another machine's push \(attempts) times while this one merged: "
                 + "the live settings are unchanged; the next sync tries again"
+        case let .objectMissing(id, what):
+            "the sync's repository cannot read object \(id) (\(what)): the live settings are unchanged; "
+                + "git fsck in the sync's repository tells what is lost"
+        case let .branchGone(branch, remote, head):
+            "\(remote) has no branch \(branch) any more, and its HEAD "
+                + (head.map { "names \($0), which does not exist there" } ?? "names no branch")
+                + ": the live settings are unchanged; point the remote's HEAD at the branch to follow"
         case let .timedOut(what, seconds):
             "git \(what) took longer than \(Self.seconds(seconds)) and was stopped "
                 + "(SETTINGS_SYNC_TIMEOUT): the live settings are unchanged; the next sync tries again"

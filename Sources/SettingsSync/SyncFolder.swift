@@ -8,7 +8,8 @@ import SettingsStore
 /// - `settings`: the branch and the patterns carried (0600);
 /// - `state`: what the last round agreed, so an idle round reads no tree (0600);
 /// - `log`: the values that lost a conflict (0600);
-/// - `last`: how the last round ended (0600).
+/// - `last`: how the last round ended (0600);
+/// - `pending`: how a round that pushed will end, until its base has moved (0600).
 /// A folder set up by an earlier version (a clone with a work tree) is used through its
 /// `.git`; its work tree is never read again.
 package struct SyncFolder: Sendable {
@@ -49,6 +50,8 @@ package struct SyncFolder: Sendable {
     var settings: String { Path.join(path, "settings") }
     package var state: String { Path.join(path, "state") }
     package var last: String { Path.join(path, "last") }
+    /// How a round that pushed will end, until its base has moved (`PendingRound`).
+    var pending: String { Path.join(path, "pending") }
 
     /// Whether this machine syncs (`sync init` made the repository).
     package var isSetUp: Bool { FileSystem.exists(Path.join(repository, "HEAD")) }

@@ -13,6 +13,9 @@ struct Tree {
     /// Everything else (a link, a folder, `.gitattributes`, `..plist`): kept in the tree
     /// as it is, never read.
     private(set) var foreign: [TreeEntry] = []
+    /// The domains (folded names) with an entry of another kind under their name (a link,
+    /// a folder, a gitlink): it says nothing of the domain, which is taken as unchanged.
+    private(set) var otherKinds: Set<String> = []
     /// One line per `.plist` entry that is not read, and why.
     private(set) var notes: [String] = []
     private let git: Git
@@ -33,8 +36,11 @@ struct Tree {
                 continue
             }
             guard entry.isRegularFile else {
-                notes.append("\(entry.name) in the repository is not a regular file (\(entry.mode)): not imported")
+                notes.append(
+                    "\(CanonicalText.escapedLine(entry.name)) in the repository is not a regular file (\(entry.mode)): "
+                        + "not imported")
                 foreign.append(entry)
+                otherKinds.insert(DomainKey.folded(stem))
                 continue
             }
             domains[DomainKey.folded(stem), default: []].append(entry)
@@ -58,7 +64,7 @@ struct Tree {
     /// byte order wins a key two of them have); nil when the tree has none.
     func values(_ entries: [TreeEntry]) throws(SyncError) -> Result<PlistDictionary?, StoreError> {
         guard !entries.isEmpty else { return .success(nil) }
-        let blobs = try git.blobs(entries.map(\.id))
+        let blobs = try git.blobs(entries)
         var parsed: [PlistDictionary] = []
         for entry in entries {
             do throws(StoreError) {
@@ -117,7 +123,10 @@ struct Plan {
         var keys = Set(remote.domains.keys).union(live.keys)
         keys.formUnion(base.domains.keys)
         for key in keys.sorted(by: byteOrderPrecedes) {
-            let theirs = remote.domains[key] ?? [], previous = base.domains[key] ?? []
+            let previous = base.domains[key] ?? []
+            // An entry of another kind under the domain's name says nothing of it: the
+            // repository's side is taken as unchanged since the base, never as removed.
+            let theirs = remote.domains[key] ?? (remote.otherKinds.contains(key) ? previous : [])
             let mine = live[key]
             let name =
                 theirs.first.map { String($0.name.dropLast(6)) } ?? mine?.name ?? String(previous[0].name.dropLast(6))
@@ -132,6 +141,7 @@ struct Plan {
             if unchangedRemote, let print = mine?.print, state.prints[DomainKey.exact(mine!.name)] == print {
                 // Neither side moved since the last round agreed.
                 tree += theirs
+                if remote.domains[key] == nil { exported.append(name) }
                 folded.insert(key)
                 domains.append(
                     Domain(
@@ -179,8 +189,15 @@ struct Plan {
                 let split = local.split(parsedTheirs)
                 remoteLocal = split.local
                 if !unchangedRemote {
-                    // The base is this machine's own: one that does not parse is no base.
-                    let baseValues = (try? base.values(previous).get()) ?? nil
+                    // A base git cannot read stops the round (read as none, this machine's
+                    // removals and edits would lose); one that does not parse is no base.
+                    let baseValues: PlistDictionary?
+                    switch try base.values(previous) {
+                    case .success(let values): baseValues = values
+                    case .failure(let error):
+                        notes.append("\(error.message) (this machine's base): \(name) merged as a machine joining does")
+                        baseValues = nil
+                    }
                     let merge = ThreeWayMerge(
                         base: local.split(baseValues).shared, ours: ours, theirs: split.shared, keepTheirs: true)
                     merged = merge.merged
@@ -218,11 +235,17 @@ struct Plan {
         entries = (remote.foreign.filter { !names.contains($0.name) } + tree).sorted(by: Tree.order)
     }
 
-    /// The tree entry of a domain's values, stored as a blob: XML, keys in byte order (so
-    /// equal values are one blob on every machine); nil for no values (no file).
+    /// The tree entry of a domain's values, stored as a blob: XML (binary when XML cannot
+    /// hold them), keys in byte order (so equal values are one blob on every machine); nil
+    /// for no values (no file).
     static func entry(_ name: String, _ values: PlistDictionary, _ git: Git) throws(SyncError) -> TreeEntry? {
         guard !values.isEmpty else { return nil }
-        let bytes = XMLWriter.encode(.dict(values.sorted))
+        let root = PlistValue.dict(values.sorted)
+        // What XML cannot hold (a control character, a fraction of a second) travels in
+        // the binary form, which every reader takes: never lost, never blocking the rest.
+        let xml =
+            PropertyList.unstorable(key: "", value: root, format: .xml) == nil && !PropertyList.hasFractionalDate(root)
+        let bytes = xml ? XMLWriter.encode(root) : BinaryWriter.encode(root)
         return TreeEntry(
             mode: "100644", type: "blob", id: try git.store(bytes), name: name + ".plist")
     }

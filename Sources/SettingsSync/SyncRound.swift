@@ -24,6 +24,10 @@ package struct SyncRound {
     package var maximumAttempts = 40
 
     package init(store: DomainStore, environment: Environment, cancel: CancelSignal? = nil) throws(SyncError) {
+        var store = store
+        // A value another machine's domain holds is stored here exactly: text XML cannot
+        // hold makes the domain binary, as on the machine it came from.
+        store.binaryForAnyText = true
         self.store = store
         folder = SyncFolder(environment: environment)
         git = try Git(directory: folder.repository, environment: environment, cancel: cancel)
@@ -65,23 +69,43 @@ package struct SyncRound {
     }
 
     /// The round, under the repository's lock, in named steps (as git's `builtin/pull.c`
-    /// is): read the live side, fetch, see where both sides stand; then plan the merge,
-    /// push it, apply it here and move the base, planning again on the remote's new head
-    /// when another machine pushed first. Each step says why it comes where it does.
+    /// is): finish a round that was stopped after its push; read the live side, fetch, see
+    /// where both sides stand; then plan the merge, record how the round will end, push
+    /// it, apply it here and move the base, planning again on the remote's new head when
+    /// another machine pushed first. Each step says why it comes where it does.
     private func locked() throws(SyncError) -> SyncReport {
         SyncSetup.clearStaleLocks(git.directory)
-        let config = try SyncSetup.Config(git, folder)
+        var config = try SyncSetup.Config(git, folder)
         // A rule file that cannot be read stops the round: without it, a key meant to stay
         // here would travel.
         let ignore = try SyncFolder.contents(SyncRules.ignoreFile(configDirectory: store.directory)) ?? []
         let rules = SyncRules(patterns: config.patterns, ignore: ignore)
-        let refs = Refs(branch: config.branch)
+        var refs = Refs(branch: config.branch)
         var report = SyncReport()
+        let pending = try PendingRound.read(folder)
 
         let live = try readLive(rules, &report)
         let state = SyncState((try? folder.contents(ofOwn: folder.state)) ?? nil ?? [])
         let prepared = try fetch(live, changedSince: state, config)
-        let start = try startingPoint(refs, state)
+        var start = try startingPoint(refs, state)
+        if start.remote.commit == nil, let branch = try branchToFollow(config) {
+            report.notes.append(
+                "\(config.shownRemote) has no branch \(config.branch) any more; following the remote's HEAD, \(branch)")
+            config = try config.following(branch, folder)
+            refs = Refs(branch: branch)
+            start = try startingPoint(refs, state)
+        }
+        if let pending {
+            var committer = Committer(git: git, config: config)
+            if try finish(pending, start, refs, &report, &committer) {
+                // The live files and the base changed: the round starts again from them.
+                var next = try locked()
+                next.imported = report.imported + next.imported.filter { !report.imported.contains($0) }
+                next.notes = report.notes + next.notes
+                next.unsettled = next.unsettled || report.unsettled
+                return next
+            }
+        }
         var now = stateAtStart(start, live, config, ignore)
         if state == now, live.values.allSatisfy({ $0.print != nil }) {
             report.idle = true
@@ -101,23 +125,22 @@ package struct SyncRound {
             let plan = try Plan(
                 base: base, remote: Tree(remote.entries, git), live: live, prepared: prepared, rules: rules,
                 state: state, round: self)
-            let pushed: String?
-            switch try push(plan, onto: remote, refs, config, &committer) {
+            var record = PendingRound(
+                pushed: nil, remote: remote.commit, agreedBefore: start.agreed, rewritten: report.rewritten, plan: plan,
+                base: base)
+            switch try push(plan, onto: remote, refs, config, &committer, &record) {
             case .refused(let moved):
                 remote = moved
                 try backOff(after: report.attempts)
                 continue
-            case .pushed(let commit): (remote.commit, pushed) = (commit, commit)
-            case .unchanged: pushed = nil
+            case .pushed(let commit): remote.commit = commit
+            case .unchanged: break
             }
             // What was pushed is what the round reports; a refused attempt's plan is gone.
             report.exported = plan.exported
             report.conflicts = plan.conflicts
             report.notes += plan.notes
-            let agreed = apply(plan, over: base, &report)
-            now.base = try moveBase(
-                to: agreed, plan, remote: remote.commit, pushed: pushed, start, refs, rewritten: report.rewritten,
-                &committer)
+            now.base = try finish(record, start, refs, &report, &committer, tracking: true)
             now.remote = remote.commit ?? ""
             try save(now, plan, live, report)
             return report
@@ -234,12 +257,34 @@ package struct SyncRound {
     /// made it ended on (else at the base itself).
     private func startingPoint(_ refs: Refs, _ state: SyncState) throws(SyncError) -> Start {
         let snapshot = try git.snapshot(
-            [refs.remote, refs.base, refs.agreed] + (state.remote.isEmpty ? [] : [state.remote]))
+            [refs.remote, refs.base, refs.agreed], hints: state.remote.isEmpty ? [] : [state.remote])
         let base = snapshot[refs.base], agreed = snapshot[refs.agreed]?.commit
         return Start(
             remote: Head(commit: snapshot[refs.remote]?.commit, entries: snapshot[refs.remote]?.entries ?? []),
             baseCommit: base?.commit, baseEntries: base?.entries ?? [], agreed: agreed,
             anchor: base.map { agreed ?? snapshot[state.remote]?.commit ?? $0.commit })
+    }
+
+    /// The branch to follow when the remote has none of this machine's (renamed, as hosting
+    /// services offer, or deleted, or the remote re-created): the one the remote's HEAD
+    /// names when it exists there, or when the remote has no branch at all (a new remote,
+    /// which this round seeds); nil to go on with this one (the HEAD names it: the branch
+    /// is to be made). Any other answer stops the round: seeding a branch beside the
+    /// fleet's would split it, and reading "no branch" as empty would remove everything.
+    private func branchToFollow(_ config: SyncSetup.Config) throws(SyncError) -> String? {
+        let asked = try git.attempt(["ls-remote", "--symref", "origin", "HEAD"])
+        guard asked.ok else { throw .unreachable(remote: config.shownRemote, reason: asked.reason) }
+        var head: String? = nil
+        for line in String(decoding: asked.output, as: UTF8.self).split(separator: "\n")
+        where line.hasPrefix("ref: refs/heads/") && line.hasSuffix("\tHEAD") {
+            head = String(line.dropFirst(16).dropLast(5))
+        }
+        if head == config.branch { return nil }
+        let branches = try git.text(["for-each-ref", "--format=%(refname)", "refs/remotes/origin/"])
+            .split(separator: "\n").map { String($0.dropFirst("refs/remotes/origin/".count)) }
+        if let head, branches.contains(head) { return head }
+        if branches.filter({ $0 != "HEAD" }).isEmpty { return head }
+        throw .branchGone(branch: config.branch, remote: config.shownRemote, head: head)
     }
 
     /// What the state file would say of a round that changes nothing: the commits it
@@ -277,21 +322,85 @@ package struct SyncRound {
 
     /// Pushes the merge on the remote's head, before anything here changes: other
     /// machines merge against what is pushed, and a push refused because another machine
-    /// pushed first leaves nothing here to undo. A fetch tells that refusal (the head
-    /// moved: plan again on it) from any other (it did not: the round stops).
+    /// pushed first leaves nothing here to undo. How the round will end is on the disk
+    /// first (`PendingRound`), so a round stopped once the remote has the push is finished
+    /// by the next. A fetch tells a refusal (the head moved: plan again on it) from a push
+    /// that landed though git said it failed (the network dropped after the remote took
+    /// it: the head is the push, or holds it) and from any other failure (the round stops).
     private func push(
-        _ plan: Plan, onto remote: Head, _ refs: Refs, _ config: SyncSetup.Config, _ committer: inout Committer
+        _ plan: Plan, onto remote: Head, _ refs: Refs, _ config: SyncSetup.Config, _ committer: inout Committer,
+        _ record: inout PendingRound
     ) throws(SyncError) -> PushOutcome {
-        guard plan.entries != remote.entries else { return .unchanged }
+        guard plan.entries != remote.entries else {
+            if !record.domains.isEmpty { try record.write(folder) }
+            return .unchanged
+        }
         let message = "settings sync from \(FileSystem.hostName()): " + plan.exported.joined(separator: ", ")
         let commit = try committer.commit(plan.entries, parents: remote.commit.map { [$0] } ?? [], message: message)
+        (record.pushed, record.remote) = (commit, commit)
+        try record.write(folder)
         let push = try git.attempt(["push", "-q", "origin", "\(commit):refs/heads/\(config.branch)"])
         if push.ok { return .pushed(commit) }
         let again = try git.attempt(Self.fetchArguments)
         guard again.ok else { throw .unreachable(remote: config.shownRemote, reason: again.reason) }
         let moved = try git.snapshot([refs.remote])[refs.remote]
+        if let tip = moved?.commit, try landed(commit, in: tip) { return .pushed(commit) }
         guard moved?.commit != remote.commit else { throw .pushFailed(remote: config.shownRemote, reason: push.reason) }
         return .refused(Head(commit: moved?.commit, entries: moved?.entries ?? []))
+    }
+
+    /// Whether the remote's head `tip` is `commit` or holds it.
+    private func landed(_ commit: String, in tip: String) throws(SyncError) -> Bool {
+        if tip == commit { return true }
+        let check = try git.attempt(["merge-base", "--is-ancestor", commit, tip])
+        switch check.status {
+        case 0: return true
+        case 1: return false
+        default: throw .historyUnknown(reason: check.reason)
+        }
+    }
+
+    /// Finishes a round from its record: applies each domain's merge to its live file
+    /// (a key written since the round read the file keeps the new value), then moves the
+    /// base, and removes the record. At the start of a round, for a record a stopped round
+    /// left, only when the remote took its push (a push that never landed changed nothing
+    /// here) and the base has not moved since; true when it finished one. `tracking`: the
+    /// remote-tracking ref moves to what was pushed (the round pushed just now).
+    @discardableResult
+    private func finish(
+        _ record: PendingRound, _ start: Start, _ refs: Refs, _ report: inout SyncReport,
+        _ committer: inout Committer, tracking: Bool
+    ) throws(SyncError) -> String {
+        var agreed = record.kept
+        for domain in record.domains { agreed += apply(domain, &report) }
+        let base = try moveBase(
+            to: agreed.sorted(by: Tree.order), planEntries: record.planEntries, remote: record.remote,
+            pushed: tracking ? record.pushed : nil, start, refs, rewritten: record.rewritten, &committer)
+        PendingRound.remove(folder)
+        return base
+    }
+
+    /// A stopped round's record, at the start of the next: finished when the remote took
+    /// its push and the base has not moved since; else dropped (nothing here changed).
+    private func finish(
+        _ record: PendingRound, _ start: Start, _ refs: Refs, _ report: inout SyncReport,
+        _ committer: inout Committer
+    ) throws(SyncError) -> Bool {
+        let landed: Bool
+        if start.agreed != record.agreedBefore {
+            landed = false  // its base moved: it finished
+        } else if let pushed = record.pushed {
+            landed = try start.remote.commit.map { tip throws(SyncError) in try self.landed(pushed, in: tip) } ?? false
+        } else {
+            landed = true
+        }
+        guard landed else {
+            PendingRound.remove(folder)
+            return false
+        }
+        report.notes.append("finished the round that was stopped after it pushed")
+        try finish(record, start, refs, &report, &committer, tracking: false)
+        return true
     }
 
     /// Waits before planning again on the head a refused push fetched: backoff with full
@@ -306,24 +415,14 @@ package struct SyncRound {
         }
     }
 
-    /// Applies the pushed merge to each live domain, only now that the repository holds
-    /// it: a round stopped before changed nothing here, and one stopped midway leaves the
-    /// base of the domains it did not apply for the next round. The base's entries this
-    /// machine now agrees to, in git's order (the base's own for the domains the plan left).
-    private func apply(_ plan: Plan, over base: Tree, _ report: inout SyncReport) -> [TreeEntry] {
-        var agreed = base.entriesKeeping(plan.folded)
-        for domain in plan.domains { agreed += apply(domain, &report) }
-        return agreed.sorted(by: Tree.order)
-    }
-
     /// Moves the base to what this machine now agrees with, with the remote-tracking ref
     /// (to what was pushed) and the anchor, in one `update-ref` transaction, so a round
     /// stopped here leaves them as they were or all moved: the remote's commit when that
     /// is all of it, as in most rounds, else a commit of this machine's own of the entries
     /// agreed. The base's commit ("": none).
     private func moveBase(
-        to agreed: [TreeEntry], _ plan: Plan, remote: String?, pushed: String?, _ start: Start, _ refs: Refs,
-        rewritten: Bool, _ committer: inout Committer
+        to agreed: [TreeEntry], planEntries: [TreeEntry], remote: String?, pushed: String?, _ start: Start,
+        _ refs: Refs, rewritten: Bool, _ committer: inout Committer
     ) throws(SyncError) -> String {
         var updates: [(ref: String, commit: String?)] = pushed.map { [(refs.remote, $0)] } ?? []
         var base = start.baseCommit ?? ""
@@ -333,7 +432,7 @@ package struct SyncRound {
             base = ""
             updates += [(refs.base, nil), (refs.agreed, nil)]
         } else if agreed != start.baseEntries || rewritten {
-            if agreed == plan.entries, let remote {
+            if agreed == planEntries, let remote {
                 base = remote
             } else {
                 base = try committer.commit(agreed, parents: [], message: "settings sync base")
@@ -369,5 +468,13 @@ package struct SyncRound {
         } else {
             try folder.write(state.bytes, to: folder.state)
         }
+    }
+}
+
+extension SyncSetup.Config {
+    /// This configuration, following `branch` from now on.
+    func following(_ branch: String, _ folder: SyncFolder) throws(SyncError) -> SyncSetup.Config {
+        try Self.save(branch: branch, patterns: patterns, folder)
+        return try SyncSetup.Config(git, folder)
     }
 }

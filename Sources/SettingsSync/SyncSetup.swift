@@ -10,7 +10,7 @@ package enum SyncSetup {
     struct Config {
         let branch: String
         let patterns: [String]
-        private let git: Git
+        let git: Git
 
         init(_ git: Git, _ folder: SyncFolder) throws(SyncError) {
             self.git = git

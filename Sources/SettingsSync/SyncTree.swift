@@ -18,16 +18,53 @@ struct TreeEntry: Equatable {
 /// remote's cannot make a round read or write anything outside its folder.
 extension Git {
     /// What a round starts from, in one `git cat-file --batch`: the commits the refs name
-    /// (missing ones left out) and the top-level entries of each one's tree.
-    func snapshot(_ refs: [String]) throws(SyncError) -> [String: (commit: String, entries: [TreeEntry])] {
-        let names = refs.flatMap { [$0, $0 + "^{tree}"] }
+    /// and the top-level entries of each one's tree. A ref that does not exist is left out;
+    /// one that exists but whose commit or tree git cannot read throws: a branch read as
+    /// "no commit" would be a side of the merge with every domain removed. `hints` (a
+    /// commit id the state file names) may be missing.
+    func snapshot(_ refs: [String], hints: [String] = []) throws(SyncError) -> [String: Snapshot] {
+        let all = refs + hints
+        let names = all.flatMap { [$0, $0 + "^{tree}"] }
         let objects = try batch(names)
-        var found: [String: (commit: String, entries: [TreeEntry])] = [:]
-        for (i, ref) in refs.enumerated() {
-            guard let commit = objects[2 * i], let tree = objects[2 * i + 1] else { continue }
-            found[ref] = (commit.id, Self.entries(tree.bytes, idLength: commit.id.utf8.count / 2))
+        var found: [String: Snapshot] = [:]
+        var unresolved: [String] = []
+        for (i, ref) in all.enumerated() {
+            guard let commit = objects[2 * i] else {
+                if i < refs.count { unresolved.append(ref) }
+                continue
+            }
+            guard let tree = objects[2 * i + 1] else {
+                throw .objectMissing(id: Self.treeID(ofCommit: commit.bytes) ?? commit.id, what: "the tree of \(ref)")
+            }
+            found[ref] = Snapshot(
+                commit: commit.id, entries: Self.entries(tree.bytes, idLength: commit.id.utf8.count / 2))
+        }
+        // cat-file says "missing" alike for a ref that is not there and for one whose commit
+        // is lost; for-each-ref, which reads no object, tells them apart.
+        if !unresolved.isEmpty {
+            let listed = try text(["for-each-ref", "--format=%(objectname) %(refname)"] + unresolved)
+            for line in listed.split(separator: "\n") {
+                let fields = line.split(separator: " ", maxSplits: 1).map(String.init)
+                if fields.count == 2, unresolved.contains(fields[1]) {
+                    throw .objectMissing(id: fields[0], what: fields[1])
+                }
+            }
         }
         return found
+    }
+
+    /// A commit as a round reads it: its id and its tree's top-level entries.
+    struct Snapshot {
+        let commit: String
+        let entries: [TreeEntry]
+    }
+
+    /// The id on a commit's `tree` line.
+    private static func treeID(ofCommit bytes: [UInt8]) -> String? {
+        guard bytes.starts(with: Array("tree ".utf8)), let end = bytes.firstIndex(of: UInt8(ascii: "\n")) else {
+            return nil
+        }
+        return String(decoding: bytes[5..<end], as: UTF8.self)
     }
 
     /// The objects `names` name (ids, or refs with `^{tree}`), in order; nil for a missing one.
@@ -48,6 +85,10 @@ extension Git {
             }
             objects.append((header[0], Array(output[at..<(at + size)])))
             at += size + 1
+        }
+        // An answer cut short (git killed mid-way) is no answer: never "missing".
+        guard objects.count == names.count else {
+            throw .git(command: "cat-file", reason: "its answer ended after \(objects.count) of \(names.count) objects")
         }
         return objects
     }
@@ -74,11 +115,15 @@ extension Git {
         return entries
     }
 
-    /// The blobs' bytes, by id, in one `git cat-file --batch`.
-    func blobs(_ ids: [String]) throws(SyncError) -> [String: [UInt8]] {
-        guard !ids.isEmpty else { return [:] }
+    /// The blobs of `entries`, by id, in one `git cat-file --batch`. One git cannot read
+    /// throws: a domain read as "no file" would be a side of the merge with it removed.
+    func blobs(_ entries: [TreeEntry]) throws(SyncError) -> [String: [UInt8]] {
+        guard !entries.isEmpty else { return [:] }
         var blobs: [String: [UInt8]] = [:]
-        for object in try batch(ids) { if let object { blobs[object.id] = object.bytes } }
+        for (entry, object) in zip(entries, try batch(entries.map(\.id))) {
+            guard let object else { throw .objectMissing(id: entry.id, what: entry.name) }
+            blobs[object.id] = object.bytes
+        }
         return blobs
     }
 

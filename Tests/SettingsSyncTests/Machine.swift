@@ -82,7 +82,7 @@ final class Machine {
         -> PlistDictionary?
     {
         guard let entry = plan.entries.first(where: { $0.name == name + ".plist" }) else { return nil }
-        let blobs = try round().git.blobs([entry.id])
+        let blobs = try round().git.blobs([entry])
         return try PlistFiles.dictionary(from: blobs[entry.id] ?? [], name: entry.name)
     }
 }

@@ -200,3 +200,31 @@ class SyncTestCase: XCTestCase {
         world.run(name, arguments, status: status, extra: extra, line: line)
     }
 }
+
+extension SyncWorld {
+    /// A `git` first on PATH that runs `script` (sh, `$REAL` the real git, `$HIT` a file
+    /// to touch when the fault it injects happens) and else execs the real git. The PATH
+    /// to give a machine's process.
+    func gitWrapper(_ script: String) throws -> String {
+        let real = git(["--exec-path"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "/git"
+        let helpers = work + "/helpers"
+        try FileManager.default.createDirectory(atPath: helpers, withIntermediateDirectories: true)
+        try "#!/bin/sh\nREAL=\(real)\nHIT=\(hit)\n\(script)\nexec \"$REAL\" \"$@\"\n".write(
+            toFile: helpers + "/git", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: helpers + "/git")
+        return helpers + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    }
+
+    /// The file a wrapper or hook touches when its fault happened: a test checks it, so
+    /// none passes by its fault never happening.
+    var hit: String { work + "/hit" }
+    var wasHit: Bool { FileManager.default.fileExists(atPath: hit) }
+
+    /// A ref of a machine's sync repository ("" when there is none).
+    func ref(_ name: String, _ ref: String) -> String {
+        h.exec(
+            "/usr/bin/env", ["git", "--git-dir=" + syncFolder(name) + "/repo.git", "rev-parse", "-q", "--verify", ref]
+        )
+        .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
