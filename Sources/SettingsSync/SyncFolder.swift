@@ -9,7 +9,8 @@ import SettingsStore
 /// - `state`: what the last round agreed, so an idle round reads no tree (0600);
 /// - `log`: the values that lost a conflict (0600);
 /// - `last`: how the last round ended (0600);
-/// - `pending`: how a round that pushed will end, until its base has moved (0600).
+/// - `pending`: how a round that pushed will end, until its base has moved (0600);
+/// - `local`: the local-key rules each domain was last merged under (0600).
 /// A folder set up by an earlier version (a clone with a work tree) is used through its
 /// `.git`; its work tree is never read again.
 package struct SyncFolder: Sendable {
@@ -50,6 +51,8 @@ package struct SyncFolder: Sendable {
     var settings: String { Path.join(path, "settings") }
     package var state: String { Path.join(path, "state") }
     package var last: String { Path.join(path, "last") }
+    /// The local-key rules each domain was last merged under (`LocalRecord`).
+    var localRules: String { Path.join(path, "local") }
     /// How a round that pushed will end, until its base has moved (`PendingRound`).
     var pending: String { Path.join(path, "pending") }
 

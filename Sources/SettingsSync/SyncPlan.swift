@@ -110,12 +110,14 @@ struct Plan {
     private(set) var folded: Set<String> = []
     /// Live domains whose file does not parse: no print of theirs is kept.
     private(set) var unreadable: Set<String> = []
+    /// The local-key rules of each domain the plan merged, by exact name.
+    private(set) var localRules: [String: LocalKeys] = [:]
     /// The print of each live file the merge parsed, by name.
     private(set) var livePrints: [String: String] = [:]
 
     init(
         base: Tree, remote: Tree, live: [String: SyncRound.Live], prepared: [String: SyncRound.Prepared],
-        rules: SyncRules, state: SyncState, round: SyncRound
+        rules: SyncRules, state: SyncState, previousLocal: LocalRecord = LocalRecord(), round: SyncRound
     ) throws(SyncError) {
         let git = round.git
         notes = remote.notes
@@ -136,13 +138,27 @@ struct Plan {
                 tree += theirs
                 continue
             }
-            let local = mine?.local ?? round.localKeys(name, rules)
-            let unchangedRemote = theirs.count == 1 && previous.count == 1 && theirs[0] == previous[0]
+            let local: LocalKeys
+            if let mine {
+                local = mine.local
+            } else {
+                switch round.localKeys(name, rules) {
+                case .success(let keys): local = keys
+                case .failure(let problem):
+                    notes.append("\(problem.message): \(name) left out of this round")
+                    tree += theirs
+                    continue
+                }
+            }
+            let rejoined = local.rejoined(since: previousLocal.domains[DomainKey.exact(name)])
+            let unchangedRemote =
+                theirs.count == 1 && previous.count == 1 && theirs[0] == previous[0] && rejoined == nil
             if unchangedRemote, let print = mine?.print, state.prints[DomainKey.exact(mine!.name)] == print {
                 // Neither side moved since the last round agreed.
                 tree += theirs
                 if remote.domains[key] == nil { exported.append(name) }
                 folded.insert(key)
+                localRules[DomainKey.exact(name)] = local
                 domains.append(
                     Domain(
                         name: name, liveBefore: [:], liveAfter: [:], agreed: previous[0], agreedValues: nil,
@@ -198,8 +214,11 @@ struct Plan {
                         notes.append("\(error.message) (this machine's base): \(name) merged as a machine joining does")
                         baseValues = nil
                     }
-                    let merge = ThreeWayMerge(
-                        base: local.split(baseValues).shared, ours: ours, theirs: split.shared, keepTheirs: true)
+                    var sharedBase = local.split(baseValues).shared
+                    if let rejoined {
+                        sharedBase = PlistDictionary(entries: sharedBase.sortedEntries.filter { !rejoined($0.key) })
+                    }
+                    let merge = ThreeWayMerge(base: sharedBase, ours: ours, theirs: split.shared, keepTheirs: true)
                     merged = merge.merged
                     for conflict in merge.conflicts {
                         conflicts.append(
@@ -211,6 +230,7 @@ struct Plan {
                 }
             }
             folded.insert(key)
+            localRules[DomainKey.exact(name)] = local
             let pushed = merged.union(remoteLocal)
             let entry: TreeEntry?
             if theirs.count == 1, let remoteValues, remoteValues.sorted == pushed, theirs[0].name == name + ".plist" {

@@ -53,8 +53,16 @@ extension SyncRound {
                 report.notes.append("\(name).plist is another spelling of \(other.name): left out of the sync")
                 continue
             }
-            let local = localKeys(name, rules)
             let path = store.path(of: .named(name))
+            let local: LocalKeys
+            switch localKeys(name, rules) {
+            case .success(let keys): local = keys
+            case .failure(let problem):
+                // Its rules cannot be read: no key of it may travel, nor be taken for removed.
+                report.notes.append("\(problem.message): \(name) left out of this round")
+                live[key] = Live(name: name, print: nil, local: LocalKeys(patterns: ["*"], names: []), path: path)
+                continue
+            }
             do throws(StoreError) {
                 var print = Print()
                 let found: Bool
@@ -72,8 +80,31 @@ extension SyncRound {
         return live
     }
 
-    func localKeys(_ name: String, _ rules: SyncRules) -> LocalKeys {
-        rules.localKeys(name, schema: schema(name), managed: store.adminLayers(of: .named(name)).managed)
+    /// The keys of the domain that stay here: by the ignore file, its schema's
+    /// `"sync": false` keys and an administrator's managed file. A schema or an
+    /// administrator's file that exists but cannot be used fails closed: read as none, it
+    /// would let a key meant to stay here (a token) travel, for good, in the repository's history.
+    func localKeys(_ name: String, _ rules: SyncRules) -> Result<LocalKeys, RuleProblem> {
+        let schema: Schema?
+        switch SchemaFiles.load(for: name, configDirectory: store.directory, environment: store.environment) {
+        case .success(let loaded): schema = loaded
+        case .failure(let error):
+            let at = error.pointer.isEmpty ? "" : " at \(error.pointer)"
+            return .failure(
+                RuleProblem(message: "its schema \(error.path) cannot be used\(at) (\(error.code.message))"))
+        }
+        let layers = store.adminLayers(of: .named(name))
+        for warning in layers.warnings {
+            if case .unusable(let error) = warning {
+                return .failure(RuleProblem(message: "an administrator's file cannot be used (\(error.message))"))
+            }
+        }
+        return .success(rules.localKeys(name, schema: schema, managed: layers.managed))
+    }
+
+    /// A rule file of a domain's that cannot be used, in one line.
+    struct RuleProblem: Error {
+        let message: String
     }
 
     /// The domain's schema; none when it has none or its file cannot be used (the

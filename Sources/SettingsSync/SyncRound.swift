@@ -112,6 +112,7 @@ package struct SyncRound {
             return report
         }
 
+        let previousLocal = LocalRecord(try folder.contents(ofOwn: folder.localRules) ?? [])
         var remote = start.remote
         var base = Tree(start.baseEntries, git)
         var committer = Committer(git: git, config: config)
@@ -124,7 +125,7 @@ package struct SyncRound {
             }
             let plan = try Plan(
                 base: base, remote: Tree(remote.entries, git), live: live, prepared: prepared, rules: rules,
-                state: state, round: self)
+                state: state, previousLocal: previousLocal, round: self)
             var record = PendingRound(
                 pushed: nil, remote: remote.commit, agreedBefore: start.agreed, rewritten: report.rewritten, plan: plan,
                 base: base)
@@ -141,6 +142,10 @@ package struct SyncRound {
             report.conflicts = plan.conflicts
             report.notes += plan.notes
             now.base = try finish(record, start, refs, &report, &committer, tracking: true)
+            // The rules the base now agrees under, for the next round to see one deleted.
+            var local = previousLocal
+            for (name, keys) in plan.localRules { local.domains[name] = keys.isEmpty ? nil : keys }
+            if local != previousLocal { try folder.write(local.bytes, to: folder.localRules) }
             now.remote = remote.commit ?? ""
             try save(now, plan, live, report)
             return report

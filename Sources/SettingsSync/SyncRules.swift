@@ -1,3 +1,4 @@
+import PlistCodecs
 import PlistModel
 import SettingsStore
 
@@ -74,6 +75,13 @@ struct LocalKeys {
         return (PlistDictionary(entries: shared), PlistDictionary(entries: local))
     }
 
+    /// The keys that were local under `previous` rules and are not under these: they
+    /// rejoin as a machine joining does (the base says nothing of them).
+    func rejoined(since previous: LocalKeys?) -> ((String) -> Bool)? {
+        guard let previous, previous.text != text else { return nil }
+        return { key in previous.contains(key) && !self.contains(key) }
+    }
+
     /// What decides them, as bytes, for a domain's fingerprint.
     var text: [UInt8] {
         Array(
@@ -90,4 +98,45 @@ extension StringProtocol where SubSequence == Substring {
         while text.last == " " || text.last == "\t" || text.last == "\r" { text = text.dropLast() }
         return text
     }
+}
+
+/// The local-key rules each domain was last merged under (`local` in the sync folder), so
+/// a rule deleted since is seen: the base holds, for a key that stayed here, the
+/// repository's value, and without this record the key's old local value would read as
+/// a change of this machine's and be pushed over a newer one. A missing record (an
+/// earlier version's folder) only means no key is taken to have rejoined.
+struct LocalRecord: Equatable {
+    var domains: [String: LocalKeys] = [:]
+
+    init() {}
+
+    init(_ bytes: [UInt8]) {
+        guard case .dict(let root)? = try? PropertyList.read(bytes, as: .binary) else { return }
+        for entry in root.sortedEntries {
+            guard case .dict(let fields) = entry.value, case .array(let patterns)? = fields["patterns"],
+                case .array(let names)? = fields["names"]
+            else { continue }
+            func strings(_ values: [PlistValue]) -> [String] {
+                values.compactMap { if case .string(let text) = $0 { text } else { nil } }
+            }
+            domains[entry.key] = LocalKeys(patterns: strings(patterns), names: Set(strings(names).map(ExactKey.init)))
+        }
+    }
+
+    var bytes: [UInt8] {
+        var root: [PlistDictionary.Entry] = []
+        for name in domains.keys.sorted(by: byteOrderPrecedes) {
+            let keys = domains[name]!
+            let fields: PlistDictionary = [
+                "patterns": .array(keys.patterns.map(PlistValue.string)),
+                "names": .array(keys.names.sorted().map { .string($0.text) }),
+            ]
+            root.append(.init(key: name, value: .dict(fields)))
+        }
+        return BinaryWriter.encode(.dict(PlistDictionary(entries: root)))
+    }
+}
+
+extension LocalKeys: Equatable {
+    static func == (a: LocalKeys, b: LocalKeys) -> Bool { a.text == b.text }
 }

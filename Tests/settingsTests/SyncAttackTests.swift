@@ -487,9 +487,13 @@ final class SyncAttackTests: SyncTestCase {
         try world.ignore("a", "")
         try world.schema("a", "com.example.app", #"{"keys": {"k": {"type": "integer", "sync": false}}}"#)
         on("a", "write", "com.example.app", "k", "-int", "5")
-        on("a", "sync")
+        // The deleted rule rejoins `window` as a joining machine's key (issue 48): the
+        // repository's value stays, this machine's is logged, and k stays local.
+        let round = on("a", "sync")
+        XCTAssertTrue(round.stderr.contains(#"ours "a's new", theirs "a's""#), round.stderr)
         on("b", "sync")
-        XCTAssertEqual(world.live("b", "com.example.app"), #"{"k": 1, "window": "a's new"}"#)
+        XCTAssertEqual(world.live("b", "com.example.app"), both)
+        XCTAssertEqual(world.live("a", "com.example.app"), #"{"k": 5, "window": "a's"}"#)
     }
 
     func testAValueThisMachinesSchemaRefusesStaysAndIsSaid() throws {

@@ -101,11 +101,12 @@ final class SyncTests: SyncTestCase {
     /// changed rule, with the file unchanged, still makes it look again, and a same-size
     /// change of a value is a changed byte.
     func testAChangedRuleReExportsAnUnchangedDomain() throws {
-        try world.ignore("a", "com.app:token\n")
+        try world.ignore("a", "com.app:token\ncom.app:note\n")
         on("a", "sync", "init", remote)
         on("b", "sync", "init", remote)
         on("a", "write", "com.app", "shared", "yes")
         on("a", "write", "com.app", "token", "mine")
+        on("a", "write", "com.app", "note", "only here")
         on("a", "sync")
         XCTAssertEqual(on("a", "sync").stdout, "sync: exported 0, imported 0\n")
         XCTAssertFalse(world.remoteFile("com.app.plist").contains("mine"))
@@ -113,15 +114,21 @@ final class SyncTests: SyncTestCase {
         on("b", "write", "com.app", "token", "theirs")
         on("b", "sync")
         on("a", "sync")
-        XCTAssertEqual(live("a"), #"{"shared": "yes", "token": "mine"}"#, "a local key is not imported")
-        // The rule goes; the file is unchanged: the key travels from now on.
+        XCTAssertEqual(
+            live("a"), #"{"note": "only here", "shared": "yes", "token": "mine"}"#, "a local key is not imported")
+        // The rules go; the file is unchanged: the keys travel from now on, as a joining
+        // machine's do (issue 48). The repository has no note: this one is exported. It has
+        // another machine's token: that one stays, and this machine's is logged.
         try world.ignore("a", "")
-        XCTAssertEqual(on("a", "sync").stdout, "sync: exported 1, imported 0\n")
-        XCTAssertTrue(world.remoteFile("com.app.plist").contains("mine"))
+        let round = on("a", "sync")
+        XCTAssertEqual(round.stdout, "sync: exported 1, imported 1 (com.app)\n")
+        XCTAssertTrue(round.stderr.contains(#"ours "mine", theirs "theirs""#), round.stderr)
+        XCTAssertTrue(world.remoteFile("com.app.plist").contains("only here"))
+        XCTAssertFalse(world.remoteFile("com.app.plist").contains("mine"))
         // A changed value in an unchanged-size file is a changed byte: exported.
         on("a", "write", "com.app", "shared", "yep")
         XCTAssertEqual(on("a", "sync").stdout, "sync: exported 1, imported 0\n")
-        XCTAssertEqual(live("a"), #"{"shared": "yep", "token": "mine"}"#)
+        XCTAssertEqual(live("a"), #"{"note": "only here", "shared": "yep", "token": "theirs"}"#)
     }
 
     func testKeysAndDomainsThatStayLocal() throws {
