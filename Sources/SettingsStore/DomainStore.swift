@@ -51,6 +51,10 @@ public struct DomainStore: Sendable {
     /// Who writes, for the journal (`history`): the command line sets `settings VERB`;
     /// nil is the program's name.
     package var writer: String?
+    /// The config folder's file names as a caller listed them once (a sync round applying
+    /// thousands of domains): a domain with no file under its exact name is looked for in
+    /// this table, in any case, instead of by listing the folder again for each.
+    package var folderNames: FolderNames?
 
     /// The variables the store was made from; schemas are looked up in its `XDG_DATA_DIRS`.
     public let environment: Environment
@@ -122,7 +126,11 @@ public struct DomainStore: Sendable {
     public func path(of domain: DomainName, host: DomainHost = .any) -> String {
         if case .path(let path) = domain { return path }
         let folder = folder(of: domain, host: host)
-        return Path.join(folder, Self.existingName(fileName(of: domain, host: host), in: folder))
+        let name = fileName(of: domain, host: host)
+        if let folderNames, folder == directory, let known = folderNames.existingName(name, in: folder) {
+            return Path.join(folder, known)
+        }
+        return Path.join(folder, Self.existingName(name, in: folder))
     }
 
     /// The folder a domain's file is in, known without looking at any file.
@@ -188,11 +196,47 @@ public struct DomainStore: Sendable {
         do { names = try FileSystem.directoryEntries(directory) } catch {
             throw StoreError.unreadable(path: directory, error)
         }
-        return names.compactMap { name -> String? in
+        folderNames?.list(names)
+        return Self.domainNames(in: names)
+    }
+
+    /// The domains among a listing of the config folder's names, sorted.
+    static func domainNames(in names: [String]) -> [String] {
+        names.compactMap { name -> String? in
             guard !name.hasPrefix("."), name.hasSuffix(".plist"), name.utf8.count > 6,
                 ConflictCopy.domain(of: name) == nil
             else { return nil }
             return String(name.dropLast(6))
         }.sorted(by: byteOrderPrecedes)
+    }
+}
+
+/// A folder's file names, listed once by a caller that then looks up many domains in it
+/// (`DomainStore.folderNames`): by lowercased name, the first spelling in byte order, as
+/// `DomainStore.existingName` picks it. A reference, so a store copied before the listing
+/// sees it.
+package final class FolderNames: @unchecked Sendable {
+    /// Keyed by bytes: "é" and "e\u{301}" name two files, as the file system has them.
+    private var spellings: [ExactKey: String]? = nil
+
+    package init() {}
+
+    /// Takes the folder's listing.
+    package func list(_ names: [String]) {
+        var spellings: [ExactKey: String] = [:]
+        for name in names {
+            let lowered = ExactKey(name.lowercased())
+            if let other = spellings[lowered], byteOrderPrecedes(other, name) { continue }
+            spellings[lowered] = name
+        }
+        self.spellings = spellings
+    }
+
+    /// `DomainStore.existingName` from the listing; nil before one was taken.
+    func existingName(_ name: String, in folder: String) -> String? {
+        guard let spellings else { return nil }
+        if (try? FileSystem.linkStatus(Path.join(folder, name))) ?? nil != nil { return name }
+        guard let other = spellings[ExactKey(name.lowercased())] else { return name }
+        return (try? FileSystem.linkStatus(Path.join(folder, other))) ?? nil != nil ? other : name
     }
 }

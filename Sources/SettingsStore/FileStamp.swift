@@ -8,6 +8,9 @@ package struct FileStamp: Sendable, Equatable {
 }
 
 extension FileStamp {
+    /// The stamp as text, to keep in a file and compare with a later one.
+    package var text: String { "\(size):\(device):\(inode):\(modified):\(changed)" }
+
     init(_ status: FileSystem.Status) {
         self.init(
             size: status.size, inode: status.inode, device: status.device,

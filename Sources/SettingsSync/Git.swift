@@ -47,21 +47,22 @@ package struct Git: Sendable {
     /// git cannot run, ran out of time, or was cancelled. `with` adds variables.
     /// `outside`: a command that makes the repository (`clone`), run without `--git-dir`.
     package func attempt(
-        _ arguments: [String], input: [UInt8]? = nil, with extra: [String: String?] = [:], outside: Bool = false
+        _ arguments: [String], input: [UInt8]? = nil, with extra: [String: String?] = [:], outside: Bool = false,
+        consume: ((UnsafeRawBufferPointer) -> Bool)? = nil
     ) throws(SyncError) -> Outcome {
         let result: Subprocess.Result
         do {
             result = try Subprocess.run(
                 ["git"] + (outside ? [] : ["--git-dir=" + directory]) + arguments,
                 environment: extra.isEmpty ? environment : environment.with(extra), input: input,
-                timeLimit: timeLimit, cancel: cancel)
+                timeLimit: timeLimit, cancel: cancel, consume: consume)
         } catch {
             throw .gitMissing(error.message)
         }
         switch result.stopped {
         case .cancelled?: throw .cancelled
         case .timedOut?: throw .timedOut(what: arguments.first ?? "", seconds: timeLimit)
-        case nil: break
+        case .declined?, nil: break
         }
         return Outcome(status: result.status, output: result.output, reason: Self.reason(result.errors))
     }

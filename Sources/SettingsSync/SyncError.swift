@@ -24,6 +24,8 @@ public enum SyncError: Error, Sendable {
     /// power lost before git's object reached the disk): read as "no file", it would be a
     /// side of the merge with everything removed. (The object's id, and what it is.)
     case objectMissing(id: String, what: String)
+    /// A commit or tree of the repository is bigger than a round reads (`limit` bytes).
+    case objectTooBig(id: String, what: String, limit: Int)
     /// The remote's branch is gone, and its HEAD names no branch to follow.
     case branchGone(branch: String, remote: String, head: String?)
     /// A git process ran past its time limit and was ended.
@@ -62,6 +64,9 @@ public enum SyncError: Error, Sendable {
         case let .objectMissing(id, what):
             "the sync's repository cannot read object \(id) (\(what)): the live settings are unchanged; "
                 + "git fsck in the sync's repository tells what is lost"
+        case let .objectTooBig(id, what, limit):
+            "the repository's object \(id) (\(what)) is larger than \(limit >> 20) MiB, the most a round reads: "
+                + "the live settings are unchanged"
         case let .branchGone(branch, remote, head):
             "\(remote) has no branch \(branch) any more, and its HEAD "
                 + (head.map { "names \($0), which does not exist there" } ?? "names no branch")

@@ -127,6 +127,9 @@ package struct SyncFolder: Sendable {
 struct SyncState: Equatable {
     var remote = "", base = "", rules = ""
     var prints: [String: String] = [:]
+    /// The domains a schema here refused a value of, each with its schema file's stamp:
+    /// while neither side nor the schema changes, the value stays refused and the round idle.
+    var refused: [String: String] = [:]
 
     init() {}
 
@@ -138,6 +141,7 @@ struct SyncState: Equatable {
             case ("base"?, 2): base = fields[1]
             case ("rules"?, 2): rules = fields[1]
             case ("print"?, 3): prints[fields[1]] = fields[2]
+            case ("refused"?, 3): refused[fields[1]] = fields[2]
             default: continue
             }
         }
@@ -146,6 +150,7 @@ struct SyncState: Equatable {
     var bytes: [UInt8] {
         var text = "remote\t\(remote)\nbase\t\(base)\nrules\t\(rules)\n"
         for name in prints.keys.sorted(by: byteOrderPrecedes) { text += "print\t\(name)\t\(prints[name]!)\n" }
+        for name in refused.keys.sorted(by: byteOrderPrecedes) { text += "refused\t\(name)\t\(refused[name]!)\n" }
         return Array(text.utf8)
     }
 

@@ -48,6 +48,11 @@ struct Tree {
         for key in domains.keys { domains[key]!.sort { byteOrderPrecedes($0.name, $1.name) } }
     }
 
+    /// Why a domain's file in a tree cannot be used: it does not parse, or it is too big.
+    struct Unusable: Error {
+        let message: String
+    }
+
     /// git's order of tree entries: by name's bytes, a folder's as if it ended in `/`.
     static func order(_ a: TreeEntry, _ b: TreeEntry) -> Bool {
         let x = Array(a.name.utf8) + (a.type == "tree" ? [UInt8(ascii: "/")] : [])
@@ -62,15 +67,24 @@ struct Tree {
 
     /// The domain's values: its spellings' dictionaries together (the first spelling in
     /// byte order wins a key two of them have); nil when the tree has none.
-    func values(_ entries: [TreeEntry]) throws(SyncError) -> Result<PlistDictionary?, StoreError> {
+    func values(_ entries: [TreeEntry], _ reader: BlobReader? = nil) throws(SyncError)
+        -> Result<PlistDictionary?, Unusable>
+    {
         guard !entries.isEmpty else { return .success(nil) }
-        let blobs = try git.blobs(entries)
+        let blobs: [String: [UInt8]?]
+        if let reader { blobs = try reader.blobs(entries) } else { blobs = try git.blobs(entries) }
         var parsed: [PlistDictionary] = []
         for entry in entries {
+            guard case .some(.some(let bytes)) = blobs[entry.id] else {
+                return .failure(
+                    Unusable(
+                        message: "\(CanonicalText.escapedLine(entry.name)) is larger than "
+                            + "\(Git.objectLimit >> 20) MiB, the most a round reads"))
+            }
             do throws(StoreError) {
-                parsed.append(try PlistFiles.dictionary(from: blobs[entry.id] ?? [], name: entry.name))
+                parsed.append(try PlistFiles.dictionary(from: bytes, name: entry.name))
             } catch {
-                return .failure(error)
+                return .failure(Unusable(message: error.message))
             }
         }
         if parsed.count == 1 { return .success(parsed[0]) }
@@ -124,7 +138,23 @@ struct Plan {
         var tree: [TreeEntry] = []
         var keys = Set(remote.domains.keys).union(live.keys)
         keys.formUnion(base.domains.keys)
-        for key in keys.sorted(by: byteOrderPrecedes) {
+        let order = keys.sorted(by: byteOrderPrecedes)
+        // The blobs the merge may read, in its order, read a chunk at a time in one git
+        // each: one git per domain was seconds a round at thousands of domains.
+        var wanted: [TreeEntry] = []
+        for key in order {
+            let theirs = remote.domains[key] ?? [], previous = base.domains[key] ?? []
+            let unchanged = theirs.count == 1 && previous.count == 1 && theirs[0] == previous[0]
+            if unchanged, let mine = live[key], let print = mine.print,
+                state.prints[DomainKey.exact(mine.name)] == print
+            {
+                continue
+            }
+            wanted += theirs
+            if !unchanged { wanted += previous }
+        }
+        let blobs = BlobReader(wanted, git)
+        for key in order {
             let previous = base.domains[key] ?? []
             // An entry of another kind under the domain's name says nothing of it: the
             // repository's side is taken as unchanged since the base, never as removed.
@@ -194,7 +224,7 @@ struct Plan {
             var remoteValues: PlistDictionary? = nil
             if !unchangedRemote || !local.isEmpty {
                 let parsedTheirs: PlistDictionary?
-                switch try remote.values(theirs) {
+                switch try remote.values(theirs, blobs) {
                 case .success(let values): parsedTheirs = values
                 case .failure(let error):
                     notes.append("\(error.message) (from the repository): \(name) is left as it is on both sides")
@@ -208,7 +238,7 @@ struct Plan {
                     // A base git cannot read stops the round (read as none, this machine's
                     // removals and edits would lose); one that does not parse is no base.
                     let baseValues: PlistDictionary?
-                    switch try base.values(previous) {
+                    switch try base.values(previous, blobs) {
                     case .success(let values): baseValues = values
                     case .failure(let error):
                         notes.append("\(error.message) (this machine's base): \(name) merged as a machine joining does")
@@ -232,6 +262,13 @@ struct Plan {
             folded.insert(key)
             localRules[DomainKey.exact(name)] = local
             let pushed = merged.union(remoteLocal)
+            if remoteValues == nil, unchangedRemote, theirs.count == 1, ready?.blob == nil, !pushed.isEmpty,
+                case .success(let values) = try remote.values(theirs, blobs)
+            {
+                // A live file rewritten with what the repository holds (one this machine
+                // just imported): the repository's blob, with no new one to store.
+                remoteValues = values
+            }
             let entry: TreeEntry?
             if theirs.count == 1, let remoteValues, remoteValues.sorted == pushed, theirs[0].name == name + ".plist" {
                 entry = theirs[0]
@@ -284,5 +321,35 @@ extension PlistDictionary {
             if let value = values[0] ?? values[1] { entries.append(.init(key: key, value: value)) }
         }
         return PlistDictionary(entries: entries)
+    }
+}
+
+/// Reads the blobs a plan will ask for, in the order it asks, a chunk at a time in one
+/// `cat-file` each: few gits for thousands of domains, and no more of big ones held at
+/// once than a chunk. One asked for out of order is read on its own.
+final class BlobReader {
+    private let wanted: [TreeEntry]
+    private var place: [String: Int] = [:]
+    private var loaded: [String: [UInt8]?] = [:]
+    private let git: Git
+    private static let chunk = 64
+
+    init(_ wanted: [TreeEntry], _ git: Git) {
+        (self.wanted, self.git) = (wanted, git)
+        for (i, entry) in wanted.enumerated() where place[entry.id] == nil { place[entry.id] = i }
+    }
+
+    func blobs(_ entries: [TreeEntry]) throws(SyncError) -> [String: [UInt8]?] {
+        let missing = entries.filter { loaded[$0.id] == nil }
+        if let first = missing.first {
+            guard let at = place[first.id] else { return try git.blobs(entries) }
+            var chunk = Array(wanted[at..<min(at + Self.chunk, wanted.count)])
+            let ids = Set(chunk.map(\.id))
+            chunk += missing.filter { !ids.contains($0.id) }
+            loaded = try git.blobs(chunk)
+        }
+        var found: [String: [UInt8]?] = [:]
+        for entry in entries { found[entry.id] = loaded[entry.id] ?? nil }
+        return found
     }
 }

@@ -21,4 +21,6 @@ public struct SyncReport: Sendable {
     public internal(set) var attempts = 0
     /// A domain could not be applied: the next round must look again, whatever changed.
     var unsettled = false
+    /// Domains with a value this machine's schema refused (kept as it is here).
+    var refused: Set<String> = []
 }

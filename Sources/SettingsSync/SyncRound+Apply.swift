@@ -27,8 +27,8 @@ extension SyncRound {
                     // file (the next round carries that write), stays as it is now.
                     if before != after, now == before {
                         if let after, let problem = schema?.key(key)?.violation(after) {
-                            // Looked at again each round until the schema or the value allows it.
-                            report.unsettled = true
+                            // Looked at again when the schema, the value or the live file changes.
+                            report.refused.insert(domain.name)
                             refusals.append(
                                 "\(domain.name): kept \(CanonicalText.escapedLine(key)) as it is here; the repository's "
                                     + "\(CanonicalText.json(after)) is not allowed by its schema (\(problem.message))")

@@ -28,6 +28,9 @@ package struct SyncRound {
         // A value another machine's domain holds is stored here exactly: text XML cannot
         // hold makes the domain binary, as on the machine it came from.
         store.binaryForAnyText = true
+        // The round lists the config folder once (`readLive`); a domain it imports is
+        // looked for in that listing, not by listing the folder again for each.
+        store.folderNames = FolderNames()
         self.store = store
         folder = SyncFolder(environment: environment)
         git = try Git(directory: folder.repository, environment: environment, cancel: cancel)
@@ -106,7 +109,7 @@ package struct SyncRound {
                 return next
             }
         }
-        var now = stateAtStart(start, live, config, ignore)
+        var now = stateAtStart(start, live, config, ignore, state)
         if state == now, live.values.allSatisfy({ $0.print != nil }) {
             report.idle = true
             return report
@@ -235,6 +238,9 @@ package struct SyncRound {
             let reads = changed.map { domain in (domain, Result { () throws(StoreError) in try domain.read() }) }
             let storing = Background { () -> [String: String] in
                 var blobs: [String: String] = [:]
+                // One git each: worth it for the few files a person changed, not for the
+                // thousands a round just imported (their blobs are the repository's).
+                guard reads.count <= 8 else { return blobs }
                 for (domain, read) in reads {
                     guard case .success(let bytes?) = read, PropertyList.sniff(bytes) == .xml else { continue }
                     blobs[DomainKey.exact(domain.name)] = try? git.store(bytes)
@@ -292,18 +298,28 @@ package struct SyncRound {
         throw .branchGone(branch: config.branch, remote: config.shownRemote, head: head)
     }
 
+    /// A stamp of the domain's schema file (one `stat`): it changes when the file does.
+    private func schemaStamp(_ name: String) -> String {
+        guard
+            let path = SchemaFiles.path(for: name, configDirectory: store.directory, environment: store.environment),
+            let stamp = DomainStore.stamp(at: path)
+        else { return "none" }
+        return stamp.text
+    }
+
     /// What the state file would say of a round that changes nothing: the commits it
     /// started from, the prints of the live files it hashed, and of which domains travel
     /// (a new pattern can carry a domain only the repository has). The same as the last
     /// round's, nothing moved on either side, and the round is done without reading a tree.
-    private func stateAtStart(_ start: Start, _ live: [String: Live], _ config: SyncSetup.Config, _ ignore: [UInt8])
-        -> SyncState
-    {
+    private func stateAtStart(
+        _ start: Start, _ live: [String: Live], _ config: SyncSetup.Config, _ ignore: [UInt8], _ state: SyncState
+    ) -> SyncState {
         var now = SyncState()
         now.base = start.baseCommit ?? ""
         for domain in live.values { if let print = domain.print { now.prints[DomainKey.exact(domain.name)] = print } }
         now.remote = start.remote.commit ?? ""
         now.rules = SyncState.print(Array(config.patterns.joined(separator: "\n").utf8), ignore)
+        for name in state.refused.keys { now.refused[name] = schemaStamp(name) }
         return now
     }
 
@@ -466,6 +482,8 @@ package struct SyncRound {
         for name in report.imported { state.prints[DomainKey.exact(name)] = nil }
         for domain in live.values where domain.print == nil { state.prints[DomainKey.exact(domain.name)] = nil }
         for name in plan.unreadable { state.prints[name] = nil }
+        state.refused = [:]
+        for name in report.refused { state.refused[name] = schemaStamp(name) }
         if report.unsettled {
             do throws(Errno) { _ = try FileSystem.unlink(folder.state) } catch {
                 throw .store(.writeFailed(path: folder.state, error))

@@ -33,11 +33,17 @@ extension Git {
                 if i < refs.count { unresolved.append(ref) }
                 continue
             }
+            guard case .bytes(let commitID, let commitBytes) = commit else {
+                throw .objectTooBig(id: commit.id, what: ref, limit: Self.objectLimit)
+            }
             guard let tree = objects[2 * i + 1] else {
-                throw .objectMissing(id: Self.treeID(ofCommit: commit.bytes) ?? commit.id, what: "the tree of \(ref)")
+                throw .objectMissing(id: Self.treeID(ofCommit: commitBytes) ?? commitID, what: "the tree of \(ref)")
+            }
+            guard case .bytes(_, let treeBytes) = tree else {
+                throw .objectTooBig(id: tree.id, what: "the tree of \(ref)", limit: Self.objectLimit)
             }
             found[ref] = Snapshot(
-                commit: commit.id, entries: Self.entries(tree.bytes, idLength: commit.id.utf8.count / 2))
+                commit: commitID, entries: Self.entries(treeBytes, idLength: commitID.utf8.count / 2))
         }
         // cat-file says "missing" alike for a ref that is not there and for one whose commit
         // is lost; for-each-ref, which reads no object, tells them apart.
@@ -67,30 +73,121 @@ extension Git {
         return String(decoding: bytes[5..<end], as: UTF8.self)
     }
 
-    /// The objects `names` name (ids, or refs with `^{tree}`), in order; nil for a missing one.
-    private func batch(_ names: [String]) throws(SyncError) -> [(id: String, bytes: [UInt8])?] {
-        let output = try run(["cat-file", "--batch"], input: Array(names.map { $0 + "\n" }.joined().utf8))
-        var objects: [(id: String, bytes: [UInt8])?] = []
-        var at = 0
-        while at < output.count, objects.count < names.count {
-            guard let newline = output[at...].firstIndex(of: UInt8(ascii: "\n")) else { break }
-            let header = output[at..<newline].split(separator: UInt8(ascii: " ")).map {
-                String(decoding: $0, as: UTF8.self)
+    /// The most of one object a round reads from the repository (64 MiB): a domain's file
+    /// is kilobytes to a few megabytes, and one of gigabytes (cheap to push: zeros
+    /// compress) would cost a round its memory. A bigger one is named and not read.
+    static let objectLimit = 64 << 20
+
+    /// One object `cat-file --batch` gave: its bytes, or only its size when over the limit.
+    enum Object {
+        case bytes(id: String, [UInt8])
+        case tooBig(id: String, size: Int)
+
+        var id: String {
+            switch self {
+            case .bytes(let id, _), .tooBig(let id, _): id
             }
-            at = newline + 1
-            // "ID TYPE SIZE", then the bytes and a newline; or "NAME missing".
-            guard header.count == 3, let size = Int(header[2]), at + size <= output.count else {
-                objects.append(nil)
+        }
+    }
+
+    /// The objects `names` name (ids, or refs with `^{tree}`), in order; nil for a missing
+    /// one. The answer is read as git streams it, an object at a time: what is kept is the
+    /// objects' bytes, never the whole answer at once. At an object over the limit git is
+    /// stopped (its gigabytes never cross the pipe) and asked again for the rest.
+    private func batch(_ names: [String]) throws(SyncError) -> [Object?] {
+        var objects: [Object?] = []
+        var rest = names[...]
+        while !rest.isEmpty {
+            var reader = BatchReader(limit: Self.objectLimit)
+            let outcome = try attempt(["cat-file", "--batch"], input: Array(rest.map { $0 + "\n" }.joined().utf8)) {
+                reader.add($0)
+            }
+            objects += reader.objects
+            if reader.declined {
+                rest = rest.dropFirst(reader.objects.count)
                 continue
             }
-            objects.append((header[0], Array(output[at..<(at + size)])))
-            at += size + 1
-        }
-        // An answer cut short (git killed mid-way) is no answer: never "missing".
-        guard objects.count == names.count else {
-            throw .git(command: "cat-file", reason: "its answer ended after \(objects.count) of \(names.count) objects")
+            guard outcome.ok else { throw .git(command: "cat-file", reason: outcome.reason) }
+            // An answer cut short (git killed mid-way) is no answer: never "missing".
+            guard reader.objects.count == rest.count, reader.isBetweenObjects else {
+                throw .git(
+                    command: "cat-file",
+                    reason: "its answer ended after \(objects.count) of \(names.count) objects")
+            }
+            break
         }
         return objects
+    }
+
+    /// `cat-file --batch`'s answer, parsed as it arrives: "ID TYPE SIZE", the bytes and a
+    /// newline per object, or "NAME missing".
+    private struct BatchReader {
+        let limit: Int
+        private(set) var objects: [Object?] = []
+        private var header: [UInt8] = []
+        private var body: [UInt8] = []
+        private var id = ""
+        /// Bytes of the current object still to come (its newline included); -1 between objects.
+        private var remaining = -1
+        private var keeping = false
+
+        init(limit: Int) { self.limit = limit }
+
+        var isBetweenObjects: Bool { remaining < 0 && header.isEmpty }
+
+        /// It met an object over the limit, and wants no more of this answer.
+        private(set) var declined = false
+
+        /// Takes the next piece of the answer; false once it wants no more.
+        mutating func add(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            var at = 0
+            while at < bytes.count, !declined {
+                if remaining < 0 {
+                    guard let newline = bytes[at...].firstIndex(of: UInt8(ascii: "\n")) else {
+                        header += bytes[at...]
+                        return true
+                    }
+                    header += bytes[at..<newline]
+                    at = newline + 1
+                    start()
+                    continue
+                }
+                let take = min(remaining, bytes.count - at)
+                if keeping { body += bytes[at..<(at + take)] }
+                remaining -= take
+                at += take
+                if remaining == 0 { end() }
+            }
+            return !declined
+        }
+
+        private mutating func start() {
+            let fields = header.split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
+            header = []
+            guard fields.count == 3, let size = Int(fields[2]), size >= 0 else {
+                objects.append(nil)
+                return
+            }
+            id = fields[0]
+            keeping = size <= limit
+            if keeping {
+                body = []
+                body.reserveCapacity(size + 1)
+            } else {
+                objects.append(.tooBig(id: id, size: size))
+                declined = true
+            }
+            remaining = size + 1
+        }
+
+        private mutating func end() {
+            if keeping {
+                body.removeLast()  // the newline after the bytes
+                objects.append(.bytes(id: id, body))
+                body = []
+            }
+            remaining = -1
+        }
     }
 
     /// A tree object's entries: "MODE NAME\0" and the id's bytes, each.
@@ -115,14 +212,19 @@ extension Git {
         return entries
     }
 
-    /// The blobs of `entries`, by id, in one `git cat-file --batch`. One git cannot read
-    /// throws: a domain read as "no file" would be a side of the merge with it removed.
-    func blobs(_ entries: [TreeEntry]) throws(SyncError) -> [String: [UInt8]] {
+    /// The blobs of `entries`, by id, in one `git cat-file --batch`: each one's bytes, or
+    /// nil when it is over `objectLimit` (the caller names it and leaves its domain). One
+    /// git cannot read throws: a domain read as "no file" would be a side of the merge
+    /// with it removed.
+    func blobs(_ entries: [TreeEntry]) throws(SyncError) -> [String: [UInt8]?] {
         guard !entries.isEmpty else { return [:] }
-        var blobs: [String: [UInt8]] = [:]
+        var blobs: [String: [UInt8]?] = [:]
         for (entry, object) in zip(entries, try batch(entries.map(\.id))) {
-            guard let object else { throw .objectMissing(id: entry.id, what: entry.name) }
-            blobs[object.id] = object.bytes
+            switch object {
+            case nil: throw .objectMissing(id: entry.id, what: entry.name)
+            case .bytes(let id, let bytes)?: blobs[id] = .some(bytes)
+            case .tooBig(let id, _)?: blobs[id] = .some(nil)
+            }
         }
         return blobs
     }

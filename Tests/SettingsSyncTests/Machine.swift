@@ -83,6 +83,6 @@ final class Machine {
     {
         guard let entry = plan.entries.first(where: { $0.name == name + ".plist" }) else { return nil }
         let blobs = try round().git.blobs([entry])
-        return try PlistFiles.dictionary(from: blobs[entry.id] ?? [], name: entry.name)
+        return try PlistFiles.dictionary(from: (blobs[entry.id] ?? nil) ?? [], name: entry.name)
     }
 }

@@ -290,6 +290,35 @@ final class SyncFailSafeTests: SyncTestCase {
         }
     }
 
+    // MARK: Bounded cost
+
+    /// A blob over the round's limit (zeros: gigabytes cost the remote megabytes) is
+    /// named and not read; the rest arrives. `SETTINGS_BIG_BLOB` sets its size (CI: 2 GB,
+    /// under a 2 GB memory limit); by default it is just over the limit.
+    func testABlobOverTheLimitIsNamedAndTheRestArrives() throws {
+        let size = Int(ProcessInfo.processInfo.environment["SETTINGS_BIG_BLOB"] ?? "") ?? (64 << 20) + 1
+        inStep()
+        let clone = world.work + "/huge"
+        world.git(["clone", "-q", world.remote, clone])
+        XCTAssertEqual(h.exec("/usr/bin/env", ["truncate", "-s", "\(size)", clone + "/com.huge.plist"]).status, 0)
+        let fast = ["-c", "core.compression=1", "-c", "pack.compression=1", "-c", "core.bigFileThreshold=1m"]
+        world.git(fast + ["add", "com.huge.plist"], in: clone)
+        world.git(["commit", "-q", "-m", "huge"], in: clone)
+        world.git(fast + ["push", "-q", "origin", "HEAD"], in: clone)
+        on("b", "write", "com.app", "x", "-int", "7")
+        on("b", "sync")
+        let round = h.exec(
+            "/bin/sh", ["-c", "ulimit -v 2000000; exec \"$0\" sync", Harness.settings],
+            environment: world.environment("a"))
+        XCTAssertEqual(round.status, 0, round.stderr)
+        XCTAssertTrue(round.stderr.contains("com.huge.plist is larger than 64 MiB"), round.stderr)
+        XCTAssertEqual(round.stderr.split(separator: "\n").count, 1, round.stderr)
+        XCTAssertEqual(world.live("a"), #"{"k": 1, "x": 7}"#)
+        XCTAssertNil(world.live("a", "com.huge"))
+        // The repository keeps it as it is; no machine pushed it back or removed it.
+        XCTAssertEqual(world.remoteFiles(), ["com.app.plist", "com.huge.plist", "com.two.plist"])
+    }
+
     // MARK: Every value travels, exactly
 
     func testValuesTheRepositorysXMLCannotHoldTravelExactly() throws {

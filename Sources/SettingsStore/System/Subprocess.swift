@@ -34,6 +34,8 @@ package enum Subprocess {
     /// Why a program was ended before it finished.
     package enum Stop: Equatable, Sendable {
         case timedOut, cancelled
+        /// The caller's `consume` wanted no more of its output.
+        case declined
     }
 
     /// Runs `arguments` (the first is the program), standard output and error captured, in
@@ -43,10 +45,13 @@ package enum Subprocess {
     /// still running past the limit or when the signal is raised is sent SIGTERM, then
     /// SIGKILL two seconds later, and its `Result.stopped` says why: a remote that stops
     /// answering never holds a caller forever. Throws when the program cannot be started
-    /// (ENOENT: not installed).
+    /// (ENOENT: not installed). With `consume`, standard output is handed to it as it
+    /// arrives, a piece at a time, and not kept: a caller reading a stream of any size
+    /// (`git cat-file --batch`) holds what it keeps of it, never the whole; when it returns
+    /// false the program is ended as for the time limit (`Stop.declined`).
     package static func run(
         _ arguments: [String], environment: Environment = .process, input: [UInt8]? = nil,
-        timeLimit: Double? = nil, cancel: CancelSignal? = nil
+        timeLimit: Double? = nil, cancel: CancelSignal? = nil, consume: ((UnsafeRawBufferPointer) -> Bool)? = nil
     ) throws(Errno) -> Result {
         var out: [CInt] = [-1, -1], err: [CInt] = [-1, -1], inp: [CInt] = [-1, -1]
         var opened: [CInt] = []
@@ -112,7 +117,7 @@ package enum Subprocess {
             }
             if ready == 0 { continue }
             if cancel != nil, fds.last!.revents != 0 { stopped = .cancelled; break }
-            for entry in fds where entry.revents != 0 {
+            for entry in fds where entry.revents != 0 && stopped == nil {
                 if entry.fd == writing {
                     let count = pending.withUnsafeBytes { bytes in
                         write(writing, bytes.baseAddress! + written, bytes.count - written)
@@ -128,12 +133,22 @@ package enum Subprocess {
                 } else if reading.contains(entry.fd) {
                     let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
                     if count > 0 {
-                        if entry.fd == out[0] { output += buffer[..<count] } else { errorText += buffer[..<count] }
+                        if entry.fd != out[0] {
+                            errorText += buffer[..<count]
+                        } else if let consume {
+                            let more = buffer.withUnsafeBytes {
+                                consume(UnsafeRawBufferPointer(rebasing: $0[..<count]))
+                            }
+                            if !more { stopped = .declined }
+                        } else {
+                            output += buffer[..<count]
+                        }
                     } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                         reading.removeAll { $0 == entry.fd }
                     }
                 }
             }
+            if stopped != nil { break }
         }
         // Its output is closed, but it may still run (or a child it left holds nothing of
         // ours and it waits on that): the limit and the cancel signal hold here too, waited
