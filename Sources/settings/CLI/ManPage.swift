@@ -1319,7 +1319,24 @@ enum ManPage {
         machine's, the push builds on the new history, and the round says
         .IR "the remote's history was rewritten; merged as a join" .
         A check that fails or runs out of time ends the round with status 4, nothing changed.
+        A branch gone from the remote (renamed, as hosting services offer, or deleted) is followed to
+        the branch the remote's HEAD names when that branch exists, or when the remote has no branch
+        at all (it was re-created, and this round seeds it); the round says
+        .IR "REMOTE has no branch OLD any more; following the remote's HEAD, NEW" ,
+        and the new branch is kept.
+        A HEAD that names no branch there ends the round with status 4, nothing changed: seeding a
+        branch beside the fleet's would split it.
         Names that differ only in case are one domain, as in the store.
+        .PP
+        .B Missing is never empty.
+        A merge input that git cannot give is never read as "no file", which a three-way merge
+        takes for "everything was removed": a ref whose commit is lost, a tree or a file of the
+        repository that cannot be read (a disk error, power lost before git's object reached the
+        disk), a base that git cannot read in time.
+        Each ends the round with status 4 and one line naming the object, the live settings
+        untouched.
+        A file of the repository larger than 64 MiB (no settings file is; zeros cost a push almost
+        nothing) is named in one warning and not read; the other domains go on.
         .PP
         .B What stays on this machine.
         A key that a line
@@ -1333,8 +1350,18 @@ enum ManPage {
         or that an administrator's managed file locks here, is neither exported, nor imported, nor
         removed from the repository: the repository keeps what other machines gave it.
         These rules are each machine's own; they never delete anything elsewhere.
+        They fail closed: a schema or a managed file that exists but cannot be used (one stray comma)
+        leaves its domain out of the round with one warning, as an ignore file that cannot be read
+        stops the round, so no key meant to stay here ever reaches the repository's history.
+        A rule removed (a line of the ignore file, a schema's
+        .BR """sync"": false )
+        lets its key travel as a machine joining would: a key the repository lacks is exported, and
+        one it holds differently keeps the repository's value and logs this machine's.
+        The rules each domain was last merged under are kept in
+        .IR $XDG_DATA_HOME/settings/sync/local .
         A value from the repository that this machine's schema refuses is not imported: the key keeps
-        its value here, a warning says so, and the repository keeps its own.
+        its value here, a warning says so, and the repository keeps its own; the rounds after it stay
+        idle until the value, the live file or the schema changes.
         .PP
         .B The repository is data.
         Its files are read and written through git's objects, never as paths: a link, a folder, a
@@ -1343,6 +1370,8 @@ enum ManPage {
         .BR ..plist )
         or one that does not parse is left in the repository as it is and never imported, with one
         warning line; the other domains go on.
+        A link, a folder or a submodule committed under a domain's name says nothing of that domain:
+        no machine deletes it, and the first round that pushes puts its file back.
         The repository's
         .I .gitattributes
         changes nothing.
@@ -1350,13 +1379,26 @@ enum ManPage {
         .B Faults.
         The merge is pushed first; a push refused because another machine pushed first is fetched,
         merged and pushed again within the round, with backoff, up to 24 times.
+        Before the push, how the round will end (the commit pushed, what applying changes in each
+        domain, the base to move to) is written to disk,
+        .IR $XDG_DATA_HOME/settings/sync/pending .
         Then each live domain is changed inside the store's locked update, against the file as it is
         then: a key written since the round read it keeps the new value, and the next round carries
         it.
-        The base moves only for the domains applied, so a round stopped anywhere (killed, a full
-        disk, a read-only file, a remote that went away) leaves what it did not apply for the next
-        round to apply; a domain that cannot be read or written is one warning line and the others
-        go on.
+        Then the base moves and the record goes.
+        A round stopped after the remote took its push (killed, SIGTERM to
+        .BR "sync \-\-watch" ,
+        a failing
+        .BR "git update\-ref" ,
+        the network dropping as the push landed) is finished by the next one from that record, which
+        says
+        .IR "finished the round that was stopped after it pushed" :
+        merged again instead, its own push would read as another machine's change and undo this
+        machine's later edits.
+        A round stopped before the remote took its push changed nothing here.
+        The base moves only for the domains applied, so a full disk or a read-only file leaves what
+        was not applied for the next round; a domain that cannot be read or written is one warning
+        line and the others go on.
         A remote that cannot be reached leaves the live folder byte for byte as it was and exits 4
         with one line.
         Every git process has a time limit
@@ -1380,7 +1422,9 @@ enum ManPage {
         .IB domain .plist
         per domain, so a plain
         .B git clone
-        of it shows the settings.
+        of it shows the settings; a domain XML cannot hold exactly (a control character in text, a
+        date with a fraction of a second) is kept in the binary form, which every reader takes, so
+        every value travels exactly, and is stored binary on the machines it reaches.
         .PP
         A folder set up by an earlier version (a clone with a work tree) keeps working: its work tree
         is no longer read, its
