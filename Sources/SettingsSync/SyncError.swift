@@ -1,3 +1,4 @@
+import PlistCodecs
 import SettingsStore
 
 /// What can stop a sync, one case per message; each says what was left as it was.
@@ -68,8 +69,9 @@ public enum SyncError: Error, Sendable {
             "the repository's object \(id) (\(what)) is larger than \(limit >> 20) MiB, the most a round reads: "
                 + "the live settings are unchanged"
         case let .branchGone(branch, remote, head):
-            "\(remote) has no branch \(branch) any more, and its HEAD "
-                + (head.map { "names \($0), which does not exist there" } ?? "names no branch")
+            "\(remote) has no branch \(CanonicalText.escapedLine(branch)) any more, and its HEAD "
+                + (head.map { "names \(CanonicalText.escapedLine($0)), which does not exist there" }
+                    ?? "names no branch")
                 + ": the live settings are unchanged; point the remote's HEAD at the branch to follow"
         case let .timedOut(what, seconds):
             "git \(what) took longer than \(Self.seconds(seconds)) and was stopped "

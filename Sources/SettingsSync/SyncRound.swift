@@ -76,7 +76,8 @@ package struct SyncRound {
     /// where both sides stand; then plan the merge, record how the round will end, push
     /// it, apply it here and move the base, planning again on the remote's new head when
     /// another machine pushed first. Each step says why it comes where it does.
-    private func locked() throws(SyncError) -> SyncReport {
+    /// (`finishing`: a stopped round's record is looked for; not again once one was finished.)
+    private func locked(finishing: Bool = true) throws(SyncError) -> SyncReport {
         SyncSetup.clearStaleLocks(git.directory)
         var config = try SyncSetup.Config(git, folder)
         // A rule file that cannot be read stops the round: without it, a key meant to stay
@@ -85,7 +86,7 @@ package struct SyncRound {
         let rules = SyncRules(patterns: config.patterns, ignore: ignore)
         var refs = Refs(branch: config.branch)
         var report = SyncReport()
-        let pending = try PendingRound.read(folder)
+        let pending = finishing ? try PendingRound.read(folder) : nil
 
         let live = try readLive(rules, &report)
         let state = SyncState((try? folder.contents(ofOwn: folder.state)) ?? nil ?? [])
@@ -93,7 +94,8 @@ package struct SyncRound {
         var start = try startingPoint(refs, state)
         if start.remote.commit == nil, let branch = try branchToFollow(config) {
             report.notes.append(
-                "\(config.shownRemote) has no branch \(config.branch) any more; following the remote's HEAD, \(branch)")
+                "\(config.shownRemote) has no branch \(CanonicalText.escapedLine(config.branch)) any more; "
+                    + "following the remote's HEAD, \(CanonicalText.escapedLine(branch))")
             config = try config.following(branch, folder)
             refs = Refs(branch: branch)
             start = try startingPoint(refs, state)
@@ -102,7 +104,7 @@ package struct SyncRound {
             var committer = Committer(git: git, config: config)
             if try finish(pending, start, refs, &report, &committer) {
                 // The live files and the base changed: the round starts again from them.
-                var next = try locked()
+                var next = try locked(finishing: false)
                 next.imported = report.imported + next.imported.filter { !report.imported.contains($0) }
                 next.notes = report.notes + next.notes
                 next.unsettled = next.unsettled || report.unsettled

@@ -1,3 +1,4 @@
+import PlistCodecs
 import PlistModel
 import SettingsStore
 
@@ -221,7 +222,7 @@ extension Git {
         var blobs: [String: [UInt8]?] = [:]
         for (entry, object) in zip(entries, try batch(entries.map(\.id))) {
             switch object {
-            case nil: throw .objectMissing(id: entry.id, what: entry.name)
+            case nil: throw .objectMissing(id: entry.id, what: CanonicalText.escapedLine(entry.name))
             case .bytes(let id, let bytes)?: blobs[id] = .some(bytes)
             case .tooBig(let id, _)?: blobs[id] = .some(nil)
             }
