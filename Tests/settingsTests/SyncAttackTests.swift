@@ -324,16 +324,7 @@ final class SyncAttackTests: SyncTestCase {
             on("b", "write", "com.app", "b\(i)", "-int", "\(i)")
             on("b", "sync")
             on("a", "write", "com.app", "a\(i)", "-int", "\(i)")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Harness.settings)
-            process.arguments = ["sync"]
-            process.environment = world.environment("a")
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: Double.random(in: 0.0...0.15, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try world.killed("a", after: Double.random(in: 0.0...0.15, using: &generator))
         }
         // The git a killed round left running finishes or fails on its own.
         Thread.sleep(forTimeInterval: 0.5)

@@ -368,16 +368,7 @@ final class SyncFailSafeTests: SyncTestCase {
             on("a", "write", "com.app", "counter", "-int", "\(i)")
             on("a", "write", "com.app", "tmp\(i)", "-int", "\(i)")
             if i > 0 { on("a", "delete", "com.app", "tmp\(i - 1)") }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Harness.settings)
-            process.arguments = ["sync"]
-            process.environment = world.environment("a")
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: Double.random(in: 0.0...0.25, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try world.killed("a", after: Double.random(in: 0.0...0.25, using: &generator))
             Thread.sleep(forTimeInterval: 0.2)
         }
         on("a", "sync")

@@ -228,3 +228,20 @@ extension SyncWorld {
         .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+extension SyncWorld {
+    /// Starts `settings sync` on a machine, its output dropped, and kills it (SIGKILL)
+    /// after `seconds`.
+    func killed(_ name: String, after seconds: Double) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.settings)
+        process.arguments = ["sync"]
+        process.environment = environment(name)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: seconds)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
