@@ -1,3 +1,4 @@
+import PlistCodecs
 import PlistModel
 import SettingsStore
 
@@ -187,18 +188,22 @@ package enum SyncSetup {
             conflictsKept: log.split(separator: "\n").count, log: folder.log)
     }
 
-    /// Remembers how a round ended (`ok` or `failed`, and what), for `sync status`.
+    /// Remembers how a round ended (`ok` or `failed`, and what), for `sync status`; its
+    /// control characters escaped, so the line stays one line and prints as it reads.
     static func record(_ folder: SyncFolder, ok: Bool, _ text: String) throws(SyncError) {
-        let line = "\(FileSystem.wallClockNanoseconds() / 1_000_000_000)\t\(ok ? "ok" : "failed")\t\(text)\n"
+        let line =
+            "\(FileSystem.wallClockNanoseconds() / 1_000_000_000)\t\(ok ? "ok" : "failed")\t"
+            + "\(CanonicalText.controlsEscaped(text))\n"
         try folder.write(Array(line.utf8), to: folder.last)
     }
 
-    /// Appends the lines to the log of values that lost a conflict, each with its time.
+    /// Appends the lines to the log of values that lost a conflict, each with its time and
+    /// its control characters escaped.
     static func log(_ folder: SyncFolder, _ lines: [String]) throws(SyncError) {
         guard !lines.isEmpty else { return }
         var text = try folder.contents(ofOwn: folder.log) ?? []
         let time = FileSystem.localTime(FileSystem.wallClockNanoseconds() / 1_000_000_000)
-        for line in lines { text += Array("\(time) \(line)\n".utf8) }
+        for line in lines { text += Array("\(time) \(CanonicalText.controlsEscaped(line))\n".utf8) }
         try folder.write(text, to: folder.log)
     }
 
