@@ -36,6 +36,14 @@ package enum RemoteURL {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Whether `text` names a repository on this machine by its path (git's rule: no `:`, or
+    /// a `/` before the first one), which git takes relative to the folder it runs in.
+    package static func isLocalPath(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return true }
+        return bytes[..<colon].contains(UInt8(ascii: "/"))
+    }
+
     // MARK: Parts of a URL
 
     /// Where a URL's scheme starts and where its `://` is.

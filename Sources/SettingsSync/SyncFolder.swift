@@ -76,6 +76,12 @@ package struct SyncFolder: Sendable {
         }
     }
 
+    /// A file of the repository's git folder (its `config`), through the door: the sync
+    /// writes the remote's URL there itself, so that no process's arguments hold it.
+    func repositoryFile(_ name: String) -> StateFile {
+        StateFile(root: dataRoot, "settings/sync/" + Path.lastComponent(of: repository) + "/" + name)
+    }
+
     /// As root, refuses a folder (or, before it exists, the nearest folder above) that
     /// another user owns: `sudo settings sync` with the user's `HOME` would leave git's
     /// files there owned by root.

@@ -1,3 +1,4 @@
+import SettingsStore
 import XCTest
 
 @testable import SettingsSync
@@ -39,5 +40,23 @@ final class RemoteURLTests: XCTestCase {
         XCTAssertEqual(RemoteURL.scrubbed("no url: a://"), "no url: a://")
         XCTAssertEqual(RemoteURL.scrubbed("'/srv/r.git' does not appear"), "'/srv/r.git' does not appear")
         XCTAssertEqual(Git.reason(Array("fatal: 'https://tok@h/r' failed\n".utf8)), "'https://***@h/r' failed")
+    }
+
+    /// A relative path is made absolute (rounds run from any folder); a remote no URL could
+    /// be is refused before anything is made.
+    func testTheRemoteGitIsToldIsAbsoluteAndHasNoControlCharacter() throws {
+        let here = FileSystem.currentDirectory()
+        XCTAssertEqual(try SyncSetup.usable("../r.git"), here + "/../r.git")
+        XCTAssertEqual(try SyncSetup.usable("./a:b"), here + "/./a:b")
+        for url in ["/srv/r.git", "host:r.git", "https://h/r", "file:///srv/r"] {
+            XCTAssertEqual(try SyncSetup.usable(url), url)
+        }
+        for url in ["", "https://h/r\n", "https://t@h/r\u{85}", "/srv/\u{1B}[2J"] {
+            XCTAssertThrowsError(try SyncSetup.usable(url), url) { error in
+                guard case SyncError.unusableRemote = error else { return XCTFail("\(error)") }
+                XCTAssertEqual((error as? SyncError)?.status, 2)
+                XCTAssertFalse((error as? SyncError)?.message.contains("t@") ?? true)
+            }
+        }
     }
 }
