@@ -239,8 +239,13 @@ package enum SyncSetup {
         return "sync: this machine no longer syncs with \(remote); its settings stay as they are"
     }
 
-    /// `sync remote URL`: the remote changed; the next round merges with what it holds as
-    /// a machine joining it does (an empty base: nothing here is taken for removed there).
+    /// `sync remote URL`: the remote changed, or only its URL (a renewed token, another
+    /// spelling of the same repository). The base and the commit it was agreed against
+    /// (`refs/settings/*`) stay: the round merges against them while the remote's history
+    /// holds that commit, as the same repository's does, so a removal another machine made
+    /// meanwhile is still one; a different repository's does not hold it, and the round
+    /// merges with it as a machine joining does (`SyncRound.rewritten`). The old
+    /// remote-tracking refs and the state file go, so the next round is a full one.
     package static func setRemote(_ given: String, environment: Environment) throws(SyncError) -> String {
         let url = try usable(given)
         let folder = SyncFolder(environment: environment)
@@ -248,7 +253,7 @@ package enum SyncSetup {
         // A round under way finishes with the remote it began with.
         try holdingLock(git) { () throws(SyncError) in
             try setOrigin(url, git, folder)
-            let refs = try git.text(["for-each-ref", "--format=%(refname)", "refs/remotes/origin", "refs/settings"])
+            let refs = try git.text(["for-each-ref", "--format=%(refname)", "refs/remotes/origin"])
             try git.update(refs.split(separator: "\n").map { (ref: String($0), commit: nil) })
             folder.own(folder.state).remove()
         }
