@@ -332,14 +332,34 @@ package enum SyncSetup {
         try folder.write(Array(line.utf8), to: folder.last)
     }
 
+    /// The most the log holds, in bytes: past it, the oldest lines go, down to three
+    /// quarters of it (`newest`), so most rounds only append and one in many rewrites it.
+    package static let logLimit = 1 << 20
+
     /// Appends the lines to the log of values that lost a conflict, each with its time and
-    /// its control characters escaped.
+    /// its control characters escaped, without reading the log; one past `logLimit` is
+    /// cut to its newest lines. (A round appending while another cuts may lose its lines
+    /// from the log; they were printed.)
     static func log(_ folder: SyncFolder, _ lines: [String]) throws(SyncError) {
         guard !lines.isEmpty else { return }
-        var text = try folder.contents(ofOwn: folder.log) ?? []
         let time = FileSystem.localTime(FileSystem.wallClockNanoseconds() / 1_000_000_000)
+        var text: [UInt8] = []
         for line in lines { text += Array("\(time) \(CanonicalText.controlsEscaped(line))\n".utf8) }
-        try folder.write(text, to: folder.log)
+        guard try folder.append(text, to: folder.log) > logLimit else { return }
+        let log = try folder.contents(ofOwn: folder.log) ?? []
+        try folder.write(Array(newest(log, within: logLimit / 4 * 3)), to: folder.log)
+    }
+
+    /// The newest whole lines of `log` that fit in `bytes`; the newest line alone when it
+    /// is longer (the value a conflict lost is kept, whatever its size).
+    static func newest(_ log: [UInt8], within bytes: Int) -> ArraySlice<UInt8> {
+        guard log.count > bytes else { return log[...] }
+        let newline = UInt8(ascii: "\n")
+        let cut = log.count - bytes
+        if log[cut - 1] == newline { return log[cut...] }
+        if let end = log[cut...].dropLast().firstIndex(of: newline) { return log[(end + 1)...] }
+        let start = log.dropLast().lastIndex(of: newline).map { $0 + 1 } ?? 0
+        return log[start...]
     }
 
     /// Removes the lock files a git killed mid-step left in the repository (a ref's, the

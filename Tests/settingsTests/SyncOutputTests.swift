@@ -1,10 +1,13 @@
 import Foundation
 import XCTest
 
-/// Issue 48 §10: what sync prints and keeps. Names and keys come from other machines: a C1
-/// control in one (CSI, U+009B, starts a terminal's command; NEL, U+0085, breaks a line) is
-/// escaped as a C0 one is, on standard output, in the log, in the status, and in lines an
-/// older version logged raw.
+import SettingsStore
+import SettingsSync
+
+/// Issue 48 §10 and §16: what sync prints and keeps. Names and keys come from other
+/// machines: a C1 control in one (CSI, U+009B, starts a terminal's command; NEL, U+0085,
+/// breaks a line) is escaped as a C0 one is, on standard output, in the log, in the status,
+/// and in lines an older version logged raw. The log keeps its newest lines within a bound.
 final class SyncOutputTests: SyncTestCase {
     /// The control characters in `text` but its line breaks.
     private func controls(_ text: String) -> [String] {
@@ -55,5 +58,39 @@ final class SyncOutputTests: SyncTestCase {
         let status = on("a", "sync", "status").stdout
         XCTAssertTrue(status.contains(#"failed: cannot push com.x\u009b2J\u0085\u0007"#), status)
         XCTAssertEqual(controls(status), [], status)
+    }
+
+    /// The log keeps its newest lines within `logLimit`: a round that logs a conflict into
+    /// a log grown past it (by an older version) drops the oldest lines, whole.
+    func testTheLogKeepsItsNewestLinesWithinItsBound() throws {
+        on("a", "sync", "init", world.remote)
+        on("b", "sync", "init", world.remote)
+        let path = world.syncFolder("b") + "/log"
+        var old = ""
+        var count = 0
+        while old.utf8.count < 3 * SyncSetup.logLimit {
+            old += "2020-01-01 00:00:00 conflict at /old\(count) in com.app.plist: ours 1, theirs 2; kept theirs\n"
+            count += 1
+        }
+        try old.write(toFile: path, atomically: true, encoding: .utf8)
+        on("a", "write", "com.app", "z", "from a")
+        on("b", "write", "com.app", "z", "from b")
+        on("a", "sync")
+        on("b", "sync")
+        let log = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertLessThanOrEqual(log.utf8.count, SyncSetup.logLimit)
+        XCTAssertGreaterThan(log.utf8.count, SyncSetup.logLimit / 2)
+        let lines = log.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines.last, "")
+        XCTAssertTrue(
+            lines.dropLast().last?.hasSuffix(#"ours "from b", theirs "from a"; kept theirs, already pushed"#) ?? false)
+        // Whole lines only, the newest: the first kept is an old line from its start.
+        XCTAssertTrue(lines.first?.hasPrefix("2020-01-01 00:00:00 conflict at /old") ?? false, String(lines[0]))
+        XCTAssertTrue(log.contains("/old\(count - 1) in"))
+        XCTAssertFalse(log.contains("/old0 in"))
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int, 0o600)
+        let status = on("b", "sync", "status").stdout
+        XCTAssertTrue(status.contains(": \(lines.count - 1)\n"), status)
+        XCTAssertEqual(on("b", "sync", "log").stdout, log)
     }
 }
