@@ -93,4 +93,18 @@ final class SyncOutputTests: SyncTestCase {
         XCTAssertTrue(status.contains(": \(lines.count - 1)\n"), status)
         XCTAssertEqual(on("b", "sync", "log").stdout, log)
     }
+
+    /// The man page says how many pushes a round tries, as the round has it.
+    func testTheManPageSaysHowManyPushesARoundTries() throws {
+        let page = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../man/settings.1").standardized, encoding: .utf8)
+        let environment = world.environment("a")
+        let round = try SyncRound(
+            store: DomainStore(environment: Environment(environment)), environment: Environment(environment))
+        XCTAssertTrue(
+            page.contains(
+                "merged and pushed again within the round, with backoff, up to \(round.maximumAttempts) times"),
+            "man/settings.1 names another count than SyncRound.maximumAttempts (\(round.maximumAttempts))")
+    }
 }
