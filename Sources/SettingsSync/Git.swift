@@ -38,7 +38,7 @@ package struct Git: Sendable {
         package let status: Int32
         package let output: [UInt8]
         /// git's reason in one line: its first `fatal:`/`error:` line, else its last line,
-        /// with any password of a URL hidden.
+        /// with the credentials of any URL in it hidden (`RemoteURL.scrubbed`).
         package let reason: String
         package var ok: Bool { status == 0 }
     }
@@ -87,7 +87,8 @@ package struct Git: Sendable {
     }
 
     /// git's reason for a failure, in one line: its first `fatal:` or `error:` line
-    /// (`remote: ` lines are the server's), else its last; passwords hidden.
+    /// (`remote: ` lines are the server's), else its last; the user part and query values
+    /// of any URL in it hidden, as a token may be either.
     static func reason(_ errors: [UInt8]) -> String {
         let lines = String(decoding: errors, as: UTF8.self).split(separator: "\n").map {
             $0.split(separator: "\r").last.map(String.init) ?? ""

@@ -11,8 +11,11 @@ public enum SyncError: Error, Sendable {
     case gitMissing(String)
     /// The remote could not be reached (fetch, ls-remote): git's own reason.
     case unreachable(remote: String, reason: String)
-    /// `sync init` could not clone the remote: nothing was set up.
+    /// `sync init` could not reach the remote (`ls-remote`, fetch): nothing was set up.
     case cannotSetUp(remote: String, reason: String)
+    /// `sync init` or `sync remote` was given a remote no git could use (empty, or holding
+    /// a control character): nothing was changed.
+    case unusableRemote(remote: String, reason: String)
     /// The push failed for a reason other than another machine's push.
     case pushFailed(remote: String, reason: String)
     /// git could not tell whether the remote's history still holds the commit this
@@ -54,6 +57,8 @@ public enum SyncError: Error, Sendable {
             "cannot reach \(remote) (\(reason)): the live settings are unchanged; the next sync carries them"
         case let .cannotSetUp(remote, reason):
             "cannot reach \(remote) (\(reason)): nothing was set up; this machine does not sync yet"
+        case let .unusableRemote(remote, reason):
+            "'\(remote)' cannot be a remote (\(reason)): nothing was changed"
         case let .pushFailed(remote, reason):
             "cannot push to \(remote) (\(reason)): the live settings are unchanged; the next sync tries again"
         case .historyUnknown(let reason):
@@ -86,11 +91,14 @@ public enum SyncError: Error, Sendable {
         }
     }
 
-    /// The exit status: 1 when there is nothing to sync with, 4 for everything outside
-    /// this program (git, the remote, the disk), as the man page's EXIT STATUS says.
+    /// The exit status: 1 when there is nothing to sync with, 2 for a remote that is no
+    /// URL, 4 for everything outside this program (git, the remote, the disk), as the man
+    /// page's EXIT STATUS says.
     public var status: Int32 {
         switch self {
         case .notSyncing, .alreadySyncing: 1
+        // A remote no git could use is a bad argument.
+        case .unusableRemote: 2
         // A refused file is one of the unreadable kind, as a domain's would be.
         case .stateFile(_, refused: true): 3
         default: 4

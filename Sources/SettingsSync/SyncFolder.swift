@@ -7,7 +7,7 @@ import SettingsStore
 /// - `repo.git`: a bare repository, never a work tree (nothing in it is a path here);
 /// - `settings`: the branch and the patterns carried (0600);
 /// - `state`: what the last round agreed, so an idle round reads no tree (0600);
-/// - `log`: the values that lost a conflict (0600);
+/// - `log`: the values that lost a conflict, the newest `SyncSetup.logLimit` bytes (0600);
 /// - `last`: how the last round ended (0600);
 /// - `pending`: how a round that pushed will end, until its base has moved (0600);
 /// - `local`: the local-key rules each domain was last merged under (0600).
@@ -74,6 +74,18 @@ package struct SyncFolder: Sendable {
         do throws(StateFileError) { try own(file).replace(with: bytes, durable: true) } catch {
             throw SyncError(error)
         }
+    }
+
+    /// Appends to one of the sync's files (the log), through the door; its size after.
+    @discardableResult
+    func append(_ bytes: [UInt8], to file: String) throws(SyncError) -> Int {
+        do throws(StateFileError) { return try own(file).append(bytes) } catch { throw SyncError(error) }
+    }
+
+    /// A file of the repository's git folder (its `config`), through the door: the sync
+    /// writes the remote's URL there itself, so that no process's arguments hold it.
+    func repositoryFile(_ name: String) -> StateFile {
+        StateFile(root: dataRoot, "settings/sync/" + Path.lastComponent(of: repository) + "/" + name)
     }
 
     /// As root, refuses a folder (or, before it exists, the nearest folder above) that

@@ -14,6 +14,25 @@ final class MergeAndCanonicalTextTests: XCTestCase {
             "/a/x = true\n/b = 1\n")
     }
 
+    /// Issue 48 §10: C1 controls (U+0080 to U+009F: NEL, CSI) and DEL are escaped as C0's
+    /// are, in a pointer, a value, a message's JSON and a whole message; valid JSON, read
+    /// back as the same text.
+    func testC1ControlsAreEscapedAsC0Are() throws {
+        let key = "k\u{85}\u{9B}2J\u{7F}\\ \u{A0}é"
+        XCTAssertEqual(CanonicalText.escapedLine(key), #"k\u0085\u009b2J\u007f\\ \#u{A0}é"#)
+        XCTAssertEqual(CanonicalText.controlsEscaped(key), #"k\u0085\u009b2J\u007f\ \#u{A0}é"#)
+        XCTAssertEqual(CanonicalText.controlsEscaped("a\nb\t\u{1B}"), #"a\u000ab\u0009\u001b"#)
+        let value = PlistValue.array([.string("v\u{9B}31m\u{7F}\u{A0}"), .dict(["n\u{85}": 1])])
+        let json = CanonicalText.json(value)
+        XCTAssertEqual(json, #"["v\u009b31m\u007f\#u{A0}",{"n\u0085":1}]"#)
+        XCTAssertEqual(try JSONReader.read(Array(json.utf8)), value)
+        let line = String(decoding: CanonicalText.line(PlistKeyPath([key]), value), as: UTF8.self)
+        XCTAssertEqual(line, #"/k\u0085\u009b2J\u007f\\ \#u{A0}é = "# + json + "\n")
+        XCTAssertFalse(line.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) })
+        // The data output keeps them as they are (lossless either way).
+        XCTAssertEqual(String(decoding: JSONWriter.encode(.string("\u{85}")), as: UTF8.self), "\"\u{85}\"")
+    }
+
     func testEachRule() {
         let rows: [(PlistDictionary, PlistDictionary, PlistDictionary, PlistDictionary, [String], UInt)] = [
             (["k": 1], ["k": 1], ["k": 2], ["k": 2], [], #line),  // theirs changed

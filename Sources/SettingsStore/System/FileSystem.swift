@@ -439,7 +439,7 @@ package enum FileSystem {
     }
 
     /// `getcwd(3)`: the folder relative paths start from ("/" if it is gone).
-    static func currentDirectory() -> String {
+    package static func currentDirectory() -> String {
         guard let cwd = getcwd(nil, 0) else { return "/" }
         defer { free(cwd) }
         return String(cString: cwd)

@@ -744,11 +744,13 @@ enum ManPage {
         A round that fails is one line on standard error, and the loop goes on.
         .TP
         .BR "sync status" ", " "sync log"
-        The remote (a password in its URL shown as
-        .BR *** ),
+        The remote (the user part of its URL and each query value shown as
+        .BR *** ,
+        as either may be a token),
         the branch, when the last round ran in local time and whether it failed, the carried
         domains, the patterns and the ignore file, and how many conflicts were kept; the values that
-        lost a conflict, one per line, each with its time.
+        lost a conflict, one per line, each with its time: the newest lines within 1 MiB (past it,
+        the oldest go).
         .TP
         .BR "sync carry" " [" \fIpattern\fR ...]
         Carries the domains matching the shell
@@ -759,6 +761,12 @@ enum ManPage {
         Syncs with
         .I url
         from now on; the next round merges with what it holds.
+        A new URL of the same repository (a renewed token, another spelling of its path) keeps what
+        this machine agreed with it, so a removal another machine made meanwhile is still carried
+        here; another repository, whose history does not hold that, is merged as a machine joining
+        it would be (see
+        .BR SYNC ),
+        and nothing of either is lost.
         .TP
         .B sync leave
         Stops syncing: removes
@@ -1306,7 +1314,9 @@ enum ManPage {
         Both sides changed a key differently: the value already pushed wins, and this machine's value
         is printed and appended to
         .I $XDG_DATA_HOME/settings/sync/log
-        .RB ( "sync log" ).
+        .RB ( "sync log" ),
+        which keeps its newest lines within 1 MiB: a round that finds it longer drops the oldest,
+        down to 768 KiB.
         A machine that joins a repository with content has an empty base: the repository's values
         win where both have a key, and its own other keys are added.
         A history pushed over the repository's (another repository force-pushed, the branch rewound
@@ -1375,10 +1385,15 @@ enum ManPage {
         The repository's
         .I .gitattributes
         changes nothing.
+        Its names and keys come from other machines: every line sync prints or logs, and every
+        status line, has its control characters (C0, DEL and C1, such as U+009B, which a terminal
+        may take for the start of a command) escaped as
+        .BR \eu009b ,
+        lines an older version logged raw too.
         .PP
         .B Faults.
         The merge is pushed first; a push refused because another machine pushed first is fetched,
-        merged and pushed again within the round, with backoff, up to 24 times.
+        merged and pushed again within the round, with backoff, up to 40 times.
         Before the push, how the round will end (the commit pushed, what applying changes in each
         domain, the base to move to) is written to disk,
         .IR $XDG_DATA_HOME/settings/sync/pending .
@@ -1414,8 +1429,18 @@ enum ManPage {
         .B Secrets and modes.
         .I $XDG_DATA_HOME/settings/sync
         is made mode 0700 at every round and its files 0600, whatever the folders above allow.
-        A password in the remote's URL is never printed or written anywhere but git's own config in
-        that folder.
+        A token in the remote's URL (its user part, as in
+        .BR \%https://TOKEN@host/r.git ,
+        or a query value, as in
+        .BR \%?access_token=TOKEN )
+        is never printed nor written outside that folder: every message, status line and file of
+        sync's shows the URL's whole user part and each query value as
+        .BR *** .
+        Nor is the URL ever a process's argument, which other users can read:
+        .B sync init
+        and
+        .B sync remote
+        write it into git's config in that folder themselves.
         Commits need no git identity: without one they are signed
         .BR "settings sync" .
         The repository holds plain XML property lists, one
@@ -1669,7 +1694,9 @@ enum ManPage {
         nothing was changed.
         .TP
         .B 2
-        Bad usage, or a value, pointer or JSON text that does not parse.
+        Bad usage, or a value, pointer or JSON text that does not parse, or a
+        .B sync
+        remote that no URL could be (empty, or holding a control character).
         .TP
         .B 3
         A domain file that cannot be read or parsed, or that is not a regular file; it is left as

@@ -376,9 +376,9 @@ extension Verb {
                     "a round after local changes settle, and a fetch every s seconds (60); quiet when idle"
                 ),
                 ("sync status", "the remote, the last round and how it ended, the domains carried, the conflicts"),
-                ("sync log", "the values that lost a conflict (the one already pushed wins)"),
+                ("sync log", "the values that lost a conflict (the one already pushed wins), the newest 1 MiB"),
                 ("sync carry [<pattern>...]", "carries the domains matching from now on (none: every domain)"),
-                ("sync remote <url>", "syncs with another remote from now on"),
+                ("sync remote <url>", "syncs with url from now on; a new URL of the same repository keeps the base"),
                 ("sync leave", "stops syncing: removes the sync's folder; the settings stay as they are"),
             ],
             options: [

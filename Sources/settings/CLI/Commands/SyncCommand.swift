@@ -1,9 +1,12 @@
+import PlistCodecs
 import PlistModel
 import SettingsStore
 import SettingsSync
 
 /// `settings sync`: the words parsed and the reports printed; the rounds, the repository
-/// and the state are SettingsSync's (`SyncRound`, `SyncSetup`).
+/// and the state are SettingsSync's (`SyncRound`, `SyncSetup`). Every line printed has its
+/// control characters escaped (`say`): names and keys come from other machines, and a C1
+/// control (U+009B, a terminal's command) is no more printed raw than a newline.
 enum SyncCommand {
     static func sync(_ context: inout Context, _ arguments: [Token]) throws {
         let environment = context.streams.environment
@@ -14,28 +17,36 @@ enum SyncCommand {
             case "--watch"?: try watch(&context, Array(arguments.dropFirst()))
             case "init"?:
                 guard let remote = rest.first else { throw CLIError.usage("sync init needs a remote") }
-                context.print(
+                say(
                     try SyncSetup.initialize(
-                        remote: remote, patterns: Array(rest.dropFirst()), environment: environment))
+                        remote: remote, patterns: Array(rest.dropFirst()), environment: environment),
+                    &context)
             case "status"?:
                 try expectAtMost(1, arguments)
                 try status(&context)
             case "log"?:
                 try expectAtMost(1, arguments)
+                // Escaped as printed, for lines an older version logged raw.
                 let folder = SyncFolder(environment: environment)
-                context.output += try folder.contents(ofOwn: folder.log) ?? []
+                let log = String(decoding: try folder.contents(ofOwn: folder.log) ?? [], as: UTF8.self)
+                for line in log.split(separator: "\n") { say(String(line), &context) }
             case "leave"?:
                 try expectAtMost(1, arguments)
-                context.print(try SyncSetup.leave(environment: environment))
+                say(try SyncSetup.leave(environment: environment), &context)
             case "remote"?:
                 guard let url = rest.first else { throw CLIError.usage("sync remote needs a URL") }
                 try expectAtMost(2, arguments)
-                context.print(try SyncSetup.setRemote(url, environment: environment))
+                say(try SyncSetup.setRemote(url, environment: environment), &context)
             case "carry"?:
-                context.print(try SyncSetup.setPatterns(rest, environment: environment))
+                say(try SyncSetup.setPatterns(rest, environment: environment), &context)
             case let word?: throw CLIError.unexpectedArgument(word)
             }
         }
+    }
+
+    /// A line on standard output, its control characters escaped.
+    private static func say(_ line: String, _ context: inout Context) {
+        context.print(CanonicalText.controlsEscaped(line))
     }
 
     /// One round; its summary, each conflict and note as a warning. `quietWhenIdle`: a
@@ -43,12 +54,13 @@ enum SyncCommand {
     private static func round(_ context: inout Context, cancel: CancelSignal?, quietWhenIdle: Bool = false) throws {
         let report = try SyncRound(store: context.store, environment: context.streams.environment, cancel: cancel).run()
         if report.rewritten { context.warn("the remote's history was rewritten; merged as a join") }
-        for line in report.conflicts + report.notes { context.warn(line) }
+        // Escaped as the log has them (`warn` would escape them otherwise, differently).
+        for line in report.conflicts + report.notes { context.warn(CanonicalText.controlsEscaped(line)) }
         let carried = !report.exported.isEmpty || !report.imported.isEmpty
         guard carried || !quietWhenIdle else { return }
         var line = "sync: exported \(report.exported.count), imported \(report.imported.count)"
         if !report.imported.isEmpty { line += " (\(report.imported.joined(separator: ", ")))" }
-        context.print(line)
+        say(line, &context)
     }
 
     /// `sync --watch [--interval S]`: a round now, then one after local changes settle
@@ -110,18 +122,18 @@ enum SyncCommand {
         let environment = context.streams.environment
         guard let status = try SyncSetup.status(environment: environment, configDirectory: context.store.directory)
         else {
-            context.print("not syncing: settings sync init REMOTE")
+            say("not syncing: settings sync init REMOTE", &context)
             return
         }
-        context.print("remote: \(status.remote) (branch \(status.branch))")
-        context.print("folder: \(status.folder)")
-        context.print("last round: \(status.lastRound)")
+        say("remote: \(status.remote) (branch \(status.branch))", &context)
+        say("folder: \(status.folder)", &context)
+        say("last round: \(status.lastRound)", &context)
         let rules = SyncRules(patterns: status.patterns, ignore: try SyncFolder.contents(status.ignoreFile) ?? [])
         let names = try context.store.domainNames().filter(rules.carries)
-        context.print("carried: " + (names.isEmpty ? "(none)" : names.joined(separator: ", ")))
-        context.print(
+        say("carried: " + (names.isEmpty ? "(none)" : names.joined(separator: ", ")), &context)
+        say(
             "patterns: " + (status.patterns.isEmpty ? "every domain" : status.patterns.joined(separator: " "))
-                + "; kept local: \(status.ignoreFile)")
-        context.print("conflicts kept in \(status.log): \(status.conflictsKept)")
+                + "; kept local: \(status.ignoreFile)", &context)
+        say("conflicts kept in \(status.log): \(status.conflictsKept)", &context)
     }
 }
