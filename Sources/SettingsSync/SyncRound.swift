@@ -220,7 +220,8 @@ package struct SyncRound {
         }
     }
 
-    private static let fetchArguments = ["fetch", "-q", "--no-tags", "--prune", "origin"]
+    /// No FETCH_HEAD: it would keep the remote's URL, a token in its query included.
+    private static let fetchArguments = ["fetch", "-q", "--no-tags", "--prune", "--no-write-fetch-head", "origin"]
 
     /// Fetches the remote. A domain whose file changed since the last round is merged
     /// whatever the remote did, so its bytes are read now and parsed here while git, on

@@ -152,7 +152,7 @@ final class SyncFailSafeTests: SyncTestCase {
 
     func testARoundKilledAfterItsPushIsFinishedByTheNextRound() throws {
         try hookSending("KILL")
-        try stoppedAfterItsPush {
+        stoppedAfterItsPush {
             let round = on("b", "sync", status: nil, extra: ["STOP_ROUND": "1"])
             XCTAssertNotEqual(round.status, 0)
         }
