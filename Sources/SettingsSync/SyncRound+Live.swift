@@ -85,6 +85,15 @@ extension SyncRound {
     /// administrator's file that exists but cannot be used fails closed: read as none, it
     /// would let a key meant to stay here (a token) travel, for good, in the repository's history.
     func localKeys(_ name: String, _ rules: SyncRules) -> Result<LocalKeys, RuleProblem> {
+        // A candidate there but out of reach (a link to nothing, a loop, a folder that
+        // cannot be searched) is a schema that cannot be used, not "no schema".
+        for (folder, problem) in schemaFolders {
+            let path = Path.join(folder, name + ".json")
+            if let error = problem ?? FileSystem.unusableEntry(path, folder: false) {
+                return .failure(RuleProblem(message: "its schema \(path) cannot be used (\(error.message))"))
+            }
+            if FileSystem.exists(path) { break }
+        }
         let schema: Schema?
         switch SchemaFiles.load(for: name, configDirectory: store.directory, environment: store.environment) {
         case .success(let loaded): schema = loaded

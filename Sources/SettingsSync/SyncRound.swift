@@ -20,6 +20,9 @@ package struct SyncRound {
     let store: DomainStore
     let folder: SyncFolder
     let git: Git
+    /// The folders a schema is looked for in, each checked once a round: a link to
+    /// nothing there fails every domain's rules closed.
+    let schemaFolders: [(path: String, problem: Errno?)]
     /// Pushes tried before the round gives up to the next one.
     package var maximumAttempts = 40
 
@@ -32,6 +35,9 @@ package struct SyncRound {
         // looked for in that listing, not by listing the folder again for each.
         store.folderNames = FolderNames()
         self.store = store
+        schemaFolders = SchemaFiles.folders(configDirectory: store.directory, environment: store.environment).map {
+            ($0, FileSystem.unusableFolder($0))
+        }
         folder = SyncFolder(environment: environment)
         git = try Git(directory: folder.repository, environment: environment, cancel: cancel)
     }
@@ -82,7 +88,11 @@ package struct SyncRound {
         var config = try SyncSetup.Config(git, folder)
         // A rule file that cannot be read stops the round: without it, a key meant to stay
         // here would travel.
-        let ignore = try SyncFolder.contents(SyncRules.ignoreFile(configDirectory: store.directory)) ?? []
+        let ignoreFile = SyncRules.ignoreFile(configDirectory: store.directory)
+        if let error = FileSystem.unusableEntry(ignoreFile) {
+            throw .store(.unreadable(path: ignoreFile, error))
+        }
+        let ignore = try SyncFolder.contents(ignoreFile) ?? []
         let rules = SyncRules(patterns: config.patterns, ignore: ignore)
         var refs = Refs(branch: config.branch)
         var report = SyncReport()

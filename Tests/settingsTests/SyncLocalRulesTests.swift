@@ -35,6 +35,72 @@ final class SyncLocalRulesTests: SyncTestCase {
         XCTAssertFalse(world.git(["--git-dir=" + world.remote, "log", "-p", "main"]).stdout.contains("secret"))
     }
 
+    /// A schema out of reach is no "no schema" either: a link to nothing, a loop, the
+    /// schemas folder a link to nothing or a file. (Found from outside: `stat` read each as
+    /// "no file", and the token travelled.)
+    func testASchemaOutOfReachKeepsItsLocalKeysHere() throws {
+        let folder = world.config("a") + "/settings/schemas"
+        try world.schema("a", "com.app", schema)
+        on("a", "sync", "init", world.remote)
+        on("a", "write", "com.app", "token", "secret")
+        on("a", "write", "com.app", "shared", "yes")
+        on("a", "sync")
+        let fm = FileManager.default
+        let breakages: [(String, () throws -> Void)] = [
+            (
+                "a link to nothing",
+                { try fm.createSymbolicLink(atPath: folder + "/com.app.json", withDestinationPath: "gone") }
+            ),
+            (
+                "a loop",
+                { try fm.createSymbolicLink(atPath: folder + "/com.app.json", withDestinationPath: "com.app.json") }
+            ),
+            (
+                "the folder a link to nothing",
+                {
+                    try fm.removeItem(atPath: folder)
+                    try fm.createSymbolicLink(atPath: folder, withDestinationPath: "gone")
+                }
+            ),
+            (
+                "the folder a file",
+                {
+                    try fm.removeItem(atPath: folder)
+                    try "".write(toFile: folder, atomically: false, encoding: .utf8)
+                }
+            ),
+        ]
+        for (i, (what, breakIt)) in breakages.enumerated() {
+            try? fm.removeItem(atPath: folder + "/com.app.json")
+            try breakIt()
+            on("a", "write", "com.app", "token", "secret\(i)")
+            on("a", "write", "com.app", "shared", "changed\(i)")
+            let round = on("a", "sync")
+            XCTAssertTrue(round.stderr.contains("com.app left out of this round"), "\(what): \(round.stderr)")
+            let history = world.git(["--git-dir=" + world.remote, "log", "-p", "--all"]).stdout
+            XCTAssertFalse(history.contains("secret"), what)
+            // Mended.
+            try? fm.removeItem(atPath: folder)
+            try world.schema("a", "com.app", schema)
+            XCTAssertEqual(on("a", "sync").stderr, "", what)
+            XCTAssertTrue(world.remoteFile("com.app.plist").contains("changed\(i)"), what)
+        }
+        XCTAssertFalse(world.git(["--git-dir=" + world.remote, "log", "-p", "--all"]).stdout.contains("secret"))
+    }
+
+    func testAnIgnoreFileThatIsALinkToNothingStopsTheRound() throws {
+        on("a", "sync", "init", world.remote)
+        on("a", "write", "com.app", "token", "secret")
+        try FileManager.default.createDirectory(
+            atPath: world.config("a") + "/settings", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: world.config("a") + "/settings/syncignore", withDestinationPath: "gone")
+        let round = on("a", "sync", status: nil)
+        XCTAssertNotEqual(round.status, 0)
+        XCTAssertTrue(round.stderr.contains("syncignore"), round.stderr)
+        XCTAssertEqual(world.remoteFiles(), [])
+    }
+
     func testAManagedFileThatCannotBeReadKeepsTheDomainHere() throws {
         let admin = world.work + "/a/admin"
         world.extra["a"] = ["XDG_CONFIG_DIRS": admin]

@@ -71,6 +71,34 @@ package enum FileSystem {
         return Status(s)
     }
 
+    /// Why `path` cannot be told absent, for a caller that must fail closed on a rule file
+    /// (sync's schemas and ignore file): nil when nothing is there and its folder is a
+    /// folder or nothing, or when a file can be reached there. Else the error: a link to
+    /// nothing or a loop (at the file or its folder), a folder that cannot be searched
+    /// (EACCES), a file where the folder should be (ENOTDIR). `stat` alone reads all of
+    /// these as "no file".
+    /// (`folder: false`: the folder was checked already, by `unusableFolder`.)
+    package static func unusableEntry(_ path: String, folder: Bool = true) -> Errno? {
+        if folder, let error = unusableFolder(Path.directory(of: path)) { return error }
+        do {
+            guard try linkStatus(path) != nil else { return nil }
+            return try status(path) == nil ? .noSuchFile : nil
+        } catch {
+            return error
+        }
+    }
+
+    /// A folder that is a link to nothing or a loop: nil when it is a folder, absent, or
+    /// another kind (which the entries' own checks find).
+    package static func unusableFolder(_ folder: String) -> Errno? {
+        do {
+            if let link = try linkStatus(folder), link.isSymlink, try status(folder) == nil { return .noSuchFile }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Whether anything is at `path` (a dangling link counts), as `lstat(2)` sees it.
     package static func exists(_ path: String) -> Bool { ((try? linkStatus(path)) ?? nil) != nil }
 
