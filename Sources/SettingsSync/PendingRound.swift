@@ -114,17 +114,19 @@ struct PendingRound {
         (self.rewritten, self.planEntries, self.kept, self.domains) = (rewritten, planEntries, kept, domains)
     }
 
-    /// The record a stopped round left; nil when there is none. One that cannot be read
-    /// stops the round: without it, the next merge would undo this machine's edits.
-    static func read(_ folder: SyncFolder) throws(SyncError) -> PendingRound? {
-        guard let bytes = try folder.contents(ofOwn: folder.pending) else { return nil }
-        guard let record = PendingRound(bytes) else {
-            throw .stateFile(
-                message: "\(folder.pending) is not the record of a stopped round this version wrote: "
-                    + "the live settings are unchanged; remove it to let the next sync merge from the last base",
-                refused: false)
-        }
-        return record
+    /// What a stopped round left.
+    enum Found {
+        case none
+        case record(PendingRound)
+        /// A file there that is no record this version wrote (it is written whole, synced
+        /// and renamed, so this takes a disk that lost it): what was pushed is unknown.
+        case unreadable
+    }
+
+    /// The record a stopped round left, if any.
+    static func read(_ folder: SyncFolder) throws(SyncError) -> Found {
+        guard let bytes = try folder.contents(ofOwn: folder.pending) else { return .none }
+        return PendingRound(bytes).map(Found.record) ?? .unreadable
     }
 
     /// Writes the record durably: it must be on the disk before the remote can take the push.

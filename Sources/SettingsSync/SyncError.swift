@@ -32,6 +32,9 @@ public enum SyncError: Error, Sendable {
     case objectTooBig(id: String, what: String, limit: Int)
     /// The remote's branch is gone, and its HEAD names no branch to follow.
     case branchGone(branch: String, remote: String, head: String?)
+    /// The round pushed and changed live settings, then could not move its base (the
+    /// reason): its record stays, and the next round finishes it.
+    case unfinished(reason: String)
     /// A git process ran past its time limit and was ended.
     case timedOut(what: String, seconds: Double)
     /// SIGINT or SIGTERM ended the round (`sync --watch`).
@@ -78,6 +81,8 @@ public enum SyncError: Error, Sendable {
                 + (head.map { "names \(CanonicalText.escapedLine($0)), which does not exist there" }
                     ?? "names no branch")
                 + ": the live settings are unchanged; point the remote's HEAD at the branch to follow"
+        case .unfinished(let reason):
+            "the round pushed and changed settings here, then stopped (\(reason)): the next sync finishes it"
         case let .timedOut(what, seconds):
             "git \(what) took longer than \(Self.seconds(seconds)) and was stopped "
                 + "(SETTINGS_SYNC_TIMEOUT): the live settings are unchanged; the next sync tries again"
@@ -102,6 +107,15 @@ public enum SyncError: Error, Sendable {
         // A refused file is one of the unreadable kind, as a domain's would be.
         case .stateFile(_, refused: true): 3
         default: 4
+        }
+    }
+
+    /// What failed, without what it left as it was: for `unfinished`.
+    var reason: String {
+        switch self {
+        case let .git(command, reason): "git \(command): \(reason)"
+        case let .timedOut(what, seconds): "git \(what) took longer than \(Self.seconds(seconds))"
+        default: message
         }
     }
 

@@ -67,6 +67,24 @@ package struct SyncFolder: Sendable {
         }
     }
 
+    /// The state of the last round: none when it is missing or cannot be read (the round
+    /// is then a full one); a file planted there (a link, a FIFO) stops the round.
+    func readState() throws(SyncError) -> SyncState {
+        do throws(StateFileError) { return SyncState(try own(state).read() ?? []) } catch {
+            if error.isRefusal { throw SyncError(error) }
+            return SyncState()
+        }
+    }
+
+    /// Refuses, before a round pushes or applies anything, a `log` or `last` planted as a
+    /// link, a FIFO or another user's file: found only when written, at the round's end,
+    /// it would stop a round that had already changed both sides.
+    func checkOwnFiles() throws(SyncError) {
+        for file in [log, last] {
+            do throws(StateFileError) { _ = try own(file).open(.read) } catch { throw SyncError(error) }
+        }
+    }
+
     /// Replaces one of the sync's files (atomically, 0600), through the door: never
     /// through a link or into a FIFO planted at its name. Rounds take turns on the
     /// repository's lock, so no two write one at once.

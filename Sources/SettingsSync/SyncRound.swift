@@ -96,10 +96,13 @@ package struct SyncRound {
         let rules = SyncRules(patterns: config.patterns, ignore: ignore)
         var refs = Refs(branch: config.branch)
         var report = SyncReport()
-        let pending = finishing ? try PendingRound.read(folder) : nil
+        let found = finishing ? try PendingRound.read(folder) : .none
+        // The sync's own files are checked before anything is pushed or applied: one
+        // planted (a link, a FIFO) would stop the round only after, its losers unlogged.
+        try folder.checkOwnFiles()
 
         let live = try readLive(rules, &report)
-        let state = SyncState((try? folder.contents(ofOwn: folder.state)) ?? nil ?? [])
+        let state = try folder.readState()
         let prepared = try fetch(live, changedSince: state, config)
         var start = try startingPoint(refs, state)
         if start.remote.commit == nil, let branch = try branchToFollow(config) {
@@ -110,7 +113,7 @@ package struct SyncRound {
             refs = Refs(branch: branch)
             start = try startingPoint(refs, state)
         }
-        if let pending {
+        if case .record(let pending) = found {
             var committer = Committer(git: git, config: config)
             if try finish(pending, start, refs, &report, &committer) {
                 // The live files and the base changed: the round starts again from them.
@@ -130,6 +133,14 @@ package struct SyncRound {
         let previousLocal = LocalRecord(try folder.contents(ofOwn: folder.localRules) ?? [])
         var remote = start.remote
         var base = Tree(start.baseEntries, git)
+        if case .unreadable = found {
+            // What the stopped round pushed is unknown: the base cannot say what either side
+            // changed since, so the round merges as a machine joining does (nothing taken
+            // for removed), as for a rewritten history.
+            report.notes.append("the record of a stopped round cannot be read: merged as a machine joining does")
+            report.rewritten = true
+            base = Tree([], git)
+        }
         var committer = Committer(git: git, config: config)
         while report.attempts < maximumAttempts {
             report.attempts += 1
@@ -406,10 +417,19 @@ package struct SyncRound {
         _ committer: inout Committer, tracking: Bool
     ) throws(SyncError) -> String {
         var agreed = record.kept
+        let imported = report.imported.count
         for domain in record.domains { agreed += apply(domain, &report) }
-        let base = try moveBase(
-            to: agreed.sorted(by: Tree.order), planEntries: record.planEntries, remote: record.remote,
-            pushed: tracking ? record.pushed : nil, start, refs, rewritten: record.rewritten, &committer)
+        let base: String
+        do {
+            base = try moveBase(
+                to: agreed.sorted(by: Tree.order), planEntries: record.planEntries, remote: record.remote,
+                pushed: tracking ? record.pushed : nil, start, refs, rewritten: record.rewritten, &committer)
+        } catch {
+            // Settings here changed: "the live settings are unchanged" would be untrue.
+            guard report.imported.count > imported else { throw error }
+            if case .cancelled = error { throw error }
+            throw .unfinished(reason: error.reason)
+        }
         PendingRound.remove(folder)
         return base
     }

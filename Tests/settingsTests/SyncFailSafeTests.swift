@@ -122,7 +122,51 @@ final class SyncFailSafeTests: SyncTestCase {
                 #"case " $* " in *" update-ref "*) touch "$HIT"; echo "fatal: cannot lock ref" >&2; exit 128;; esac"#)
             let round = on("b", "sync", status: 4, extra: ["PATH": path])
             XCTAssertEqual(round.stderr.split(separator: "\n").count, 1, round.stderr)
+            // It applied y here before update-ref failed: it says so, not "unchanged".
+            XCTAssertTrue(round.stderr.contains("changed settings here, then stopped"), round.stderr)
+            XCTAssertTrue(round.stderr.contains("update-ref"), round.stderr)
+            XCTAssertFalse(round.stderr.contains("unchanged"), round.stderr)
         }
+    }
+
+    /// A record of a stopped round that cannot be read (a disk that lost it): what was
+    /// pushed is unknown, so the round merges as a machine joining does and loses nothing.
+    func testARecordThatCannotBeReadIsMergedAsAJoin() throws {
+        inStep()
+        on("b", "write", "com.app", "x", "-int", "3")
+        on("b", "sync")
+        on("a", "write", "com.two", "new", "-int", "1")
+        try "garbage".write(toFile: world.syncFolder("a") + "/pending", atomically: true, encoding: .utf8)
+        let round = on("a", "sync")
+        XCTAssertTrue(round.stderr.contains("cannot be read: merged as a machine joining does"), round.stderr)
+        XCTAssertEqual(world.live("a"), #"{"k": 1, "x": 3}"#)
+        XCTAssertEqual(world.live("a", "com.two"), #"{"k": 2, "new": 1}"#)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: world.syncFolder("a") + "/pending"))
+        XCTAssertEqual(on("a", "sync").stderr, "")
+        on("b", "sync")
+        XCTAssertEqual(world.live("b", "com.two"), #"{"k": 2, "new": 1}"#)
+    }
+
+    /// The sync's own files planted as links are refused before the round pushes or
+    /// applies anything, not after.
+    func testAPlantedLogIsRefusedBeforeAnythingIsPushed() throws {
+        inStep()
+        let decoy = world.work + "/decoy"
+        try "decoy\n".write(toFile: decoy, atomically: true, encoding: .utf8)
+        for file in ["log", "last", "state"] {
+            let path = world.syncFolder("a") + "/" + file
+            try? FileManager.default.removeItem(atPath: path)
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: decoy)
+            on("a", "write", "com.app", "x", "-int", "9")
+            let before = world.remoteFile("com.app.plist")
+            let round = on("a", "sync", status: 3)
+            XCTAssertTrue(round.stderr.contains(file), round.stderr)
+            XCTAssertEqual(world.remoteFile("com.app.plist"), before, "\(file): nothing pushed")
+            XCTAssertEqual(try String(contentsOfFile: decoy, encoding: .utf8), "decoy\n")
+            try FileManager.default.removeItem(atPath: path)
+        }
+        on("a", "sync")
+        XCTAssertTrue(world.remoteFile("com.app.plist").contains("<integer>9</integer>"))
     }
 
     func testThePushLandingAsTheNetworkDropsIsTakenAsPushed() throws {

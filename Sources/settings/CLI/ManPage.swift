@@ -1411,6 +1411,10 @@ enum ManPage {
         merged again instead, its own push would read as another machine's change and undo this
         machine's later edits.
         A round stopped before the remote took its push changed nothing here.
+        A round whose base cannot move after it changed settings here says so (status 4) and is
+        finished the same way.
+        A record that cannot be read (a disk that lost it) makes the next round merge as a machine
+        joining does, and say so: nothing is taken for removed.
         The base moves only for the domains applied, so a full disk or a read-only file leaves what
         was not applied for the next round; a domain that cannot be read or written is one warning
         line and the others go on.
