@@ -5,12 +5,13 @@ import XCTest
 
 /// A domain of 40,000 keys made to share one slot of a table under the unkeyed hashes the
 /// tables had before (issue 48) costs what 40,000 random keys of the same size cost, run
-/// end to end: `export` of an XML domain (`XMLNodes`' numbering) and of a binary one, and
-/// `import` into a binary one (the binary writer's). Before, the floods took 10 to 70 s
-/// where random keys took 0.1 s (release build). Timed, so the margin is wide: the flood's
-/// median within three times the random keys' (a quadratic cost is a hundred times); each
-/// flood run is killed once it is far past that, so a regression fails in seconds, not
-/// minutes. `HashFloodTests` in the core's tests counts the same work exactly.
+/// end to end: `export` of an XML domain (`XMLNodes`' numbering) and of a binary one,
+/// `import` into a binary one (the binary writer's), and the first one-key `read` of a big
+/// domain (the key index it makes). Before, the floods took 1 to 70 s where random keys
+/// took 0.01 to 0.1 s (release build). Timed, so the margin is wide: the flood's median
+/// within three times the random keys' (a quadratic cost is a hundred times); each flood
+/// run is killed once it is far past that, so a regression fails in seconds, not minutes.
+/// `HashFloodTests` in the core's tests counts the same work exactly.
 final class HashFloodCommandTests: XCTestCase {
     var h: Harness!
     override func setUp() { h = Harness() }
@@ -118,5 +119,26 @@ final class HashFloodCommandTests: XCTestCase {
             },
             random: ["import", "com.into-random", randomSource], flood: ["import", "com.into-flood", floodSource])
         XCTAssertEqual(FileManager.default.contents(atPath: h.path("com.into-flood"))?.prefix(8), Data("bplist00".utf8))
+    }
+
+    /// The first one-key read of a big settled domain makes its key index: 15-byte keys
+    /// sharing the low 17 bits of the old FNV-1a, one slot of the 131,072 the index of
+    /// 40,000 keys has.
+    func testTheFirstOneKeyReadOfABigDomain() {
+        let flood = CollidingKeys.indexFlood(count: count, bits: 17, using: &rng)
+        XCTAssertEqual(Set(flood.map { CollidingKeys.oldIndexHash($0) & 0x1_FFFF }).count, 1, "no flood")
+        let random = CollidingKeys.random(count: count, length: flood[0].count, using: &rng)
+        write([(h.path("com.flood"), flood, false), (h.path("com.random"), random, false)])
+        // An index is made only of a file changed over two seconds ago (`KeyIndex.settledAge`).
+        Thread.sleep(forTimeInterval: 2.2)
+        let folder = h.cache + "/settings/index"
+        func key(_ keys: [[UInt8]]) -> String { String(decoding: keys[count / 2], as: UTF8.self) }
+        assertLinear(
+            "first read", prepare: { try? FileManager.default.removeItem(atPath: folder) },
+            random: ["read", "com.random", key(random)], flood: ["read", "com.flood", key(flood)])
+        // The flood's was made: the read went the way it floods.
+        let made = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        XCTAssertEqual(made.filter { $0.contains("com.flood") }.count, 1, "\(made)")
+        XCTAssertEqual(h.ok("read", "com.flood", key(flood)), "1\n")
     }
 }
