@@ -37,8 +37,10 @@ package struct BinaryReader {
     /// False while a value nobody asked for is read: checked in full, built not at all.
     var materializing: Bool
     private var found: PlistValue?
-    /// In lookup mode, when asked for: the key and value objects of each top-level key.
+    /// In lookup mode, when asked for: the key and value objects of each top-level key,
+    /// each key hashed by `placeSeed`.
     private var places: [KeyPlace]?
+    private var placeSeed = SipHash13.Seed(k0: 0, k1: 0)
     /// In `checkedForXML`'s mode: whether the XML can still be written straight from the
     /// bytes (every dictionary's keys ASCII and strictly ascending, no string XML refuses).
     private var checkingXML = false
@@ -124,12 +126,13 @@ package struct BinaryReader {
     package static let progressStep = 1 << 14
 
     /// `lookup`, with the objects of the top-level keys (`PropertyList.lookupPlaces`).
-    static func lookupPlaces(_ input: [UInt8], key: String) throws(PlistError) -> (
+    static func lookupPlaces(_ input: [UInt8], key: String, seed: SipHash13.Seed) throws(PlistError) -> (
         root: PlistValue, found: PlistValue?, places: [KeyPlace]?
     ) {
         try input.withUnsafeBufferPointer { buffer throws(PlistError) in
             var reader = try BinaryReader(buffer, wanted: key)
             if reader.objectCount < Int(UInt32.max) { reader.places = [] }
+            reader.placeSeed = seed
             let root = try reader.document()
             return (root, reader.found, reader.places)
         }
@@ -457,7 +460,8 @@ package struct BinaryReader {
                 if lookingUp, places != nil {
                     places!.append(
                         KeyPlace(
-                            hash: KeyPlace.hash(of: key), from: UInt32(keyObject), to: UInt32(valueObject),
+                            hash: KeyPlace.hash(of: key, seed: placeSeed), from: UInt32(keyObject),
+                            to: UInt32(valueObject),
                             valueFrom: 0,
                             valueTo: 0))
                 }

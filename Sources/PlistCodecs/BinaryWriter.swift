@@ -11,43 +11,27 @@ package struct BinaryWriter {
         case bool(Bool), int(PlistInteger), float(UInt32), double(UInt64), date(UInt64)
         case string(String), data([UInt8]), uid(UInt64)
 
-        /// FNV-1a over the type and the bits, and over bytes eight at a time: cheap, and
-        /// the table compares every candidate in full, so a collision costs a probe, never
-        /// a wrong object. (Local functions capturing the hash checked each access to it
-        /// at run time: a twentieth of an export.)
-        var hash: UInt64 {
-            var h = BinaryWriter.hashStart
+        /// The keyed hash (`SipHash13`) of the bits, and of bytes as SipHash's message: the
+        /// table compares every candidate in full, so a collision costs a probe, never a
+        /// wrong object, and without the seed no file can make its scalars collide. The type
+        /// is left out (a round a scalar): values of other types that share their bits or
+        /// bytes (a string and data, an integer and a date) are a few at most, never a flood.
+        /// (Local functions capturing the hash checked each access to it at run time: a
+        /// twentieth of an export.)
+        func hash(_ seed: SipHash13.Seed) -> UInt64 {
+            var h = SipHash13(seed)
             switch self {
-            case .bool(let b): Self.mix(&h, b ? 1 : 2)
-            case .int(let i):
-                Self.mix(&h, 3)
-                Self.mix(&h, i.bitPattern)
-                Self.mix(&h, i.isUnsigned ? 1 : 0)
-            case .float(let f): Self.mix(&h, 4 << 32 | UInt64(f))
-            case .double(let d):
-                Self.mix(&h, 5)
-                Self.mix(&h, d)
-            case .date(let d):
-                Self.mix(&h, 6)
-                Self.mix(&h, d)
-            case .string(var s):
-                Self.mix(&h, 7)
-                s.withUTF8 { Self.mix(&h, UnsafeRawBufferPointer($0)) }
-            case .data(let d):
-                Self.mix(&h, 8)
-                d.withUnsafeBytes { Self.mix(&h, $0) }
-            case .uid(let n):
-                Self.mix(&h, 9)
-                Self.mix(&h, n)
+            case .bool(let b): h.combine(b ? 1 : 0)
+            case .int(let i): h.combine(i.bitPattern)
+            case .float(let f): h.combine(UInt64(f))
+            case .double(let d): h.combine(d)
+            case .date(let d): h.combine(d)
+            case .string(var s): s.withUTF8 { h.combine(UnsafeRawBufferPointer($0)) }
+            case .data(let d): d.withUnsafeBytes { h.combine($0) }
+            case .uid(let n): h.combine(n)
             }
-            return h
+            return h.finalize()
         }
-
-        @inline(__always)
-        private static func mix(_ h: inout UInt64, _ word: UInt64) { BinaryWriter.mix(&h, word) }
-
-        @inline(__always)
-        private static func mix(_ h: inout UInt64, _ bytes: UnsafeRawBufferPointer) { BinaryWriter.mix(&h, bytes) }
 
         /// Whether `object` is the scalar this key stands for.
         func names(_ object: Object) -> Bool {
@@ -66,8 +50,8 @@ package struct BinaryWriter {
     }
 
     /// The scalars numbered so far, by `ScalarKey.hash`: open addressing over object
-    /// numbers, sized once for every value (Swift's `Dictionary`, hashing with SipHash
-    /// and growing by doubling, was most of an export's time).
+    /// numbers, sized once for every value (Swift's `Dictionary`, through `Hasher` and
+    /// growing by doubling, was most of an export's time).
     private struct ScalarTable {
         var slots: [Int32] = []
         var tags: [UInt32] = []
@@ -109,6 +93,11 @@ package struct BinaryWriter {
 
     private var objects: [Object] = []
     private var scalars = ScalarTable()
+    /// The process's, read once here rather than through its global at every scalar.
+    private let seed = SipHash13.Seed.process
+    /// How many slots numbering looked at past each scalar's own, all told
+    /// (`probes(numbering:)`).
+    private var probes = 0
 
     package static func encode(_ value: PlistValue, capacity: Int = 4096) -> [UInt8] {
         var writer = BinaryWriter()
@@ -129,6 +118,16 @@ package struct BinaryWriter {
         case .dict(let dict): return dict.entries.reduce(1) { $0 + 1 + valueCount($1.value) }
         default: return 1
         }
+    }
+
+    /// How many slots past their own numbering `value` looked at for its scalars: about one
+    /// a scalar, or the square of their count when they share a slot. For the flood tests,
+    /// which count work rather than time it.
+    package static func probes(numbering value: PlistValue) -> Int {
+        var writer = BinaryWriter()
+        writer.scalars.reserve(valueCount(value))
+        _ = writer.number(value)
+        return writer.probes
     }
 
     /// How many objects numbering has made so far.
@@ -176,8 +175,9 @@ package struct BinaryWriter {
 
     private mutating func scalar(_ key: ScalarKey, _ object: Object) -> Int {
         if scalars.slots.isEmpty { scalars.reserve(64) }
-        let hash = key.hash
+        let hash = key.hash(seed)
         let (found, slot) = scalars.find(key, hash: hash, in: objects)
+        probes &+= (slot &- Int(truncatingIfNeeded: hash)) & scalars.mask
         if let found { return found }
         objects.append(object)
         scalars.slots[slot] = Int32(objects.count - 1)
@@ -199,7 +199,7 @@ package struct BinaryWriter {
             case .scalar(let value): key = Self.key(of: value)
             case .array, .dict: continue
             }
-            let hash = key.hash
+            let hash = key.hash(seed)
             let slot = bigger.find(key, hash: hash, in: objects).slot
             bigger.slots[slot] = Int32(index)
             bigger.tags[slot] = UInt32(truncatingIfNeeded: hash >> 32)
@@ -421,33 +421,6 @@ package struct BinaryWriter {
             p[i] = UInt8(truncatingIfNeeded: value)
             value >>= 8
         }
-    }
-
-    /// The scalars' hash before any step: FNV-1a's offset basis.
-    static let hashStart: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    /// One step of the scalars' hash (FNV-1a's, a word at a time, its high bits folded
-    /// down): `XMLReader.binary` hashes its scalars the same way.
-    @inline(__always)
-    static func mix(_ h: inout UInt64, _ word: UInt64) {
-        h = (h ^ word) &* 0x100_0000_01b3
-        h ^= h >> 29
-    }
-
-    /// The bytes a word at a time, the last word's unused bytes zero, and the count.
-    static func mix(_ h: inout UInt64, _ bytes: UnsafeRawBufferPointer) {
-        var i = 0
-        while i + 8 <= bytes.count {
-            mix(&h, bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            i += 8
-        }
-        var last: UInt64 = 0
-        while i < bytes.count {
-            last = last << 8 | UInt64(bytes[i])
-            i += 1
-        }
-        mix(&h, last)
-        mix(&h, UInt64(bytes.count))
     }
 
     /// Bytes needed for `value` (at least one).

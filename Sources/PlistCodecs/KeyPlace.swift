@@ -4,7 +4,7 @@ import PlistModel
 /// instead of reading the whole file again (`PropertyList.lookupPlaces`,
 /// `PropertyList.value(at:key:xml:)`, `PropertyList.value(at:key:binary:)`).
 package struct KeyPlace: Sendable, Equatable {
-    /// `KeyPlace.hash(of:)` of the key's UTF-8 bytes.
+    /// `KeyPlace.hash(of:seed:)` of the key's UTF-8 bytes, by the seed of the index it is for.
     package var hash: UInt64
     /// XML: the byte offsets of the key's text (`from`, `to`) and of its value element
     /// (`valueFrom`, `valueTo`). Binary: the key's object (`from`) and the value's object
@@ -15,18 +15,18 @@ package struct KeyPlace: Sendable, Equatable {
         (self.hash, self.from, self.to, self.valueFrom, self.valueTo) = (hash, from, to, valueFrom, valueTo)
     }
 
-    /// FNV-1a, 64 bits: keys are short, and the index that uses it checks every key it
-    /// finds against the file, so a collision costs a probe, never a wrong value.
+    /// SipHash-1-3 keyed by the index's own seed, kept in its file (`KeyIndex`): the keys
+    /// come from a file anyone may have written, and an unkeyed hash let it pick keys that
+    /// share a slot (the index checks every key it finds against the file, so a collision
+    /// costs a probe, never a wrong value; a flood of them cost the square of the keys).
     @inline(__always)
-    package static func hash(of key: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return h
+    package static func hash(of key: UnsafeBufferPointer<UInt8>, seed: SipHash13.Seed) -> UInt64 {
+        SipHash13.hash(UnsafeRawBufferPointer(key), seed: seed)
     }
 
-    package static func hash(of key: String) -> UInt64 {
+    package static func hash(of key: String, seed: SipHash13.Seed) -> UInt64 {
         var key = key
-        return key.withUTF8 { hash(of: $0) }
+        return key.withUTF8 { hash(of: $0, seed: seed) }
     }
 
     /// What going to a place found.
@@ -45,15 +45,16 @@ extension PropertyList {
     /// read go straight to them: a dictionary root, and for XML, UTF-8 text as it is on
     /// disk, each key written plainly as `<key>text</key>` (no reference, comment or
     /// CDATA in it). Otherwise the places are nil, and only `lookup`'s answer comes back.
-    /// A key given twice has the place of its last value, the one `lookup` returns.
-    package static func lookupPlaces(_ bytes: [UInt8], key: String) throws(PlistError) -> (
+    /// A key given twice has the place of its last value, the one `lookup` returns. Each
+    /// place's key is hashed by `seed`, the index's.
+    package static func lookupPlaces(_ bytes: [UInt8], key: String, seed: SipHash13.Seed) throws(PlistError) -> (
         Lookup, PlistFormat, [KeyPlace]?
     ) {
         let format = sniff(bytes)
         let (root, found, places): (PlistValue, PlistValue?, [KeyPlace]?)
         switch format {
-        case .xml: (root, found, places) = try XMLReader.lookupPlaces(bytes, key: key)
-        case .binary: (root, found, places) = try BinaryReader.lookupPlaces(bytes, key: key)
+        case .xml: (root, found, places) = try XMLReader.lookupPlaces(bytes, key: key, seed: seed)
+        case .binary: (root, found, places) = try BinaryReader.lookupPlaces(bytes, key: key, seed: seed)
         case .openStep:
             (root, places) = (try OpenStepReader.read(bytes), nil)
             if case .dict(let dict) = root { found = dict[key] } else { found = nil }

@@ -180,6 +180,10 @@ package final class XMLBinaryPlist {
         try nodes.write(numbering, text: text, chunk: chunk, dropPages: dropPages, to: sink)
     }
 
+    /// How many slots past their own numbering looked at for the scalars
+    /// (`BinaryWriter.probes(numbering:)`): for the flood tests.
+    package var probes: Int { numbering.probes }
+
     /// All of it, in one array.
     package var bytes: [UInt8] {
         var out: [UInt8] = []
@@ -312,15 +316,19 @@ extension XMLNodes {
         var objectCount = 0
         let references: UnsafeMutablePointer<Int32>
         var referenceCount = 0
-        /// The scalars numbered so far: open addressing by a scalar's spread hash (its high
+        /// The scalars numbered so far: open addressing by a scalar's keyed hash (its high
         /// half scaled to the table's size, which need not be a power of two), each slot
         /// another 8 bits of that hash (high 8 bits) and the object's number plus one (low
         /// 24 bits, zero when empty): 4 bytes a slot, not 8, and a match by those 8 bits is
         /// rarely false.
         var slots: UnsafeMutablePointer<UInt32>?
         let size: Int
+        /// The process's hash seed, read once.
+        let seed = SipHash13.Seed.process
         /// Scalars numbered, for `dropPages`.
         var scalars = 0
+        /// Slots looked at past each scalar's own, all told (`XMLBinaryPlist.probes`).
+        var probes = 0
         /// A mapped text's, told every `dropEvery` scalars numbered: a repeated string is
         /// compared with its first, anywhere in the text.
         var dropPages: (@Sendable () -> Void)?
@@ -389,8 +397,7 @@ extension XMLNodes {
             let node = nodes[i], slots = slots!
             scalars += 1
             if let dropPages, scalars % XMLNodes.dropEvery == 0 { dropPages() }
-            // Spread (Fibonacci hashing): the hash's high bits alone cluster.
-            let hash = XMLNodes.hash(node, bytes) &* 0x9E37_79B9_7F4A_7C15
+            let hash = XMLNodes.hash(node, bytes, seed)
             let tag = UInt32(truncatingIfNeeded: hash) & 0xFF00_0000
             var s = Int(((hash >> 32) &* UInt64(size)) >> 32)
             while slots[s] != 0 {
@@ -400,6 +407,7 @@ extension XMLNodes {
                 }
                 s += 1
                 if s == size { s = 0 }
+                probes &+= 1
             }
             objects[objectCount] = Int32(i)
             objectCount += 1
@@ -418,16 +426,17 @@ extension XMLNodes {
     }
 
     /// A scalar's hash, worked out as it is numbered rather than kept: 4 bytes a node.
-    /// A string's is of its bytes, as the writer hashes it (`BinaryWriter.mix`).
+    /// Keyed (`SipHash13`), as the writer's is: a string's or data's bytes, or the bits.
+    /// The kind is left out, as the writer leaves the type out: `same` compares it, and
+    /// nodes of other kinds with the same bytes or bits are a few at most, never a flood.
     @inline(__always)
-    private static func hash(_ node: Node, _ bytes: Bytes) -> UInt64 {
-        var h = BinaryWriter.hashStart
-        BinaryWriter.mix(&h, UInt64(node.info >> 28))
+    private static func hash(_ node: Node, _ bytes: Bytes, _ seed: SipHash13.Seed) -> UInt64 {
+        var h = SipHash13(seed)
         switch node.kind {
-        case .ascii, .unicode, .data: BinaryWriter.mix(&h, UnsafeRawBufferPointer(bytes.of(node)))
-        default: BinaryWriter.mix(&h, bytes.bits(node))
+        case .ascii, .unicode, .data: h.combine(UnsafeRawBufferPointer(bytes.of(node)))
+        default: h.combine(bytes.bits(node))
         }
-        return h
+        return h.finalize()
     }
 
     /// Whether two scalar nodes stand for one object: one kind, and the same bits or

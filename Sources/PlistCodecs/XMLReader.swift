@@ -20,19 +20,23 @@ package struct XMLReader {
     /// other, but no string, array or dictionary is built for it.
     private var materializing: Bool
     private var found: PlistValue?
-    /// In lookup mode, when asked for: where each top-level key and value lie; nil once a
-    /// key is found that a read could not go straight to (see `lookupPlaces`).
+    /// In lookup mode, when asked for: where each top-level key and value lie, each key
+    /// hashed by `placeSeed`; nil once a key is found that a read could not go straight to
+    /// (see `lookupPlaces`).
     private var places: [KeyPlace]?
+    private let placeSeed: SipHash13.Seed
     /// Where the root dictionary's second half is being read by another reader: this
     /// one stops there if an entry starts exactly there (see `readInHalves`).
     var stopAt = -1
     var stoppedAt = false
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: [UInt8]?, places: Bool = false) {
+    /// `places`: the seed to hash the keys of the places by, when they are wanted.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: [UInt8]?, places seed: SipHash13.Seed? = nil) {
         c = ByteCursor(bytes)
         self.wanted = wanted
         materializing = wanted == nil
-        self.places = places ? [] : nil
+        places = seed == nil ? nil : []
+        placeSeed = seed ?? SipHash13.Seed(k0: 0, k1: 0)
     }
 
     package static func read(_ input: [UInt8], inParallel: PropertyList.InParallel? = nil) throws(PlistError)
@@ -126,16 +130,16 @@ package struct XMLReader {
     }
 
     /// `lookup`, with the places of the top-level keys (`PropertyList.lookupPlaces`).
-    static func lookupPlaces(_ input: [UInt8], key: String) throws(PlistError) -> (
+    static func lookupPlaces(_ input: [UInt8], key: String, seed: SipHash13.Seed) throws(PlistError) -> (
         root: PlistValue, found: PlistValue?, places: [KeyPlace]?
     ) {
         let text = try TextDecoding.utf8(input, format: .xml)
         // Places are offsets in the file: only text that is the file's own bytes has them.
         let asIs = text.count == input.count && input.count < Int(UInt32.max) && text == input
-        return try run(text, wanted: Array(key.utf8), places: asIs)
+        return try run(text, wanted: Array(key.utf8), places: asIs ? seed : nil)
     }
 
-    private static func run(_ text: [UInt8], wanted: [UInt8]?, places: Bool = false) throws(PlistError) -> (
+    private static func run(_ text: [UInt8], wanted: [UInt8]?, places: SipHash13.Seed? = nil) throws(PlistError) -> (
         root: PlistValue, found: PlistValue?, places: [KeyPlace]?
     ) {
         try text.withUnsafeBufferPointer { buffer throws(PlistError) in
@@ -580,7 +584,7 @@ package struct XMLReader {
             places = nil
             return
         }
-        let hash = KeyPlace.hash(of: UnsafeBufferPointer(rebasing: bytes[range]))
+        let hash = KeyPlace.hash(of: UnsafeBufferPointer(rebasing: bytes[range]), seed: placeSeed)
         places!.append(
             KeyPlace(
                 hash: hash, from: UInt32(range.lowerBound), to: UInt32(range.upperBound), valueFrom: UInt32(valueFrom),

@@ -128,8 +128,10 @@ extension DomainStore {
             },
             parse: { bytes, status throws(PlistError) in
                 guard KeyIndex.worthMaking(for: status) else { return try PropertyList.lookup(bytes, key: key).0 }
-                let (found, format, places) = try PropertyList.lookupPlaces(bytes, key: key)
-                if let places { saveKeyIndex(places, format: format, of: status, for: path, at: index) }
+                // A seed of the index's own, kept in it: see `KeyIndex`.
+                let seed = SipHash13.Seed.random()
+                let (found, format, places) = try PropertyList.lookupPlaces(bytes, key: key, seed: seed)
+                if let places { saveKeyIndex(places, seed: seed, format: format, of: status, for: path, at: index) }
                 return found
             })
         switch found?.parsed {
@@ -178,10 +180,11 @@ extension DomainStore {
     /// Writes the key index of a file just read whole, if it is still as it was when its
     /// read began. Nothing here fails a read: an index that cannot be made is not made.
     func saveKeyIndex(
-        _ places: [KeyPlace], format: PlistFormat, of status: FileSystem.Status, for path: String, at index: StateFile
+        _ places: [KeyPlace], seed: SipHash13.Seed, format: PlistFormat, of status: FileSystem.Status,
+        for path: String, at index: StateFile
     ) {
         guard let now = try? FileSystem.status(path), FileStamp(now) == FileStamp(status),
-            let bytes = KeyIndex.encode(places, format: format, of: status)
+            let bytes = KeyIndex.encode(places, seed: seed, format: format, of: status)
         else { return }
         try? index.replace(with: bytes)
     }

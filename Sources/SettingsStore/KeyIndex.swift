@@ -18,9 +18,15 @@ import PlistModel
 ///   asked for, and the value must parse whole, ending where the index says.
 /// Any doubt falls back to reading the whole file, which is always right.
 ///
+/// Keys are hashed by a seed of the index's own, drawn from the OS when it is made and kept
+/// in its header (`KeyPlace.hash(of:seed:)`): the keys come from a file anyone may have
+/// written (a sync, an import), and under an unkeyed hash such a file could pick keys that
+/// all share a slot, making the index's making and its lookups cost the square of its keys.
+///
 /// The file: a 128-byte header of little-endian 64-bit words (magic, format, the domain
 /// file's device, inode, size, mtime and ctime, the key count, the slot count, the page
-/// count, and at word 15 the header's checksum), the pages' checksums, then from the next
+/// count, the hash's seed in words 10 and 11, and at word 15 the header's checksum), the
+/// pages' checksums, then from the next
 /// 4096-byte boundary the pages: the slots (64 bits each: the hash's top half, then the
 /// entry's number plus one; 0 is empty) and the entries (four 32-bit numbers each: the
 /// `KeyPlace`).
@@ -33,8 +39,9 @@ struct KeyIndex {
 
     static let page = 4096
     static let headerSize = 128
-    /// "SETIDX" and a version: a change of layout is a new magic, so an old index is ignored.
-    static let magic: UInt64 = 0x0001_5844_4954_4553
+    /// "SETIDX" and a version: a change of layout or of hash is a new magic, so an old index
+    /// is ignored, and made again by the next read of its file. Version 2 keys its hash.
+    static let magic: UInt64 = 0x0002_5844_4954_4553
 
     /// What the index says of a key.
     enum Answer: Equatable {
@@ -44,9 +51,12 @@ struct KeyIndex {
 
     // MARK: Making one
 
-    /// The index file's bytes for `places` of a file of `format` whose status is `status`;
-    /// nil when two keys share a full hash (the index could not tell them apart).
-    static func encode(_ places: [KeyPlace], format: PlistFormat, of status: FileSystem.Status) -> [UInt8]? {
+    /// The index file's bytes for `places` of a file of `format` whose status is `status`,
+    /// their keys hashed by `seed`; nil when two keys share a full hash (the index could
+    /// not tell them apart).
+    static func encode(
+        _ places: [KeyPlace], seed: SipHash13.Seed, format: PlistFormat, of status: FileSystem.Status
+    ) -> [UInt8]? {
         var slotCount = 16
         while slotCount < places.count * 2 { slotCount <<= 1 }
         var slots = [UInt64](repeating: 0, count: slotCount)
@@ -83,7 +93,7 @@ struct KeyIndex {
             let words: [UInt64] = [
                 magic, format == .binary ? 2 : 1, status.device, status.inode, UInt64(status.size),
                 UInt64(bitPattern: status.modifiedNanoseconds), UInt64(bitPattern: status.changedNanoseconds),
-                UInt64(places.count), UInt64(slotCount), UInt64(pageCount),
+                UInt64(places.count), UInt64(slotCount), UInt64(pageCount), seed.k0, seed.k1,
             ]
             for (i, word) in words.enumerated() {
                 raw.storeBytes(of: word.littleEndian, toByteOffset: i * 8, as: UInt64.self)
@@ -119,7 +129,7 @@ struct KeyIndex {
         var reader = Reader(fd: index, size: own.size)
         guard let header = reader.header(), header.matches(status) else { return nil }
         let format: PlistFormat = header.format == 2 ? .binary : .xml
-        let hash = KeyPlace.hash(of: key)
+        let hash = KeyPlace.hash(of: key, seed: header.seed)
         let mask = header.slotCount - 1
         var i = Int(truncatingIfNeeded: hash) & mask
         for _ in 0..<header.slotCount {
@@ -169,6 +179,8 @@ struct KeyIndex {
     struct Header {
         var format: UInt64, device: UInt64, inode: UInt64, size: UInt64, modified: UInt64, changed: UInt64
         var keyCount: Int, slotCount: Int, pageCount: Int
+        /// What the keys were hashed by.
+        var seed: SipHash13.Seed
         /// The pages' checksums.
         var sums: [UInt64]
 
@@ -216,7 +228,8 @@ struct KeyIndex {
             }
             return Header(
                 format: word(1), device: word(2), inode: word(3), size: word(4), modified: word(5), changed: word(6),
-                keyCount: Int(keys), slotCount: Int(slots), pageCount: pageCount, sums: sums)
+                keyCount: Int(keys), slotCount: Int(slots), pageCount: pageCount,
+                seed: SipHash13.Seed(k0: word(10), k1: word(11)), sums: sums)
         }
 
         /// The table's bytes around `offset` (from the start of the pages), checked.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import SettingsStore
 
 /// The key index of big domains (`KeyIndex`): a one-key read through it gives what a
 /// read of the whole file gives, and no change to the file, however made, is ever
@@ -210,6 +211,33 @@ final class KeyIndexTests: XCTestCase {
             try bytes.write(to: URL(fileURLWithPath: index))
             XCTAssertEqual(keys.map { read("com.x", $0) }, whole, what)
         }
+    }
+
+    /// An index of the format before (version 1, its hash unkeyed FNV-1a, no seed) is not
+    /// read: the answers are the whole file's, and the read makes a new index in its place,
+    /// with a seed of its own.
+    func testAnIndexOfTheFormatBeforeIsMadeAgain() throws {
+        makeBig(["com.x"])
+        _ = read("com.x", "k00000")
+        let index = indexFile("com.x")
+        func words(_ bytes: [UInt8]) -> [UInt64] {
+            bytes.withUnsafeBytes { raw in
+                (0..<16).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
+            }
+        }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: index)))
+        let pages = Int(words(bytes)[9])
+        bytes.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: UInt64(0x0001_5844_4954_4553).littleEndian, toByteOffset: 0, as: UInt64.self)
+            for word in [10, 11] { raw.storeBytes(of: UInt64(0), toByteOffset: word * 8, as: UInt64.self) }
+            let sum = KeyIndex.headerSum(UnsafeRawBufferPointer(raw), pageCount: pages)
+            raw.storeBytes(of: sum.littleEndian, toByteOffset: 120, as: UInt64.self)
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: index))
+        XCTAssertEqual(keys.map { read("com.x", $0) }, expected("com.x"))
+        let made = words([UInt8](try Data(contentsOf: URL(fileURLWithPath: index))))
+        XCTAssertEqual(made[0], KeyIndex.magic)
+        XCTAssertNotEqual([made[10], made[11]], [0, 0])
     }
 
     /// The same file reached through two paths (a linked config folder, and a bind mount
