@@ -96,6 +96,20 @@ package struct SyncFolder: Sendable {
 
     /// Appends to one of the sync's files (the log), through the door; its size after.
     @discardableResult
+    /// The log's newest whole lines within `SyncSetup.logLimit`, read from its end: a log
+    /// an earlier version let grow to gigabytes is never read whole.
+    package func logTail() throws(SyncError) -> [UInt8] {
+        let tail: (bytes: [UInt8], whole: Bool)?
+        do throws(StateFileError) { tail = try own(log).readSuffix(count: SyncSetup.logLimit) } catch {
+            throw SyncError(error)
+        }
+        guard let tail else { return [] }
+        if tail.whole { return tail.bytes }
+        // The first line is cut: it starts before the part read.
+        guard let newline = tail.bytes.firstIndex(of: UInt8(ascii: "\n")) else { return tail.bytes }
+        return Array(tail.bytes[(newline + 1)...])
+    }
+
     func append(_ bytes: [UInt8], to file: String) throws(SyncError) -> Int {
         do throws(StateFileError) { return try own(file).append(bytes) } catch { throw SyncError(error) }
     }

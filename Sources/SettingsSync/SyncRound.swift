@@ -133,19 +133,20 @@ package struct SyncRound {
         let previousLocal = LocalRecord(try folder.contents(ofOwn: folder.localRules) ?? [])
         var remote = start.remote
         var base = Tree(start.baseEntries, git)
+        var joining = false
         if case .unreadable = found {
             // What the stopped round pushed is unknown: the base cannot say what either side
             // changed since, so the round merges as a machine joining does (nothing taken
             // for removed), as for a rewritten history.
             report.notes.append("the record of a stopped round cannot be read: merged as a machine joining does")
-            report.rewritten = true
+            joining = true
             base = Tree([], git)
         }
         var committer = Committer(git: git, config: config)
         while report.attempts < maximumAttempts {
             report.attempts += 1
             // Checked again for each head a refused push fetched: one may be a rewrite.
-            if !report.rewritten, try rewritten(start.anchor, remote.commit) {
+            if !report.rewritten, !joining, try rewritten(start.anchor, remote.commit) {
                 report.rewritten = true
                 base = Tree([], git)
             }
@@ -153,7 +154,8 @@ package struct SyncRound {
                 base: base, remote: Tree(remote.entries, git), live: live, prepared: prepared, rules: rules,
                 state: state, previousLocal: previousLocal, round: self)
             var record = PendingRound(
-                pushed: nil, remote: remote.commit, agreedBefore: start.agreed, rewritten: report.rewritten, plan: plan,
+                pushed: nil, remote: remote.commit, agreedBefore: start.agreed, rewritten: report.rewritten || joining,
+                plan: plan,
                 base: base)
             switch try push(plan, onto: remote, refs, config, &committer, &record) {
             case .refused(let moved):

@@ -315,7 +315,7 @@ package enum SyncSetup {
         let fields = last.split(separator: "\t", maxSplits: 2).map(String.init)
         let lastRound =
             fields.count == 3 ? "\(FileSystem.localTime(Int64(fields[0]) ?? 0)), \(fields[1]): \(fields[2])" : "never"
-        let log = String(decoding: try folder.contents(ofOwn: folder.log) ?? [], as: UTF8.self)
+        let log = String(decoding: try folder.logTail(), as: UTF8.self)
         return Status(
             remote: config.shownRemote, branch: config.branch, folder: folder.path,
             lastRound: lastRound.hasSuffix("\n") ? String(lastRound.dropLast()) : lastRound,
@@ -346,8 +346,7 @@ package enum SyncSetup {
         var text: [UInt8] = []
         for line in lines { text += Array("\(time) \(CanonicalText.controlsEscaped(line))\n".utf8) }
         guard try folder.append(text, to: folder.log) > logLimit else { return }
-        let log = try folder.contents(ofOwn: folder.log) ?? []
-        try folder.write(Array(newest(log, within: logLimit / 4 * 3)), to: folder.log)
+        try folder.write(Array(newest(try folder.logTail(), within: logLimit / 4 * 3)), to: folder.log)
     }
 
     /// The newest whole lines of `log` that fit in `bytes`; the newest line alone when it

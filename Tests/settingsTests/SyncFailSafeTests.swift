@@ -139,6 +139,7 @@ final class SyncFailSafeTests: SyncTestCase {
         try "garbage".write(toFile: world.syncFolder("a") + "/pending", atomically: true, encoding: .utf8)
         let round = on("a", "sync")
         XCTAssertTrue(round.stderr.contains("cannot be read: merged as a machine joining does"), round.stderr)
+        XCTAssertFalse(round.stderr.contains("rewritten"), "no rewritten history is claimed: \(round.stderr)")
         XCTAssertEqual(world.live("a"), #"{"k": 1, "x": 3}"#)
         XCTAssertEqual(world.live("a", "com.two"), #"{"k": 2, "new": 1}"#)
         XCTAssertFalse(FileManager.default.fileExists(atPath: world.syncFolder("a") + "/pending"))

@@ -94,6 +94,28 @@ final class SyncOutputTests: SyncTestCase {
         XCTAssertEqual(on("b", "sync", "log").stdout, log)
     }
 
+    /// A log an older version let grow (here 40 MiB) is read from its end only: `sync log`
+    /// and `sync status` show its newest whole lines within the bound, and a round that
+    /// cuts it reads no more than that. (Found from outside: all three read it whole.)
+    func testAHugeOldLogIsNeverReadWhole() throws {
+        on("b", "sync", "init", world.remote)
+        let path = world.syncFolder("b") + "/log"
+        let line = "2020-01-01 00:00:00 conflict at /old in com.app.plist: ours 1, theirs 2; kept theirs\n"
+        let chunk = String(repeating: line, count: (1 << 20) / line.utf8.count)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        for _ in 0..<40 { handle.write(Data(chunk.utf8)) }
+        handle.write(Data("2020-01-02 00:00:00 the newest line\n".utf8))
+        try handle.close()
+        let shown = on("b", "sync", "log").stdout
+        XCTAssertLessThanOrEqual(shown.utf8.count, SyncSetup.logLimit)
+        XCTAssertGreaterThan(shown.utf8.count, SyncSetup.logLimit / 2)
+        XCTAssertTrue(shown.hasPrefix("2020-01-01 00:00:00 conflict at /old"), String(shown.prefix(80)))
+        XCTAssertTrue(shown.hasSuffix("2020-01-02 00:00:00 the newest line\n"))
+        let status = on("b", "sync", "status").stdout
+        XCTAssertTrue(status.contains(": \(shown.split(separator: "\n").count)\n"), status)
+    }
+
     /// The man page says how many pushes a round tries, as the round has it.
     func testTheManPageSaysHowManyPushesARoundTries() throws {
         let page = try String(

@@ -291,6 +291,14 @@ package struct StateFile: Sendable {
         }
     }
 
+    /// The last `count` bytes (all of it when it is shorter), and whether that is all of
+    /// it; nil when it is missing.
+    package func readSuffix(count: Int) throws(StateFileError) -> (bytes: [UInt8], whole: Bool)? {
+        guard let file = try open(.read) else { return nil }
+        let size = file.status.size
+        return (FileSystem.readBytes(file.fd, count: min(count, size), at: max(size - count, 0)), size <= count)
+    }
+
     /// The first `count` bytes (fewer when it is shorter); nil when missing or refused.
     package func readPrefix(count: Int) -> [UInt8]? {
         guard let file = try? open(.read) else { return nil }

@@ -1440,11 +1440,14 @@ enum ManPage {
         is never printed nor written outside that folder: every message, status line and file of
         sync's shows the URL's whole user part and each query value as
         .BR *** .
-        Nor is the URL ever a process's argument, which other users can read:
+        Nor is the URL ever an argument of a git the sync runs, which other users can read:
         .B sync init
         and
         .B sync remote
         write it into git's config in that folder themselves.
+        (git itself hands the URL to its transport helper,
+        .BR git\-remote\-https ;
+        a credential helper keeps a token out of every process's arguments.)
         Commits need no git identity: without one they are signed
         .BR "settings sync" .
         The repository holds plain XML property lists, one

@@ -28,7 +28,7 @@ enum SyncCommand {
                 try expectAtMost(1, arguments)
                 // Escaped as printed, for lines an older version logged raw.
                 let folder = SyncFolder(environment: environment)
-                let log = String(decoding: try folder.contents(ofOwn: folder.log) ?? [], as: UTF8.self)
+                let log = String(decoding: try folder.logTail(), as: UTF8.self)
                 for line in log.split(separator: "\n") { say(String(line), &context) }
             case "leave"?:
                 try expectAtMost(1, arguments)
