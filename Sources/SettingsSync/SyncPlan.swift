@@ -144,7 +144,7 @@ struct Plan {
         var wanted: [TreeEntry] = []
         for key in order {
             let theirs = remote.domains[key] ?? [], previous = base.domains[key] ?? []
-            let unchanged = theirs.count == 1 && previous.count == 1 && theirs[0] == previous[0]
+            let unchanged = Self.sameFile(theirs, previous)
             if unchanged, let mine = live[key], let print = mine.print,
                 state.prints[DomainKey.exact(mine.name)] == print
             {
@@ -181,8 +181,7 @@ struct Plan {
                 }
             }
             let rejoined = local.rejoined(since: previousLocal.domains[DomainKey.exact(name)])
-            let unchangedRemote =
-                theirs.count == 1 && previous.count == 1 && theirs[0] == previous[0] && rejoined == nil
+            let unchangedRemote = Self.sameFile(theirs, previous) && rejoined == nil
             if unchangedRemote, let print = mine?.print, state.prints[DomainKey.exact(mine!.name)] == print {
                 // Neither side moved since the last round agreed.
                 tree += theirs
@@ -290,6 +289,11 @@ struct Plan {
         // to the domain's file.
         let names = Set(tree.map(\.name))
         entries = (remote.foreign.filter { !names.contains($0.name) } + tree).sorted(by: Tree.order)
+    }
+
+    /// Whether the repository's entries of a domain are the base's one file, as it was.
+    private static func sameFile(_ theirs: [TreeEntry], _ previous: [TreeEntry]) -> Bool {
+        theirs.count == 1 && previous.count == 1 && theirs[0] == previous[0]
     }
 
     /// The tree entry of a domain's values, stored as a blob: XML (binary when XML cannot

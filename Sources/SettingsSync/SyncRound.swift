@@ -64,17 +64,7 @@ package struct SyncRound {
     }
 
     private func lockedRound() throws(SyncError) -> SyncReport {
-        do {
-            return try FolderLock.holding(git.directory, for: git.directory, timeout: store.lockTimeout) { _ in
-                try locked()
-            }
-        } catch let error as SyncError {
-            throw error
-        } catch let error as StoreError {
-            throw .store(error)
-        } catch {
-            throw .store(.writeFailed(path: git.directory, .ioError))
-        }
+        try SyncSetup.holdingLock(git, timeout: store.lockTimeout) { () throws(SyncError) in try locked() }
     }
 
     /// The round, under the repository's lock, in named steps (as git's `builtin/pull.c`
@@ -115,7 +105,7 @@ package struct SyncRound {
         }
         if case .record(let pending) = found {
             var committer = Committer(git: git, config: config)
-            if try finish(pending, start, refs, &report, &committer) {
+            if try finishStopped(pending, start, refs, &report, &committer) {
                 // The live files and the base changed: the round starts again from them.
                 var next = try locked(finishing: false)
                 next.imported = report.imported + next.imported.filter { !report.imported.contains($0) }
@@ -311,11 +301,7 @@ package struct SyncRound {
     private func branchToFollow(_ config: SyncSetup.Config) throws(SyncError) -> String? {
         let asked = try git.attempt(["ls-remote", "--symref", "origin", "HEAD"])
         guard asked.ok else { throw .unreachable(remote: config.shownRemote, reason: asked.reason) }
-        var head: String? = nil
-        for line in String(decoding: asked.output, as: UTF8.self).split(separator: "\n")
-        where line.hasPrefix("ref: refs/heads/") && line.hasSuffix("\tHEAD") {
-            head = String(line.dropFirst(16).dropLast(5))
-        }
+        let head = SyncSetup.symbolicHead(asked.output)
         if head == config.branch { return nil }
         let branches = try git.text(["for-each-ref", "--format=%(refname)", "refs/remotes/origin/"])
             .split(separator: "\n").map { String($0.dropFirst("refs/remotes/origin/".count)) }
@@ -438,7 +424,7 @@ package struct SyncRound {
 
     /// A stopped round's record, at the start of the next: finished when the remote took
     /// its push and the base has not moved since; else dropped (nothing here changed).
-    private func finish(
+    private func finishStopped(
         _ record: PendingRound, _ start: Start, _ refs: Refs, _ report: inout SyncReport,
         _ committer: inout Committer
     ) throws(SyncError) -> Bool {

@@ -140,7 +140,7 @@ package enum SyncSetup {
 
     /// The branch `git ls-remote --symref REMOTE HEAD` says HEAD names (`ref:
     /// refs/heads/NAME<TAB>HEAD`); nil for a detached HEAD.
-    private static func symbolicHead(_ output: [UInt8]) -> String? {
+    static func symbolicHead(_ output: [UInt8]) -> String? {
         for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 2, fields[1] == "HEAD", fields[0].hasPrefix("ref: refs/heads/") else { continue }

@@ -130,7 +130,6 @@ extension Git {
         private var id = ""
         /// Bytes of the current object still to come (its newline included); -1 between objects.
         private var remaining = -1
-        private var keeping = false
 
         init(limit: Int) { self.limit = limit }
 
@@ -154,7 +153,7 @@ extension Git {
                     continue
                 }
                 let take = min(remaining, bytes.count - at)
-                if keeping { body += bytes[at..<(at + take)] }
+                body += bytes[at..<(at + take)]
                 remaining -= take
                 at += take
                 if remaining == 0 { end() }
@@ -170,23 +169,21 @@ extension Git {
                 return
             }
             id = fields[0]
-            keeping = size <= limit
-            if keeping {
-                body = []
-                body.reserveCapacity(size + 1)
-            } else {
+            guard size <= limit else {
+                // Its bytes are never read: git is stopped here.
                 objects.append(.tooBig(id: id, size: size))
                 declined = true
+                return
             }
+            body = []
+            body.reserveCapacity(size + 1)
             remaining = size + 1
         }
 
         private mutating func end() {
-            if keeping {
-                body.removeLast()  // the newline after the bytes
-                objects.append(.bytes(id: id, body))
-                body = []
-            }
+            body.removeLast()  // the newline after the bytes
+            objects.append(.bytes(id: id, body))
+            body = []
             remaining = -1
         }
     }
