@@ -172,9 +172,7 @@ public struct DomainStore: Sendable {
     static func existingName(_ name: String, in folder: String) -> String {
         if (try? FileSystem.linkStatus(Path.join(folder, name))) ?? nil != nil { return name }
         guard let entries = try? FileSystem.directoryEntries(folder) else { return name }
-        let lowered = name.lowercased()
-        // Compared as bytes: "é" and "e\u{301}" name two files, as the file system has them.
-        return entries.filter { sameKey($0.lowercased(), lowered) }.min(by: byteOrderPrecedes) ?? name
+        return FolderNames(entries).spelling(of: name) ?? name
     }
 
     /// A cheap fingerprint of the file at `path` (one `stat`): it changes whenever the
@@ -221,6 +219,9 @@ package final class FolderNames: @unchecked Sendable {
 
     package init() {}
 
+    /// A listing taken at once (`DomainStore.existingName`'s).
+    init(_ names: [String]) { list(names) }
+
     /// Takes the folder's listing.
     package func list(_ names: [String]) {
         var spellings: [ExactKey: String] = [:]
@@ -232,11 +233,16 @@ package final class FolderNames: @unchecked Sendable {
         self.spellings = spellings
     }
 
-    /// `DomainStore.existingName` from the listing; nil before one was taken.
+    /// The first name in byte order of the listing's that is `name` in another case; nil
+    /// when there is none, or no listing yet.
+    func spelling(of name: String) -> String? { spellings?[ExactKey(name.lowercased())] }
+
+    /// `DomainStore.existingName` from the listing (a name it holds is looked at again: the
+    /// folder may have changed since); nil before one was taken.
     func existingName(_ name: String, in folder: String) -> String? {
-        guard let spellings else { return nil }
+        guard spellings != nil else { return nil }
         if (try? FileSystem.linkStatus(Path.join(folder, name))) ?? nil != nil { return name }
-        guard let other = spellings[ExactKey(name.lowercased())] else { return name }
+        guard let other = spelling(of: name) else { return name }
         return (try? FileSystem.linkStatus(Path.join(folder, other))) ?? nil != nil ? other : name
     }
 }

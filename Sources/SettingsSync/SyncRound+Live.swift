@@ -87,15 +87,20 @@ extension SyncRound {
     func localKeys(_ name: String, _ rules: SyncRules) -> Result<LocalKeys, RuleProblem> {
         // A candidate there but out of reach (a link to nothing, a loop, a folder that
         // cannot be searched) is a schema that cannot be used, not "no schema".
+        var found: String? = nil
         for (folder, problem) in schemaFolders {
             let path = Path.join(folder, name + ".json")
             if let error = problem ?? FileSystem.unusableEntry(path, folder: false) {
                 return .failure(RuleProblem(message: "its schema \(path) cannot be used (\(error.message))"))
             }
-            if FileSystem.exists(path) { break }
+            if FileSystem.exists(path) {
+                found = folder
+                break
+            }
         }
+        // Loaded from the folder just found: the folders are not searched a second time.
         let schema: Schema?
-        switch SchemaFiles.load(for: name, configDirectory: store.directory, environment: store.environment) {
+        switch found.map({ SchemaFiles.load(for: name, in: [$0]) }) ?? .success(nil) {
         case .success(let loaded): schema = loaded
         case .failure(let error):
             let at = error.pointer.isEmpty ? "" : " at \(error.pointer)"
