@@ -16,10 +16,13 @@ final class HashFloodTests: XCTestCase {
     /// seconds of a debug build.
     let count = 4_096
 
-    /// The dictionary of `keys`, each set to 1.
+    /// The dictionary of `keys`, each set to its place: values of their own, as
+    /// `CollidingKeys.xmlDomain` says why.
     func dictionary(_ keys: [[UInt8]]) -> PlistValue {
         var dict = PlistDictionary()
-        for key in keys { dict.append(key: String(decoding: key, as: UTF8.self), value: .int(1)) }
+        for (place, key) in keys.enumerated() {
+            dict.append(key: String(decoding: key, as: UTF8.self), value: .int(PlistInteger(Int64(place))))
+        }
         return .dict(dict)
     }
 

@@ -164,11 +164,14 @@ public enum CollidingKeys {
 
 extension CollidingKeys {
     /// An XML domain of `keys`, in byte order as a file we or Apple wrote has them (the
-    /// direct export needs that), each set to 1.
+    /// direct export needs that), each set to its place. Each value is its own, so a count
+    /// of probes is the keys' and values' inserts: one value shared by every key is looked
+    /// up once a key, and how far it happened to sit from its own slot, times the key
+    /// count, swamped the count (a flaky failure with no flood in it).
     public static func xmlDomain(_ keys: [[UInt8]]) -> [UInt8] {
         var out = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n".utf8)
-        for key in keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            out += Array("\t<key>".utf8) + key + Array("</key>\n\t<integer>1</integer>\n".utf8)
+        for (place, key) in keys.sorted(by: { $0.lexicographicallyPrecedes($1) }).enumerated() {
+            out += Array("\t<key>".utf8) + key + Array("</key>\n\t<integer>\(place)</integer>\n".utf8)
         }
         return out + Array("</dict>\n</plist>\n".utf8)
     }
