@@ -23,6 +23,19 @@ public enum JSONReader {
         try read(bytes, tags: true)
     }
 
+    /// `read`, where a member whose value is `null` is left out of its dictionary and its
+    /// keys from the top told to `nulls` (a desired state's "this key must be absent"). A
+    /// `null` anywhere else (the root, an array's element) is still refused.
+    public static func read(_ bytes: [UInt8], nulls: inout [[String]]) throws(JSONError) -> PlistValue {
+        try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
+            var parser = Parser(bytes: buffer, tags: true)
+            parser.nulls = []
+            let value = try parser.document()
+            nulls = parser.nulls ?? []
+            return value
+        }
+    }
+
     /// `tags: false` reads the text as plain JSON: `{"$date": …}` stays a dictionary.
     static func read(_ bytes: [UInt8], tags: Bool) throws(JSONError) -> PlistValue {
         try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
@@ -37,6 +50,8 @@ public enum JSONReader {
         var path: [String] = []
         /// False to read every object as a plain dictionary.
         let tags: Bool
+        /// When not nil, a member set to `null` is left out and its keys kept here.
+        var nulls: [[String]]?
 
         init(bytes: UnsafeBufferPointer<UInt8>, tags: Bool = true) {
             c = ByteCursor(bytes)
@@ -92,11 +107,17 @@ public enum JSONReader {
                 }
                 path.append(key)
                 let isWrapper = self.tags && tags && dict.isEmpty && wrapped == nil && key == "$dict"
-                let value = try self.value(tags: !isWrapper)
-                if isWrapper, case .dict(let body) = value {
-                    wrapped = body
+                skipSpace()
+                if nulls != nil, c.peek() == UInt8(ascii: "n") {
+                    try literal("null")
+                    nulls!.append(path)
                 } else {
-                    dict.append(key: key, value: value)
+                    let value = try self.value(tags: !isWrapper)
+                    if isWrapper, case .dict(let body) = value {
+                        wrapped = body
+                    } else {
+                        dict.append(key: key, value: value)
+                    }
                 }
                 path.removeLast()
                 skipSpace()

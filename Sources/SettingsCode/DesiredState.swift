@@ -4,12 +4,20 @@ import SettingsStore
 
 /// `apply`: a desired state made true through the store, writing only what differs, and
 /// remembering what each key it set held before, so a key dropped from a later desired
-/// state gets that value back (or goes, when it had none).
+/// state gets that value back (or goes, when it had none) — unless someone changed it
+/// since the apply set it: their value stays.
 ///
 /// The record is `stateDirectory/apply/NAME.json` (mode 0600), never in the config
 /// folder: `{"settings-apply": 1, "domains": {DOMAIN: {POINTER: HELD}}}`, where HELD is
 /// `{"before": VALUE}`, or `{}` for a place that had no value, with `"made": POINTER`
-/// when applying it also made the dictionaries on the way from that one down.
+/// when applying it also made the dictionaries on the way from that one down, and what the
+/// apply left there: `"set": VALUE`, or `"removed": true` (a record of an older version has
+/// neither, and its places are given back as they are).
+///
+/// A run holds the record folder's lock from its reading to its last write, so two applies
+/// at once take turns, and writes the record with every place it is about to change before
+/// it changes any: a run killed between two domains leaves a record from which the next
+/// run still knows what each place held before the first.
 public struct DesiredState: Sendable {
     /// The store the state is applied to.
     public let store: DomainStore
@@ -30,15 +38,45 @@ public struct DesiredState: Sendable {
         public var made: PlistKeyPath? = nil
     }
 
+    /// What applying does to one domain, worked out before anything is written.
+    public struct DomainPlan: Sendable {
+        /// Its name, as the store spells it.
+        public let name: String
+        /// The domain.
+        public let domain: DomainName
+        /// Its values now; nil: it has no file.
+        public let current: PlistDictionary?
+        /// The edits, in order: places given back, then the desired state's.
+        public let edits: [Edit]
+        /// Its values after.
+        public let planned: PlistDictionary
+        /// Whether the desired state says the domain is absent: its file goes once empty.
+        public let absent: Bool
+    }
+
     /// What applying would do, worked out before anything is written.
     public struct Plan: Sendable {
-        /// Per domain: its name, its values now, the edits, its values after.
-        public var domains: [(name: String, current: PlistDictionary?, edits: [Edit], planned: PlistDictionary)]
+        /// Per domain, in the desired state's order, then the record's.
+        public var domains: [DomainPlan]
         /// The record as it will be once every domain is applied.
         public var record: PlistDictionary
+        /// The record as the run begins: the last one, with every place the run changes.
+        var ahead: PlistDictionary = [:]
+        /// What a person should know that changes nothing: places left as someone set
+        /// them since, places that can no longer be given back.
+        public var notes: [String] = []
         /// What would change, as `diff` prints it.
-        public var difference: StateDiff {
-            StateDiff(domains: domains.compactMap { StateDiff.domain($0.name, $0.current, $0.planned) })
+        public var difference: StateDiff { difference(of: domains.map(\.name)) }
+
+        /// What changes in the domains `names` (those a run applied).
+        public func difference(of names: [String]) -> StateDiff {
+            let wanted = Set(names.map(ExactKey.init))
+            return StateDiff(
+                domains: domains.compactMap { plan in
+                    guard wanted.contains(ExactKey(plan.name)) else { return nil }
+                    return StateDiff.domain(
+                        plan.name, plan.current, plan.absent && plan.planned.isEmpty ? nil : plan.planned)
+                })
         }
     }
 
@@ -48,114 +86,134 @@ public struct DesiredState: Sendable {
     /// The record, through the door for the tool's own files (`StateFile`).
     var recordFile: StateFile { store.stateFile("apply/\(name).json") }
 
-    /// The plan for `desired`: its keys (a key that starts with `/` is a pointer) set, and
-    /// the keys the last apply under this name set but `desired` lacks given back what
-    /// they held. Throws `ApplyError.refused` with every problem at once (a managed key,
-    /// a value the schema refuses, a bad pointer), before anything is written.
-    public func plan(_ desired: SettingsState) throws -> Plan {
-        let old = try readRecord()
-        var record = PlistDictionary()
+    /// Runs `body` holding the lock of the records' folder: one apply at a time, from
+    /// reading the record to writing it. Waits up to `timeout` seconds.
+    public func holdingLock<T>(timeout: Double = 30, _ body: () throws -> T) throws -> T {
+        try recordFile.holdingFolderLock(timeout: timeout, body)
+    }
+
+    /// The plan for `desired`, a desired-state file's domains and keys.
+    public func plan(_ desired: SettingsState) throws -> Plan { try plan(DesiredFile(desired)) }
+
+    /// The plan for `desired`: its keys (in a desired-state file, a key that starts with
+    /// `/` is a pointer) set or removed, and the places the last apply under this name set
+    /// but `desired` lacks given back what they held. Throws `ApplyError.refused` with
+    /// every problem at once (a managed key, a value the schema refuses, a bad pointer, a
+    /// domain named twice, a domain the record holds that the file no longer names),
+    /// before anything is written.
+    public func plan(_ desired: DesiredFile) throws -> Plan {
         var problems: [ApplyError.Problem] = []
-        // Domain names are file names: told apart by their bytes, as keys are.
-        var names = desired.domains.map(\.name)
-        var named = Set(names.map(ExactKey.init))
-        for entry in old.sortedEntries where named.insert(ExactKey(entry.key)).inserted { names.append(entry.key) }
         var plan = Plan(domains: [], record: [:])
-        for name in names {
-            let domain = try DomainName(name, home: store.environment.home)
+        // Domain names are file names: told apart by their bytes, as keys are, and each
+        // domain once however it is spelled (`-g` and `NSGlobalDomain`).
+        var wanted: [(name: String, domain: DomainName, values: PlistDictionary?)] = []
+        var seen: [ExactKey: String] = [:]
+        for (given, values) in desired.state.domains {
+            let domain = try DomainName(given, home: store.environment.home)
             // A desired state from elsewhere must not reach a file outside the config folder.
             if case .path = domain {
-                problems.append(.badPath(domain: name, key: "", "a desired state names domains, not files"))
+                problems.append(.badPath(domain: given, key: "", "a desired state names domains, not files"))
                 continue
             }
-            let loaded = try store.load(domain)
-            let current = loaded?.values
-            var edits: [Edit] = []
-            // Each pointer wanted and what it held, gathered as entries and made a dictionary
-            // once (a pointer named twice, as "a" and "/a", counts once, as it held one thing).
-            var held: [PlistDictionary.Entry] = []
+            if let first = seen.updateValue(given, forKey: ExactKey(domain.displayName)) {
+                problems.append(.twice(domain: domain.displayName, first, given))
+                continue
+            }
+            wanted.append((domain.displayName, domain, values))
+        }
+        let old = try readRecord()
+        var ahead = old
+        if desired.isSnapshot, desired.state.complete {
+            // A snapshot of every domain: one it does not name (there now, or in the
+            // record) was absent.
+            for given in try SettingsState.allNames(in: store) + old.sortedEntries.map(\.key) {
+                guard let domain = try? DomainName(given, home: store.environment.home) else { continue }
+                let name = domain.displayName
+                guard seen[ExactKey(name)] == nil, !desired.state.unreadable.contains(where: { sameKey($0, name) })
+                else { continue }
+                seen[ExactKey(name)] = name
+                wanted.append((name, domain, nil))
+            }
+        }
+        for entry in old.sortedEntries {
+            let domain = try? DomainName(entry.key, home: store.environment.home)
+            if seen[ExactKey(domain?.displayName ?? entry.key)] == nil {
+                problems.append(.unnamed(domain: entry.key, record: name))
+            }
+        }
+        var absentKeys: [ExactKey: [[String]]] = [:]
+        for (domain, keys) in desired.absentKeys {
+            let canonical = (try? DomainName(domain, home: store.environment.home))?.displayName ?? domain
+            absentKeys[ExactKey(canonical), default: []].append(keys)
+        }
+        for (name, domain, values) in wanted {
             let before: PlistDictionary
             if case .dict(let dict)? = old[name] { before = dict } else { before = [:] }
-            let values = current ?? [:]
-            for entry in (desired[name] ?? [:]).uniqueEntries {
-                let path: PlistKeyPath
-                do throws(KeyPathError) {
-                    path = entry.key.hasPrefix("/") ? try PlistKeyPath(pointer: entry.key) : PlistKeyPath([entry.key])
-                } catch {
-                    problems.append(.badPath(domain: name, key: entry.key, error.message))
-                    continue
-                }
-                guard !path.segments.isEmpty else {
-                    problems.append(
-                        .badPath(domain: name, key: "", "the empty pointer names the whole domain, not a key"))
-                    continue
-                }
-                let pointer = path.pointer
-                edits.append(Edit(path: path, value: entry.value))
-                held.append(.init(key: pointer, value: before[pointer] ?? Self.held(path, in: values)))
-            }
-            // Dropped since the last apply: given back what they held before it.
-            let remembered = PlistDictionary(entries: held)
-            for entry in before.sortedEntries where remembered.place(of: entry.key) == nil {
-                guard let path = try? PlistKeyPath(pointer: entry.key), !path.segments.isEmpty else { continue }
-                guard case .dict(let held) = entry.value else { continue }
-                let made: PlistKeyPath?
-                if case .string(let pointer)? = held["made"] {
-                    made = try? PlistKeyPath(pointer: pointer)
-                } else {
-                    made = nil
-                }
-                edits.append(Edit(path: path, value: held["before"], made: made))
-            }
-            var planned = current ?? [:]
-            do throws(KeyPathError) { try Self.perform(edits, on: &planned) } catch {
-                problems.append(.badPath(domain: name, key: "", error.message))
-                continue
-            }
+            let loaded = try store.load(domain)
+            let current = loaded?.values
+            var domainPlan = DesiredDomain(name: name, current: current ?? [:], before: before)
+            domainPlan.want(values, absent: absentKeys[ExactKey(name)] ?? [], literal: desired.isSnapshot)
+            if values == nil || desired.isSnapshot { domainPlan.wantOnly(values ?? [:]) }
+            domainPlan.giveBack()
+            domainPlan.perform()
+            problems += domainPlan.problems
+            plan.notes += domainPlan.notes
+            guard domainPlan.problems.isEmpty else { continue }
             problems += ApplyError.Problem.refusals(
-                of: domain, named: name, in: store, current ?? [:], planned, format: loaded?.format ?? .xml)
-            if !remembered.isEmpty { record[name] = .dict(remembered) }
-            plan.domains.append((name, current, edits, planned))
+                of: domain, named: name, in: store, current ?? [:], domainPlan.working, format: loaded?.format ?? .xml)
+            if !domainPlan.record.isEmpty { plan.record[name] = .dict(domainPlan.record) }
+            if !domainPlan.record.isEmpty || !before.isEmpty {
+                ahead[name] = .dict(before.updating(domainPlan.record.entries.map { ($0.key, $0.value) }))
+            }
+            plan.domains.append(
+                DomainPlan(
+                    name: name, domain: domain, current: current, edits: domainPlan.edits,
+                    planned: domainPlan.working, absent: values == nil))
         }
         guard problems.isEmpty else { throw ApplyError.refused(problems) }
-        plan.record = record
+        plan.ahead = ahead
         return plan
     }
 
     /// Applies `plan` domain by domain, each through one locked update against the file as
     /// it is then (a key another writer changed meanwhile and the plan does not touch is
-    /// kept), then saves the record. A domain already right is not written. When a domain
-    /// fails, the ones before it stay applied and the error says which they were.
-    /// Returns the names of the domains written.
+    /// kept), the record first made to hold every place the run changes, and made what the
+    /// plan says once every domain is applied. A domain already right is not written; a
+    /// domain the desired state says is absent loses its file once it holds no key. When a
+    /// domain fails, the ones before it stay applied and the error says which they were;
+    /// the record still knows what every place held. Returns the domains applied and,
+    /// of them, those written. Run it holding the lock (`holdingLock`).
     @discardableResult
-    public func run(_ plan: Plan) throws -> [String] {
+    public func run(_ plan: Plan) throws -> [String] { try runReporting(plan).written }
+
+    /// `run`, telling the domains done (applied, written or already right) and those written.
+    public func runReporting(_ plan: Plan) throws -> (done: [String], written: [String]) {
         var written: [String] = [], done: [String] = []
-        for (name, current, edits, planned) in plan.domains {
+        if plan.ahead != (try readRecord()) { try saveRecord(plan.ahead) }
+        for domainPlan in plan.domains {
             do {
-                let domain = try DomainName(name, home: store.environment.home)
                 var changed = false
-                try store.update(domain) { values in
+                try store.update(domainPlan.domain) { values in
                     let before = values
                     // The file as the plan read it (the usual case) becomes what the plan
                     // made of it; else the edits are made again on what it holds now.
-                    if values == current ?? [:] { values = planned } else { try Self.perform(edits, on: &values) }
+                    if values == domainPlan.current ?? [:] {
+                        values = domainPlan.planned
+                    } else {
+                        Self.perform(domainPlan.edits, on: &values) { _, _ in }
+                    }
                     changed = values != before
                     return changed
                 }
-                if changed { written.append(name) }
-                done.append(name)
+                if domainPlan.absent, try store.remove(domainPlan.domain, onlyIfEmpty: true) { changed = true }
+                if changed { written.append(domainPlan.name) }
+                done.append(domainPlan.name)
             } catch {
-                // The record says what the domains applied held, and no more: the last
-                // record (read only now, as on success it is replaced whole) with theirs.
-                if var record = try? readRecord() {
-                    for name in done { record[name] = plan.record[name] }
-                    try? saveRecord(record)
-                }
-                throw ApplyError.partial(applied: written, failed: name, error)
+                throw ApplyError.partial(applied: done, written: written, failed: domainPlan.name, error)
             }
         }
         try saveRecord(plan.record)
-        return written
+        return (done, written)
     }
 
     /// The record's form of what `path` holds in `values` (see the type's comment).
@@ -173,30 +231,52 @@ public struct DesiredState: Sendable {
     /// keys changed are set in one pass at the end (`PlistDictionary.updating`): removing
     /// them one at a time would move the entries after each, once per key.
     static func perform(_ edits: [Edit], on values: inout PlistDictionary) throws(KeyPathError) {
+        var failure: KeyPathError?
+        perform(edits, on: &values) { _, error in failure = failure ?? error }
+        if let failure { throw failure }
+    }
+
+    /// `perform`, an edit that cannot be made (its place is under a value that is not a
+    /// dictionary, or past an array's end) left out, with its index, and the others made.
+    static func perform(
+        _ edits: [Edit], on values: inout PlistDictionary, failed: (Int, KeyPathError) -> Void
+    ) {
         var tops = TopLevelEdits(values)
-        for edit in edits {
+        for (index, edit) in edits.enumerated() {
             let key = edit.path.segments[0]
-            try tops.edit(key) { (top: inout PlistValue?) throws(KeyPathError) in
-                if let value = edit.value {
-                    try edit.path.set(value, in: &top)
-                } else if edit.path.segments.count == 1 {
-                    top = nil
-                } else {
-                    _ = try edit.path.remove(in: &top)
-                    // The dictionaries made to hold it, from the deepest up, while empty.
-                    if let made = edit.made, made.segments.count < edit.path.segments.count {
-                        for depth in stride(from: edit.path.segments.count - 1, through: made.segments.count, by: -1) {
-                            let parent = PlistKeyPath(Array(edit.path.segments.prefix(depth)))
-                            guard case .dict(let dict)? = parent.value(inside: .dict([key: top ?? .dict([:])])),
-                                dict.isEmpty
-                            else { break }
-                            if depth == 1 { top = nil } else { _ = try parent.remove(in: &top) }
-                        }
-                    }
+            tops.edit(key) { (top: inout PlistValue?) in
+                // On a copy: an edit that fails half made leaves nothing of itself.
+                var value = top
+                do throws(KeyPathError) {
+                    try make(edit, on: &value, key: key)
+                    top = value
+                } catch {
+                    failed(index, error)
                 }
             }
         }
         values = tops.result
+    }
+
+    /// Makes one edit on the value of its top-level key.
+    private static func make(_ edit: Edit, on top: inout PlistValue?, key: String) throws(KeyPathError) {
+        if let value = edit.value {
+            try edit.path.set(value, in: &top)
+        } else if edit.path.segments.count == 1 {
+            top = nil
+        } else {
+            _ = try edit.path.remove(in: &top)
+            // The dictionaries made to hold it, from the deepest up, while empty.
+            if let made = edit.made, made.segments.count < edit.path.segments.count {
+                for depth in stride(from: edit.path.segments.count - 1, through: made.segments.count, by: -1) {
+                    let parent = PlistKeyPath(Array(edit.path.segments.prefix(depth)))
+                    guard case .dict(let dict)? = parent.value(inside: .dict([key: top ?? .dict([:])])),
+                        dict.isEmpty
+                    else { break }
+                    if depth == 1 { top = nil } else { _ = try parent.remove(in: &top) }
+                }
+            }
+        }
     }
 
     /// The last record under this name: domain names to pointers to what they held.
@@ -204,11 +284,7 @@ public struct DesiredState: Sendable {
         // Through the state files' door: a link or FIFO planted at the record is refused,
         // in the door's own words.
         guard let bytes = try recordFile.read() else { return [:] }
-        let root = try SettingsState.dictionary(bytes, name: recordPath)
-        guard case .dict(let domains)? = root["domains"] else {
-            throw StoreError.notADictionary(path: "\(recordPath): domains", root["domains"]?.type ?? .dict)
-        }
-        return domains
+        return try SettingsState.domains(of: SettingsState.dictionary(bytes, name: recordPath), name: recordPath)
     }
 
     private func saveRecord(_ record: PlistDictionary) throws {
@@ -230,6 +306,12 @@ public enum ApplyError: Error, Sendable {
         case badPath(domain: String, key: String, String)
         /// A value the domain's file could not hold: the store's message.
         case unstorable(String)
+        /// Two names the file gives one domain.
+        case twice(domain: String, String, String)
+        /// A domain the record holds places of and the file no longer names: applying it
+        /// would give back every one of them, which a file of another app's settings
+        /// applied under the same record would do by mistake.
+        case unnamed(domain: String, record: String)
 
         /// Every changed top-level key from `current` to `planned` that the managed file
         /// locks, whose new value the schema refuses, or that a `format` file cannot hold:
@@ -260,12 +342,18 @@ public enum ApplyError: Error, Sendable {
             case let .unstorable(message): message
             case let .badPath(domain, "", why): "\(domain): \(why)"
             case let .badPath(domain, key, why): "\(domain): \(key): \(why)"
+            case let .twice(domain, first, second): "\(first) and \(second) name one domain, \(domain); give it once"
+            case let .unnamed(domain, record):
+                "\(domain): the record '\(record)' holds what an apply set there, and this file does not name it; "
+                    + "name it as \"\(domain)\": {} to give those keys back, or apply with --as NAME to keep "
+                    + "another record"
             }
         }
     }
 
     /// Nothing was written: every problem found.
     case refused([Problem])
-    /// The domains `applied` were written, `failed` failed with the error, the rest untouched.
-    case partial(applied: [String], failed: String, any Error)
+    /// The domains `applied` were applied (`written` of them written), `failed` failed
+    /// with the error, the rest untouched.
+    case partial(applied: [String], written: [String], failed: String, any Error)
 }

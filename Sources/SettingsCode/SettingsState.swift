@@ -99,9 +99,7 @@ public struct SettingsState: Sendable, Equatable {
     public static func read(_ bytes: [UInt8], name: String) throws(StoreError) -> Contents {
         let root = try dictionary(bytes, name: name)
         guard root[marker] != nil else { return .domain(root) }
-        guard case .dict(let present)? = root["domains"] else {
-            throw StoreError.notADictionary(path: "\(name): domains", root["domains"]?.type ?? .dict)
-        }
+        let present = try domains(of: root, name: name)
         var state = SettingsState(complete: root["complete"] == .bool(true))
         for entry in present.uniqueEntries {
             guard case .dict(let values) = entry.value else {
@@ -118,19 +116,13 @@ public struct SettingsState: Sendable, Equatable {
         return .state(state)
     }
 
-    /// A desired state: a state file, or a dictionary of domain names to their values.
-    public static func desired(_ bytes: [UInt8], name: String) throws(StoreError) -> SettingsState {
-        switch try read(bytes, name: name) {
-        case .state(let state): return state
-        case .domain(let root):
-            var state = SettingsState()
-            for entry in root.uniqueEntries {
-                guard case .dict(let values) = entry.value else {
-                    throw StoreError.notADictionary(path: "\(name): \(entry.key)", entry.value.type)
-                }
-                state.domains.append((entry.key, values))
-            }
-            return state
+    /// The `"domains"` dictionary of a file of the tool's own (a state file, `apply`'s
+    /// record), or the error that says it has none.
+    static func domains(of root: PlistDictionary, name: String) throws(StoreError) -> PlistDictionary {
+        switch root["domains"] {
+        case .dict(let domains)?: return domains
+        case let other?: throw StoreError.notADictionary(path: "\(name): domains", other.type)
+        case nil: throw StoreError.notOfForm(path: name, "it has no \"domains\" dictionary")
         }
     }
 

@@ -202,13 +202,14 @@ final class DesiredStateRunTests: XCTestCase {
         chmod(path, 0o444)
         defer { chmod(path, 0o644) }
         XCTAssertThrowsError(try engine.run(plan)) { error in
-            guard case ApplyError.partial(let applied, let failed, _) = error else { return XCTFail("\(error)") }
+            guard case ApplyError.partial(let applied, _, let failed, _) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(applied, ["com.example.a"])
             XCTAssertEqual(failed, "com.example.b")
         }
         XCTAssertEqual(try values("com.example.a"), ["k": 2])
         chmod(path, 0o644)
-        try engine.run(try engine.plan(SettingsState([])))
+        // Both named, emptied: a domain the file no longer names is refused (issue 49).
+        try engine.run(try engine.plan(SettingsState([("com.example.a", [:]), ("com.example.b", [:])])))
         XCTAssertEqual(try values("com.example.a"), ["k": 1], "given back what it held")
         XCTAssertEqual(try values("com.example.b"), ["k": 1])
     }

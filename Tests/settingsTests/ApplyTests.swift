@@ -49,7 +49,7 @@ final class ApplyTests: XCTestCase {
         XCTAssertEqual(again.stdout, "")
         XCTAssertEqual(h.snapshot(), applied)
         XCTAssertEqual(h.run(["apply", want, "--check"]).status, 0)
-        let mode = try FileManager.default.attributesOfItem(atPath: h.state + "/settings/apply/default.json")
+        let mode = try FileManager.default.attributesOfItem(atPath: h.applyRecord(of: want))
         XCTAssertEqual(mode[.posixPermissions] as? Int, 0o600)
     }
 
@@ -58,23 +58,26 @@ final class ApplyTests: XCTestCase {
     func testADroppedKeyGetsBackWhatItHeld() {
         h.ok("write", "com.example.app", "volume", "-int", "5")
         h.ok("write", "com.example.app", "kept", "-string", "mine")
-        let first = file(
-            "1.json", #"{"com.example.app": {"volume": 7, "/window/w": 800}, "com.example.b": {"on": true}}"#)
-        let second = file("2.json", #"{"com.example.app": {"volume": 9}}"#)
-        let third = file("3.json", #"{}"#)
-        h.ok("apply", first)
-        h.ok("apply", second)
+        // One file, edited between applies: its record is its own (apply/<name>.json).
+        let v1 = #"{"com.example.app": {"volume": 7, "/window/w": 800}, "com.example.b": {"on": true}}"#
+        let app = file("app.json", v1)
+        h.ok("apply", app)
+        _ = file("app.json", #"{"com.example.app": {"volume": 9}, "com.example.b": {}}"#)
+        h.ok("apply", app)
         XCTAssertEqual(h.plistlibJSON(h.path("com.example.app")), #"{"kept": "mine", "volume": 9}"#)
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.example.b")))
-        h.ok("apply", third)
+        _ = file("app.json", #"{"com.example.app": {}}"#)
+        h.ok("apply", app)
         XCTAssertEqual(h.plistlibJSON(h.path("com.example.app")), #"{"kept": "mine", "volume": 5}"#)
         // Another record's keys are its own.
+        let first = file("1.json", v1)
         h.ok("apply", first, "--as", "team")
-        h.ok("apply", third)
+        h.ok("apply", app)
         XCTAssertEqual(h.ok("read", "com.example.app", "volume"), "7\n")
-        h.ok("apply", third, "--as", "team")
+        let none = file("none.json", #"{"com.example.app": {}, "com.example.b": {}}"#)
+        h.ok("apply", none, "--as", "team")
         XCTAssertEqual(h.ok("read", "com.example.app", "volume"), "5\n")
-        XCTAssertEqual(h.run(["apply", third, "--as", "../escape"]).status, 2)
+        XCTAssertEqual(h.run(["apply", none, "--as", "../escape"]).status, 2)
     }
 
     func testRefusalsWriteNothingInAnyDomain() {
@@ -99,7 +102,7 @@ final class ApplyTests: XCTestCase {
         XCTAssertTrue(lines[1].contains("com.example.player: volume:"), r.stderr)
         XCTAssertTrue(lines[2].hasSuffix("2 problems; nothing was applied"), r.stderr)
         XCTAssertEqual(h.snapshot(), before)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: h.state + "/settings/apply/default.json"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.applyRecord(of: bad)))
         // A bad file is one line.
         let broken = h.run(["apply", file("broken.json", "{\"a\": ")])
         XCTAssertEqual(broken.status, 3)

@@ -118,16 +118,19 @@ final class KeyIdentityTests: XCTestCase {
             dry.stdout,
             "--- \(domain)\n-/\(decomposed) = 2\n+/\(decomposed) = 4\n-/\(composed) = 1\n+/\(composed) = 3\n"
                 + "--- \(other)\n+/k = 5\n--- \(another)\n+/k = 6\n")
-        h.ok("apply", both)
+        // Two versions of one desired state: one record (`--as`); a domain dropped from
+        // it is named as {} (issue 49: a domain not named at all is refused).
+        h.ok("apply", both, "--as", "keys")
         XCTAssertEqual(canon(), "{65cc81=i:4,c3a9=i:3}")
         XCTAssertEqual(canon(h.path(other)), "{6b=i:5,6f=i:0}")
         XCTAssertEqual(canon(h.path(another)), "{6b=i:6,6f=i:0}")
-        let one = file("one.json", #"{"\#(domain)": {"\#(composed)": 3}}"#)
-        h.ok("apply", one)
+        let one = file(
+            "one.json", #"{"\#(domain)": {"\#(composed)": 3}, "\#(other)": {}, "\#(another)": {}}"#)
+        h.ok("apply", one, "--as", "keys")
         XCTAssertEqual(canon(), "{65cc81=i:2,c3a9=i:3}", "the decomposed key, dropped, has its value back")
         XCTAssertEqual(canon(h.path(other)), "{6f=i:0}")
         XCTAssertEqual(canon(h.path(another)), "{6f=i:0}")
-        XCTAssertEqual(h.run(["apply", one, "--check"]).status, 0)
+        XCTAssertEqual(h.run(["apply", one, "--check", "--as", "keys"]).status, 0)
     }
 
     /// The issue's report: one `import --merge` changed both keys; `undo` takes back both,

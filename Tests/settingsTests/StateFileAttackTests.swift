@@ -148,7 +148,8 @@ final class StateFileAttackTests: XCTestCase {
         let folder = v.state + "/settings/apply"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         XCTAssertEqual(chown(folder, v.user.uid, v.user.gid), 0)
-        plant(folder + "/default.json", to: v.decoys + "/record.json", v)
+        // The record of desired.json, applied with no --as, is apply/desired.json.
+        plant(folder + "/desired.json", to: v.decoys + "/record.json", v)
         let desired = v.home + "/desired.json"
         try Data(#"{"com.t":{"k":1}}"#.utf8).write(to: URL(fileURLWithPath: desired))
         let before = decoys(v)

@@ -146,9 +146,9 @@ struct Diagnostic {
             let managed = problems.contains { if case .managed = $0 { true } else { false } }
             let what = problems.count == 1 ? problems[0].message : "\(problems.count) problems"
             (message, status) = ("\(what); nothing was applied", managed ? 4 : 2)
-        case let ApplyError.partial(applied, failed, error):
+        case let ApplyError.partial(_, written, failed, error):
             let inner = Self.messageAndStatus(error, program: program, unchanged: ".")
-            let done = applied.isEmpty ? "no domain was written" : "applied " + applied.joined(separator: ", ")
+            let done = written.isEmpty ? "no domain was written" : "applied " + written.joined(separator: ", ")
             (message, status) = ("\(failed): \(inner.0) (\(done); the others were not touched)", inner.1)
         // A path that does not fit the domain: nothing was changed.
         case let error as KeyPathError: (message, status) = ("\(error.message)\(unchanged)", 1)
@@ -269,7 +269,7 @@ struct Diagnostic {
             let status: Int32 =
                 switch error {
                 case .invalidDomain, .unstorable, .badEnvironment: 2
-                case .unreadable, .notAFile, .corrupt, .notADictionary, .cannotWatch, .notJSON: 3
+                case .unreadable, .notAFile, .corrupt, .notADictionary, .cannotWatch, .notJSON, .notOfForm: 3
                 case .lockTimeout, .writeFailed, .readOnly, .managed: 4
                 }
             // The store's messages name no command-line flag; here is where they are known.

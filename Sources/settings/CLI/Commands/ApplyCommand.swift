@@ -9,10 +9,10 @@ enum ApplyCommand {
     static func apply(_ context: inout Context, _ arguments: [Token]) throws {
         var words = arguments
         let dryRun = DiffCommand.take("--dry-run", &words), check = DiffCommand.take("--check", &words)
-        let name = try GitCommand.takeOption("--as", from: &words) ?? "default"
+        let given = try GitCommand.takeOption("--as", from: &words)
         guard !(dryRun && check) else { throw CLIError.usage("give one of --dry-run and --check") }
-        guard isRecordName(name) else {
-            throw CLIError.badValue(flag: "--as", text: name, expected: "letters, digits, '.', '_' or '-'")
+        if let given, !isRecordName(given) {
+            throw CLIError.badValue(flag: "--as", text: given, expected: "letters, digits, '.', '_' or '-'")
         }
         guard let file = words.first else { throw CLIError.usage("apply needs a file (or - for standard input)") }
         try expectAtMost(1, words)
@@ -24,32 +24,58 @@ enum ApplyCommand {
         } else {
             bytes = try PlistFiles.read(file.text)
         }
-        let desired = try SettingsState.desired(bytes, name: file.text == "-" ? "standard input" : file.text)
-        let engine = DesiredState(store: context.store, name: name)
-        let plan: DesiredState.Plan
-        do { plan = try engine.plan(desired) } catch ApplyError.refused(let problems) {
-            for problem in problems where problems.count > 1 {
-                context.error += Array("\(context.program): \(CLI.oneLine(problem.message))\n".utf8)
+        let desired = try DesiredFile.read(bytes, name: file.text == "-" ? "standard input" : file.text)
+        let engine = DesiredState(store: context.store, name: given ?? recordName(of: file.text))
+        try engine.holdingLock {
+            let plan: DesiredState.Plan
+            do { plan = try engine.plan(desired) } catch ApplyError.refused(let problems) {
+                for problem in problems where problems.count > 1 {
+                    context.error += Array("\(context.program): \(CLI.oneLine(problem.message))\n".utf8)
+                }
+                throw ApplyError.refused(problems)
             }
-            throw ApplyError.refused(problems)
+            for note in plan.notes { context.warn(note) }
+            if check || dryRun {
+                let difference = plan.difference
+                context.output += difference.text(headings: true)
+                if check, !difference.isEmpty { context.status = 1 }
+                return
+            }
+            // What was done, not what was meant: a domain that failed, and those after it,
+            // are not printed as changed.
+            do {
+                let (done, _) = try engine.runReporting(plan)
+                context.output += plan.difference(of: done).text(headings: true)
+            } catch ApplyError.partial(let done, let written, let failed, let error) {
+                context.output += plan.difference(of: done).text(headings: true)
+                throw ApplyError.partial(applied: done, written: written, failed: failed, error)
+            }
         }
-        let difference = plan.difference
-        context.output += difference.text(headings: true)
-        if check {
-            if !difference.isEmpty { context.status = 1 }
-            return
-        }
-        if dryRun { return }
-        try engine.run(plan)
+    }
+
+    /// The record a file is applied under when no `--as` is given: its name without its
+    /// last extension (`~/dotfiles/editor.json` is `editor`), each byte a record name may
+    /// not hold made `_`; standard input's is `stdin`. One file per app each keep their
+    /// own record, so applying one never gives back what another set.
+    static func recordName(of file: String) -> String {
+        guard file != "-" else { return "stdin" }
+        var base = Array(file.utf8.split(separator: UInt8(ascii: "/")).last ?? [])
+        if let dot = base.lastIndex(of: UInt8(ascii: ".")), dot > 0 { base = Array(base[..<dot]) }
+        var name = String(
+            decoding: base.prefix(200).map { isRecordByte($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)
+        if name.first == "." { name = "_" + name.dropFirst() }
+        return name.isEmpty ? "default" : name
     }
 
     /// A record's name is a file's name in the state folder: nothing that could leave it.
     private static func isRecordName(_ name: String) -> Bool {
-        !name.isEmpty && name.first != "." && name.utf8.count <= 200
-            && name.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
-                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-            }
+        !name.isEmpty && name.first != "." && name.utf8.count <= 200 && name.utf8.allSatisfy(isRecordByte)
+    }
+
+    /// Letters, digits, `.`, `_` and `-`.
+    private static func isRecordByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
     }
 }

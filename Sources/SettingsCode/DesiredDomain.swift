@@ -1,0 +1,152 @@
+import PlistModel
+
+/// One domain's part of `DesiredState.plan`, worked out in four steps, each one pass:
+/// the places the desired state wants (`want`, and `wantOnly` for a restore), the places
+/// the last apply set that it no longer wants given back (`giveBack`), then what each
+/// wanted place holds once those are back (the record's "before") and the wanted places
+/// made (`perform`).
+struct DesiredDomain {
+    /// The domain's name, for messages.
+    let name: String
+    /// Its values now.
+    let current: PlistDictionary
+    /// The last record's places in it: pointer to what it held (`DesiredState`'s HELD).
+    let before: PlistDictionary
+    /// Its values as the steps so far leave them.
+    private(set) var working: PlistDictionary
+    /// The places wanted, in order, each once: a value, or nil for absent.
+    private var wanted: [(path: PlistKeyPath, value: PlistValue?)] = []
+    private var wantedPointers: Set<ExactKey> = []
+    /// The edits made, in order (given back, then wanted): what a run makes again on a
+    /// file another writer changed since the plan read it.
+    private(set) var edits: [DesiredState.Edit] = []
+    /// The new record's places in it.
+    private(set) var record: PlistDictionary = [:]
+    /// What refuses the apply.
+    private(set) var problems: [ApplyError.Problem] = []
+    /// What a person should know, changing nothing.
+    private(set) var notes: [String] = []
+
+    init(name: String, current: PlistDictionary, before: PlistDictionary) {
+        (self.name, self.current, self.before, working) = (name, current, before, current)
+    }
+
+    /// The places `values` sets and `absent` says must go (each the file's keys from the
+    /// domain down). `literal`: every key is a key (a state file); else a key that starts
+    /// with `/` is a pointer.
+    mutating func want(_ values: PlistDictionary?, absent: [[String]], literal: Bool) {
+        for entry in (values ?? [:]).uniqueEntries {
+            if let path = path(of: entry.key, literal: literal) { add(path, entry.value) }
+        }
+        for keys in absent {
+            guard keys.count == 1 else {
+                problems.append(
+                    .badPath(
+                        domain: name, key: keys[0],
+                        "null says a key or a pointer is absent, not a place inside a value "
+                            + "(write \"/\(keys.joined(separator: "/"))\": null)"))
+                continue
+            }
+            if let path = path(of: keys[0], literal: literal) { add(path, nil) }
+        }
+    }
+
+    /// Every top-level key the domain has and `values` lacks, wanted absent: the domain
+    /// becomes `values` exactly (a restore, or a domain set to null).
+    mutating func wantOnly(_ values: PlistDictionary) {
+        for entry in current.uniqueEntries where values.place(of: entry.key) == nil {
+            add(PlistKeyPath([entry.key]), nil)
+        }
+        // A place the last apply set that is gone already stays wanted absent, not given
+        // back: the domain is to hold `values` and nothing else.
+        for entry in before.sortedEntries {
+            guard let path = try? PlistKeyPath(pointer: entry.key), let top = path.segments.first,
+                values.place(of: top) == nil
+            else { continue }
+            add(path, nil)
+        }
+    }
+
+    /// The place a desired state's key names, or nil with the problem noted.
+    private mutating func path(of key: String, literal: Bool) -> PlistKeyPath? {
+        guard !literal, key.hasPrefix("/") else { return PlistKeyPath([key]) }
+        do throws(KeyPathError) {
+            let path = try PlistKeyPath(pointer: key)
+            guard !path.segments.isEmpty else {
+                problems.append(.badPath(domain: name, key: "", "the empty pointer names the whole domain, not a key"))
+                return nil
+            }
+            return path
+        } catch {
+            problems.append(.badPath(domain: name, key: key, error.message))
+            return nil
+        }
+    }
+
+    /// A place wanted, once (a place named twice, as "a" and "/a", counts once).
+    private mutating func add(_ path: PlistKeyPath, _ value: PlistValue?) {
+        if wantedPointers.insert(ExactKey(path.pointer)).inserted { wanted.append((path, value)) }
+    }
+
+    /// The places the last record set and the desired state no longer wants, given back
+    /// what they held, each only while it still holds what the apply set (a value a
+    /// person chose since is theirs) and can still be given back (its dictionaries are
+    /// still there): any other is left as it is, noted, and dropped from the record.
+    mutating func giveBack() {
+        var back: [DesiredState.Edit] = []
+        for entry in before.sortedEntries where !wantedPointers.contains(ExactKey(entry.key)) {
+            guard let path = try? PlistKeyPath(pointer: entry.key), !path.segments.isEmpty,
+                case .dict(let held) = entry.value
+            else { continue }
+            let now = path.value(in: current)
+            let stillAsSet = held["set"].map { $0 == now } ?? (held["removed"] == .bool(true) ? now == nil : true)
+            guard stillAsSet else {
+                notes.append("\(name): \(path.pointer) changed since apply set it; left as it is")
+                continue
+            }
+            let made: PlistKeyPath?
+            if case .string(let pointer)? = held["made"] {
+                made = try? PlistKeyPath(pointer: pointer)
+            } else {
+                made = nil
+            }
+            back.append(DesiredState.Edit(path: path, value: held["before"], made: made))
+        }
+        var failed = Set<Int>()
+        DesiredState.perform(back, on: &working) { index, error in
+            failed.insert(index)
+            notes.append(
+                "\(name): \(back[index].path.pointer) can no longer be given back what it held "
+                    + "(\(error.message)); left as it is")
+        }
+        edits += back.enumerated().filter { !failed.contains($0.offset) }.map(\.element)
+    }
+
+    /// Each wanted place's record (what it held once the places given back are back, and
+    /// what the apply leaves there), and the wanted places made.
+    mutating func perform() {
+        var recorded: [PlistDictionary.Entry] = []
+        var made: [DesiredState.Edit] = []
+        for (path, value) in wanted {
+            let pointer = path.pointer
+            var held: PlistDictionary
+            if case .dict(let known)? = before[pointer] {
+                held = known
+            } else if case .dict(let found) = DesiredState.held(path, in: working) {
+                held = found
+            } else {
+                held = [:]
+            }
+            held = held.updating([
+                (key: "set", value: value), (key: "removed", value: value == nil ? .bool(true) : nil),
+            ])
+            recorded.append(.init(key: pointer, value: .dict(held)))
+            made.append(DesiredState.Edit(path: path, value: value))
+        }
+        DesiredState.perform(made, on: &working) { index, error in
+            problems.append(.badPath(domain: name, key: made[index].path.pointer, error.message))
+        }
+        edits += made
+        record = PlistDictionary(entries: recorded)
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import XCTest
+
+/// `apply` as dotfiles use it (issue 49): one file per app, each its own record; a run
+/// killed or doubled loses no value it must give back; a person's own later value is
+/// theirs; a snapshot applied is a restore; `null` says absent; what is printed was done.
+final class ApplyTrustTests: XCTestCase {
+    var h: Harness!
+    override func setUp() { h = Harness() }
+    override func tearDown() { h.cleanUp() }
+
+    func file(_ name: String, _ text: String) -> String {
+        let path = h.config + "-" + name
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    func json(_ domain: String) -> String { h.plistlibJSON(h.path(domain)) }
+
+    /// Case 3: `apply editor.json; apply term.json; apply editor.json` keeps both apps'
+    /// settings, and a one-off from standard input reverts nothing.
+    func testTwoFilesKeepTheirOwnRecords() {
+        let editor = file("editor.json", #"{"com.example.editor": {"tabs": 4}}"#)
+        let term = file("term.json", #"{"com.example.term": {"font": "mono"}}"#)
+        h.ok("apply", editor)
+        h.ok("apply", term)
+        h.ok("apply", editor)
+        XCTAssertEqual(json("com.example.editor"), #"{"tabs": 4}"#)
+        XCTAssertEqual(json("com.example.term"), #"{"font": "mono"}"#)
+        let oneOff = h.run(["apply", "-", "--dry-run"], stdin: Data(#"{"com.example.x": {"k": 1}}"#.utf8))
+        XCTAssertEqual(oneOff.status, 0, oneOff.stderr)
+        XCTAssertFalse(oneOff.stdout.contains("editor") || oneOff.stdout.contains("term"), oneOff.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: h.applyRecord(of: editor)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: h.applyRecord(of: term)))
+    }
+
+    /// Case 3: a file applied under a record that holds another domain is refused, with a
+    /// line naming `--as`; naming the domain as `{}` gives its keys back.
+    func testAFileThatNoLongerNamesADomainIsRefused() {
+        h.ok("write", "com.example.term", "font", "-string", "serif")
+        let both = file("both.json", #"{"com.example.editor": {"tabs": 4}, "com.example.term": {"font": "mono"}}"#)
+        h.ok("apply", both)
+        _ = file("both.json", #"{"com.example.editor": {"tabs": 4}}"#)
+        let before = h.snapshot()
+        let refused = h.run(["apply", both])
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("--as NAME"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains(#""com.example.term": {}"#), refused.stderr)
+        XCTAssertEqual(h.snapshot(), before)
+        _ = file("both.json", #"{"com.example.editor": {"tabs": 4}, "com.example.term": {}}"#)
+        h.ok("apply", both)
+        XCTAssertEqual(json("com.example.term"), #"{"font": "serif"}"#)
+    }
+
+    /// Case 5: a key the apply set and a person changed since is theirs when the file
+    /// drops it: left as they set it, with a warning.
+    func testPruningKeepsAValueChosenSince() {
+        h.ok("write", "com.example.app", "theme", "-string", "light")
+        let f = file("app.json", #"{"com.example.app": {"theme": "dark", "size": 12}}"#)
+        h.ok("apply", f)
+        h.ok("write", "com.example.app", "theme", "-string", "solarized")
+        _ = file("app.json", #"{"com.example.app": {}}"#)
+        let r = h.run(["apply", f])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("/theme changed since apply set it; left as it is"), r.stderr)
+        XCTAssertEqual(json("com.example.app"), #"{"theme": "solarized"}"#)
+    }
+
+    /// Case 4: a run killed between two domains (the second one's file locked, so the run
+    /// waits there) is run again: the record still knows what the first domain held.
+    func testAKilledApplyLosesNoValueToGiveBack() throws {
+        h.ok("write", "com.example.a", "k", "-int", "1")
+        h.ok("write", "com.example.b", "k", "-int", "1")
+        let f = file("ab.json", #"{"com.example.a": {"k": 2}, "com.example.b": {"k": 2}}"#)
+        // Holds b's file lock, as a writer of b would.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", "-c",
+            "import fcntl, sys, time; f = open(sys.argv[1]); fcntl.flock(f, fcntl.LOCK_EX); "
+                + "print('locked', flush=True); time.sleep(30)",
+            h.path("com.example.b"),
+        ]
+        let said = Pipe()
+        holder.standardOutput = said
+        try holder.run()
+        defer { if holder.isRunning { holder.terminate() } }
+        XCTAssertEqual(String(decoding: said.fileHandleForReading.readData(ofLength: 7), as: UTF8.self), "locked\n")
+        let (apply, _, _) = try h.start(["apply", f])
+        let deadline = Date().addingTimeInterval(10)
+        while h.ok("read", "com.example.a", "k") != "2\n", Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertEqual(h.ok("read", "com.example.a", "k"), "2\n")
+        kill(apply.processIdentifier, SIGKILL)
+        apply.waitUntilExit()
+        holder.terminate()
+        holder.waitUntilExit()
+        h.ok("apply", f)
+        _ = file("ab.json", #"{"com.example.a": {}, "com.example.b": {}}"#)
+        h.ok("apply", f)
+        XCTAssertEqual(json("com.example.a"), #"{"k": 1}"#, "a gets back what it held before the first run")
+        XCTAssertEqual(json("com.example.b"), #"{"k": 1}"#)
+    }
+
+    /// Case 4: applies of one file at once take turns; every prior value is given back.
+    func testOverlappingAppliesLoseNoPriorValue() {
+        for i in 0..<8 { h.ok("write", "com.example.d\(i)", "k", "-int", "1") }
+        let domains = (0..<8).map { #""com.example.d\#($0)": {"k": 2}"# }.joined(separator: ", ")
+        let f = file("many.json", "{\(domains)}")
+        let harness = h!
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let r = harness.exec(Harness.settings, ["apply", f])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        _ = file("many.json", "{" + (0..<8).map { #""com.example.d\#($0)": {}"# }.joined(separator: ", ") + "}")
+        h.ok("apply", f)
+        for i in 0..<8 { XCTAssertEqual(json("com.example.d\(i)"), #"{"k": 1}"#, "d\(i)") }
+    }
+
+    /// Case 11: a place the record holds that can no longer be given back (its dictionary
+    /// is now a string, an array shortened) is left, with a warning, and never blocks
+    /// a later apply.
+    func testAStaleRecordNeverBlocksApply() {
+        let f = file("win.json", #"{"com.example.app": {"/win/w": 800, "/list/2": 9}, "com.example.other": {"k": 1}}"#)
+        h.ok("write", "com.example.app", "list", "-array", "1", "2", "3")
+        h.ok("apply", f)
+        // The desired file now sets win whole, as a string.
+        _ = file(
+            "win.json", #"{"com.example.app": {"win": "fullscreen", "/list/2": 9}, "com.example.other": {"k": 1}}"#)
+        let replaced = h.run(["apply", f])
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        XCTAssertEqual(h.ok("read", "com.example.app", "win"), "fullscreen\n")
+        // The person shortens the array; the file drops its pointer.
+        h.ok("write", "com.example.app", "list", "-array", "1")
+        _ = file("win.json", #"{"com.example.app": {"win": "fullscreen"}, "com.example.other": {"k": 2}}"#)
+        let stale = h.run(["apply", f])
+        XCTAssertEqual(stale.status, 0, stale.stderr)
+        XCTAssertTrue(stale.stderr.contains("/list/2"), stale.stderr)
+        XCTAssertEqual(h.ok("read", "com.example.other", "k"), "2\n")
+        // And again: the stale place is no longer in the record.
+        let again = h.run(["apply", f])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stderr, "")
+    }
+
+    /// Case 11: the person writes the dictionary as a string; the file drops the pointer.
+    func testAPointerUnderAValueNoLongerADictionaryIsLeft() {
+        let f = file("w.json", #"{"com.example.app": {"/win/w": 800}}"#)
+        h.ok("apply", f)
+        h.ok("write", "com.example.app", "win", "-string", "mine")
+        _ = file("w.json", #"{"com.example.app": {}}"#)
+        let r = h.run(["apply", f])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(h.ok("read", "com.example.app", "win"), "mine\n")
+    }
+
+    /// Case 14: one domain named twice is refused before anything is written.
+    func testOneDomainNamedTwiceIsRefused() {
+        let f = file("g.json", #"{"-g": {"a": 1}, "NSGlobalDomain": {"a": 2}}"#)
+        let r = h.run(["apply", f])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("name one domain"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.path(".GlobalPreferences")))
+    }
+
+    /// Cases 7 and 15: a snapshot applied is a restore, its keys taken as they are: a key
+    /// made since goes, a domain made since goes, and `--check` agrees with `diff`.
+    func testASnapshotAppliedIsARestore() {
+        h.ok("write", "com.example.paths", "/usr/bin/python3", "-bool", "true")
+        h.ok("write", "com.example.app", "volume", "-int", "5")
+        let snap = h.config + "-all.json"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: snap) }
+        h.ok("snapshot", "-o", snap)
+        h.ok("write", "com.example.app", "made", "-string", "since")
+        h.ok("write", "com.example.app", "volume", "-int", "6")
+        h.ok("write", "com.example.new", "k", "-int", "1")
+        h.ok("delete", "com.example.paths")
+        XCTAssertEqual(h.run(["apply", snap, "--check"]).status, 1)
+        let r = h.run(["apply", snap])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(json("com.example.paths"), #"{"/usr/bin/python3": true}"#)
+        XCTAssertEqual(json("com.example.app"), #"{"volume": 5}"#)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.example.new")))
+        let diff = h.run(["diff", snap])
+        XCTAssertEqual(diff.status, 0, diff.stdout + diff.stderr)
+        let check = h.run(["apply", snap, "--check"])
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+    }
+
+    /// `null` says absent: a key, a pointer, a whole domain; not a place inside a value.
+    func testNullSaysAbsent() {
+        h.ok("write", "com.example.app", "gone", "-int", "1")
+        h.ok("write", "com.example.app", "win", "-dict", "w", "-int", "1", "h", "-int", "2")
+        h.ok("write", "com.example.old", "k", "-int", "1")
+        let f = file("n.json", #"{"com.example.app": {"gone": null, "/win/w": null}, "com.example.old": null}"#)
+        let dry = h.run(["apply", f, "--dry-run"])
+        XCTAssertTrue(dry.stdout.contains("-/gone = 1"), dry.stdout)
+        h.ok("apply", f)
+        XCTAssertEqual(json("com.example.app"), #"{"win": {"h": 2}}"#)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.example.old")))
+        XCTAssertEqual(h.run(["apply", f, "--check"]).status, 0)
+        let inside = h.run(["apply", file("in.json", #"{"com.example.app": {"win": {"w": null}}}"#)])
+        XCTAssertEqual(inside.status, 2, inside.stderr)
+        XCTAssertTrue(inside.stderr.contains(#""/win/w": null"#), inside.stderr)
+    }
+
+    /// Case 21: after a failure, stdout lists only what was done.
+    func testAPartialFailurePrintsOnlyWhatWasDone() throws {
+        h.ok("write", "com.example.b", "k", "-int", "1")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: h.path("com.example.b"))
+        let f = file("abc.json", #"{"com.example.a": {"k": 1}, "com.example.b": {"k": 2}, "com.example.c": {"k": 3}}"#)
+        let r = h.run(["apply", f])
+        XCTAssertEqual(r.status, 4, r.stderr)
+        XCTAssertTrue(r.stdout.contains("com.example.a"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("com.example.b") || r.stdout.contains("com.example.c"), r.stdout)
+    }
+
+    /// Case 22: a record or state file without "domains" says so.
+    func testAFileWithoutDomainsSaysSo() throws {
+        let state = file("s.json", #"{"settings-state": 1}"#)
+        let r = h.run(["apply", state])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        XCTAssertTrue(r.stderr.contains(#"it has no "domains" dictionary"#), r.stderr)
+        let desired = file("x.json", "{}")
+        try FileManager.default.createDirectory(
+            atPath: h.state + "/settings/apply", withIntermediateDirectories: true)
+        try Data(#"{"settings-apply": 1}"#.utf8).write(to: URL(fileURLWithPath: h.applyRecord(of: desired)))
+        let record = h.run(["apply", desired])
+        XCTAssertEqual(record.status, 3, record.stderr)
+        XCTAssertTrue(record.stderr.contains(#"it has no "domains" dictionary"#), record.stderr)
+        XCTAssertFalse(record.stderr.contains("not a dictionary"), record.stderr)
+    }
+}
+
+extension Harness {
+    /// The record a file is applied under with no `--as`: its name without its extension.
+    func applyRecord(of file: String) -> String {
+        state + "/settings/apply/" + URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent + ".json"
+    }
+}
