@@ -267,4 +267,83 @@ final class EditTests: XCTestCase {
         XCTAssertTrue(xml.stderr.contains("settings: XML line 8:"), xml.stderr)
         XCTAssertEqual(h.ok("read", "com.example.app", "volume"), "5\n")
     }
+
+    /// `settings edit` started in the background with `editor`, its stdin empty.
+    func started(_ editor: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.settings)
+        process.arguments = ["edit", "com.example.app"]
+        process.environment = h.environment(["EDITOR": editor, "VISUAL": ""])
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits up to ten seconds for a file to exist.
+    func waitFor(_ path: String) {
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: path), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path), path)
+    }
+
+    /// A kill -9 at any step: while the editor runs, and while the merge waits for the
+    /// domain's lock. Nothing is lost, nothing half-written, and the next edit works.
+    func testAKillAtAnyStepLosesNothingAndTheNextEditWorks() throws {
+        h.ok("write", "com.example.app", "volume", "-int", "5")
+        h.ok("write", "com.example.app", "theme", "-string", "light")
+        let before = h.plistlibCanon(h.path("com.example.app"))
+        let marker = h.config + "-editing"
+        let pid = h.config + "-editor.pid"
+        // While the editor runs, after the person's change.
+        let editing = try started(
+            editor([
+                #"sed -i 's/"volume": 5/"volume": 6/' "$1"; echo $$ > \#(pid); touch \#(marker); exec sleep 30"#
+            ]))
+        waitFor(marker)
+        kill(editing.processIdentifier, SIGKILL)
+        editing.waitUntilExit()
+        if let editor = Int32(
+            (try? String(contentsOfFile: pid, encoding: .utf8))?.trimmingCharacters(in: .newlines) ?? "")
+        {
+            kill(editor, SIGKILL)
+        }
+        XCTAssertEqual(editing.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(h.plistlibCanon(h.path("com.example.app")), before)
+        // The person's text is not lost either: it stays where it was being edited.
+        let texts = (try? FileManager.default.contentsOfDirectory(atPath: h.state + "/settings/edit")) ?? []
+        XCTAssertEqual(texts.count, 1, "\(texts)")
+        let text = texts.first.flatMap { FileManager.default.contents(atPath: h.state + "/settings/edit/" + $0) }
+        XCTAssertTrue(String(decoding: text ?? Data(), as: UTF8.self).contains(#""volume": 6"#))
+
+        // While the merge waits for the lock another writer holds on the config folder.
+        try? FileManager.default.removeItem(atPath: marker)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", "-c",
+            "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY); fcntl.flock(fd, fcntl.LOCK_EX); "
+                + "open(sys.argv[2], 'w').close(); time.sleep(60)",
+            h.config, marker + "-locked",
+        ]
+        try holder.run()
+        waitFor(marker + "-locked")
+        let merging = try started(editor([#"sed -i 's/"volume": 5/"volume": 6/' "$1"; touch \#(marker)"#]))
+        waitFor(marker)
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertTrue(merging.isRunning, "the merge waits for the lock")
+        kill(merging.processIdentifier, SIGKILL)
+        merging.waitUntilExit()
+        holder.terminate()
+        holder.waitUntilExit()
+        XCTAssertEqual(h.plistlibCanon(h.path("com.example.app")), before)
+        let config = try FileManager.default.contentsOfDirectory(atPath: h.config)
+        XCTAssertEqual(config.filter { !$0.hasSuffix(".plist") && $0 != "settings" && $0 != "home" }, [], "\(config)")
+
+        // The next edit: no lock left, no text in the way; it saves.
+        let next = edit(editor([#"sed -i 's/"volume": 5/"volume": 7/' "$1""#]))
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertEqual(h.plistlibJSON(h.path("com.example.app")), #"{"theme": "light", "volume": 7}"#)
+    }
 }
