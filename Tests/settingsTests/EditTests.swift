@@ -346,4 +346,11 @@ final class EditTests: XCTestCase {
         XCTAssertEqual(next.status, 0, next.stderr)
         XCTAssertEqual(h.plistlibJSON(h.path("com.example.app")), #"{"theme": "light", "volume": 7}"#)
     }
+
+    /// Case 24: the example with an editor is printed as it is typed.
+    func testTheHelpShowsTheEditorExampleAsTyped() {
+        let help = h.ok("help", "edit")
+        XCTAssertTrue(help.contains("\n  EDITOR=nano settings edit com.example.app\n"), help)
+        XCTAssertFalse(help.contains("settings EDITOR="), help)
+    }
 }
