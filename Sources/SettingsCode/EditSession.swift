@@ -3,7 +3,14 @@ import PlistModel
 import SettingsStore
 
 /// `edit`: a domain as typed text for a person's editor, the text read back and checked,
-/// and the edit merged key by key into the domain as it is when it is saved.
+/// and the edit merged leaf by leaf into the domain as it is when it is saved.
+///
+/// What the person changed is what changed in the text: the saved text is compared with
+/// the text written out, leaf by leaf, never with the domain's values. Text cannot say all
+/// a value is (a 32-bit real, a date's fraction of a second in XML, a real that an editor
+/// such as jq 1.6 prints as `1`), so a leaf whose text reads the same is no change, and the
+/// domain keeps its own value there. A reopened text is the person's own, compared with
+/// the same first text: a key someone else changed meanwhile stays theirs.
 public struct EditSession: Sendable {
     /// The text a domain is edited as.
     public enum Format: String, Sendable, CaseIterable {
@@ -11,6 +18,17 @@ public struct EditSession: Sendable {
         case json
         /// An XML property list, as Foundation writes it.
         case xml
+    }
+
+    /// A leaf both the person and someone else changed, differently: nothing was written.
+    public struct Conflict: Sendable, Equatable {
+        /// The leaf the person changed.
+        public let path: PlistKeyPath
+        /// Where it was changed meanwhile: the leaf, or a value above it that is no longer
+        /// a dictionary.
+        public let place: PlistKeyPath
+        /// What is there now (nil: nothing).
+        public let now: PlistValue?
     }
 
     /// The store written to.
@@ -21,8 +39,15 @@ public struct EditSession: Sendable {
     public let host: DomainHost
     /// The text's format.
     public let format: Format
-    /// The values the text was made from, or last merged against.
-    public private(set) var base: PlistDictionary
+    /// The domain's values when the text was made.
+    public let base: PlistDictionary
+    /// The text written out for the first opening.
+    public let written: [UInt8]
+    /// That text read back: what each leaf's text says.
+    let shown: PlistDictionary
+    /// Per leaf reported changed meanwhile (by pointer), what it held then: saving again
+    /// puts the person's value over that one, and over no other.
+    private var seen: [ExactKey: PlistValue?] = [:]
     /// The domain file's format, which decides what a value must be storable in.
     let fileFormat: PlistFormat
 
@@ -31,10 +56,14 @@ public struct EditSession: Sendable {
         (self.store, self.domain, self.host, self.format) = (store, domain, host, format)
         let loaded = try store.load(domain, host: host)
         (base, fileFormat) = (loaded?.values ?? [:], loaded?.format ?? .xml)
+        written = Self.text(base, format)
+        // The writers' own text reads back; were it ever not to, the values stand in for
+        // what the text says, and a leaf is a change when its value differs.
+        shown = (try? Self.read(written[...], format)) ?? base
     }
 
     /// The text of `values`, keys in order.
-    public func text(_ values: PlistDictionary) -> [UInt8] {
+    static func text(_ values: PlistDictionary, _ format: Format) -> [UInt8] {
         let sorted = PlistValue.dict(PlistDictionary(entries: values.sortedEntries))
         switch format {
         case .json: return JSONWriter.encode(sorted, pretty: true) + [10]
@@ -57,18 +86,27 @@ public struct EditSession: Sendable {
         return body
     }
 
-    /// What the edited text says, its leading `#` lines left out; throws a message.
+    /// What the edited text says, its leading `#` lines left out; throws a message, whose
+    /// line counts those `#` lines, as the person's editor does.
     public func parse(_ bytes: [UInt8]) throws(EditError) -> PlistDictionary {
         let body = Self.body(of: bytes)
+        let notes = bytes[..<body.startIndex].count(where: { $0 == 10 })
+        return try Self.read(body, format, linesAbove: notes)
+    }
+
+    /// The dictionary `text` says in `format`; an error's line is `linesAbove` further down.
+    private static func read(_ text: ArraySlice<UInt8>, _ format: Format, linesAbove: Int = 0) throws(EditError)
+        -> PlistDictionary
+    {
         let value: PlistValue
         switch format {
         case .json:
-            do throws(JSONError) { value = try JSONReader.read(Array(body)) } catch {
-                throw EditError(error.message)
+            do throws(JSONError) { value = try JSONReader.read(Array(text)) } catch {
+                throw EditError(error.movedDown(linesAbove).message)
             }
         case .xml:
-            do throws(PlistError) { value = try PropertyList.read(Array(body)).0 } catch {
-                throw EditError(error.message)
+            do throws(PlistError) { value = try PropertyList.read(Array(text)).0 } catch {
+                throw EditError(error.movedDown(linesAbove).message)
             }
         }
         guard case .dict(let values) = value else {
@@ -77,35 +115,197 @@ public struct EditSession: Sendable {
         return values
     }
 
+    /// The leaves the person changed: each whose text in `edited` reads otherwise than in
+    /// the text written out, from its value in `base` to its new value, which keeps the
+    /// domain's own where the text did not change (an array's untouched element) and stays
+    /// a real where an integer is typed in place of one (as `write --json` does).
+    func changes(_ edited: PlistDictionary) -> [LeafChange] {
+        var out: [LeafChange] = []
+        for change in LeafChange.changes(from: shown, to: edited) {
+            if let old = change.old, let new = change.new, Self.sameText(old, new) { continue }
+            // An empty dictionary filled: its new leaves go into it as it then is.
+            if case .dict(let was)? = change.old, was.isEmpty, change.new == nil,
+                case .dict? = Self.value(at: change.path, in: edited)
+            {
+                continue
+            }
+            let then = Self.value(at: change.path, in: base)
+            let new = change.new.map { Self.keeping($0, shown: change.old, base: then) }
+            out.append(LeafChange(path: change.path, old: then, new: new))
+        }
+        return out
+    }
+
+    /// Whether two values read from text say the same: numbers by their value (an editor
+    /// may print `1.0` as `1`), the rest exactly.
+    static func sameText(_ a: PlistValue, _ b: PlistValue) -> Bool {
+        if a == b { return true }
+        switch (a, b) {
+        case (.int(let i), .double(let d)), (.double(let d), .int(let i)):
+            return i.isUnsigned ? UInt64(exactly: d) == i.bitPattern : Int64(exactly: d) == i.int64
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { sameText($0, $1) }
+        case (.dict(let x), .dict(let y)):
+            return x.count == y.count
+                && x.uniqueEntries.allSatisfy { entry in y[entry.key].map { sameText(entry.value, $0) } ?? false }
+        default:
+            return false
+        }
+    }
+
+    /// `new`, typed in place of the text that said `shown` for the domain's `base`: where
+    /// the text is the same, `base`; an integer where a real was, a real of its width.
+    static func keeping(_ new: PlistValue, shown: PlistValue?, base: PlistValue?) -> PlistValue {
+        guard let shown, let base else { return new }
+        if sameText(new, shown) { return base }
+        switch (new, shown, base) {
+        case (.int(let i), _, .double): return .double(i.doubleValue)
+        case (.int(let i), _, .float): return .float(Float(i.doubleValue))
+        case (.array(let items), .array(let was), .array(let had)) where was.count == had.count:
+            return .array(
+                items.indices.map { $0 < was.count ? keeping(items[$0], shown: was[$0], base: had[$0]) : items[$0] })
+        case (.dict(let dict), .dict(let was), .dict(let had)):
+            return .dict(
+                PlistDictionary(
+                    entries: dict.uniqueEntries.map {
+                        .init(key: $0.key, value: keeping($0.value, shown: was[$0.key], base: had[$0.key]))
+                    }))
+        default: return new
+        }
+    }
+
     /// The problems that refuse `edited` before anything is written: a managed key, a
     /// value the schema refuses, a value a property list cannot hold.
     public func problems(_ edited: PlistDictionary) -> [String] {
-        ApplyError.Problem.refusals(
-            of: domain, named: domain.displayName, in: store, base, edited, format: fileFormat
+        var tops = TopLevelEdits(base)
+        for change in changes(edited) {
+            do throws(KeyPathError) { try Self.make(change, in: &tops, replacing: false) } catch {
+                return ["\(domain.displayName): \(error.message)"]
+            }
+        }
+        return ApplyError.Problem.refusals(
+            of: domain, named: domain.displayName, in: store, base, tops.result, format: fileFormat
         ).map(\.message)
     }
 
-    /// Merges the keys `edited` changes from `base` into the domain as it is now, in one
-    /// locked update: a key changed meanwhile by someone else is kept. When the edit and
-    /// a change made meanwhile both changed a key differently, nothing is written: the
-    /// keys come back, and `base` becomes the domain as it now is, so the person can
-    /// decide and save again. Returns those keys (empty: merged, or nothing to do).
-    public mutating func merge(_ edited: PlistDictionary) throws -> [String] {
-        let changes = edited.changes(from: base)
+    /// Merges the leaves `edited` changes into the domain as it is now, in one locked
+    /// update: a leaf changed meanwhile by someone else and not by the person is kept. When
+    /// the person and someone else both changed a leaf differently, nothing is written: the
+    /// leaves come back, and saving again puts the person's values over those. Returns
+    /// them (empty: merged, or nothing to do).
+    public mutating func merge(_ edited: PlistDictionary) throws -> [Conflict] {
+        let changes = changes(edited)
         guard !changes.isEmpty else { return [] }
-        var conflicts: [String] = []
-        var now = PlistDictionary()
+        var conflicts: [Conflict] = []
+        var held: [(path: PlistKeyPath, value: PlistValue?)] = []
+        let seen = seen
         try store.update(domain, host: host) { values in
-            now = values
-            conflicts = changes.filter { values[$0.key] != $0.old && values[$0.key] != $0.new }.map(\.key)
-            guard conflicts.isEmpty else { return false }
-            // In one pass: removing keys one at a time moves the entries after each.
-            let made = changes.filter { values[$0.key] != $0.new }.map { (key: $0.key, value: $0.new) }
-            if !made.isEmpty { values = values.updating(made) }
-            return !made.isEmpty
+            (conflicts, held) = ([], [])
+            var tops = TopLevelEdits(values)
+            var changed = false
+            for change in changes {
+                let now = Self.value(at: change.path, in: values)
+                if now == change.new { continue }
+                // A dictionary emptied in the text stays one: the removals of its leaves
+                // are the change, and a leaf added meanwhile is someone else's.
+                if case .dict? = now, case .dict(let was)? = change.old, !was.isEmpty, change.new == .dict([:]) {
+                    continue
+                }
+                // Reported before and saved again (`.some`, even of nil): over what it held then.
+                let acknowledged = seen[ExactKey(change.path.pointer)]
+                if now == acknowledged ?? change.old {
+                    do throws(KeyPathError) {
+                        try Self.make(change, in: &tops, replacing: acknowledged != nil)
+                        changed = true
+                        continue
+                    } catch {}  // a value on the way is no longer a dictionary: a conflict
+                }
+                conflicts.append(Self.conflict(change.path, in: values))
+                held.append((change.path, now))
+            }
+            guard conflicts.isEmpty, changed else { return false }
+            values = tops.result
+            return true
         }
-        if !conflicts.isEmpty { base = now }
+        for (path, value) in held { self.seen[ExactKey(path.pointer)] = .some(value) }
         return conflicts
+    }
+
+    /// Makes `change` in `tops`, and the dictionaries on the way to it. A value on the way
+    /// that is not a dictionary is an error, or with `replacing` (the person was told it
+    /// changed, and saved again) is replaced by one.
+    static func make(_ change: LeafChange, in tops: inout TopLevelEdits, replacing: Bool) throws(KeyPathError) {
+        let segments = change.path.segments
+        try tops.edit(segments[0]) { (top: inout PlistValue?) throws(KeyPathError) in
+            guard let new = change.new else {
+                if segments.count == 1 { top = nil } else { _ = try change.path.remove(in: &top) }
+                return
+            }
+            // One level at a time: `set` would take a missing key that reads as a number
+            // for an array's index, and a leaf's path names dictionaries' keys only.
+            for depth in 1..<segments.count {
+                let place = PlistKeyPath(Array(segments[..<depth]))
+                switch top.flatMap({ Self.value(at: PlistKeyPath(Array(segments[1..<depth])), in: $0) }) {
+                case .dict?: continue
+                case nil: break
+                case let other?: guard replacing else { throw .notAContainer(place.pointer, other.type) }
+                }
+                if depth == 1 { top = .dict([:]) } else { try place.set(.dict([:]), in: &top) }
+            }
+            try change.path.set(new, in: &top)
+        }
+    }
+
+    /// The value at `path` below `root`, through dictionaries only: a leaf's path names
+    /// keys, never an array's element.
+    static func value(at path: PlistKeyPath, in root: PlistValue) -> PlistValue? {
+        var node = root
+        for segment in path.segments {
+            guard case .dict(let dict) = node, let next = dict[segment] else { return nil }
+            node = next
+        }
+        return node
+    }
+
+    /// `value(at:in:)` from a domain's top.
+    static func value(at path: PlistKeyPath, in values: PlistDictionary) -> PlistValue? {
+        value(at: path, in: .dict(values))
+    }
+
+    /// The conflict at `path` in `values`: where it was changed, the first value on the way
+    /// that is not a dictionary, or the leaf itself.
+    static func conflict(_ path: PlistKeyPath, in values: PlistDictionary) -> Conflict {
+        var node = PlistValue.dict(values)
+        for (depth, segment) in path.segments.enumerated() {
+            guard case .dict(let dict) = node else {
+                return Conflict(path: path, place: PlistKeyPath(Array(path.segments[..<depth])), now: node)
+            }
+            guard let next = dict[segment] else { return Conflict(path: path, place: path, now: nil) }
+            node = next
+        }
+        return Conflict(path: path, place: path, now: node)
+    }
+}
+
+extension JSONError {
+    /// The same error `lines` further down: its text sat below that many lines.
+    fileprivate func movedDown(_ lines: Int) -> JSONError {
+        guard case .syntax(let code, let line) = self else { return self }
+        return .syntax(code, line: line + lines)
+    }
+}
+
+extension PlistError {
+    /// The same error `lines` further down: its text sat below that many lines.
+    fileprivate func movedDown(_ lines: Int) -> PlistError {
+        switch self {
+        case let .xml(code, line): .xml(code, line: line + lines)
+        case let .openStep(code, line): .openStep(code, line: line + lines)
+        case let .tooDeep(format, limit, line): .tooDeep(format, limit: limit, line: line + lines)
+        case let .entityDeclaration(line): .entityDeclaration(line: line + lines)
+        case let .invalidEncoding(format, line): .invalidEncoding(format, line: line + lines)
+        case .binary, .unknownFormat, .unsupported: self
+        }
     }
 }
 

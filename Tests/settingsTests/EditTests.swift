@@ -133,4 +133,224 @@ final class EditTests: XCTestCase {
         XCTAssertEqual(h.ok("read-type", "com.example.app", "when"), "Type is date\n")
         XCTAssertEqual(h.run(["edit", "com.example.app", "--format", "openstep"]).status, 2)
     }
+
+    // MARK: Issue 49: the person's edit is what changed in the text, leaf by leaf, against
+    // the text written out; a reopen, a reformatting editor and a value the text cannot
+    // fully say change nothing the person did not change.
+
+    /// Case 1: the other program's change to a key the person left alone survives the
+    /// conflict, the reopen and the second save.
+    func testAReopenKeepsWhatOthersChangedMeanwhile() {
+        h.ok("write", "com.example.app", "volume", "-int", "50")
+        h.ok("write", "com.example.app", "theme", "-string", "light")
+        let settings = Harness.settings
+        let r = edit(
+            editor([
+                #"sed -i 's/"light"/"mine"/' "$1"; \#(settings) write com.example.app volume -int 77; "#
+                    + #"\#(settings) write com.example.app theme -string solarized"#,
+                #"grep -q '^# theme was changed meanwhile to "solarized"' "$1" || exit 7"#,
+            ]), answers: "e\n")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(h.plistlibJSON(h.path("com.example.app")), #"{"theme": "mine", "volume": 77}"#)
+    }
+
+    /// Two people changing two keys inside one dictionary value: both survive, as `diff`
+    /// and `apply` see leaves.
+    func testChangesInsideOneDictionaryAreMergedLeafByLeaf() {
+        h.ok("write", "com.example.app", "window", "--json", #"{"w": 800, "h": 600, "title": {"text": "a"}}"#)
+        let settings = Harness.settings
+        let r = edit(
+            editor([
+                #"sed -i 's/"w": 800/"w": 900/; s/"text": "a"/"text": "b"/' "$1"; "#
+                    + #"\#(settings) write com.example.app -p /window/h -int 700; "#
+                    + #"\#(settings) write com.example.app -p /window/x -int 1; "#
+                    + #"\#(settings) write com.example.app -p /window/title/size -int 12"#
+            ]))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(
+            h.plistlibJSON(h.path("com.example.app")),
+            #"{"window": {"h": 700, "title": {"size": 12, "text": "b"}, "w": 900, "x": 1}}"#)
+    }
+
+    /// A binary domain with a value of every type; `f` a 32-bit real, `when` a date with a
+    /// fraction of a second. Returns plistlib's canonical form of the file.
+    func everyType() -> String {
+        let made = h.exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import datetime, plistlib, sys
+                plistlib.dump({"volume": 5, "yes": True, "n": -3, "ratio": 2.0, "third": 0.3, "s": "text",
+                    "blob": b"\\x00\\xff", "when": datetime.datetime(2024, 1, 2, 3, 4, 5, 250000),
+                    "list": [1.0, 2.5, "x", 4], "nested": {"inner": {"deep": 1.0, "n": 3}, "e": {}}},
+                    open(sys.argv[1], "wb"), fmt=plistlib.FMT_BINARY)
+                """,
+                h.path("com.example.app"),
+            ])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        h.ok("write", "com.example.app", "f", "-float", "0.1")
+        XCTAssertTrue(hasFloat32(), "the domain holds a 32-bit real")
+        return h.plistlibCanon(h.path("com.example.app"))
+    }
+
+    /// Whether the binary file still holds 0.1 as a 32-bit real (marker 0x22, four bytes).
+    func hasFloat32() -> Bool {
+        let bytes = FileManager.default.contents(atPath: h.path("com.example.app")) ?? Data()
+        return bytes.range(of: Data([0x22, 0x3D, 0xCC, 0xCC, 0xCD])) != nil
+    }
+
+    /// Case 2: an edit of one key leaves every other key's value as it was, type and width
+    /// included, whatever the format and however the editor prints numbers.
+    func testAnEditOfOneKeyLeavesEveryOtherValueAsItWas() {
+        // plistlib's canonical form, with volume at 6: `volume` in hex, then its value.
+        func withSix(_ canon: String) -> String {
+            canon.replacingOccurrences(of: "766f6c756d65=i:5", with: "766f6c756d65=i:6")
+        }
+        // jq 1.6 prints a real with no fraction as an integer: 2.0 as 2.
+        let jq16 =
+            #"python3 -c 'import json, sys; "#
+            + #"f = lambda v: int(v) if isinstance(v, float) and v.is_integer() else "#
+            + #"[f(x) for x in v] if isinstance(v, list) else {k: f(x) for k, x in v.items()} "#
+            + #"if isinstance(v, dict) else v; d = f(json.load(open(sys.argv[1]))); d["volume"] = 6; "#
+            + #"json.dump(d, open(sys.argv[1], "w"), indent=2)' "$1""#
+        let cases: [(String, [String], String)] = [
+            ("json", [], #"sed -i 's/"volume": 5/"volume": 6/' "$1""#),
+            ("xml", ["--format", "xml"], #"sed -i '/<key>volume<\/key>/{n;s/5/6/}' "$1""#),
+            ("jq 1.6", [], jq16),
+        ]
+        for (name, options, run) in cases {
+            let before = everyType()
+            XCTAssertTrue(before.contains("766f6c756d65=i:5"), before)
+            let r = edit(editor([run]), options)
+            XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
+            XCTAssertEqual(h.plistlibCanon(h.path("com.example.app")), withSix(before), name)
+            XCTAssertTrue(hasFloat32(), "\(name): the 32-bit real is still 32 bits")
+            XCTAssertEqual(h.ok("read-type", "com.example.app", "ratio"), "Type is float\n", name)
+        }
+    }
+
+    /// An integer typed where a real was stays a real, as with `write --json`; a real
+    /// changed inside an array keeps its untouched neighbours as they were.
+    func testAChangedRealStaysARealAndItsNeighboursStay() {
+        _ = everyType()
+        let r = edit(
+            editor([#"sed -i 's/"ratio": 2.0/"ratio": 3/; s/^    2.5,/    7.5,/' "$1""#]))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(h.ok("read-type", "com.example.app", "ratio"), "Type is float\n")
+        XCTAssertEqual(h.ok("read", "com.example.app", "ratio"), "3\n")
+        XCTAssertTrue(
+            h.plistlibCanon(h.path("com.example.app")).contains(
+                "6c697374=a[r:3ff0000000000000,r:401e000000000000,s:78,i:4]"),
+            h.plistlibCanon(h.path("com.example.app")))
+    }
+
+    /// The `#` lines put above a reopened text are lines of the file: an error's line
+    /// number is where the person's editor shows it.
+    func testLineNumbersCountTheNotesAbove() {
+        h.ok("write", "com.example.app", "volume", "-int", "5")
+        let json = edit(
+            editor([
+                #"printf '{\n  "volume": 6,\n  oops\n}\n' > "$1""#,
+                #"test "$(sed -n 4p "$1")" = '  oops' || exit 9"#,
+            ]), answers: "e\nq\n")
+        XCTAssertEqual(json.status, 1, json.stderr)
+        XCTAssertTrue(json.stderr.contains("settings: JSON line 3:"), json.stderr)
+        XCTAssertTrue(json.stderr.contains("settings: JSON line 4:"), json.stderr)
+        let xml = edit(
+            editor([
+                #"sed -i 's/<integer>5</<integer>6</; s/<\/dict>/<oops>/' "$1""#,
+                #"grep -n '<oops>' "$1" | grep -q '^8:' || exit 9"#,
+            ]), ["--format", "xml"], answers: "e\nq\n")
+        XCTAssertEqual(xml.status, 1, xml.stderr)
+        XCTAssertTrue(xml.stderr.contains("settings: XML line 7:"), xml.stderr)
+        XCTAssertTrue(xml.stderr.contains("settings: XML line 8:"), xml.stderr)
+        XCTAssertEqual(h.ok("read", "com.example.app", "volume"), "5\n")
+    }
+
+    /// `settings edit` started in the background with `editor`, its stdin empty.
+    func started(_ editor: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.settings)
+        process.arguments = ["edit", "com.example.app"]
+        process.environment = h.environment(["EDITOR": editor, "VISUAL": ""])
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits up to ten seconds for a file to exist.
+    func waitFor(_ path: String) {
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: path), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path), path)
+    }
+
+    /// A kill -9 at any step: while the editor runs, and while the merge waits for the
+    /// domain's lock. Nothing is lost, nothing half-written, and the next edit works.
+    func testAKillAtAnyStepLosesNothingAndTheNextEditWorks() throws {
+        h.ok("write", "com.example.app", "volume", "-int", "5")
+        h.ok("write", "com.example.app", "theme", "-string", "light")
+        let before = h.plistlibCanon(h.path("com.example.app"))
+        let marker = h.config + "-editing"
+        let pid = h.config + "-editor.pid"
+        // While the editor runs, after the person's change.
+        let editing = try started(
+            editor([
+                #"sed -i 's/"volume": 5/"volume": 6/' "$1"; echo $$ > \#(pid); touch \#(marker); exec sleep 30"#
+            ]))
+        waitFor(marker)
+        kill(editing.processIdentifier, SIGKILL)
+        editing.waitUntilExit()
+        if let editor = Int32(
+            (try? String(contentsOfFile: pid, encoding: .utf8))?.trimmingCharacters(in: .newlines) ?? "")
+        {
+            kill(editor, SIGKILL)
+        }
+        XCTAssertEqual(editing.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(h.plistlibCanon(h.path("com.example.app")), before)
+        // The person's text is not lost either: it stays where it was being edited.
+        let texts = (try? FileManager.default.contentsOfDirectory(atPath: h.state + "/settings/edit")) ?? []
+        XCTAssertEqual(texts.count, 1, "\(texts)")
+        let text = texts.first.flatMap { FileManager.default.contents(atPath: h.state + "/settings/edit/" + $0) }
+        XCTAssertTrue(String(decoding: text ?? Data(), as: UTF8.self).contains(#""volume": 6"#))
+
+        // While the merge waits for the lock another writer holds on the config folder.
+        try? FileManager.default.removeItem(atPath: marker)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", "-c",
+            "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY); fcntl.flock(fd, fcntl.LOCK_EX); "
+                + "open(sys.argv[2], 'w').close(); time.sleep(60)",
+            h.config, marker + "-locked",
+        ]
+        try holder.run()
+        waitFor(marker + "-locked")
+        let merging = try started(editor([#"sed -i 's/"volume": 5/"volume": 6/' "$1"; touch \#(marker)"#]))
+        waitFor(marker)
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertTrue(merging.isRunning, "the merge waits for the lock")
+        kill(merging.processIdentifier, SIGKILL)
+        merging.waitUntilExit()
+        holder.terminate()
+        holder.waitUntilExit()
+        XCTAssertEqual(h.plistlibCanon(h.path("com.example.app")), before)
+        let config = try FileManager.default.contentsOfDirectory(atPath: h.config)
+        XCTAssertEqual(config.filter { !$0.hasSuffix(".plist") && $0 != "settings" && $0 != "home" }, [], "\(config)")
+
+        // The next edit: no lock left, no text in the way; it saves.
+        let next = edit(editor([#"sed -i 's/"volume": 5/"volume": 7/' "$1""#]))
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertEqual(h.plistlibJSON(h.path("com.example.app")), #"{"theme": "light", "volume": 7}"#)
+    }
+
+    /// Case 24: the example with an editor is printed as it is typed.
+    func testTheHelpShowsTheEditorExampleAsTyped() {
+        let help = h.ok("help", "edit")
+        XCTAssertTrue(help.contains("\n  EDITOR=nano settings edit com.example.app\n"), help)
+        XCTAssertFalse(help.contains("settings EDITOR="), help)
+    }
 }

@@ -76,7 +76,13 @@ final class VerbTableTests: XCTestCase {
             for option in verb.options {
                 XCTAssertTrue(help.contains("  \(option.synopsis)") && help.contains(option.summary), option.name)
             }
-            for example in verb.examples { XCTAssertTrue(help.contains("settings \(example)"), example) }
+            for example in verb.examples {
+                // Words that set the environment come before the program, as a person types them.
+                let words = example.split(separator: " ", omittingEmptySubsequences: false)
+                let environment = words.prefix { $0.contains("=") && !$0.hasPrefix("-") }
+                let line = (environment + ["settings"] + words.dropFirst(environment.count)).joined(separator: " ")
+                XCTAssertTrue(help.contains("\n  \(line)\n"), example)
+            }
             for (status, meaning) in verb.exits + [(0, "done"), (2, "bad usage or value")] {
                 XCTAssertNotNil(
                     help.range(of: "\n  \(status) +\(meaning)\n", options: .regularExpression),

@@ -597,15 +597,36 @@ enum ManPage {
         (or an empty line) to edit again, with the errors as
         .B #
         lines at the top of your own text, or anything else to quit, changing nothing (status 1).
+        An error's line number counts those
+        .B #
+        lines, as your editor shows it.
         .IP
-        The edit is merged key by key into the domain as it is when you save, in one locked
-        update: a key someone else changed meanwhile that you did not edit keeps their value,
-        and a key you both changed is reported and reopened, so you choose.
+        What you changed is what changed in the text: the saved text is compared with the text
+        written out, leaf by leaf as
+        .B diff
+        sees leaves (a value in nested dictionaries; an array is one leaf), never with the
+        domain's values.
+        A leaf whose text reads the same keeps the value the domain holds, so an edit rewrites no
+        key you did not touch: a 32-bit real stays 32 bits, a date keeps the fraction of a second
+        that XML text leaves out, and a number printed another way is no change (jq 1.6 prints
+        .B 1.0
+        as
+        .BR 1 ).
+        An integer typed where a real was stays a real, as with
+        .BR "write \-\-json" .
+        .IP
+        Your changes are merged into the domain as it is when you save, in one locked update: a
+        leaf someone else changed meanwhile that you did not edit keeps their value, even inside a
+        dictionary you edited, and a leaf you both changed is reported and your text reopened, so
+        you choose.
+        Saving it again puts your value over theirs there and takes back nothing else.
         Saving no change leaves the file untouched; an editor that fails or is killed changes
-        nothing (status 1).
+        nothing (status 1), nor does killing
+        .B edit
+        itself at any step: its lock goes with it.
         The text is kept, private, in
         .I $XDG_STATE_HOME/settings/edit
-        while you edit, and removed after.
+        while you edit, and removed after; a killed edit leaves it there, with your changes.
         defaults has no edit, and a hand-edited plist that does not parse is replaced by an empty
         one on macOS.
         .TP
@@ -1748,6 +1769,9 @@ enum ManPage {
         settings export com.example.app backup.plist
         settings import com.example.app \- < saved.plist
         settings delete com.example.app
+        settings edit com.example.app
+        EDITOR=nano settings edit com.example.app \-\-format xml
+        EDITOR="sed \-i s/light/dark/" settings edit com.example.app
         .fi
         .SH COMPATIBILITY
         .B import

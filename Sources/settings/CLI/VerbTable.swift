@@ -262,12 +262,14 @@ extension Verb {
         Verb(
             name: "edit", summary: "edit a domain in $VISUAL or $EDITOR, checked before it is saved",
             usage: [
-                ("edit <domain>", "opens the domain as typed JSON; saves the keys you change, checked"),
+                ("edit <domain>", "opens the domain as typed JSON; saves only what you change, checked"),
                 ("edit <domain> --format xml", "as an XML property list instead"),
             ],
             arguments: [.domain],
             options: [VerbOption("--format", "json (the default) or xml", argument: .text, at: [.key, .after])],
-            examples: ["edit com.example.app", "edit com.example.app --format xml"],
+            examples: [
+                "edit com.example.app", "EDITOR=nano edit com.example.app", "edit com.example.app --format xml",
+            ],
             exits: [(1, "the edit was abandoned: nothing changed"), unreadable, unwritable], writes: true,
             run: EditCommand.edit),
         Verb(

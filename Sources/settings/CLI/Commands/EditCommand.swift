@@ -27,7 +27,7 @@ enum EditCommand {
         defer { copy.remove() }
         let environment = context.streams.environment
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        var text = session.text(session.base)
+        var text = session.written
         let original = text
         while true {
             try copy.replace(with: text)
@@ -52,9 +52,12 @@ enum EditCommand {
                 if notes.isEmpty {
                     let conflicts = try session.merge(edited)
                     if conflicts.isEmpty { return }
-                    notes = conflicts.map { key in
-                        let now = session.base[key].map(CanonicalText.json) ?? "(none)"
-                        return "\(key) was changed meanwhile to \(now); save again to keep the value below"
+                    notes = conflicts.map { conflict in
+                        // A top-level key by its name, a place inside by its pointer.
+                        let place = conflict.place.segments
+                        let name = place.count == 1 && !place[0].hasPrefix("/") ? place[0] : conflict.place.pointer
+                        let now = conflict.now.map(CanonicalText.json) ?? "(none)"
+                        return "\(name) was changed meanwhile to \(now); save again to keep the value below"
                     }
                 }
             }

@@ -40,12 +40,27 @@ enum HelpCommand {
         let aliases = verb.aliases.filter { !$0.hasPrefix("-") }
         if !aliases.isEmpty { lines += ["", "also: " + aliases.joined(separator: ", ")] }
         if !verb.examples.isEmpty {
-            lines += ["", "examples:"] + verb.examples.map { "  \(program) " + $0 }
+            lines += ["", "examples:"] + verb.examples.map { "  " + exampleLine($0, program: program) }
         }
         let exits = [(Int32(0), "done")] + verb.exits + [(2, "bad usage or value")]
         lines += ["", "exit status:"] + exits.sorted { $0.0 < $1.0 }.map { "  " + "\($0.0)".padding(5) + $0.1 }
         lines += ["", "See \(program)(1) for everything."]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// An example as a person types it: the program's name after the words that set the
+    /// environment (`EDITOR=nano settings edit D`, not `settings EDITOR=nano edit D`).
+    static func exampleLine(_ example: String, program: String) -> String {
+        var words = example.split(separator: " ", omittingEmptySubsequences: false)[...]
+        var assignments: [Substring] = []
+        while let word = words.first, let equals = word.firstIndex(of: "="),
+            word[..<equals].allSatisfy({ $0 == "_" || $0.isASCII && ($0.isLetter || $0.isNumber) }),
+            word.first?.isNumber == false, equals != word.startIndex
+        {
+            assignments.append(word)
+            words = words.dropFirst()
+        }
+        return (assignments + [Substring(program)] + words).joined(separator: " ")
     }
 
     /// What a bare command prints: every verb and alias, grouped by what a person wants to do.
