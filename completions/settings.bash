@@ -21,6 +21,9 @@ _settings() {
         [[ $also == directories ]] && flag=-d
         mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen "$flag" -- "$cur")
         ;;
+    commands)
+        mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -c -- "$cur")
+        ;;
     esac
 }
 

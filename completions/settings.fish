@@ -13,6 +13,8 @@ function __settings_complete
             __fish_complete_path $current
         case directories
             __fish_complete_directories $current
+        case commands
+            __fish_complete_command $current
     end
 end
 

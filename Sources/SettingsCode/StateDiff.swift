@@ -7,7 +7,7 @@ import PlistModel
 public struct StateDiff: Sendable, Equatable {
     /// One domain that differs.
     public struct Domain: Sendable, Equatable {
-        /// Its name, as `DomainName.displayName` spells it.
+        /// Its name, as `SettingsState.name(of:host:)` spells it.
         public let name: String
         /// Its values on each side; nil when it has no file there.
         public let old: PlistDictionary?, new: PlistDictionary?
@@ -69,6 +69,49 @@ public struct StateDiff: Sendable, Equatable {
             }
         }
         return out
+    }
+
+    /// One leaf of one domain: the domain's name and the leaf's place.
+    public struct Place: Sendable, Equatable {
+        public let domain: String
+        public let path: PlistKeyPath
+    }
+
+    /// The difference as a desired state `apply` takes (`capture --state`): per domain,
+    /// the new value of each leaf that was set, JSON in the lossless mapping (a real stays
+    /// a real). A top-level key that starts with `/`, which `apply` reads as a pointer,
+    /// is written as its own pointer (`/~1usr~1bin`). What a desired state cannot say, a
+    /// leaf or a domain removed, is left out and returned.
+    public func desiredState() -> (file: [UInt8], leftOut: [Place]) {
+        var root = PlistDictionary(), leftOut: [Place] = []
+        for domain in domains {
+            var values = PlistDictionary()
+            for leaf in domain.leaves {
+                guard let new = leaf.new else {
+                    leftOut.append(Place(domain: domain.name, path: leaf.path))
+                    continue
+                }
+                let segments = leaf.path.segments
+                if segments[0].hasPrefix("/") {
+                    values[leaf.path.pointer] = new
+                } else {
+                    Self.insert(new, at: segments[...], into: &values)
+                }
+            }
+            if domain.new == nil { leftOut.append(Place(domain: domain.name, path: PlistKeyPath([]))) }
+            if !values.isEmpty { root[domain.name] = .dict(values) }
+        }
+        return (JSONWriter.encode(.dict(root), pretty: true) + [UInt8(ascii: "\n")], leftOut)
+    }
+
+    /// `value` at `segments` inside `dict`, dictionaries on the way made.
+    private static func insert(_ value: PlistValue, at segments: ArraySlice<String>, into dict: inout PlistDictionary) {
+        guard let key = segments.first else { return }
+        guard segments.count > 1 else { dict[key] = value; return }
+        var inner: PlistDictionary
+        if case .dict(let existing)? = dict[key] { inner = existing } else { inner = [:] }
+        insert(value, at: segments.dropFirst(), into: &inner)
+        dict[key] = .dict(inner)
     }
 
     /// The replayable commands that turn the old state into the new (`ReplayCommands`).

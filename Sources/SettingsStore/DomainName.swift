@@ -23,7 +23,7 @@ public enum DomainName: Sendable, Equatable {
     ]
 
     /// The global domain's file name in the config folder (what Foundation reads).
-    static let globalFileStem = ".GlobalPreferences"
+    package static let globalFileStem = ".GlobalPreferences"
 
     /// A domain as the library names one: a global spelling (`-g`, `NSGlobalDomain`…), an
     /// absolute or `~/` path (a `~/Library/Preferences` path is the named domain), or a name.

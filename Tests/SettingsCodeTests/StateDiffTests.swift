@@ -61,7 +61,7 @@ final class StateDiffTests: XCTestCase {
                 "settings write com.example.app f -float 1.5",
                 "settings delete com.example.app gone",
                 "settings write com.example.app n -array",
-                #"settings write com.example.app r --json '{"$real":"inf"}'"#,
+                #"settings write com.example.app r --exact --json '{"$real":"inf"}'"#,
                 #"settings write com.example.app s -string 'it'\''s'"#,
                 "settings write com.example.app t -date 2001-01-01T00:00:00Z",
                 "settings write com.example.app -p /w/a -int 2",
@@ -73,7 +73,7 @@ final class StateDiffTests: XCTestCase {
     func testNoiseIsHiddenWithTheDictionariesItMade() {
         let old = SettingsState([("a", ["volume": 1])])
         let new = SettingsState([("a", ["volume": 2, "NSWindow Frame Main": "0 0 1 1", "ui": ["recentFiles": ["x"]]])])
-        let (difference, hidden) = NoiseFilter(NoiseFilter.defaultPatterns).apply(to: StateDiff(from: old, to: new))
+        let (difference, hidden) = NoiseFilter.standard.apply(to: StateDiff(from: old, to: new))
         XCTAssertEqual(hidden, 2)
         XCTAssertEqual(difference.commands(), ["settings write a volume -int 2"])
         let (pointer, one) = NoiseFilter(["/volume"]).apply(to: StateDiff(from: old, to: new))

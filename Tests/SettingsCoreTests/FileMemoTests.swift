@@ -3,6 +3,7 @@ import XCTest
 @testable import PlistCodecs
 @testable import PlistModel
 @testable import SettingsStore
+import TestSupport
 
 /// An update given a `FileMemo` takes the values it remembers only for the very bytes
 /// it remembers: the parse it saves must never cost another writer's change.

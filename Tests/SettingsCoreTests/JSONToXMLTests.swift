@@ -1,6 +1,7 @@
 import XCTest
 @testable import PlistModel
 @testable import PlistCodecs
+import TestSupport
 
 /// JSON written straight as XML (`import --json` into a domain with no file) must be byte
 /// for byte the XML of the values `JSONReader` reads from it, with the same keys and

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import PlistModel
+import TestSupport
 
 /// `sortedEntries` sorts only what follows the sorted run it starts with and merges;
 /// these check it against the obvious definition: each key's last value, in byte order.

@@ -104,13 +104,13 @@ final class DiffCaptureTests: XCTestCase {
             """
             settings write com.example.app volume -int 7
             settings delete com.example.old
-            settings write com.example.new ui '<dict>
-            \t<key>theme</key>
-            \t<string>dark</string>
-            </dict>'
+            settings write com.example.new ui '<dict><key>theme</key><string>dark</string></dict>'
 
             """)
-        XCTAssertEqual(r.stderr, "settings: hid 2 changes to keys that change by themselves (--all shows them)\n")
+        XCTAssertEqual(
+            r.stderr,
+            "settings: hid 2 changes to keys that change by themselves (--all shows them): "
+                + "com.example.app /NSWindow Frame Main, com.example.app /lastUsedDate\n")
         h.ok("write", "com.example.app", "volume", "-int", "1")
         let all = h.exec(
             settings,
@@ -119,7 +119,9 @@ final class DiffCaptureTests: XCTestCase {
                 "com.example.app", "volume", "-int", "2",
             ])
         XCTAssertEqual(all.stdout, "")
-        XCTAssertEqual(all.stderr, "settings: hid 1 change to keys that change by themselves (--all shows them)\n")
+        XCTAssertEqual(
+            all.stderr,
+            "settings: hid 1 change to keys that change by themselves (--all shows them): com.example.app /volume\n")
     }
 
     func testCaptureEndsOnCtrlCAndOnItsTimeout() throws {
@@ -162,5 +164,249 @@ final class DiffCaptureTests: XCTestCase {
         XCTAssertEqual(c.status, 0)
         XCTAssertEqual(c.stdout, "settings write com.example.good k -int 3\n")
         XCTAssertTrue(c.stderr.hasPrefix("settings: warning: cannot parse"), c.stderr)
+    }
+
+    // MARK: - Issue 49
+
+    /// Whether `text` holds a byte a terminal may act on: C0 but the line break, DEL, C1.
+    func hasRawControl(_ text: String) -> Bool {
+        let scalars = text.unicodeScalars
+        return scalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }
+    }
+
+    /// Runs `script` with `sh -e` (dash) and the binary first on PATH, the script on
+    /// standard input as `| sh -e` gives it (one argument of it could be too big).
+    func shE(_ script: String, shell: String = "/bin/sh") -> Harness.Result {
+        let path = Harness.binDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return h.exec(shell, ["-e"], stdin: Data(script.utf8), environment: ["PATH": path])
+    }
+
+    /// Case 8: `-currentHost`, `-host` and ByHost paths name the ByHost file everywhere:
+    /// the commands, the snapshot's names, and capture.
+    func testByHostDomainsKeepTheirHostInCommandsSnapshotsAndCapture() throws {
+        h.ok("-currentHost", "write", "com.example.bh", "k", "-int", "1")
+        h.ok("-currentHost", "write", "com.example.bh", "gone", "-int", "1")
+        h.ok("write", "com.example.bh", "k", "-int", "5")
+        h.ok("-currentHost", "write", "com.example.other", "k", "-int", "2")
+        let commands = h.run(["-currentHost", "diff", "com.example.bh", "com.example.other", "--commands"])
+        XCTAssertEqual(commands.status, 1, commands.stderr)
+        XCTAssertEqual(
+            commands.stdout,
+            "settings -currentHost delete com.example.bh gone\nsettings -currentHost write com.example.bh k -int 2\n")
+        let replay = shE(commands.stdout)
+        XCTAssertEqual(replay.status, 0, replay.stderr)
+        XCTAssertEqual(h.run(["-currentHost", "diff", "com.example.bh", "com.example.other"]).status, 0)
+        XCTAssertEqual(h.plistlibJSON(h.path("com.example.bh")), #"{"k": 5}"#, "the any-host file is untouched")
+
+        // A snapshot names the ByHost file so, whichever way it was named, and reads it back.
+        h.ok("-host", "mac1", "write", "com.example.bh", "k", "-int", "9")
+        let current = try stateDomains(h.ok("-currentHost", "snapshot", "com.example.bh"))
+        XCTAssertEqual(Array(current.keys), ["ByHost/com.example.bh."])
+        XCTAssertEqual(current["ByHost/com.example.bh."] as? [String: Int], ["k": 2])
+        let byPath = try stateDomains(h.ok("snapshot", "~/Library/Preferences/ByHost/com.example.bh.mac1.plist"))
+        XCTAssertEqual(byPath as? [String: [String: Int]], ["ByHost/com.example.bh.mac1": ["k": 9]])
+        let named = try stateDomains(h.ok("-host", "mac1", "snapshot", "com.example.bh"))
+        XCTAssertEqual(named as? [String: [String: Int]], ["ByHost/com.example.bh.mac1": ["k": 9]])
+        // A snapshot of everything holds the ByHost files too, and diff reads its names back.
+        let snap = h.config + "/all.json"
+        h.ok("snapshot", "-o", snap)
+        let all = try stateDomains(String(contentsOfFile: snap, encoding: .utf8))
+        XCTAssertEqual(all["ByHost/com.example.bh.mac1"] as? [String: Int], ["k": 9])
+        XCTAssertEqual(all["com.example.bh"] as? [String: Int], ["k": 5])
+        XCTAssertEqual(h.run(["diff", snap]).status, 0)
+        h.ok("-host", "mac1", "write", "com.example.bh", "k", "-int", "10")
+        XCTAssertEqual(h.run(["diff", snap]).stdout, "--- ByHost/com.example.bh.mac1\n-/k = 9\n+/k = 10\n")
+
+        // capture sees a ByHost file change, named or not, and replays it with its host.
+        let settings = Harness.settings
+        let named1 = h.exec(
+            settings,
+            [
+                "-currentHost", "capture", "com.example.bh", "--", settings, "-currentHost", "write", "com.example.bh",
+                "k",
+                "-int", "3",
+            ])
+        XCTAssertEqual(named1.status, 0, named1.stderr)
+        XCTAssertEqual(named1.stdout, "settings -currentHost write com.example.bh k -int 3\n")
+        let every = h.exec(
+            settings, ["capture", "--", settings, "-host", "mac1", "write", "com.example.bh", "k", "-int", "4"])
+        XCTAssertEqual(every.stdout, "settings -host mac1 write com.example.bh k -int 4\n", every.stderr)
+    }
+
+    /// The `domains` of a state file, as Foundation reads its JSON.
+    func stateDomains(_ text: String) throws -> [String: Any] {
+        let root = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        return try XCTUnwrap(root?["domains"] as? [String: Any], text)
+    }
+
+    /// Case 9: a value too big for one argument (Linux: 128 KiB) is replayed through
+    /// standard input; a small one stays a readable `write` line.
+    func testAValueOverAnArgumentsLimitIsReplayed() throws {
+        let target = h.config + "/big.plist"
+        let big: PlistDictionary = [
+            "blob": .data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
+            "text": .string(String(repeating: "0123456789abcdef", count: 9_000)),
+            "list": .array((0..<3_000).map { .string("item number \($0) of a long list") }),
+            "small": 3,
+        ]
+        XCTAssertTrue(FileManager.default.createFile(atPath: target, contents: Data(BinaryWriter.encode(.dict(big)))))
+        let commands = h.run(["diff", "com.example.big", target, "--commands"])
+        XCTAssertEqual(commands.status, 1, commands.stderr)
+        XCTAssertTrue(commands.stdout.contains("settings write com.example.big small -int 3\n"), commands.stdout)
+        for shell in ["/bin/sh", "/bin/bash"] {
+            h.run(["delete", "com.example.big"])
+            let replay = shE(commands.stdout, shell: shell)
+            XCTAssertEqual(replay.status, 0, "\(shell): \(replay.stderr.prefix(500))")
+            XCTAssertEqual(h.run(["diff", "com.example.big", target]).status, 0, shell)
+            XCTAssertTrue(h.plistlibCanon(h.path("com.example.big")) == h.plistlibCanon(target), shell)
+        }
+    }
+
+    /// Case 10: `diff FILE DOMAIN --commands` turns the file into the domain, as it says.
+    func testCommandsOfAFileAgainstADomainWriteTheFile() throws {
+        let file = h.config + "/backup.plist"
+        let old: PlistDictionary = ["gone": 1, "k": 1, "nested": ["a": 1, "b": 2]]
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(XMLWriter.encode(.dict(old)))))
+        h.ok("write", "com.example.app", "k", "-int", "2")
+        h.ok("write", "com.example.app", "nested", "-dict", "a", "-int", "1")
+        h.ok("write", "com.example.app", "new", "-bool", "true")
+        let before = h.plistlibCanon(h.path("com.example.app"))
+        let commands = h.run(["diff", file, "com.example.app", "--commands"])
+        XCTAssertEqual(commands.status, 1, commands.stderr)
+        XCTAssertFalse(commands.stdout.contains("com.example.app"), commands.stdout)
+        let replay = shE(commands.stdout)
+        XCTAssertEqual(replay.status, 0, replay.stderr + commands.stdout)
+        XCTAssertEqual(h.run(["diff", file, "com.example.app"]).status, 0)
+        XCTAssertEqual(h.plistlibCanon(file), before)
+        XCTAssertEqual(h.plistlibCanon(h.path("com.example.app")), before, "the domain is untouched")
+        // Standard input cannot be written back: said, not guessed.
+        let piped = h.run(["diff", "-", "com.example.app", "--commands"], stdin: Data(XMLWriter.encode(.dict(old))))
+        XCTAssertEqual(piped.status, 2)
+        XCTAssertTrue(piped.stderr.contains("give the domain first"), piped.stderr)
+    }
+
+    /// Case 19: no raw ESC, BEL, CR or other control byte in the commands, and the
+    /// commands shown are the ones that run.
+    func testCommandsHoldNoRawControlBytes() throws {
+        let target = h.config + "/ctl.plist"
+        let b: PlistDictionary = [
+            "title\u{1b}]0;pwned\u{07}": "x", "value": "red \u{1b}[31m\r\u{07}\u{7f}\u{9b}",
+            "nested": ["a\rb": ["c\u{1b}": "d\u{85}"]], "list": .array(["\u{1b}[2J", 1]),
+            "-dash\u{1b}": true, "tab\there": "line\nbreak",
+        ]
+        XCTAssertTrue(FileManager.default.createFile(atPath: target, contents: Data(BinaryWriter.encode(.dict(b)))))
+        let commands = h.run(["diff", "com.example.ctl", target, "--commands"])
+        XCTAssertEqual(commands.status, 1, commands.stderr)
+        XCTAssertFalse(hasRawControl(commands.stdout), commands.stdout)
+        XCTAssertEqual(commands.stdout.split(separator: "\n").count, b.count, "one command a line")
+        let replay = shE(commands.stdout)
+        XCTAssertEqual(replay.status, 0, replay.stderr + commands.stdout)
+        XCTAssertEqual(h.run(["diff", "com.example.ctl", target]).status, 0)
+        XCTAssertEqual(h.plistlibCanon(h.path("com.example.ctl")), h.plistlibCanon(target))
+        // capture prints them the same way.
+        h.ok("write", "com.example.ctl", "k", "-int", "1")
+        let settings = Harness.settings
+        let captured = h.exec(
+            settings, ["capture", "--", settings, "write", "com.example.ctl", "k", "-string", "bell\u{07}"])
+        XCTAssertFalse(hasRawControl(captured.stdout), captured.stdout)
+        XCTAssertEqual(captured.stdout, "settings write com.example.ctl k --exact --json '\"bell\\u0007\"'\n")
+    }
+
+    /// Case 23: `-g` is the global domain for capture and snapshot, as completion offers.
+    func testCaptureAndSnapshotTakeTheGlobalDomainAsG() throws {
+        h.ok("write", "-g", "k", "-int", "1")
+        let snap = try stateDomains(h.ok("snapshot", "-g"))
+        XCTAssertEqual(snap as? [String: [String: Int]], ["NSGlobalDomain": ["k": 1]])
+        let settings = Harness.settings
+        let r = h.exec(settings, ["capture", "-g", "--", settings, "write", "-g", "k", "-int", "2"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "settings write NSGlobalDomain k -int 2\n")
+    }
+
+    /// Case 25: checkboxes whose names look like noise are shown; what is hidden is named.
+    func testCaptureShowsCheckboxesAndNamesWhatItHides() {
+        let settings = Harness.settings
+        let script = """
+            \(settings) write com.apple.dock show-recents -bool false
+            \(settings) write com.apple.dock recent-apps -array a b
+            \(settings) write com.apple.finder ShowRecentTags -bool false
+            \(settings) write com.apple.Safari -p /History/enabled -bool true
+            \(settings) write com.apple.Safari -p /History/items -array x
+            \(settings) write com.apple.Safari 'NSWindow Frame Main' -string '0 0 10 10'
+            """
+        let r = h.exec(settings, ["capture", "--", "/bin/sh", "-c", script])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(
+            r.stdout,
+            """
+            settings write com.apple.Safari History '<dict><key>enabled</key><true/></dict>'
+            settings write com.apple.dock show-recents -bool false
+            settings write com.apple.finder ShowRecentTags -bool false
+
+            """)
+        XCTAssertEqual(
+            r.stderr,
+            "settings: hid 3 changes to keys that change by themselves (--all shows them): "
+                + "com.apple.Safari /History/items, com.apple.Safari /NSWindow Frame Main, com.apple.dock /recent-apps\n"
+        )
+    }
+
+    /// `capture --state` writes a desired state `apply` takes: the changed keys only, the
+    /// noise left out, a real kept a real.
+    func testCaptureStateWritesADesiredStateThatApplyTakes() throws {
+        h.ok("write", "com.example.app", "volume", "-int", "1")
+        h.ok("write", "com.example.app", "untouched", "-int", "1")
+        let settings = Harness.settings
+        let state = h.config + "-capture.json"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: state) }
+        let script = """
+            \(settings) write com.example.app volume -int 7
+            \(settings) write com.example.app ratio -float 1.0
+            \(settings) write com.example.app -p /ui/theme -string dark
+            \(settings) write com.example.app 'NSWindow Frame Main' -string '0 0 10 10'
+            """
+        let r = h.exec(settings, ["capture", "com.example.app", "--state", "-o", state, "--", "/bin/sh", "-c", script])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "")
+        let text = try String(contentsOfFile: state, encoding: .utf8)
+        XCTAssertTrue(text.contains("1.0"), text)
+        let root = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        XCTAssertEqual(Set(root?.keys ?? [:].keys), ["com.example.app"])
+        let app = root?["com.example.app"] as? [String: Any]
+        XCTAssertEqual(Set(app?.keys ?? [:].keys), ["volume", "ratio", "ui"], text)
+        // Applied where nothing was, it gives the same keys, types included.
+        let fresh = Harness()
+        defer { fresh.cleanUp() }
+        let applied = fresh.run(["apply", state])
+        XCTAssertEqual(applied.status, 0, applied.stderr)
+        XCTAssertEqual(
+            fresh.plistlibJSON(fresh.path("com.example.app")), #"{"ratio": 1.0, "ui": {"theme": "dark"}, "volume": 7}"#)
+        // Without -o, to standard output.
+        let out = h.exec(
+            settings, ["capture", "--state", "--", settings, "write", "com.example.app", "volume", "-int", "8"])
+        XCTAssertEqual(out.stdout, "{\n  \"com.example.app\": {\n    \"volume\": 8\n  }\n}\n", out.stderr)
+    }
+
+    /// The snapshot says `unreadable` only when some domain was, as the man page says.
+    func testSnapshotListsUnreadableDomainsOnlyWhenThereAreSome() throws {
+        h.ok("write", "com.example.good", "k", "-int", "1")
+        XCTAssertFalse(h.ok("snapshot").contains("unreadable"))
+        try Data("<plist><dict><key>k</key>".utf8).write(to: URL(fileURLWithPath: h.path("com.example.broken")))
+        let r = h.run(["snapshot"])
+        XCTAssertEqual(r.status, 3)
+        XCTAssertTrue(r.stdout.contains("\"unreadable\": [\n    \"com.example.broken\"\n  ]"), r.stdout)
+    }
+
+    /// Completion: diff offers files with the domains, capture -- a command, edit
+    /// --format its two forms.
+    func testCompletionOfDiffCaptureAndEditFormat() {
+        h.ok("write", "com.example.app", "k", "1")
+        let diff = h.ok("complete", "line", "diff", "")
+        XCTAssertTrue(diff.hasPrefix("files\n"), diff)
+        XCTAssertTrue(diff.contains("\ncom.example.app\n"), diff)
+        XCTAssertTrue(h.ok("complete", "line", "diff", "com.example.app", "").hasPrefix("files\n"))
+        XCTAssertTrue(h.ok("complete", "line", "capture", "--", "").hasPrefix("commands\n"))
+        XCTAssertTrue(h.ok("complete", "line", "capture", "-g", "--", "ls", "").hasPrefix("files\n"))
+        XCTAssertEqual(h.ok("complete", "line", "edit", "com.example.app", "--format", ""), "words\njson\nxml\n")
     }
 }

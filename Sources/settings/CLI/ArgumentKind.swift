@@ -5,6 +5,12 @@
 enum ArgumentKind: String, Sendable, CaseIterable {
     /// A domain: a name, `-g`, or a path to a file.
     case domain
+    /// A domain or a file (`diff`'s sides): the domains and the files here.
+    case side
+    /// A form of text to edit in (`edit --format`): one of `words`.
+    case format
+    /// A command to run (`capture --`): the shell's commands, then its arguments' files.
+    case command
     /// A key of the domain named before it.
     case key
     /// An RFC 6901 pointer into the domain named before it.
@@ -45,8 +51,10 @@ enum ArgumentKind: String, Sendable, CaseIterable {
     /// How help shows it: `<domain>`, `S`.
     var placeholder: String {
         switch self {
-        case .domain, .key, .pointer, .value, .json, .file, .pattern, .url, .verb, .shell, .place, .word:
+        case .domain, .key, .pointer, .value, .json, .file, .pattern, .url, .verb, .shell, .place, .word, .format,
+            .command:
             "<\(rawValue)>"
+        case .side: "<domain|file>"
         case .jqPath: "<path>"
         case .plistFile: "<path to plist>"
         case .directory: "DIR"
@@ -57,11 +65,13 @@ enum ArgumentKind: String, Sendable, CaseIterable {
         }
     }
 
-    /// The fixed words of a kind that has them, for completion.
+    /// The fixed words of a kind that has them, for completion: the table says which
+    /// words an option takes by the kind it gives its argument.
     var words: [String]? {
         switch self {
         case .shell: CompletionScripts.shells
         case .place: VerbOption.Place.allCases.map(\.rawValue)
+        case .format: ["json", "xml"]
         default: nil
         }
     }

@@ -11,7 +11,7 @@ import SettingsStore
 /// or `directories`), with a tab and a message to show when there is one (a key's range);
 /// then one candidate a line, with a tab and its description when it has one.
 struct Completion {
-    enum Also: String { case words, files, directories }
+    enum Also: String { case words, files, directories, commands }
 
     var also: Also = .words
     var message: String?
@@ -65,6 +65,14 @@ struct Completion {
                 verb = sub
                 rest.removeFirst()
             }
+        }
+        // After `capture -- COMMAND`, the words are the command's own: files, as a shell
+        // offers them for a command it knows nothing of.
+        if verb.options.contains(where: { $0.name == "--" }), let dashes = rest.firstIndex(of: "--"),
+            rest.endIndex - dashes > 1
+        {
+            result.also = .files
+            return result
         }
         var scan = ArgumentScan(verb: verb)
         for word in rest { scan.take(word) }
@@ -130,13 +138,17 @@ struct Completion {
         case .pointer:
             guard let domain, let name = try? context.domainName(Token(text: domain, position: 0)) else { return }
             candidates = CompleteCommand.pointers(in: name, &context).map { ($0, "") }
+        case .side:
+            candidates = [("-g", "the global domain")] + CompleteCommand.domainNames(&context).map { ($0, "") }
+            also = .files
+        case .command: also = .commands
         case .file: also = .files
         case .plistFile:
             also = .files
             candidates = [("-", "standard input or output")]
         case .directory: also = .directories
         case .verb: offerVerbs()
-        case .shell, .place: candidates = (kind.words ?? []).map { ($0, "") }
+        case .shell, .place, .format: candidates = (kind.words ?? []).map { ($0, "") }
         case .value, .jqPath, .json, .seconds, .milliseconds, .count, .url, .text, .word:
             message = kind.placeholder
         }

@@ -48,6 +48,9 @@ enum CompletionScripts {
                 [[ $also == directories ]] && flag=-d
                 mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen "$flag" -- "$cur")
                 ;;
+            commands)
+                mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -c -- "$cur")
+                ;;
             esac
         }
 
@@ -78,6 +81,7 @@ enum CompletionScripts {
           case $also in
             files) _files ;;
             directories) _files -/ ;;
+            commands) _command_names ;;
           esac
         }
 
@@ -122,6 +126,8 @@ enum CompletionScripts {
                     __fish_complete_path $current
                 case directories
                     __fish_complete_directories $current
+                case commands
+                    __fish_complete_command $current
             end
         end
 

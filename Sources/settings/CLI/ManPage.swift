@@ -120,6 +120,13 @@ enum ManPage {
         real (so a tool that prints 1.0 as 1 does no harm) unless
         .B \-\-exact
         comes first.
+        .B \-\-json \-
+        reads the JSON from standard input, for a value too big for one argument (Linux refuses
+        one over 128 KiB).
+        Text given as JSON (or a key given by
+        .BR \-\-path\-json )
+        that holds a control character XML cannot hold makes the file binary, rather than being
+        refused.
         .TP
         .BI write " domain " "\fB\-\-force\fP key value"
         Writes what the domain's schema would refuse (see
@@ -328,7 +335,11 @@ enum ManPage {
         .I a
         and
         .I b
-        are each a domain, a property-list or JSON file (a word with a
+        are each a domain (with
+        .B \-currentHost
+        or
+        .BR \-host ,
+        its ByHost file), a property-list or JSON file (a word with a
         .B /
         or naming a file here), standard input
         .RB ( \- ),
@@ -351,14 +362,34 @@ enum ManPage {
         .I a
         into
         .IR b ,
-        typed and shell-quoted in defaults syntax: a scalar with its type flag, a collection as
-        an XML fragment, and only what neither says exactly (a date with a fraction of a second,
-        a real that is not finite) as
-        .BR \-\-json .
-        Pasted into a shell they make the domain equal to
-        .IR b ,
-        types included; a 32-bit real inside a collection comes back as a 64-bit one, and a
-        string with a control character needs a binary domain.
+        one a line, written to
+        .IR a :
+        a domain by its name (a ByHost file with
+        .B \-currentHost
+        or
+        .BI \-host " host"\fR),\fP
+        a property-list file ending in
+        .B .plist
+        by its absolute path; a JSON file or standard input cannot be written, and is refused
+        (give the domain first).
+        They are typed and shell-quoted in defaults syntax: a scalar with its type flag, a
+        collection as a one-line XML fragment, and only what neither says exactly (a date with a
+        fraction of a second, a real that is not finite, text or a key holding a control
+        character) as
+        .B \-\-exact \-\-json
+        (a key as
+        .BR \-\-path\-json ),
+        whose escapes keep every control character (C0, DEL, C1) off the terminal: what is shown
+        is what runs.
+        A collection holding a 32-bit real is written piece by piece, so the real stays 32-bit.
+        A value whose word would pass 64 KiB goes as JSON on standard input, in a here-document
+        .RB ( "\-\-json \- <<\(aqSETTINGS_VALUE\(aq" ),
+        since Linux refuses one argument over 128 KiB.
+        Piped to
+        .B sh \-e
+        (dash or bash) they make the two equal, types included, and
+        .B diff
+        then exits 0.
         .B \-\-json
         prints one JSON object per leaf:
         .BR domain ,
@@ -378,12 +409,31 @@ enum ManPage {
         checkbox changed.
         .TP
         .BI snapshot " \fR[\fPdomain ...\fR] [\fP\-o file\fR]\fP"
-        Writes the domains (with none named, every domain and the global domain) as a state file:
+        Writes the domains (with none named, every domain, every file of the ByHost folder and the
+        global domain;
+        .B \-g
+        names the global domain) as a state file:
         JSON in the lossless mapping of
         .BR "JSON MAPPING" ,
         .BR "{\(dqsettings\-state\(dq: 1, \(dqdomains\(dq: {...}, \(dqabsent\(dq: [...], \(dqcomplete\(dq: true}" .
         A domain that does not exist is listed as absent; a snapshot of every domain is
         complete, so a domain made later shows as new.
+        When a domain of a complete snapshot cannot be read (said on standard error, status 3),
+        .B \(dqunreadable\(dq: [...]
+        names it, and it is never compared; the key is left out when there is none.
+        A ByHost file is named
+        .BI ByHost/ domain . host
+        .RB ( ByHost/com.apple.screensaver.mac1 ,
+        and
+        .B ByHost/com.example.app.
+        for
+        .BR \-currentHost ,
+        whose host is empty on Linux), whether it was named with
+        .BR \-currentHost ,
+        .B \-host
+        or its
+        .B ~/Library/Preferences/ByHost/
+        path; a desired state may name one so too.
         To standard output, or with
         .B \-o
         to
@@ -395,11 +445,31 @@ enum ManPage {
         read it.
         .TP
         .BI capture " \fR[\fPdomain ...\fR] [\fPoptions\fR] [\fP\-\- command ...\fR]\fP"
-        Records the domains (with none named, every domain), waits, and prints what changed as
+        Records the domains (with none named, every domain and ByHost file;
+        .B \-g
+        names the global domain, and
+        .B \-currentHost
+        or
+        .B \-host
+        the ByHost files of the domains named), waits, and prints what changed as
         the replayable commands of
         .BR "diff \-\-commands" ,
         a new or a deleted domain included: the answer to
         .IR "which key did that checkbox change?" .
+        With
+        .B \-\-state
+        it prints instead a desired state that
+        .B apply
+        takes: per domain, the new value of each key set, in the lossless JSON mapping (a real
+        stays a real; a top-level key that starts with
+        .B /
+        is written as its own pointer); a key or domain removed cannot be said in one, and is
+        named on standard error.
+        .B \-o
+        .I file
+        writes either form to
+        .I file
+        (mode 0600, replaced atomically) instead of standard output.
         It waits for an interrupt (Ctrl-C; status 0), for
         .B \-\-timeout
         .I s
@@ -408,8 +478,11 @@ enum ManPage {
         .IR command ,
         for the command it runs to end, whose exit status it returns (127 when it cannot be
         found).
-        Keys that change by themselves as an app runs are hidden, and standard error says how
-        many: a key on the leaf's path matching, in either case, one of the shell patterns
+        Keys that change by themselves as an app runs are hidden, and standard error names them
+        (the first ten, then how many more).
+        A boolean is never hidden: a checkbox is a setting, whatever its name (the Dock's
+        .BR show\-recents ).
+        Else a leaf is hidden when a key on its path matches, in either case, one of the shell patterns
         .BR *window*frame* ,
         .BR *frame ,
         .BR *geometry* ,
@@ -424,15 +497,22 @@ enum ManPage {
         .BR *last*check* ,
         .BR *launch*count* ,
         .BR *usage*count* ,
-        .BR *run*count* ,
-        .BR *open*count* ,
+        .B *run*count*
+        or
+        .BR *open*count* ;
+        or when it is a list (an array, data or an empty dictionary) and a key on its path matches
         .BR *recent* ,
         .B *mru*
         or
-        .BR *history* .
+        .B *history*
+        (so
+        .B recent\-apps
+        is hidden, and
+        .B History/enabled
+        or a number such as a maximum of recent items is shown).
         .B \-\-ignore
         .I pattern
-        hides more (a pattern that starts with
+        hides more, booleans included (a pattern that starts with
         .B /
         is matched against the whole pointer), and
         .B \-\-all
@@ -1772,6 +1852,12 @@ enum ManPage {
         settings edit com.example.app
         EDITOR=nano settings edit com.example.app \-\-format xml
         EDITOR="sed \-i s/light/dark/" settings edit com.example.app
+        settings snapshot \-o before.json
+        settings diff before.json
+        settings diff com.example.app backup.plist \-\-commands | sh \-e
+        settings \-currentHost diff com.example.app other.plist \-\-commands
+        settings capture com.apple.dock \-\- open \-a Dock
+        settings capture com.example.app \-\-state \-o app.json \-\-timeout 60
         .fi
         .SH COMPATIBILITY
         .B import

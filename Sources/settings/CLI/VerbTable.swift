@@ -55,8 +55,8 @@ extension Verb {
                     "--insert", "after -p: insert before the array index instead of replacing", at: [.pointerValue]),
                 VerbOption("--exact", "after -p: keep JSON integers integers where reals were", at: [.pointerValue]),
                 VerbOption(
-                    "--json", "the value is JSON: --json '{\"w\": 800}'", argument: .json,
-                    at: [.value, .pointerValue]),
+                    "--json", "the value is JSON: --json '{\"w\": 800}'; --json - reads it from standard input",
+                    argument: .json, at: [.value, .pointerValue]),
             ],
             examples: [
                 "write com.example.app music -bool true", "write com.example.app -p /recent/- -string doc.txt",
@@ -173,7 +173,7 @@ extension Verb {
                 ("diff <snapshot>", "compares a snapshot with the domains as they are now"),
                 ("diff <a> <b> --commands", "prints the settings write and delete commands that turn A into B"),
             ],
-            arguments: [.domain, .domain],
+            arguments: [.side, .side],
             options: [
                 VerbOption(
                     "--commands", "the replayable write and delete commands instead", at: [.start, .key, .after]),
@@ -181,11 +181,17 @@ extension Verb {
             ],
             examples: [
                 "diff com.example.app backup.plist", "diff before.json", "diff com.example.app backup.plist --commands",
+                "diff backup.plist com.example.app --commands",
             ],
             exits: [(1, "they differ"), unreadable], run: DiffCommand.diff),
         Verb(
             name: "snapshot", summary: "save domains as a state file for diff and apply",
-            usage: [("snapshot [<domain>...] [-o <file>]", "writes the domains (default: all) as a JSON state file")],
+            usage: [
+                (
+                    "snapshot [<domain>...] [-o <file>]",
+                    "writes the domains (default: all, ByHost files too) as a JSON state file apply takes"
+                )
+            ],
             arguments: [.domain], repeatsLast: true,
             options: [
                 VerbOption("-o", "write to the file instead of standard output", argument: .file, at: [.start, .after])
@@ -197,6 +203,7 @@ extension Verb {
             usage: [
                 ("capture [<domain>...]", "records the domains (default: all); prints what changed at Ctrl-C"),
                 ("capture [<domain>...] -- <command>...", "runs the command; prints what it changed"),
+                ("capture [<domain>...] --state [-o <file>]", "prints the changes as a desired state for apply"),
             ],
             arguments: [.domain], repeatsLast: true,
             options: [
@@ -205,11 +212,18 @@ extension Verb {
                     "--ignore", "also hide keys matching the pattern (repeatable)", argument: .pattern,
                     at: [.start, .after], repeats: true),
                 VerbOption("--all", "hide nothing: also keys that change by themselves", at: [.start, .after]),
-                VerbOption("--", "run the command that follows, and stop when it ends", at: [.start, .after]),
+                VerbOption(
+                    "--state", "print a desired-state file for apply instead of commands", at: [.start, .after]),
+                VerbOption(
+                    "-o", "write to the file instead of standard output", argument: .file, at: [.start, .after]),
+                VerbOption(
+                    "--", "run the command that follows, and stop when it ends", argument: .command,
+                    at: [.start, .after]),
             ],
             examples: [
                 "capture com.example.app", "capture --timeout 60",
                 "capture com.example.app -- settings write com.example.app volume -int 3",
+                "capture com.example.app --state -o app.json --timeout 60",
             ],
             exits: [unreadable, (126, "the command cannot run"), (127, "no such command")],
             run: CaptureCommand.capture),
@@ -266,7 +280,7 @@ extension Verb {
                 ("edit <domain> --format xml", "as an XML property list instead"),
             ],
             arguments: [.domain],
-            options: [VerbOption("--format", "json (the default) or xml", argument: .text, at: [.key, .after])],
+            options: [VerbOption("--format", "json (the default) or xml", argument: .format, at: [.key, .after])],
             examples: [
                 "edit com.example.app", "EDITOR=nano edit com.example.app", "edit com.example.app --format xml",
             ],

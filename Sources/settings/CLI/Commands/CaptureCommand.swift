@@ -3,10 +3,11 @@ import PlistModel
 import SettingsCode
 import SettingsStore
 
-/// `capture [D…] [--timeout S] [--ignore PATTERN]… [--all] [-- CMD…]`: records the
-/// domains (every one when none is named), waits for Ctrl-C, the timeout or the end of
-/// CMD, and prints what changed as replayable commands. Keys that change by themselves
-/// are hidden (`NoiseFilter`), and how many is said.
+/// `capture [D…] [--timeout S] [--ignore PATTERN]… [--all] [--state] [-o FILE] [-- CMD…]`:
+/// records the domains (every one when none is named, ByHost files included), waits for
+/// Ctrl-C, the timeout or the end of CMD, and prints what changed as replayable commands,
+/// or with `--state` as a desired state `apply` takes. Keys that change by themselves are
+/// hidden (`NoiseFilter`), and which are said.
 enum CaptureCommand {
     static func capture(_ context: inout Context, _ arguments: [Token]) throws {
         var words = arguments
@@ -16,10 +17,10 @@ enum CaptureCommand {
             words.removeSubrange(dashes...)
             guard !command.isEmpty else { throw CLIError.usage("-- needs a command to run") }
         }
-        var patterns = NoiseFilter.defaultPatterns
         var ignored: [String] = []
-        if DiffCommand.take("--all", &words) { patterns = [] }
+        let all = DiffCommand.take("--all", &words), asState = DiffCommand.take("--state", &words)
         while let pattern = try GitCommand.takeOption("--ignore", from: &words) { ignored.append(pattern) }
+        let file = try GitCommand.takeOption("-o", from: &words)
         var timeout: Double?
         if let text = try GitCommand.takeOption("--timeout", from: &words) {
             guard let seconds = Seconds.parse(text, from: 0, upTo: WatchCommand.maximumTimeout) else {
@@ -28,11 +29,11 @@ enum CaptureCommand {
             }
             timeout = seconds
         }
-        for word in words where word.text.hasPrefix("-") { throw Verb.named("capture")!.unknownOption(word.text) }
+        try DiffCommand.refuseOptions(words, of: "capture")
         guard timeout != nil || !command.isEmpty || context.streams.processEndsAfterRun else {
             throw CLIError.usage("capture in process needs --timeout or a command")
         }
-        let named = try words.map { token throws in try context.domainName(token).displayName }
+        let named = try DiffCommand.stateNames(words, &context)
         let store = context.store
         // A domain that cannot be read is said once, and left out of the comparison.
         var skipped: [StoreError] = []
@@ -59,14 +60,40 @@ enum CaptureCommand {
         var after = try SettingsState.live(named, in: store) { _ in }
         after.unreadable += before.unreadable
         for error in skipped { context.warn(Diagnostic(error, verbWrites: false).message) }
-        let filter = NoiseFilter(patterns + ignored)
-        let (difference, hidden) = filter.apply(to: StateDiff(from: before, to: after))
-        for line in difference.commands(program: context.program) { context.print(line) }
-        if hidden > 0 {
-            let keys = hidden == 1 ? "1 change" : "\(hidden) changes"
+        let filter = NoiseFilter(ignored, builtIn: !all)
+        let (difference, hidden) = filter.filter(StateDiff(from: before, to: after))
+        if asState {
+            let (state, leftOut) = difference.desiredState()
+            try DiffCommand.write(state, to: file, &context)
+            if !leftOut.isEmpty {
+                context.warn(
+                    "a desired state cannot say that a key or a domain is gone; left out: " + Self.list(leftOut))
+            }
+        } else {
+            var text: [UInt8] = []
+            for line in difference.commands(program: context.program) { text += Array(line.utf8) + [0x0A] }
+            try DiffCommand.write(text, to: file, &context)
+        }
+        if !hidden.isEmpty {
+            let keys = hidden.count == 1 ? "1 change" : "\(hidden.count) changes"
             context.error += Array(
-                "\(context.program): hid \(keys) to keys that change by themselves (--all shows them)\n".utf8)
+                ("\(context.program): hid \(keys) to keys that change by themselves (--all shows them): "
+                    + Self.list(hidden) + "\n").utf8)
         }
         context.status = status
+    }
+
+    /// The most places a message names; the rest are counted.
+    static let listed = 10
+
+    /// `DOMAIN /POINTER, …` of the first few places, and how many more, escaped for a
+    /// terminal.
+    static func list(_ places: [StateDiff.Place]) -> String {
+        var names = places.prefix(listed).map { place in
+            let pointer = place.path.segments.isEmpty ? "(the whole domain)" : place.path.pointer
+            return CanonicalText.escapedLine(place.domain) + " " + CanonicalText.escapedLine(pointer)
+        }
+        if places.count > listed { names.append("and \(places.count - listed) more") }
+        return names.joined(separator: ", ")
     }
 }

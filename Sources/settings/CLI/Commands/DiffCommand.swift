@@ -10,6 +10,8 @@ enum DiffCommand {
     /// One side of a `diff`: a domain's values (from the store or a file), or a state of
     /// several domains (a `snapshot` file).
     enum Side {
+        /// `name` is how commands address it: a domain's state name, a property-list
+        /// file's absolute path; nil for what no command can write (standard input, JSON).
         case domain(name: String?, values: PlistDictionary?)
         case state(SettingsState)
     }
@@ -49,11 +51,13 @@ enum DiffCommand {
         case (.state(let a), .state(let b)): difference = StateDiff(from: a, to: b)
         case (.domain(let a, let x), .domain(let b, let y)):
             headings = false
-            let name = a ?? b
-            if commands, name == nil {
-                throw CLIError.usage("--commands needs a domain to write to: give one side as a domain")
+            // The commands turn the first side into the second, so they write to it.
+            if commands, a == nil {
+                throw CLIError.usage(
+                    "--commands writes to '\(words[0].text)', which is not a domain or a property-list file "
+                        + "ending in .plist; give the domain first to make it like the file")
             }
-            difference = StateDiff(domains: StateDiff.domain(name ?? "", x, y).map { [$0] } ?? [])
+            difference = StateDiff(domains: StateDiff.domain(a ?? b ?? "", x, y).map { [$0] } ?? [])
         default:
             throw CLIError.usage("a snapshot is compared with a snapshot, or alone with the domains as they are now")
         }
@@ -72,14 +76,27 @@ enum DiffCommand {
     static func snapshot(_ context: inout Context, _ arguments: [Token]) throws {
         var words = arguments
         let file = try GitCommand.takeOption("-o", from: &words)
-        for word in words where word.text.hasPrefix("-") && word.text != "-" {
-            throw Verb.named("snapshot")!.unknownOption(word.text)
-        }
-        let names = try words.map { token throws in try context.domainName(token).displayName }
+        try refuseOptions(words, of: "snapshot")
+        let names = try stateNames(words, &context)
         var skipped: [StoreError] = []
         let state = try SettingsState.live(names, in: context.store) { skipped.append($0) }
         for error in skipped { context.report(error) }
         try write(state.file, to: file, &context)
+    }
+
+    /// Refuses a word that looks like an option but is none of the global domain's
+    /// spellings (`-g`, `-globalDomain`) or `-` (standard input).
+    static func refuseOptions(_ words: [Token], of verb: String) throws {
+        for word in words where word.text.hasPrefix("-") && word.text != "-" {
+            if (try? DomainName(word.text)) == .global { continue }
+            throw Verb.named(verb)!.unknownOption(word.text)
+        }
+    }
+
+    /// The domain words as a state names them, with the host option (`-currentHost`,
+    /// `-host`) and ByHost paths honoured (`SettingsState.name(of:host:)`).
+    static func stateNames(_ words: [Token], _ context: inout Context) throws -> [String] {
+        try words.map { token throws in SettingsState.name(of: try context.domainName(token), host: context.host) }
     }
 
     /// Bytes to FILE, or to standard output when FILE is nil or `-`.
@@ -108,7 +125,8 @@ enum DiffCommand {
         let isFile = word == "-" || word.contains("/") || (try? FileSystem.status(word))??.isRegular == true
         guard isFile else {
             let domain = try context.domainName(token)
-            return .domain(name: domain.displayName, values: try context.store.load(domain, host: context.host)?.values)
+            let values = try context.store.load(domain, host: context.host)?.values
+            return .domain(name: SettingsState.name(of: domain, host: context.host), values: values)
         }
         let bytes: [UInt8]
         if word == "-" {
@@ -120,8 +138,21 @@ enum DiffCommand {
         }
         switch try SettingsState.read(bytes, name: word == "-" ? "standard input" : word) {
         case .state(let state): return .state(state)
-        case .domain(let values): return .domain(name: nil, values: values)
+        case .domain(let values): return .domain(name: writableFile(word, bytes, &context), values: values)
         }
+    }
+
+    /// The name commands write a file by: its absolute path, when `settings write` takes
+    /// that path as this file (it ends in `.plist`, outside the preferences folder) and
+    /// the file is a property list (the store reads no JSON); else nil.
+    private static func writableFile(_ word: String, _ bytes: [UInt8], _ context: inout Context) -> String? {
+        guard word != "-", word.hasSuffix(".plist"),
+            // A word without a slash names a file here (`side`), not a domain.
+            case let spelled = word.contains("/") ? word : "./" + word,
+            case .path(let path)? = try? DomainName(commandLine: spelled, environment: context.streams.environment),
+            (try? PlistFiles.dictionary(from: bytes, name: word)) != nil
+        else { return nil }
+        return path
     }
 
     /// Whether `flag` is among the words, taking it out.

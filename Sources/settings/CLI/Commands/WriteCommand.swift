@@ -13,6 +13,10 @@ enum WriteCommand {
         case .place(let place): request = place
         }
         let (key, options) = (request.key, request.options)
+        // Text given as JSON (`--json`, `--path-json`) says a control character exactly,
+        // as `diff --commands` replays one: the file becomes binary to hold it, as
+        // SettingsKit's and sync's writes do, rather than being refused.
+        if options.json || request.pathFromJSON { context.store.binaryForAnyText = true }
         // The store checks the key's whole value against the schema (`WritePolicy`), so a
         // write deep inside it is checked too; `--force` turned that off.
         try context.update(request.domain, key: key) { value in
@@ -65,6 +69,8 @@ enum WriteCommand {
         let options: PathOptions
         let keySchema: KeySchema?
         let force: Bool
+        /// Whether the place was given as a JSON path (`--path-json`).
+        let pathFromJSON: Bool
 
         var key: String { path.segments[0] }
         /// The place below the top-level key.
@@ -100,6 +106,7 @@ enum WriteCommand {
             isPath: Bool, checking: Bool
         ) throws {
             (self.domain, self.force) = (domain, force)
+            pathFromJSON = isPath && words[0].text == "--path-json"
             var words = words
             var options = PathOptions()
             if isPath {
@@ -149,7 +156,7 @@ enum WriteCommand {
         throw CLIError.schemaViolation(key: keySchema.name, "'\(text)' is not \(type.phrase) (\(row.expected))")
     }
 
-    /// The value words, or `[--exact] --json TEXT`.
+    /// The value words, or `[--exact] --json TEXT` (`-`: standard input).
     private static func valueChange(
         _ context: inout Context, _ words: inout [Token],
         _ options: inout PathOptions
@@ -159,8 +166,19 @@ enum WriteCommand {
         {
             options.json = true
             options.exact = options.exact || flags[0] == "--exact"
-            do throws(JSONError) { return .set(try JSONReader.read(Array(flags[flags.count - 1].utf8))) } catch {
-                throw CLIError.json(error, source: "the value")
+            // `--json -` reads the value from standard input: a value too big for one
+            // argument (Linux refuses one over 128 KiB), as `diff --commands` replays it.
+            let text = flags[flags.count - 1]
+            let bytes: [UInt8]
+            if text == "-" {
+                do throws(Errno) { bytes = try context.streams.input() } catch {
+                    throw StoreError.unreadable(path: "standard input", error)
+                }
+            } else {
+                bytes = Array(text.utf8)
+            }
+            do throws(JSONError) { return .set(try JSONReader.read(bytes)) } catch {
+                throw CLIError.json(error, source: text == "-" ? "standard input" : "the value")
             }
         }
         var lookalikes: [ValueArguments.Lookalike] = []
