@@ -111,6 +111,25 @@ public enum JSONWriter {
         }
     }
 
+    /// A desired state, pretty: an object of domains, each `null` (absent) or an object of
+    /// keys, each a value or `null` (absent), which no `PlistValue` can say.
+    package static func encodeDesired(_ domains: [(name: String, keys: [(key: String, value: PlistValue?)]?)])
+        -> [UInt8]
+    {
+        var out: [UInt8] = []
+        appendCollection(UInt8(ascii: "{"), UInt8(ascii: "}"), domains.count, 0, &out) { i, out in
+            appendString(domains[i].name, &out)
+            out.append(contentsOf: ": ".utf8)
+            guard let keys = domains[i].keys else { return appendText("null", &out) }
+            appendCollection(UInt8(ascii: "{"), UInt8(ascii: "}"), keys.count, 1, &out) { j, out in
+                appendString(keys[j].key, &out)
+                out.append(contentsOf: ": ".utf8)
+                if let value = keys[j].value { write(value, 2, into: &out) } else { appendText("null", &out) }
+            }
+        }
+        return out
+    }
+
     private static func writeObject(_ entries: [PlistDictionary.Entry], _ level: Int?, _ out: inout [UInt8]) {
         appendCollection(UInt8(ascii: "{"), UInt8(ascii: "}"), entries.count, level, &out) { i, out in
             appendString(entries[i].key, &out)

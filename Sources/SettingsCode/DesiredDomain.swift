@@ -127,7 +127,7 @@ struct DesiredDomain {
     mutating func perform() {
         var recorded: [PlistDictionary.Entry] = []
         var made: [DesiredState.Edit] = []
-        for (path, value) in wanted {
+        for (path, wantedValue) in wanted {
             let pointer = path.pointer
             var held: PlistDictionary
             if case .dict(let known)? = before[pointer] {
@@ -137,6 +137,9 @@ struct DesiredDomain {
             } else {
                 held = [:]
             }
+            // What the domain holds already, as JSON says it, is left as it is held.
+            var value = wantedValue
+            if let wanted = value, let now = path.value(in: working), JSONSameness.same(wanted, now) { value = now }
             held = held.updating([
                 (key: "set", value: value), (key: "removed", value: value == nil ? .bool(true) : nil),
             ])

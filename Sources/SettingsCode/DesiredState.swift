@@ -44,6 +44,8 @@ public struct DesiredState: Sendable {
         public let name: String
         /// The domain.
         public let domain: DomainName
+        /// Its host: a ByHost domain's (`ByHost/DOMAIN.HOST`), else `.any`.
+        public let host: DomainHost
         /// Its values now; nil: it has no file.
         public let current: PlistDictionary?
         /// The edits, in order: places given back, then the desired state's.
@@ -106,20 +108,22 @@ public struct DesiredState: Sendable {
         var plan = Plan(domains: [], record: [:])
         // Domain names are file names: told apart by their bytes, as keys are, and each
         // domain once however it is spelled (`-g` and `NSGlobalDomain`).
-        var wanted: [(name: String, domain: DomainName, values: PlistDictionary?)] = []
+        var wanted: [(name: String, domain: DomainName, host: DomainHost, values: PlistDictionary?)] = []
         var seen: [ExactKey: String] = [:]
+        let home = store.environment.home
         for (given, values) in desired.state.domains {
-            let domain = try DomainName(given, home: store.environment.home)
+            let (domain, host) = try SettingsState.domain(named: given, home: home)
+            let canonical = SettingsState.name(of: domain, host: host)
             // A desired state from elsewhere must not reach a file outside the config folder.
             if case .path = domain {
                 problems.append(.badPath(domain: given, key: "", "a desired state names domains, not files"))
                 continue
             }
-            if let first = seen.updateValue(given, forKey: ExactKey(domain.displayName)) {
-                problems.append(.twice(domain: domain.displayName, first, given))
+            if let first = seen.updateValue(given, forKey: ExactKey(canonical)) {
+                problems.append(.twice(domain: canonical, first, given))
                 continue
             }
-            wanted.append((domain.displayName, domain, values))
+            wanted.append((canonical, domain, host, values))
         }
         let old = try readRecord()
         var ahead = old
@@ -127,29 +131,29 @@ public struct DesiredState: Sendable {
             // A snapshot of every domain: one it does not name (there now, or in the
             // record) was absent.
             for given in try SettingsState.allNames(in: store) + old.sortedEntries.map(\.key) {
-                guard let domain = try? DomainName(given, home: store.environment.home) else { continue }
-                let name = domain.displayName
+                guard let (domain, host) = try? SettingsState.domain(named: given, home: home) else { continue }
+                let name = SettingsState.name(of: domain, host: host)
                 guard seen[ExactKey(name)] == nil, !desired.state.unreadable.contains(where: { sameKey($0, name) })
                 else { continue }
                 seen[ExactKey(name)] = name
-                wanted.append((name, domain, nil))
+                wanted.append((name, domain, host, nil))
             }
         }
         for entry in old.sortedEntries {
-            let domain = try? DomainName(entry.key, home: store.environment.home)
-            if seen[ExactKey(domain?.displayName ?? entry.key)] == nil {
+            let named = (try? SettingsState.domain(named: entry.key, home: home)).map(SettingsState.name)
+            if seen[ExactKey(named ?? entry.key)] == nil {
                 problems.append(.unnamed(domain: entry.key, record: name))
             }
         }
         var absentKeys: [ExactKey: [[String]]] = [:]
         for (domain, keys) in desired.absentKeys {
-            let canonical = (try? DomainName(domain, home: store.environment.home))?.displayName ?? domain
+            let canonical = (try? SettingsState.domain(named: domain, home: home)).map(SettingsState.name) ?? domain
             absentKeys[ExactKey(canonical), default: []].append(keys)
         }
-        for (name, domain, values) in wanted {
+        for (name, domain, host, values) in wanted {
             let before: PlistDictionary
             if case .dict(let dict)? = old[name] { before = dict } else { before = [:] }
-            let loaded = try store.load(domain)
+            let loaded = try store.load(domain, host: host)
             let current = loaded?.values
             var domainPlan = DesiredDomain(name: name, current: current ?? [:], before: before)
             domainPlan.want(values, absent: absentKeys[ExactKey(name)] ?? [], literal: desired.isSnapshot)
@@ -167,7 +171,7 @@ public struct DesiredState: Sendable {
             }
             plan.domains.append(
                 DomainPlan(
-                    name: name, domain: domain, current: current, edits: domainPlan.edits,
+                    name: name, domain: domain, host: host, current: current, edits: domainPlan.edits,
                     planned: domainPlan.working, absent: values == nil))
         }
         guard problems.isEmpty else { throw ApplyError.refused(problems) }
@@ -193,7 +197,7 @@ public struct DesiredState: Sendable {
         for domainPlan in plan.domains {
             do {
                 var changed = false
-                try store.update(domainPlan.domain) { values in
+                try store.update(domainPlan.domain, host: domainPlan.host) { values in
                     let before = values
                     // The file as the plan read it (the usual case) becomes what the plan
                     // made of it; else the edits are made again on what it holds now.
@@ -205,7 +209,9 @@ public struct DesiredState: Sendable {
                     changed = values != before
                     return changed
                 }
-                if domainPlan.absent, try store.remove(domainPlan.domain, onlyIfEmpty: true) { changed = true }
+                if domainPlan.absent, try store.remove(domainPlan.domain, host: domainPlan.host, onlyIfEmpty: true) {
+                    changed = true
+                }
                 if changed { written.append(domainPlan.name) }
                 done.append(domainPlan.name)
             } catch {

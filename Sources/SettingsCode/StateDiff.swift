@@ -80,38 +80,21 @@ public struct StateDiff: Sendable, Equatable {
     /// The difference as a desired state `apply` takes (`capture --state`): per domain,
     /// the new value of each leaf that was set, JSON in the lossless mapping (a real stays
     /// a real). A top-level key that starts with `/`, which `apply` reads as a pointer,
-    /// is written as its own pointer (`/~1usr~1bin`). What a desired state cannot say, a
-    /// leaf or a domain removed, is left out and returned.
-    public func desiredState() -> (file: [UInt8], leftOut: [Place]) {
-        var root = PlistDictionary(), leftOut: [Place] = []
-        for domain in domains {
-            var values = PlistDictionary()
-            for leaf in domain.leaves {
-                guard let new = leaf.new else {
-                    leftOut.append(Place(domain: domain.name, path: leaf.path))
-                    continue
-                }
+    /// is written as its own pointer (`/~1usr~1bin`), and so is a leaf below the top. A
+    /// leaf removed is `null`, and so is a domain removed.
+    public func desiredState() -> [UInt8] {
+        let domains = domains.map { domain -> (name: String, keys: [(key: String, value: PlistValue?)]?) in
+            guard domain.new != nil else { return (domain.name, nil) }
+            // A leaf below the top is named by its pointer: a dictionary written whole
+            // would replace the keys beside it that did not change.
+            let keys = domain.leaves.map { leaf -> (key: String, value: PlistValue?) in
                 let segments = leaf.path.segments
-                if segments[0].hasPrefix("/") {
-                    values[leaf.path.pointer] = new
-                } else {
-                    Self.insert(new, at: segments[...], into: &values)
-                }
+                let key = segments.count == 1 && !segments[0].hasPrefix("/") ? segments[0] : leaf.path.pointer
+                return (key, leaf.new)
             }
-            if domain.new == nil { leftOut.append(Place(domain: domain.name, path: PlistKeyPath([]))) }
-            if !values.isEmpty { root[domain.name] = .dict(values) }
+            return (domain.name, keys)
         }
-        return (JSONWriter.encode(.dict(root), pretty: true) + [UInt8(ascii: "\n")], leftOut)
-    }
-
-    /// `value` at `segments` inside `dict`, dictionaries on the way made.
-    private static func insert(_ value: PlistValue, at segments: ArraySlice<String>, into dict: inout PlistDictionary) {
-        guard let key = segments.first else { return }
-        guard segments.count > 1 else { dict[key] = value; return }
-        var inner: PlistDictionary
-        if case .dict(let existing)? = dict[key] { inner = existing } else { inner = [:] }
-        insert(value, at: segments.dropFirst(), into: &inner)
-        dict[key] = .dict(inner)
+        return JSONWriter.encodeDesired(domains) + [UInt8(ascii: "\n")]
     }
 
     /// The replayable commands that turn the old state into the new (`ReplayCommands`).

@@ -216,6 +216,25 @@ final class ApplyTrustTests: XCTestCase {
         XCTAssertFalse(r.stdout.contains("com.example.b") || r.stdout.contains("com.example.c"), r.stdout)
     }
 
+    /// Case 8: a ByHost domain in a state or desired file is applied to its ByHost file,
+    /// and the plain domain is left alone.
+    func testByHostDomainsAreAppliedToTheirFile() {
+        h.ok("write", "com.example.app", "plain", "-int", "1")
+        h.ok("-currentHost", "write", "com.example.app", "volume", "-int", "5")
+        let snap = h.config + "-host.json"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: snap) }
+        h.ok("-currentHost", "snapshot", "com.example.app", "-o", snap)
+        h.ok("-currentHost", "write", "com.example.app", "volume", "-int", "6")
+        h.ok("apply", snap)
+        XCTAssertEqual(h.ok("-currentHost", "read", "com.example.app", "volume"), "5\n")
+        XCTAssertEqual(json("com.example.app"), #"{"plain": 1}"#)
+        let desired = file("bh.json", #"{"ByHost/com.example.app.": {"volume": 9}}"#)
+        h.ok("apply", desired)
+        XCTAssertEqual(h.ok("-currentHost", "read", "com.example.app", "volume"), "9\n")
+        XCTAssertEqual(json("com.example.app"), #"{"plain": 1}"#)
+        XCTAssertEqual(h.run(["apply", desired, "--check"]).status, 0)
+    }
+
     /// Case 22: a record or state file without "domains" says so.
     func testAFileWithoutDomainsSaysSo() throws {
         let state = file("s.json", #"{"settings-state": 1}"#)

@@ -356,6 +356,8 @@ final class DiffCaptureTests: XCTestCase {
     func testCaptureStateWritesADesiredStateThatApplyTakes() throws {
         h.ok("write", "com.example.app", "volume", "-int", "1")
         h.ok("write", "com.example.app", "untouched", "-int", "1")
+        h.ok("write", "com.example.app", "gone", "-int", "1")
+        h.ok("write", "com.example.app", "ui", "-dict", "font", "-string", "mono")
         let settings = Harness.settings
         let state = h.config + "-capture.json"
         addTeardownBlock { try? FileManager.default.removeItem(atPath: state) }
@@ -364,6 +366,7 @@ final class DiffCaptureTests: XCTestCase {
             \(settings) write com.example.app ratio -float 1.0
             \(settings) write com.example.app -p /ui/theme -string dark
             \(settings) write com.example.app 'NSWindow Frame Main' -string '0 0 10 10'
+            \(settings) delete com.example.app gone
             """
         let r = h.exec(settings, ["capture", "com.example.app", "--state", "-o", state, "--", "/bin/sh", "-c", script])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -373,14 +376,20 @@ final class DiffCaptureTests: XCTestCase {
         let root = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         XCTAssertEqual(Set(root?.keys ?? [:].keys), ["com.example.app"])
         let app = root?["com.example.app"] as? [String: Any]
-        XCTAssertEqual(Set(app?.keys ?? [:].keys), ["volume", "ratio", "ui"], text)
-        // Applied where nothing was, it gives the same keys, types included.
+        // A leaf below the top is its pointer, so the keys beside it stay; a key removed
+        // is null (issue 49: a desired state says absent).
+        XCTAssertEqual(Set(app?.keys ?? [:].keys), ["volume", "ratio", "/ui/theme", "gone"], text)
+        XCTAssertTrue(app?["gone"] is NSNull, text)
+        // Applied elsewhere, it gives the same keys, types included, and takes the removed one.
         let fresh = Harness()
         defer { fresh.cleanUp() }
+        fresh.ok("write", "com.example.app", "gone", "-int", "5")
+        fresh.ok("write", "com.example.app", "ui", "-dict", "size", "-int", "12")
         let applied = fresh.run(["apply", state])
         XCTAssertEqual(applied.status, 0, applied.stderr)
         XCTAssertEqual(
-            fresh.plistlibJSON(fresh.path("com.example.app")), #"{"ratio": 1.0, "ui": {"theme": "dark"}, "volume": 7}"#)
+            fresh.plistlibJSON(fresh.path("com.example.app")),
+            #"{"ratio": 1.0, "ui": {"size": 12, "theme": "dark"}, "volume": 7}"#)
         // Without -o, to standard output.
         let out = h.exec(
             settings, ["capture", "--state", "--", settings, "write", "com.example.app", "volume", "-int", "8"])

@@ -104,6 +104,25 @@ final class ReplayPropertyTests: XCTestCase {
                 XCTAssertTrue(
                     FileManager.default.createFile(atPath: target, contents: Data(BinaryWriter.encode(.dict(new)))))
             }
+            // `apply` of a snapshot is a restore: the domain as it was, `--check` agreeing
+            // with `diff` (issue 49).
+            let label = "seed \(seed) round \(round), apply (SETTINGS_REPLAY_SEED=\(seed) shows it again)"
+            XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(BinaryWriter.encode(.dict(old)))))
+            let snapshot = h.config + "-snapshot.json"
+            XCTAssertEqual(h.run(host + ["snapshot", "com.example.r", "-o", snapshot]).status, 0, label)
+            XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(BinaryWriter.encode(.dict(new)))))
+            XCTAssertEqual(h.run(["apply", snapshot, "--check"]).status, old == new ? 0 : 1, label)
+            let applied = h.run(["apply", snapshot])
+            XCTAssertEqual(applied.status, 0, "\(label): \(applied.stderr)")
+            let restored = h.run(["diff", snapshot])
+            XCTAssertEqual(restored.status, 0, "\(label): \(restored.stdout.prefix(3000))")
+            XCTAssertEqual(h.run(["apply", snapshot, "--check"]).status, 0, label)
+            // A key the snapshot holds as it is now is left as it is (a 32-bit real stays 32 bits).
+            let back = try PropertyList.read(Array(try Data(contentsOf: URL(fileURLWithPath: file)))).0
+            guard case .dict(let restored) = back else { return XCTFail(label) }
+            for entry in new.sortedEntries where old[entry.key] == entry.value {
+                XCTAssertEqual(restored[entry.key], entry.value, "\(label): \(entry.key)")
+            }
         }
     }
 }

@@ -63,12 +63,7 @@ enum CaptureCommand {
         let filter = NoiseFilter(ignored, builtIn: !all)
         let (difference, hidden) = filter.filter(StateDiff(from: before, to: after))
         if asState {
-            let (state, leftOut) = difference.desiredState()
-            try DiffCommand.write(state, to: file, &context)
-            if !leftOut.isEmpty {
-                context.warn(
-                    "a desired state cannot say that a key or a domain is gone; left out: " + Self.list(leftOut))
-            }
+            try DiffCommand.write(difference.desiredState(), to: file, &context)
         } else {
             var text: [UInt8] = []
             for line in difference.commands(program: context.program) { text += Array(line.utf8) + [0x0A] }
