@@ -18,4 +18,12 @@ enum JSONSameness {
         default: return false
         }
     }
+
+    /// `json` where `held` was: a real a 32-bit real can hold, written over a 32-bit real,
+    /// stays 32 bits (the journal's JSON cannot say the width it had).
+    static func keepingWidth(_ json: PlistValue, of held: PlistValue?) -> PlistValue {
+        guard case .double(let d) = json, case .float? = held else { return json }
+        let f = Float(d)
+        return Double(f) == d || Double("\(f)") == d ? .float(f) : json
+    }
 }

@@ -1,26 +1,75 @@
 import PlistModel
 import SettingsStore
 
-/// `undo`: the journal's last changes of a domain taken back, as a new change (itself
-/// journalled, so undoable), key by key: only the keys those changes touched are written,
-/// and only where they still hold what the last of those changes left. A key changed
-/// since by anything else keeps its value and is reported.
+/// `undo` and `redo`: the journal's changes of a domain taken back, as a new change
+/// (itself journalled, marked with the entries it took back), key by key: only the keys
+/// those changes touched are written, and only where they still hold what the last of
+/// those changes left. A key changed since by anything else keeps its value and is
+/// reported.
+///
+/// The journal is a history with a pointer, as an editor's: `undo` takes back the newest
+/// change still in effect, the next `undo` the one before it; `redo` takes back the newest
+/// undo still in effect, until a new change is made (which starts a new history).
 public enum Undo {
-    /// What to take back: the last `steps` entries, or every entry after `time`.
+    /// What to take back: the last `steps` changes in effect, or every change in effect
+    /// made after `time` (the newest ones, stopping at the first made before it: a clock
+    /// stepped back never reaches changes older than it).
     public enum Extent: Sendable, Equatable {
         case steps(Int)
         case after(Double)
     }
 
-    /// Per key: the value the undone changes left (what it must still hold) and the one to
-    /// restore (nil: remove the key). Empty when there is nothing to undo; nil when one of
-    /// the changes was too large for the journal to keep its values.
-    public static func plan(_ entries: [JournalEntry], _ extent: Extent) -> [KeyChange]? {
-        let undone: ArraySlice<JournalEntry>
-        switch extent {
-        case .steps(let n): undone = entries.suffix(max(0, n))
-        case .after(let time): undone = entries.drop { $0.time <= time }
+    /// Per entry, whether it is in effect: not taken back by an entry in effect.
+    static func inEffect(_ entries: [JournalEntry]) -> [Bool] {
+        var takenBack = Set<JournalEntry.ID>(), effect = Array(repeating: true, count: entries.count)
+        for i in entries.indices.reversed() {
+            if takenBack.contains(entries[i].id) {
+                effect[i] = false
+            } else if let back = entries[i].takenBack {
+                takenBack.formUnion(back.entries)
+            }
         }
+        return effect
+    }
+
+    /// The changes an `undo` of `extent` takes back, oldest first: changes in effect that
+    /// are not themselves undos or redos.
+    public static func undoTargets(_ entries: [JournalEntry], _ extent: Extent) -> [JournalEntry] {
+        let effect = inEffect(entries)
+        var targets: [JournalEntry] = []
+        for i in entries.indices.reversed() where effect[i] && entries[i].takenBack == nil {
+            switch extent {
+            case .steps(let n): guard targets.count < n else { return targets.reversed() }
+            case .after(let time): guard entries[i].time > time else { return targets.reversed() }
+            }
+            targets.append(entries[i])
+        }
+        return targets.reversed()
+    }
+
+    /// The undo a `redo` takes back: the newest undo in effect, when no change in effect
+    /// came after it (a new change ends what can be redone); nil when there is none.
+    public static func redoTarget(_ entries: [JournalEntry]) -> JournalEntry? {
+        let effect = inEffect(entries)
+        for i in entries.indices.reversed() where effect[i] {
+            switch entries[i].takenBack {
+            case .undid?: return entries[i]
+            case .redid?: continue
+            case nil: return nil
+            }
+        }
+        return nil
+    }
+
+    /// `plan(of:)` of `undoTargets`.
+    public static func plan(_ entries: [JournalEntry], _ extent: Extent) -> [KeyChange]? {
+        plan(of: undoTargets(entries, extent))
+    }
+
+    /// Per key: the value the changes `undone` left (what it must still hold) and the one
+    /// to restore (nil: remove the key). Empty when there is nothing to undo; nil when one
+    /// of the changes was too large for the journal to keep its values.
+    public static func plan(of undone: [JournalEntry]) -> [KeyChange]? {
         guard undone.allSatisfy(\.valuesKept) else { return nil }
         // Keys by their bytes: "é" and "e\u{301}" are two keys, each undone on its own.
         var left: [ExactKey: PlistValue?] = [:], restore: [ExactKey: PlistValue?] = [:], order: [String] = []
@@ -40,22 +89,35 @@ public enum Undo {
         }
     }
 
-    /// Makes `plan` in one locked update of the domain; returns the keys left alone
-    /// because they changed since.
+    /// Makes `plan` in one locked update of the domain, journalled as taking back
+    /// `takesBack`; returns the keys left alone because they changed since. The journal
+    /// keeps values in JSON, where a 32-bit real reads back as 64 bits: a key holds what
+    /// the journal says when it holds it as JSON says it, and a real given back where a
+    /// 32-bit real is stays 32 bits.
     @discardableResult
     public static func run(
-        _ plan: [KeyChange], on domain: DomainName, host: DomainHost = .any, in store: DomainStore
+        _ plan: [KeyChange], takingBack takesBack: JournalEntry.TakenBack? = nil, on domain: DomainName,
+        host: DomainHost = .any, in store: DomainStore
     ) throws -> [String] {
+        var store = store
+        store.takesBack = takesBack
         var skipped: [String] = []
         try store.update(domain, host: host) { values in
             skipped = []
             var made: [(key: String, value: PlistValue?)] = []
             for change in plan {
-                guard values[change.key] == change.old else {
+                let now = values[change.key]
+                let holds =
+                    switch (change.old, now) {
+                    case (nil, nil): true
+                    case (let expected?, let now?): JSONSameness.same(expected, now)
+                    default: false
+                    }
+                guard holds else {
                     skipped.append(change.key)
                     continue
                 }
-                made.append((change.key, change.new))
+                made.append((change.key, change.new.map { JSONSameness.keepingWidth($0, of: now) }))
             }
             // In one pass: removing keys one at a time moves the entries after each.
             if !made.isEmpty { values = values.updating(made) }

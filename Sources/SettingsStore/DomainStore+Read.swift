@@ -149,7 +149,8 @@ extension DomainStore {
     /// last entry, found now.
     public func history(of domain: DomainName, host: DomainHost = .any) -> [JournalEntry] {
         guard let journal = Journal(self) else { return [] }
-        let named = path(of: domain, host: host)
+        // By the file a write replaces: a link's target (`WriteTransaction`).
+        let named = (try? writeTarget(path(of: domain, host: host))) ?? path(of: domain, host: host)
         var entries = journal.entries(at: named)
         let stamp = (try? FileSystem.status(named)).flatMap { $0.map(FileStamp.init) }
         let found = Journal.Write(journal, at: named, before: stamp, creating: false) {

@@ -51,6 +51,9 @@ public struct DomainStore: Sendable {
     /// Who writes, for the journal (`history`): the command line sets `settings VERB`;
     /// nil is the program's name.
     package var writer: String?
+    /// What the next changes take back, for the journal: `undo` and `redo` mark their
+    /// change with the entries it took back, so the next `undo` walks further back.
+    package var takesBack: JournalEntry.TakenBack?
     /// The config folder's file names as a caller listed them once (a sync round applying
     /// thousands of domains): a domain with no file under its exact name is looked for in
     /// this table, in any case, instead of by listing the folder again for each.

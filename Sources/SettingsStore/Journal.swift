@@ -20,6 +20,40 @@ public struct JournalEntry: Sendable, Equatable {
     public var valuesKept = true
     /// How many keys changed.
     public var count: Int
+    /// What the change took back: the entries an `undo` or a `redo` took back.
+    public var takenBack: TakenBack?
+
+    /// An entry's identity: its time and its writer's process id (an outside change
+    /// found by a write has that write's time, and process id 0).
+    public struct ID: Hashable, Sendable {
+        public let time: Double
+        public let pid: Int32
+        public init(time: Double, pid: Int32) { (self.time, self.pid) = (time, pid) }
+    }
+
+    /// The entries a change took back: `undo` takes back changes, `redo` takes back undos.
+    public enum TakenBack: Sendable, Equatable {
+        case undid([ID])
+        case redid([ID])
+
+        /// The entries taken back.
+        public var entries: [ID] {
+            switch self {
+            case .undid(let ids), .redid(let ids): ids
+            }
+        }
+
+        /// The journal's key for it.
+        var key: String {
+            switch self {
+            case .undid: "undid"
+            case .redid: "redid"
+            }
+        }
+    }
+
+    /// This entry's identity.
+    public var id: ID { ID(time: time, pid: pid) }
 
     /// An entry; `count` is the number of `changes` unless given.
     package init(
@@ -51,6 +85,7 @@ package struct Journal: Sendable {
     let maximumBytes: Int
     let maximumAge: Double
     let writer: String
+    let takesBack: JournalEntry.TakenBack?
 
     /// The variables that bound or turn off the journal.
     package static let sizeVariable = "SETTINGS_HISTORY_SIZE", daysVariable = "SETTINGS_HISTORY_DAYS"
@@ -65,6 +100,7 @@ package struct Journal: Sendable {
         (maximumBytes, maximumAge) = (size, days * 86400)
         // A change a `watch --exec` command makes is marked, so that watch knows its own.
         writer = (store.writer ?? Self.programName) + (environment[Self.execVariable].map { " (\($0))" } ?? "")
+        takesBack = store.takesBack
     }
 
     /// The journal's size in bytes (0: off) and age in days, from the environment: a
@@ -286,7 +322,8 @@ package struct Journal: Sendable {
             // Changes left uncollected (more than `keptChanges`) leave only their count.
             let whole = (count ?? changes.count) == changes.count
             lines += Self.line(
-                now, writer, FileSystem.processID, changes, limit: whole ? limit : -1, count: count ?? changes.count)
+                now, writer, FileSystem.processID, changes, limit: whole ? limit : -1, count: count ?? changes.count,
+                takesBack: takesBack)
         }
         let size: Int
         do throws(StateFileError) { size = try file.append(lines, under: root) } catch { return Self.refusal(error) }
@@ -313,7 +350,8 @@ package struct Journal: Sendable {
     /// again the keys too, leaving their `"count"`: a 100,000-key import is one short line,
     /// not the domain twice over. A negative limit keeps nothing but the count.
     static func line(
-        _ time: Double, _ writer: String, _ pid: Int32, _ changes: [KeyChange], limit: Int, count: Int? = nil
+        _ time: Double, _ writer: String, _ pid: Int32, _ changes: [KeyChange], limit: Int, count: Int? = nil,
+        takesBack: JournalEntry.TakenBack? = nil
     ) -> [UInt8] {
         // One array, appended to: a line of arrays added together was a tenth of a write's own work.
         var out: [UInt8] = []
@@ -324,6 +362,12 @@ package struct Journal: Sendable {
         JSONWriter.append(.string(writer), to: &out)
         out.append(contentsOf: ",\"pid\":".utf8)
         JSONWriter.append(.int(PlistInteger(Int64(pid))), to: &out)
+        if let takesBack {
+            // `"undid":[[time,pid],…]`: the entries an undo (or a redo) took back.
+            let ids = takesBack.entries.map { PlistValue.array([.double($0.time), .int(PlistInteger(Int64($0.pid)))]) }
+            out.append(contentsOf: ",\"\(takesBack.key)\":".utf8)
+            JSONWriter.append(.array(ids), to: &out)
+        }
         out.append(contentsOf: ",\"changes\":[".utf8)
         let start = out.count
         /// The changes appended, with their values or without; false (and out as it was)
@@ -370,9 +414,20 @@ package struct Journal: Sendable {
         }
         var count = changes.count
         if case .int(let n)? = record["count"], let n = n.int64 { count = Int(clamping: n) }
-        return JournalEntry(
+        var entry = JournalEntry(
             time: time, writer: writer, pid: Int32(truncatingIfNeeded: pid.int64 ?? 0), changes: changes,
             valuesKept: record["values"] != .bool(false), count: count)
+        for (key, make) in [("undid", JournalEntry.TakenBack.undid), ("redid", JournalEntry.TakenBack.redid)] {
+            guard case .array(let items)? = record[key] else { continue }
+            entry.takenBack = make(
+                items.compactMap { item in
+                    guard case .array(let pair) = item, pair.count == 2, case .double(let time) = pair[0],
+                        case .int(let pid) = pair[1]
+                    else { return nil }
+                    return JournalEntry.ID(time: time, pid: Int32(truncatingIfNeeded: pid.int64 ?? 0))
+                })
+        }
+        return entry
     }
 
     /// Whether the journal's first entry is past the age limit (its first bytes name its time).

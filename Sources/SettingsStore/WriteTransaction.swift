@@ -18,7 +18,7 @@ final class WriteTransaction {
     private let journalRefused: (@Sendable (String) -> Void)?
 
     /// Begun under the lock, before anything is written. `named` is the domain's file as
-    /// named (the journal's key), `before` the stamp of the file read (nil: none), and
+    /// named, `before` the stamp of the file read (nil: none), and
     /// `values` what it held, which the journal compares with its copy of the last write
     /// (asked only when the journal is on and holds a copy).
     init(
@@ -27,7 +27,10 @@ final class WriteTransaction {
     ) {
         (self.path, self.directoryFD) = (path, directoryFD)
         journalRefused = store.journalRefused
-        entry = Journal(store).map { Journal.Write($0, at: named, before: before, creating: true, values: values) }
+        // Journalled by the file written (a link's target): a domain reached through a
+        // link and the one whose file it is keep one journal, so neither's write is the
+        // other's outside change.
+        entry = Journal(store).map { Journal.Write($0, at: path, before: before, creating: true, values: values) }
     }
 
     /// Begun on a domain's locked target (`DomainStore.withTarget`).

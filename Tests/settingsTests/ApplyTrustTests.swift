@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import settings
 
 /// `apply` as dotfiles use it (issue 49): one file per app, each its own record; a run
 /// killed or doubled loses no value it must give back; a person's own later value is
@@ -233,6 +234,23 @@ final class ApplyTrustTests: XCTestCase {
         XCTAssertEqual(h.ok("-currentHost", "read", "com.example.app", "volume"), "9\n")
         XCTAssertEqual(json("com.example.app"), #"{"plain": 1}"#)
         XCTAssertEqual(h.run(["apply", desired, "--check"]).status, 0)
+    }
+
+    /// The record a file is applied under: its name without its extension; a Nix store
+    /// path's without its hash, so every build keeps one record; nothing that leaves the
+    /// records' folder.
+    func testTheRecordIsNamedAfterTheFile() {
+        XCTAssertEqual(ApplyCommand.recordName(of: "/home/me/dotfiles/editor.json"), "editor")
+        XCTAssertEqual(ApplyCommand.recordName(of: "term"), "term")
+        XCTAssertEqual(ApplyCommand.recordName(of: "-"), "stdin")
+        XCTAssertEqual(
+            ApplyCommand.recordName(of: "/nix/store/0123456789abcdfghijklmnpqrsvwxyz-settings.json"), "settings")
+        XCTAssertEqual(
+            ApplyCommand.recordName(of: "/tmp/0123456789abcdfghijklmnpqrsvwxyz-settings.json"),
+            "0123456789abcdfghijklmnpqrsvwxyz-settings")
+        XCTAssertEqual(ApplyCommand.recordName(of: "../.hidden.json"), "_hidden")
+        XCTAssertEqual(ApplyCommand.recordName(of: "/x/a b\u{1}.json"), "a_b_")
+        XCTAssertEqual(ApplyCommand.recordName(of: "/x/.json"), "_json")
     }
 
     /// Case 22: a record or state file without "domains" says so.

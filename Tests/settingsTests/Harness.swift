@@ -227,3 +227,10 @@ struct Harness {
         return files
     }
 }
+
+/// The lines of `undo`'s or `redo`'s output that say the change it made (`-/key = …`,
+/// `+/key = …`), without the lines naming the changes it took back.
+func changes(_ output: String) -> String {
+    output.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.hasPrefix("-") || $0.hasPrefix("+") }
+        .map { $0 + "\n" }.joined()
+}

@@ -58,13 +58,20 @@ final class HistoryTests: XCTestCase {
         h.ok("write", "com.example.app", "volume", "-int", "5")
         XCTAssertEqual(h.exec(Harness.probe, ["set", "com.example.app", "volume", "int", "9"]).status, 0)
         let now = h.ok("history", "com.example.app")
-        XCTAssertTrue(now.hasSuffix("outside change (not through settings)\n-/volume = 5\n+/volume = 9\n"), now)
+        XCTAssertTrue(
+            now.hasSuffix(
+                "outside change (not journalled: another program, or settings with the journal off)\n-/volume = 5\n+/volume = 9\n"
+            ), now)
         h.ok("write", "com.example.app", "theme", "-string", "dark")
         let later = h.ok("history", "com.example.app")
-        XCTAssertTrue(later.contains("outside change (not through settings)\n-/volume = 5\n+/volume = 9\n"), later)
+        XCTAssertTrue(
+            later.contains(
+                "outside change (not journalled: another program, or settings with the journal off)\n-/volume = 5\n+/volume = 9\n"
+            ), later)
         XCTAssertTrue(later.hasSuffix("+/theme = \"dark\"\n"), later)
         XCTAssertEqual(
-            h.ok("undo", "com.example.app", "--steps", "2"), "-/volume = 9\n+/volume = 5\n-/theme = \"dark\"\n")
+            changes(h.ok("undo", "com.example.app", "--steps", "2")), "-/volume = 9\n+/volume = 5\n-/theme = \"dark\"\n"
+        )
         XCTAssertEqual(h.plistlibJSON(h.path("com.example.app")), #"{"volume": 5}"#)
     }
 
@@ -76,11 +83,17 @@ final class HistoryTests: XCTestCase {
         h.ok("write", "com.example.app", "note", "-string", "short")
         XCTAssertEqual(h.exec(Harness.probe, ["set", "com.example.app", "volume", "int", "9"]).status, 0)
         var text = h.ok("history", "com.example.app")
-        XCTAssertTrue(text.hasSuffix("outside change (not through settings)\n+/volume = 9\n"), text)
+        XCTAssertTrue(
+            text.hasSuffix(
+                "outside change (not journalled: another program, or settings with the journal off)\n+/volume = 9\n"),
+            text)
         h.ok("write", "com.example.app", "note", "-string", String(repeating: "y", count: 3000))
         XCTAssertEqual(h.exec(Harness.probe, ["set", "com.example.app", "volume", "int", "10"]).status, 0)
         text = h.ok("history", "com.example.app")
-        XCTAssertTrue(text.hasSuffix("outside change (not through settings)\n-/volume = 9\n+/volume = 10\n"), text)
+        XCTAssertTrue(
+            text.hasSuffix(
+                "outside change (not journalled: another program, or settings with the journal off)\n-/volume = 9\n+/volume = 10\n"
+            ), text)
     }
 
     /// A write of a domain that has a file, traced: the folders it knows are there (the
@@ -127,16 +140,20 @@ final class HistoryTests: XCTestCase {
     func testUndoIsAPerKeyMergeAndUndoable() {
         h.ok("write", "com.example.app", "volume", "-int", "5")
         h.ok("write", "com.example.app", "volume", "-int", "7")
-        XCTAssertEqual(h.ok("undo", "com.example.app"), "-/volume = 7\n+/volume = 5\n")
+        XCTAssertEqual(changes(h.ok("undo", "com.example.app")), "-/volume = 7\n+/volume = 5\n")
         XCTAssertEqual(h.ok("read", "com.example.app", "volume"), "5\n")
-        XCTAssertEqual(h.ok("undo", "com.example.app"), "-/volume = 5\n+/volume = 7\n", "undo of the undo")
+        // Undo walks back, redo forward (issue 49: a second undo redid the first).
+        XCTAssertEqual(changes(h.ok("undo", "com.example.app")), "-/volume = 5\n", "the first write, taken back")
+        XCTAssertEqual(changes(h.ok("redo", "com.example.app")), "+/volume = 5\n")
+        XCTAssertEqual(changes(h.ok("redo", "com.example.app")), "-/volume = 5\n+/volume = 7\n")
+        XCTAssertEqual(h.run(["redo", "com.example.app"]).status, 1, "nothing left to redo")
         h.ok("write", "com.example.app", "a", "-int", "1")
         h.ok("write", "com.example.app", "b", "-int", "1")
         // An outside change to b since; undoing both a and b keeps it and says so.
         XCTAssertEqual(h.exec(Harness.probe, ["set", "com.example.app", "b", "int", "2"]).status, 0)
         let r = h.run(["undo", "com.example.app", "--steps", "2"])
         XCTAssertEqual(r.status, 0)
-        XCTAssertEqual(r.stdout, "-/b = 2\n", "the outside change and the write of b before it")
+        XCTAssertEqual(changes(r.stdout), "-/b = 2\n", "the outside change and the write of b before it")
         let again = h.run(["undo", "com.example.app", "--to", "1h"])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertFalse(
@@ -153,7 +170,7 @@ final class HistoryTests: XCTestCase {
         _ = h.run(["write", "com.example.app", "a", "-int", "3"], environment: ["SETTINGS_HISTORY_SIZE": "0"])
         let r = h.run(["undo", "com.example.app", "--steps", "1"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(r.stdout, "-/a = 3\n+/a = 2\n", "the change it had not seen is the one undone")
+        XCTAssertEqual(changes(r.stdout), "-/a = 3\n+/a = 2\n", "the change it had not seen is the one undone")
     }
 
     /// The journal never makes a write fail, survives a torn last line, and stays bounded.
@@ -252,7 +269,9 @@ final class HistoryTests: XCTestCase {
         h.ok("write", "com.example.big", "last", "-int", "2")
         let text = h.ok("history", "com.example.big")
         XCTAssertTrue(
-            text.contains("outside change (not through settings)\n  (not compared: the file is over 1 MiB)\n"), text)
+            text.contains(
+                "outside change (not journalled: another program, or settings with the journal off)\n  (not compared: the file is over 1 MiB)\n"
+            ), text)
         XCTAssertTrue(text.hasSuffix("-/last = 1\n+/last = 2\n"), text)
     }
 }

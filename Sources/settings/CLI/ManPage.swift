@@ -123,10 +123,15 @@ enum ManPage {
         .B \-\-json \-
         reads the JSON from standard input, for a value too big for one argument (Linux refuses
         one over 128 KiB).
-        Text given as JSON (or a key given by
+        Text given with
+        .B \-\-exact \-\-json
+        (or a key given by
         .BR \-\-path\-json )
-        that holds a control character XML cannot hold makes the file binary, rather than being
-        refused.
+        that holds a control character XML cannot hold makes the file binary, as
+        .B diff \-\-commands
+        replays it; plain
+        .B \-\-json
+        is refused there, as every other write is.
         .TP
         .BI write " domain " "\fB\-\-force\fP key value"
         Writes what the domain's schema would refuse (see
@@ -525,44 +530,101 @@ enum ManPage {
         .B \-
         for standard input) is a JSON object, in the mapping of
         .BR "JSON MAPPING" ,
-        of domain names to their keys and values, or a property list of the same shape, or a
-        .B snapshot
-        file.
+        of domain names to their keys and values, or a property list of the same shape.
         A key that starts with
         .B /
         is a pointer into a value
         .RB ( "\(dq/window/width\(dq: 800" ;
         dictionaries on the way are made).
+        .B null
+        says a key or a pointer must be absent
+        .RB ( "\(dqlastSeen\(dq: null" ,
+        .BR "\(dq/window/x\(dq: null" ),
+        and a domain set to
+        .B null
+        loses every key, and its file.
+        A
+        .B ByHost/
+        .IB domain . host
+        name is that host's file
+        .RB ( ByHost/com.example.app.
+        for
+        .BR \-currentHost ),
+        as
+        .B snapshot
+        names it.
         Only what differs is written, each domain in one locked update against the file as it is
         then, so a key another program changes meanwhile is kept; a domain already right is not
-        written at all (its mtime stays, and no watcher wakes).
-        The changes are printed as
+        written at all (its mtime stays, and no watcher wakes), and a value the file says as the
+        domain holds it (a 32-bit real, which JSON writes in its shortest digits) is left as held.
+        The changes made are printed as
         .B diff
-        prints them, and nothing when there were none.
+        prints them, and nothing when there were none; a run that fails part way prints only
+        what it did.
         .B \-\-dry\-run
         prints them and changes nothing;
         .B \-\-check
         prints the drift and exits 1 when the domains differ from the file.
         .IP
-        It is all or nothing: a key the managed file locks, a value the schema refuses, or a bad
-        pointer in any domain is one line each, and nothing is written (status 4 for a managed
-        key, else 2).
+        A
+        .B snapshot
+        file is a restore: each domain it names becomes exactly what it held (its keys taken as
+        they are, so a key
+        .B /usr/bin/python3
+        is one key), a domain it lists as absent loses its file, and for a snapshot of every
+        domain, so does a domain made since.
+        After it,
+        .B diff
+        of the snapshot and
+        .B \-\-check
+        both exit 0.
+        .IP
+        It is all or nothing: a key the managed file locks, a value the schema refuses, a bad
+        pointer, a domain named twice (as
+        .B \-g
+        and
+        .BR NSGlobalDomain ),
+        or a domain the record holds that the file no longer names, in any domain, is one line
+        each, and nothing is written (status 4 for a managed key, else 2).
         A domain that fails while being written (a read-only file, a full disk) ends the run with
         one line that names the domains already applied.
         .IP
         .B apply
-        records what each key it sets held before, in
+        records what each place it sets held before, and what it set there, in
         .IR $XDG_STATE_HOME/settings/apply/ name .json
-        (mode 0600; the name is
-        .B default
+        (mode 0600).
+        The name is the file's, without its extension
+        .RB ( ~/dotfiles/editor.json
+        is
+        .BR editor ;
+        a Nix store path's hash is left out, so
+        .B /nix/store/\fIhash\fP\-settings.json
+        is
+        .B settings
+        whatever the build;
+        standard input's is
+        .BR stdin ),
         unless
         .B \-\-as
-        gives another, so a user's and a team's desired states keep separate records).
+        gives another: one file per app, each its own record, never gives back what another set.
         A later
         .B apply
-        of a file that no longer lists a key gives it back that earlier value, or removes it (with
-        the dictionaries made to hold it) when it had none; so does a domain dropped from the file.
-        The record is by name, not by file, so a file that moves (a Nix store path) keeps it.
+        of a file that no longer lists a place gives it back that earlier value, or removes it
+        (with the dictionaries made to hold it) when it had none \(em unless it no longer holds
+        what
+        .B apply
+        set there: a value someone chose since is theirs, and stays, with a warning; so does a
+        place that can no longer be given back (its dictionary now a string, its array shorter),
+        which is dropped from the record and never blocks a later run.
+        A domain the record holds must stay named: write it as
+        .B "\(dqcom.example.old\(dq: {}"
+        to give its keys back; a file that leaves it out is refused, naming
+        .BR \-\-as .
+        One
+        .B apply
+        runs at a time (the others wait for it), and the record holds every place a run will
+        change before the run changes any, so a run killed part way and run again still gives
+        back what each place held before the first.
         defaults has no desired state at all.
         .TP
         .BI history " domain \fR[\fPkey\fR] [\fP\-\-json\fR] [\fP\-\-since time\fR]\fP"
@@ -586,8 +648,12 @@ enum ManPage {
         next write of the domain, or by
         .B history
         itself, and shows as an
-        .IR "outside change" ,
-        key by key.
+        .I "outside change"
+        (not journalled: another program, or
+        .B settings
+        with the journal off), key by key.
+        A domain that is a link to another's file shares that file's journal: a write through
+        either is the write it is, never the other's outside change.
         With a key, only its changes.
         .B \-\-since
         .I time
@@ -644,17 +710,40 @@ enum ManPage {
         .IR n ;
         .B \-\-to
         .IR time :
-        every change since then), as a new change, itself in the journal and undoable (so a
-        second
+        every change since then, the newest first, stopping at the first one stamped before it:
+        a clock stepped back never reaches older changes), as a new change, itself in the journal.
+        The journal is a history with a pointer, as an editor's: a second
         .B undo
-        takes back the first).
+        takes back the change before the first one, and so on;
+        .B redo
+        makes again what the last
+        .B undo
+        took back.
+        Each prints a line per change it took back
+        .RB ( "undid " "or " "redid" ,
+        when, who and its keys), then the keys it changed.
         Each key those changes touched gets the value it had before them, in one locked update
         against the file as it is then: a key they did not touch keeps any later change, and a
         key changed since by something the journal has not seen is left as it is, with a
         warning.
+        A value the journal kept is compared as its JSON says it: a 32-bit real in a binary
+        domain, which the journal's JSON reads back as 64 bits, is undone, and given back as a
+        32-bit real.
         Prints the keys it changed, as
         .B history
         does; exit 1 when there is nothing to undo.
+        .TP
+        .BI redo " domain"
+        Takes back the newest
+        .B undo
+        still in effect, key by key as
+        .B undo
+        does: a second
+        .B redo
+        makes again what the undo before it took back.
+        A change made since the undo (by anything but
+        .BR undo " and " redo )
+        ends what can be redone: exit 1, as when there is nothing to redo.
         .TP
         .BI edit " domain \fR[\fP\-\-format json\fR|\fPxml\fR]\fP"
         Opens the domain in

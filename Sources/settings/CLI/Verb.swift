@@ -25,6 +25,9 @@ final class Verb: Sendable {
     let subverbs: [Verb]
     /// Two or three commands as a person would type them, without the program's name.
     let examples: [String]
+    /// The form of the file the verb reads, as lines of a short example (`apply`'s
+    /// desired state); empty for most.
+    let fileForm: [String]
     /// The exit statuses the verb returns besides 0 (done) and 2 (bad usage or value).
     let exits: [(Int32, String)]
     /// Whether the verb may change a domain; messages of the others never say "leaving
@@ -35,14 +38,14 @@ final class Verb: Sendable {
     init(
         name: String, aliases: [String] = [], summary: String, usage: [(String, String)],
         arguments: [ArgumentKind] = [], repeatsLast: Bool = false, options: [VerbOption] = [], subverbs: [Verb] = [],
-        examples: [String] = [], exits: [(Int32, String)] = [], writes: Bool = false,
+        examples: [String] = [], fileForm: [String] = [], exits: [(Int32, String)] = [], writes: Bool = false,
         run: @escaping @Sendable (inout Context, [Token]) throws -> Void = { _, _ in }
     ) {
         (self.name, self.aliases, self.summary, self.usage, self.arguments, self.repeatsLast) = (
             name, aliases, summary, usage, arguments, repeatsLast
         )
         (self.options, self.subverbs, self.examples, self.exits, self.run) = (options, subverbs, examples, exits, run)
-        self.writes = writes
+        (self.writes, self.fileForm) = (writes, fileForm)
     }
 
     /// A sub-verb: a word, its summary and arguments, run by the parent.

@@ -230,19 +230,28 @@ extension Verb {
         Verb(
             name: "apply", summary: "make domains match a desired-state file",
             usage: [
-                ("apply <file>", "sets what differs; keys dropped since the last apply get back what they held"),
+                ("apply <file>", "sets what differs; places dropped since the last apply get back what they held"),
                 ("apply <file> --dry-run", "prints what would change, as diff does"),
                 ("apply <file> --check", "prints the drift; exits 1 if the domains differ from the file"),
+                ("apply <snapshot>", "restores a snapshot: each domain it names becomes exactly what it held"),
             ],
             arguments: [.file],
             options: [
                 VerbOption("--dry-run", "print what would change; change nothing", at: [.start, .after]),
                 VerbOption("--check", "exit 1 and print the drift when the domains differ", at: [.start, .after]),
                 VerbOption(
-                    "--as", "the name of the record of what was set (default: default)", argument: .text,
+                    "--as", "the record of what was set (default: the file's name, no extension)", argument: .text,
                     at: [.start, .after]),
             ],
-            examples: ["apply settings.json --dry-run", "apply settings.json", "apply settings.json --check"],
+            examples: ["apply editor.json --dry-run", "apply editor.json", "apply editor.json --check"],
+            fileForm: [
+                #"{"com.example.editor": {"#,
+                #"  "tabs": 4, "ratio": 1.5, "when": {"$date": "2024-01-02T03:04:05Z"},"#,
+                #"  "/window/width": 800,      a /pointer into a value (dictionaries made)"#,
+                #"  "lastSeen": null},         null: the key must be absent"#,
+                #" "com.example.old": {},      named, empty: what an apply set there is given back"#,
+                #" "com.example.gone": null}   the domain must be absent"#,
+            ],
             exits: [(1, "with --check: the domains differ from the file"), unreadable, unwritable], writes: true,
             run: ApplyCommand.apply),
         Verb(
@@ -262,7 +271,7 @@ extension Verb {
         Verb(
             name: "undo", summary: "take back a domain's last changes, as a new change",
             usage: [
-                ("undo <domain>", "restores what the last change replaced, key by key"),
+                ("undo <domain>", "restores what the last change replaced, key by key; again goes further back"),
                 ("undo <domain> --steps <n>", "takes back the last N changes"),
                 ("undo <domain> --to <time>", "takes back every change since then: 30m, 2h or a date"),
             ],
@@ -273,6 +282,12 @@ extension Verb {
             ],
             examples: ["undo com.example.app", "undo com.example.app --to 1h"],
             exits: [(1, "nothing to undo"), unreadable, unwritable], writes: true, run: HistoryCommand.undo),
+        Verb(
+            name: "redo", summary: "make again what the last undo took back",
+            usage: [("redo <domain>", "takes back the newest undo, until a new change is made")],
+            arguments: [.domain], options: [],
+            examples: ["redo com.example.app"],
+            exits: [(1, "nothing to redo"), unreadable, unwritable], writes: true, run: HistoryCommand.redo),
         Verb(
             name: "edit", summary: "edit a domain in $VISUAL or $EDITOR, checked before it is saved",
             usage: [

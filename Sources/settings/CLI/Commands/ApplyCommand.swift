@@ -56,10 +56,17 @@ enum ApplyCommand {
     /// The record a file is applied under when no `--as` is given: its name without its
     /// last extension (`~/dotfiles/editor.json` is `editor`), each byte a record name may
     /// not hold made `_`; standard input's is `stdin`. One file per app each keep their
-    /// own record, so applying one never gives back what another set.
+    /// own record, so applying one never gives back what another set. A Nix store path
+    /// (`/nix/store/<32 letters of hash>-settings.json`, as nix-darwin and home-manager
+    /// make one each build) is named without its hash, so every build keeps one record.
     static func recordName(of file: String) -> String {
         guard file != "-" else { return "stdin" }
         var base = Array(file.utf8.split(separator: UInt8(ascii: "/")).last ?? [])
+        if file.hasPrefix("/nix/store/"), base.count > 33, base[32] == UInt8(ascii: "-"),
+            base[..<32].allSatisfy({ (48...57).contains($0) || (97...122).contains($0) })
+        {
+            base.removeFirst(33)
+        }
         if let dot = base.lastIndex(of: UInt8(ascii: ".")), dot > 0 { base = Array(base[..<dot]) }
         var name = String(
             decoding: base.prefix(200).map { isRecordByte($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)

@@ -33,6 +33,7 @@ enum HelpCommand {
         if !verb.options.isEmpty {
             lines += ["", "options:"] + verb.options.map { "  " + $0.synopsis.padding(22) + $0.summary }
         }
+        if !verb.fileForm.isEmpty { lines += ["", "the file:"] + verb.fileForm.map { "  " + $0 } }
         if verb.arguments.contains(.value) {
             lines += ["", "value types (see '\(program) help' for <value>):"]
             lines += CompleteCommand.typeFlags(at: .value).map { "  " + $0.0.padding(22) + $0.1 }
@@ -87,7 +88,7 @@ enum HelpCommand {
         ("write", ["write", "delete", "rename"]),
         ("files and JSON", ["import", "export", "paths"]),
         ("watch", ["watch"]),
-        ("settings as code", ["diff", "snapshot", "capture", "apply", "history", "undo", "edit"]),
+        ("settings as code", ["diff", "snapshot", "capture", "apply", "history", "undo", "redo", "edit"]),
         ("schemas", ["list-keys", "describe", "range", "reset", "validate", "schema"]),
         ("git and sync", ["textconv", "merge-file", "git-setup", "sync", "conflicts"]),
         ("shell", ["completion", "complete", "help", "version"]),

@@ -38,8 +38,7 @@ enum HistoryCommand {
                 context.output += JSONWriter.encode(.dict(record)) + [UInt8(ascii: "\n")]
                 continue
             }
-            let who = entry.isOutside ? "outside change (not through settings)" : "\(entry.writer) (pid \(entry.pid))"
-            context.print("\(FileSystem.localTime(Int64(entry.time.rounded(.down)))) \(CLI.oneLine(who))")
+            context.print(heading(of: entry))
             if !entry.valuesKept {
                 context.print(
                     entry.isOutside && entry.count == 0
@@ -54,6 +53,17 @@ enum HistoryCommand {
                 if let new = change.new { context.output += [UInt8(ascii: "+")] + CanonicalText.line(path, new) }
             }
         }
+    }
+
+    /// Who made a change found at a later write, not journalled when it was made.
+    static let outsideLabel = "outside change (not journalled: another program, or settings with the journal off)"
+
+    /// An entry's line: when, and who.
+    static func heading(of entry: JournalEntry) -> String {
+        // Found at a later write, made by whoever wrote without the journal: another
+        // program, or settings with it off (a claim of "not through settings" was false then).
+        let who = entry.isOutside ? HistoryCommand.outsideLabel : "\(entry.writer) (pid \(entry.pid))"
+        return "\(FileSystem.localTime(Int64(entry.time.rounded(.down)))) \(CLI.oneLine(who))"
     }
 
     static func undo(_ context: inout Context, _ arguments: [Token]) throws {
@@ -73,19 +83,48 @@ enum HistoryCommand {
             extent = .steps(n)
         }
         if let to { extent = .after(try time(to, flag: "--to")) }
+        let targets = Undo.undoTargets(context.store.history(of: domain, host: context.host), extent)
+        try takeBack(targets, as: .undid(targets.map(\.id)), said: "undid", named: targets, domain, &context)
+    }
+
+    /// `redo D`: the newest undo still in effect taken back, itself, key by key.
+    static func redo(_ context: inout Context, _ arguments: [Token]) throws {
+        for word in arguments where word.text.hasPrefix("--") { throw Verb.named("redo")!.unknownOption(word.text) }
+        guard let domainToken = arguments.first else { throw CLIError.usage("redo needs a domain") }
+        try expectAtMost(1, arguments)
+        let domain = try context.domainName(domainToken)
         let entries = context.store.history(of: domain, host: context.host)
-        guard let plan = Undo.plan(entries, extent) else {
+        let undo = Undo.redoTarget(entries)
+        // Named by the changes it makes again: the ones the undo took back.
+        let again = Set(undo?.takenBack?.entries ?? [])
+        try takeBack(
+            undo.map { [$0] } ?? [], as: .redid(undo.map { [$0.id] } ?? []), said: "redid",
+            named: entries.filter { again.contains($0.id) }, domain, &context, nothing: "redo")
+    }
+
+    /// Takes back `entries` as one change marked `mark`; prints a line per change of
+    /// `named` (`said`, when, who, its keys), then the change made, key by key.
+    private static func takeBack(
+        _ entries: [JournalEntry], as mark: JournalEntry.TakenBack, said: String, named: [JournalEntry],
+        _ domain: DomainName, _ context: inout Context, nothing: String = "undo"
+    ) throws {
+        guard let plan = Undo.plan(of: entries) else {
             throw CLIError.usage(
-                "cannot undo \(domain.displayName) that far: a change there was too large for the journal to keep "
-                    + "its values (see history)")
+                "cannot \(nothing) \(domain.displayName) that far: a change there was too large for the journal to "
+                    + "keep its values (see history)")
         }
         guard !plan.isEmpty else {
-            context.error += Array("\(context.program): nothing to undo in \(domain.displayName)\n".utf8)
+            context.error += Array("\(context.program): nothing to \(nothing) in \(domain.displayName)\n".utf8)
             context.status = 1
             return
         }
         _ = context.layers(for: domain)
-        let skipped = try Undo.run(plan, on: domain, host: context.host, in: context.store)
+        let skipped = try Undo.run(plan, takingBack: mark, on: domain, host: context.host, in: context.store)
+        for entry in named {
+            let keys = entry.changes.prefix(10).map { CanonicalText.escapedLine($0.key) }.joined(separator: ", ")
+            let more = entry.changes.count > 10 ? " and \(entry.changes.count - 10) more" : ""
+            context.print("\(said) \(heading(of: entry)): \(keys)\(more)")
+        }
         let left = Set(skipped.map(ExactKey.init))
         for change in plan where !left.contains(ExactKey(change.key)) {
             let path = PlistKeyPath([change.key])

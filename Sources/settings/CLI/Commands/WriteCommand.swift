@@ -13,10 +13,11 @@ enum WriteCommand {
         case .place(let place): request = place
         }
         let (key, options) = (request.key, request.options)
-        // Text given as JSON (`--json`, `--path-json`) says a control character exactly,
-        // as `diff --commands` replays one: the file becomes binary to hold it, as
-        // SettingsKit's and sync's writes do, rather than being refused.
-        if options.json || request.pathFromJSON { context.store.binaryForAnyText = true }
+        // Text given exactly as JSON (`--exact --json`, `--path-json`) says a control
+        // character on purpose, as `diff --commands` replays one: the file becomes binary
+        // to hold it, as SettingsKit's and sync's writes do. Plain `--json` (text typed or
+        // piped from `jq`) is refused as every other write is, with the way to store it.
+        if (options.json && options.exact) || request.pathFromJSON { context.store.binaryForAnyText = true }
         // The store checks the key's whole value against the schema (`WritePolicy`), so a
         // write deep inside it is checked too; `--force` turned that off.
         try context.update(request.domain, key: key) { value in
