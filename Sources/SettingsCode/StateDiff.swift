@@ -73,7 +73,9 @@ public struct StateDiff: Sendable, Equatable {
 
     /// One leaf of one domain: the domain's name and the leaf's place.
     public struct Place: Sendable, Equatable {
+        /// The domain's name.
         public let domain: String
+        /// The leaf's place in it.
         public let path: PlistKeyPath
     }
 

@@ -26,14 +26,19 @@ public struct JournalEntry: Sendable, Equatable {
     /// An entry's identity: its time and its writer's process id (an outside change
     /// found by a write has that write's time, and process id 0).
     public struct ID: Hashable, Sendable {
+        /// The entry's time, seconds since 1970.
         public let time: Double
+        /// Its writer's process id (0: an outside change).
         public let pid: Int32
+        /// The entry at `time` by process `pid`.
         public init(time: Double, pid: Int32) { (self.time, self.pid) = (time, pid) }
     }
 
     /// The entries a change took back: `undo` takes back changes, `redo` takes back undos.
     public enum TakenBack: Sendable, Equatable {
+        /// An undo: the changes it took back.
         case undid([ID])
+        /// A redo: the undos it took back.
         case redid([ID])
 
         /// The entries taken back.
