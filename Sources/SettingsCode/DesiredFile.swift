@@ -23,12 +23,12 @@ public struct DesiredFile: Sendable {
     }
 
     /// Reads a file's bytes (JSON or any property-list format); `name` is used in errors.
-    public static func read(_ bytes: [UInt8], name: String) throws(StoreError) -> DesiredFile {
+    public static func read(_ bytes: [UInt8], name: String) throws -> DesiredFile {
         var nulls: [[String]] = []
         let root = try dictionary(bytes, name: name, nulls: &nulls)
         if root[SettingsState.marker] != nil {
             guard nulls.isEmpty else {
-                throw StoreError.notOfForm(path: name, "a state file holds values, never null")
+                throw FormError(path: name, "a state file holds values, never null")
             }
             guard case .state(let state) = try SettingsState.read(bytes, name: name) else {
                 throw StoreError.notADictionary(path: name, .dict)

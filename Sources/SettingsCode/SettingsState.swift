@@ -184,7 +184,7 @@ public struct SettingsState: Sendable, Equatable {
     }
 
     /// Reads a file's bytes; `name` is used in errors.
-    public static func read(_ bytes: [UInt8], name: String) throws(StoreError) -> Contents {
+    public static func read(_ bytes: [UInt8], name: String) throws -> Contents {
         let root = try dictionary(bytes, name: name)
         guard root[marker] != nil else { return .domain(root) }
         let present = try domains(of: root, name: name)
@@ -206,11 +206,11 @@ public struct SettingsState: Sendable, Equatable {
 
     /// The `"domains"` dictionary of a file of the tool's own (a state file, `apply`'s
     /// record), or the error that says it has none.
-    static func domains(of root: PlistDictionary, name: String) throws(StoreError) -> PlistDictionary {
+    static func domains(of root: PlistDictionary, name: String) throws -> PlistDictionary {
         switch root["domains"] {
         case .dict(let domains)?: return domains
         case let other?: throw StoreError.notADictionary(path: "\(name): domains", other.type)
-        case nil: throw StoreError.notOfForm(path: name, "it has no \"domains\" dictionary")
+        case nil: throw FormError(path: name, "it has no \"domains\" dictionary")
         }
     }
 
@@ -229,4 +229,17 @@ public struct SettingsState: Sendable, Equatable {
         guard case .dict(let dict) = value else { throw StoreError.notADictionary(path: name, value.type) }
         return dict
     }
+}
+
+/// A file of the tool's own form (a state file, `apply`'s record) that parses, but not as
+/// that form: one line saying what is wrong with it.
+public struct FormError: Error, Sendable, Equatable {
+    /// The file, as named.
+    public let path: String
+    /// What is wrong.
+    public let problem: String
+    /// `path` is not of its form: `problem`.
+    public init(path: String, _ problem: String) { (self.path, self.problem) = (path, problem) }
+    /// One line for a person.
+    public var message: String { "cannot use \(path): \(problem)" }
 }

@@ -27,9 +27,6 @@ public enum StoreError: Error, Sendable, Equatable {
     case badEnvironment(name: String, value: String, expected: String)
     /// A JSON file (an administrator's layer) that does not parse.
     case notJSON(path: String, JSONError)
-    /// A file of the tool's own form (a state file, a record) that parses, but not as that
-    /// form: what is wrong with it.
-    case notOfForm(path: String, String)
     /// The change would set or remove a key an administrator's managed file locks
     /// (`AdminLayers`): nothing was written.
     case managed(key: String, path: String)
@@ -93,7 +90,6 @@ public enum StoreError: Error, Sendable, Equatable {
         case let .cannotWatch(path, errno): "cannot watch \(path): \(errno.message)"
         case let .badEnvironment(name, value, expected): "invalid \(name) '\(value)': expected \(expected)"
         case let .notJSON(path, error): "cannot parse \(path): \(error.message)"
-        case let .notOfForm(path, why): "cannot use \(path): \(why)"
         case let .managed(key, path): "cannot change \(key): it is managed by the administrator's \(path)"
         }
     }

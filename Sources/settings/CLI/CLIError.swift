@@ -146,6 +146,8 @@ struct Diagnostic {
             let managed = problems.contains { if case .managed = $0 { true } else { false } }
             let what = problems.count == 1 ? problems[0].message : "\(problems.count) problems"
             (message, status) = ("\(what); nothing was applied", managed ? 4 : 2)
+        // A state file or record that parses, but not as one: like a file that does not parse.
+        case let error as FormError: (message, status) = (error.message, 3)
         case let ApplyError.partial(_, written, failed, error):
             let inner = Self.messageAndStatus(error, program: program, unchanged: ".")
             let done = written.isEmpty ? "no domain was written" : "applied " + written.joined(separator: ", ")
@@ -269,7 +271,7 @@ struct Diagnostic {
             let status: Int32 =
                 switch error {
                 case .invalidDomain, .unstorable, .badEnvironment: 2
-                case .unreadable, .notAFile, .corrupt, .notADictionary, .cannotWatch, .notJSON, .notOfForm: 3
+                case .unreadable, .notAFile, .corrupt, .notADictionary, .cannotWatch, .notJSON: 3
                 case .lockTimeout, .writeFailed, .readOnly, .managed: 4
                 }
             // The store's messages name no command-line flag; here is where they are known.

@@ -1947,6 +1947,13 @@ enum ManPage {
         settings \-currentHost diff com.example.app other.plist \-\-commands
         settings capture com.apple.dock \-\- open \-a Dock
         settings capture com.example.app \-\-state \-o app.json \-\-timeout 60
+        settings apply editor.json \-\-check && echo "no drift"
+        settings apply editor.json
+        settings apply /srv/team.json \-\-as team
+        settings apply before.json
+        settings history com.example.app volume \-\-since 1d
+        settings undo com.example.app
+        settings redo com.example.app
         .fi
         .SH COMPATIBILITY
         .B import
