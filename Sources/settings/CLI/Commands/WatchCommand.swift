@@ -1,5 +1,6 @@
 import PlistModel
 import PlistCodecs
+import SettingsCode
 import SettingsStore
 
 /// `watch D [KEY…] [-p POINTER…] [--json] [--initial] [--count N] [--timeout SECONDS]
@@ -227,8 +228,10 @@ enum WatchCommand {
 
 extension WatchCommand {
     /// `--exec`: the user's command, run after each batch, one at a time (the watch waits
-    /// for it), with the batch in its environment and on its standard input; a change it
-    /// made itself (marked in the journal through `SETTINGS_WATCH_EXEC`) runs it no more.
+    /// for it), in a process group of its own, with the batch on its standard input and
+    /// its pointers in its environment (`WatchExec.changedVariables`); a change it made
+    /// itself (marked in the journal through `SETTINGS_WATCH_EXEC`) runs it no more. A
+    /// signal that ends the watch ends the command first (`Streams.endQuietlyOnSignals`).
     struct Runner {
         let command: String
         let domain: DomainName
@@ -258,13 +261,13 @@ extension WatchCommand {
         /// Runs the command through `sh -c` and waits; a failure is one line, not the end.
         mutating func run(_ pointers: [String], lines: [UInt8]) throws {
             started = Double(FileSystem.wallClockNanoseconds()) / 1e9
-            let environment = streams.environment.with([
-                "SETTINGS_DOMAIN": domain.displayName, "SETTINGS_CHANGED": pointers.joined(separator: "\n"),
-                Journal.execVariable: mark,
-            ])
+            var variables = WatchExec.changedVariables(pointers)
+            variables["SETTINGS_DOMAIN"] = domain.displayName
+            variables[Journal.execVariable] = mark
             let status: Int32
             do throws(Errno) {
-                status = try Subprocess.runAttached(["/bin/sh", "-c", command], environment: environment, input: lines)
+                status = try Subprocess.runCommand(
+                    ["/bin/sh", "-c", command], environment: streams.environment.with(variables), input: lines)
             } catch {
                 throw CLIError.cannotRun("/bin/sh", error)
             }
