@@ -174,6 +174,58 @@ final class WatchExecTests: XCTestCase {
         XCTAssertEqual(lines, (0..<fit).map { "/" + key($0) } + ["/after"])
     }
 
+    /// How many times a command that writes the domain itself runs in 3 s after one
+    /// outside change: it must be once, its own write recognised without reading the
+    /// journal's JSON back. `extra` is the watch's environment, which the command inherits.
+    private func runsAfterOneChange(
+        _ domain: String, ownWrite: String, environment extra: [String: String] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Int {
+        let log = scratch("runs")
+        let command = "echo run >> \(log); \(Harness.settings) write \(domain) \(ownWrite)"
+        let (process, _, err) = try startWatch([domain, "--exec", command, "--timeout", "3"], environment: extra)
+        let outside = h.run(["write", domain, "outside", "-int", "1"], environment: extra)
+        XCTAssertEqual(outside.status, 0, outside.stderr, file: file, line: line)
+        waitForExit(process, within: 6, file: file, line: line)
+        XCTAssertEqual(process.terminationStatus, 0, file: file, line: line)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(stderr, "", file: file, line: line)
+        return ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count
+    }
+
+    /// Issue 49, case 17: with the journal off there is no mark to find, and the command
+    /// ran for ever on its own writes.
+    func testItsOwnWritesRunItNoMoreWithTheJournalOff() throws {
+        let runs = try runsAfterOneChange(
+            "com.example.app", ownWrite: "own -int $$", environment: ["SETTINGS_HISTORY_SIZE": "0"])
+        XCTAssertEqual(runs, 1)
+    }
+
+    /// Issue 49, case 17: a 32-bit real in a binary domain came back from the journal's
+    /// JSON as a 64-bit one, unequal to the value written, so it ran again for ever.
+    func testItsOwnFloatInABinaryDomainRunsItNoMore() throws {
+        let path = h.path("com.example.bin")
+        try FileManager.default.createDirectory(atPath: h.config, withIntermediateDirectories: true)
+        try PropertyListSerialization.data(fromPropertyList: ["seed": 1], format: .binary, options: 0)
+            .write(to: URL(fileURLWithPath: path))
+        let runs = try runsAfterOneChange("com.example.bin", ownWrite: "level -float 1.$$")
+        XCTAssertEqual(runs, 1)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(String(decoding: bytes.prefix(8), as: UTF8.self), "bplist00", "still a binary domain")
+        XCTAssertTrue(h.plistlibJSON(path).contains("\"level\""), "the command's write landed")
+    }
+
+    /// Issue 49, case 17: a value too big for the journal (past an eighth of
+    /// SETTINGS_HISTORY_SIZE) is kept there without its value, so it was never matched.
+    func testItsOwnValueTooBigForTheJournalRunsItNoMore() throws {
+        let runs = try runsAfterOneChange(
+            "com.example.app", ownWrite: "big -string $(printf %03000d $$)",
+            environment: ["SETTINGS_HISTORY_SIZE": "8192"])
+        XCTAssertEqual(runs, 1)
+        let values = try JSONSerialization.jsonObject(with: Data(h.plistlibJSON(h.path("com.example.app")).utf8))
+        XCTAssertEqual(((values as? [String: Any])?["big"] as? String)?.count, 3000, "the command's write landed")
+    }
+
     /// Whether the process runs: it is there and not a zombie (a parent not waiting yet).
     private func isAlive(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
