@@ -80,8 +80,9 @@ extension Subprocess {
     package static let endingSignals = [SIGINT, SIGTERM, SIGHUP]
 
     /// How long a command's group has to end after the signal is passed on, in seconds,
-    /// before what is left of it is killed (SIGKILL).
-    package static let endingGrace = 2.0
+    /// before what is left of it is killed (SIGKILL). Computed, not stored: a signal
+    /// handler reads it, and a stored one would be initialised lazily, there.
+    package static var endingGrace: Double { 2 }
 
     /// For a signal handler, so only async-signal-safe calls: passes `signal` on to the
     /// group of the command `runCommand` runs now, if any, and waits until no process of
@@ -110,7 +111,8 @@ extension Subprocess {
     }
 
     /// The group `runCommand` runs now; 0 when none. A plain word, as a signal handler
-    /// reads it.
+    /// reads it; `runCommand` sets it first with the ending signals held back, so no
+    /// handler runs while it is being initialised.
     nonisolated(unsafe) private static var runningGroup: pid_t = 0
 
     /// Writes `input` to `fd` while `pid` runs: all of it, unless the command closes its
