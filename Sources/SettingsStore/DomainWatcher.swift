@@ -91,6 +91,10 @@ public final class DomainWatcher {
     /// The values as last read.
     public var values: PlistDictionary { snapshot }
 
+    /// The domain as readers see it now, read afresh; `values`, which `next` compares
+    /// with, stay as they were (`watch --exec` tells its command's own changes with it).
+    package func read() throws(StoreError) -> PlistDictionary { try current() }
+
     /// Ends a `next` waiting now, and every later one, with nil. To stop a watcher from
     /// another thread, take its `canceller` there and call `cancel()` on that.
     public func cancel() { canceller.cancel() }

@@ -70,4 +70,230 @@ final class WatchExecTests: XCTestCase {
             String(repeating: "settings: warning: --exec command exited with status 3\n", count: 2))
         XCTAssertEqual(h.run(["watch", "com.example.app", "--exec"]).status, 2)
     }
+
+    /// `settings watch ARGS…` started in this folder's environment plus `extra` (which
+    /// the command inherits), once it waits for changes.
+    private func startWatch(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (
+        process: Process, output: Pipe, error: Pipe
+    ) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.settings)
+        process.arguments = ["watch"] + arguments
+        process.environment = h.environment(extra)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        WatchTests.waitUntilWaiting(process)
+        return (process, out, err)
+    }
+
+    /// Waits for `process` to end, at most `seconds`: past them it is killed and the test fails.
+    private func waitForExit(
+        _ process: Process, within seconds: Double, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning {
+            XCTFail("still running after \(seconds) s", file: file, line: line)
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+    }
+
+    /// A scratch file beside the config folder, removed after the test.
+    private func scratch(_ name: String) -> String {
+        let path = h.config + "-" + name
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    /// Imports `count` keys (`key(i)`, string values `value(i)`) in one write: one batch.
+    private func importKeys(
+        _ domain: String, count: Int, key: (Int) -> String, value: (Int) -> String
+    ) throws {
+        var dictionary: [String: Any] = [:]
+        for i in 0..<count { dictionary[key(i)] = value(i) }
+        let file = scratch("import.plist")
+        try PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)
+            .write(to: URL(fileURLWithPath: file))
+        h.ok("import", domain, file)
+    }
+
+    /// Issue 49, case 6: a batch of 5,000 lines (about 430 KB, far past a pipe's 64 KiB)
+    /// reaches the command's standard input whole, every line in full.
+    func testTheWholeBatchReachesStandardInput() throws {
+        let received = scratch("stdin")
+        let (process, _, err) = try startWatch([
+            "com.example.big", "--exec", "cat > \(received)", "--count", "1", "--timeout", "20",
+        ])
+        let key = { (i: Int) in "key-" + String(format: "%05d", i) }
+        let value = { (i: Int) in String(repeating: "v", count: 60) + String(i) }
+        try importKeys("com.example.big", count: 5000, key: key, value: value)
+        waitForExit(process, within: 20)
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
+        let lines = try String(contentsOfFile: received, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines.count, 5001, "5,000 lines and the end of the last")
+        XCTAssertEqual(lines.last, "")
+        XCTAssertEqual(Array(lines.dropLast()), (0..<5000).map { Substring(key($0) + "\t" + value($0)) })
+    }
+
+    /// Issue 49, case 6: pointers past the 128 KiB an argument or variable may take (Linux's
+    /// MAX_ARG_STRLEN) no longer fail the spawn nor end the watch: `SETTINGS_CHANGED`
+    /// holds the whole lines that fit in 64 KiB, `SETTINGS_CHANGED_CUT` the number left
+    /// out, standard input every line; and the next batch runs as usual.
+    func testAHugeBatchCutsTheVariableAndTheWatchGoesOn() throws {
+        let log = scratch("log"), changed = scratch("changed")
+        let command = """
+            printf '%s\\n' "$SETTINGS_CHANGED" >> \(changed)
+            n=$(printf '%s\\n' "$SETTINGS_CHANGED" | wc -l)
+            echo "run ${SETTINGS_CHANGED_CUT-none} $n $(wc -l)" >> \(log)
+            """
+        let (process, _, err) = try startWatch([
+            "com.example.big", "--exec", command, "--count", "2", "--timeout", "20",
+        ])
+        let key = { (i: Int) in "a-rather-long-key-name-that-fills-bytes-" + String(format: "%05d", i) }
+        try importKeys("com.example.big", count: 5000, key: key, value: { String($0) })
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, process.isRunning,
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").isEmpty
+        {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        h.ok("write", "com.example.big", "after", "-int", "1")
+        waitForExit(process, within: 20)
+        XCTAssertEqual(process.terminationStatus, 0, "the watch went on to its second run")
+        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
+        // Each pointer is 46 bytes, joined by newlines: 1,394 of them fit in 65,536 bytes.
+        let fit = (65536 + 1) / 47
+        let runs = try String(contentsOfFile: log, encoding: .utf8)
+        XCTAssertEqual(runs, "run \(5000 - fit) \(fit) 5000\nrun none 1 1\n")
+        let lines = try String(contentsOfFile: changed, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines, (0..<fit).map { "/" + key($0) } + ["/after"])
+    }
+
+    /// How many times a command that writes the domain itself runs in 3 s after one
+    /// outside change: it must be once, its own write recognised without reading the
+    /// journal's JSON back. `extra` is the watch's environment, which the command inherits.
+    private func runsAfterOneChange(
+        _ domain: String, ownWrite: String, environment extra: [String: String] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Int {
+        let log = scratch("runs")
+        let command = "echo run >> \(log); \(Harness.settings) write \(domain) \(ownWrite)"
+        let (process, _, err) = try startWatch([domain, "--exec", command, "--timeout", "3"], environment: extra)
+        let outside = h.run(["write", domain, "outside", "-int", "1"], environment: extra)
+        XCTAssertEqual(outside.status, 0, outside.stderr, file: file, line: line)
+        waitForExit(process, within: 6, file: file, line: line)
+        XCTAssertEqual(process.terminationStatus, 0, file: file, line: line)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(stderr, "", file: file, line: line)
+        return ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count
+    }
+
+    /// Issue 49, case 17: with the journal off there is no mark to find, and the command
+    /// ran for ever on its own writes.
+    func testItsOwnWritesRunItNoMoreWithTheJournalOff() throws {
+        let runs = try runsAfterOneChange(
+            "com.example.app", ownWrite: "own -int $$", environment: ["SETTINGS_HISTORY_SIZE": "0"])
+        XCTAssertEqual(runs, 1)
+    }
+
+    /// Issue 49, case 17: a 32-bit real in a binary domain came back from the journal's
+    /// JSON as a 64-bit one, unequal to the value written, so it ran again for ever.
+    func testItsOwnFloatInABinaryDomainRunsItNoMore() throws {
+        let path = h.path("com.example.bin")
+        try FileManager.default.createDirectory(atPath: h.config, withIntermediateDirectories: true)
+        try PropertyListSerialization.data(fromPropertyList: ["seed": 1], format: .binary, options: 0)
+            .write(to: URL(fileURLWithPath: path))
+        let runs = try runsAfterOneChange("com.example.bin", ownWrite: "level -float 1.$$")
+        XCTAssertEqual(runs, 1)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(String(decoding: bytes.prefix(8), as: UTF8.self), "bplist00", "still a binary domain")
+        XCTAssertTrue(h.plistlibJSON(path).contains("\"level\""), "the command's write landed")
+    }
+
+    /// Issue 49, case 17: a value too big for the journal (past an eighth of
+    /// SETTINGS_HISTORY_SIZE) is kept there without its value, so it was never matched.
+    func testItsOwnValueTooBigForTheJournalRunsItNoMore() throws {
+        let runs = try runsAfterOneChange(
+            "com.example.app", ownWrite: "big -string $(printf %03000d $$)",
+            environment: ["SETTINGS_HISTORY_SIZE": "8192"])
+        XCTAssertEqual(runs, 1)
+        let values = try JSONSerialization.jsonObject(with: Data(h.plistlibJSON(h.path("com.example.app")).utf8))
+        XCTAssertEqual(((values as? [String: Any])?["big"] as? String)?.count, 3000, "the command's write landed")
+    }
+
+    /// Whether the process runs: it is there and not a zombie (a parent not waiting yet).
+    private func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return !stat[stat.index(after: close)...].hasPrefix(" Z")
+    }
+
+    /// The processes alive whose command line is exactly `words`.
+    private func living(_ words: [String]) -> [Int32] {
+        let wanted = Data(words.joined(separator: "\u{0}").utf8 + [0])
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return ids.compactMap { Int32($0) }.filter {
+            FileManager.default.contents(atPath: "/proc/\($0)/cmdline") == wanted && isAlive($0)
+        }
+    }
+
+    /// Starts a watch whose command sleeps (`sleep SECONDS` under a shell), makes it run,
+    /// and returns the watch and the shell's and sleep's processes once both run.
+    private func watchWithASleepingCommand(_ seconds: String, prefix: String = "") throws -> (
+        watch: Process, error: Pipe, command: [Int32]
+    ) {
+        let pids = scratch("pids-\(seconds)")
+        let (process, _, err) = try startWatch([
+            "com.example.app", "--exec", "\(prefix)echo $$ > \(pids); sleep \(seconds); :",
+        ])
+        addTeardownBlock { [self] in
+            for pid in living(["sleep", seconds]) { kill(pid, SIGKILL) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        h.ok("write", "com.example.app", "k", "-string", seconds)
+        var command: [Int32] = []
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, command.count < 2 {
+            Thread.sleep(forTimeInterval: 0.01)
+            let shell = ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(separator: "\n").first
+            command = shell.flatMap { Int32($0) }.map { [$0] + living(["sleep", seconds]) } ?? []
+        }
+        XCTAssertEqual(command.count, 2, "the shell and its sleep run")
+        return (process, err, command)
+    }
+
+    /// Issue 49, case 18: a signal to the watch while its command runs ends the command's
+    /// whole process group and waits for it, so no process of it outlives the watch (a
+    /// supervisor restarting the watch would otherwise run two at once).
+    func testASignalEndsTheRunningCommandBeforeTheWatch() throws {
+        for (signal, seconds) in [(SIGTERM, "27.15"), (SIGINT, "27.2"), (SIGHUP, "27.1")] {
+            let (watch, err, command) = try watchWithASleepingCommand(seconds)
+            kill(watch.processIdentifier, signal)
+            waitForExit(watch, within: 5)
+            XCTAssertEqual(watch.terminationStatus, 0, "signal \(signal)")
+            let outlived = command.filter(isAlive)
+            XCTAssertEqual(outlived, [], "processes of the command outlived the watch (signal \(signal))")
+            // (Read only when none did: one that did holds the pipe open.)
+            if outlived.isEmpty {
+                XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
+            }
+        }
+    }
+
+    /// A command that ignores the signal is killed after two seconds: the watch still ends.
+    func testACommandIgnoringTheSignalIsKilled() throws {
+        let (watch, _, command) = try watchWithASleepingCommand("27.3", prefix: "trap '' TERM; ")
+        let sent = Date()
+        kill(watch.processIdentifier, SIGTERM)
+        waitForExit(watch, within: 5)
+        XCTAssertEqual(watch.terminationStatus, 0)
+        XCTAssertLessThan(Date().timeIntervalSince(sent), 5)
+        XCTAssertEqual(command.filter(isAlive), [])
+    }
 }

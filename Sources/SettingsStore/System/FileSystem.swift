@@ -514,9 +514,23 @@ package enum StandardStreams {
     }
 
     /// Makes SIGINT, SIGTERM and SIGHUP end the process with status 0, for commands that
-    /// run until stopped (`watch`): stopping them is how they are meant to end.
+    /// run until stopped (`watch`): stopping them is how they are meant to end. A command
+    /// it runs then (`Subprocess.runCommand`) gets the signal too, with everything it
+    /// started, and is waited for (`Subprocess.endRunningCommand`): none outlives it.
     package static func exitQuietlyOnSignals() {
-        for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig) { _ in _exit(0) } }
+        for sig in Subprocess.endingSignals {
+            signal(sig) { sig in
+                // One ending at a time: a second signal waits for the process to end.
+                var ending = sigset_t()
+                sigemptyset(&ending)
+                sigaddset(&ending, SIGINT)
+                sigaddset(&ending, SIGTERM)
+                sigaddset(&ending, SIGHUP)
+                pthread_sigmask(SIG_BLOCK, &ending, nil)
+                Subprocess.endRunningCommand(sig)
+                _exit(0)
+            }
+        }
     }
 
     /// True when standard output is a terminal (JSON is then pretty-printed).

@@ -7,11 +7,11 @@ import PlistModel
 #endif
 
 // <unistd.h>'s pipe2 and <spawn.h>'s closefrom action are GNU extensions, which Glibc's
-// module leaves out.
-@_extern(c, "pipe2") private func pipe2(_ fds: UnsafeMutablePointer<CInt>, _ flags: CInt) -> CInt
-@_extern(c, "pidfd_open") private func pidfdOpen(_ pid: pid_t, _ flags: CUnsignedInt) -> CInt
+// module leaves out (internal: `CommandGroup` uses them too).
+@_extern(c, "pipe2") func pipe2(_ fds: UnsafeMutablePointer<CInt>, _ flags: CInt) -> CInt
+@_extern(c, "pidfd_open") func pidfdOpen(_ pid: pid_t, _ flags: CUnsignedInt) -> CInt
 @_extern(c, "posix_spawn_file_actions_addclosefrom_np")
-private func addCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: CInt) -> CInt
+func addCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: CInt) -> CInt
 
 /// Runs another program as the user's own (git, for `git-setup` and `sync`): found on
 /// `PATH`, with this process's environment, and waited for. Nothing is vendored: what
@@ -179,7 +179,7 @@ package enum Subprocess {
 
     /// `posix_spawnp` of `arguments` in `environment` (the command line's table, or the
     /// process's own); the error number, 0 when it started.
-    private static func spawn(
+    static func spawn(
         _ pid: inout pid_t, _ arguments: [String], _ environment: Environment,
         _ actions: inout posix_spawn_file_actions_t, _ attributes: UnsafePointer<posix_spawnattr_t>?
     ) -> CInt {
@@ -196,29 +196,20 @@ package enum Subprocess {
     /// Waits for `pid` and returns its exit status, 128 + the signal's number when a signal
     /// ended it. (WIFEXITED and friends are macros Swift cannot see: the low seven bits are
     /// the signal, 0 for a normal exit, the next byte the exit status.)
-    private static func waitForExit(_ pid: pid_t) -> Int32 {
+    static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: CInt = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
-    /// Runs `arguments` as a person's own program (`$EDITOR`, `capture -- CMD`, `watch
-    /// --exec CMD`): standard output and error are ours, standard input ours too, or
-    /// `input` through a pipe (what fits in it; a program that reads none is not waited
-    /// on). Returns its exit status, 128 + the signal's number when a signal ended it.
-    /// Throws when it cannot be started.
-    package static func runAttached(
-        _ arguments: [String], environment: Environment = .process, input: [UInt8]? = nil
-    ) throws(Errno) -> Int32 {
-        var inp: [CInt] = [-1, -1]
+    /// Runs `arguments` as a person's own program (`$EDITOR`, `capture -- CMD`): standard
+    /// input, output and error are ours. Returns its exit status, 128 + the signal's number
+    /// when a signal ended it. Throws when it cannot be started.
+    package static func runAttached(_ arguments: [String], environment: Environment = .process) throws(Errno) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if input != nil {
-            guard pipe2(&inp, O_CLOEXEC) == 0 else { throw Errno.current }
-            posix_spawn_file_actions_adddup2(&actions, inp[0], 0)
-        }
         _ = addCloseFrom(&actions, 3)
         // As system(3): while the program has the terminal, an interrupt or a quit is its
         // to handle (vi ignores it), not ours; the program itself gets them as usual.
@@ -238,17 +229,6 @@ package enum Subprocess {
         }
         var pid: pid_t = 0
         let started = spawn(&pid, arguments, environment, &actions, &attributes)
-        if inp[0] >= 0 { close(inp[0]) }
-        if let input, inp[1] >= 0 {
-            _ = fcntl(inp[1], F_SETFL, fcntl(inp[1], F_GETFL) | O_NONBLOCK)
-            if started == 0, !input.isEmpty {
-                // A program that ends without reading must not end us with SIGPIPE.
-                let before = signal(SIGPIPE, SIG_IGN)
-                _ = input.withUnsafeBytes { write(inp[1], $0.baseAddress, $0.count) }
-                signal(SIGPIPE, before)
-            }
-            close(inp[1])
-        }
         guard started == 0 else { throw Errno(started) }
         return waitForExit(pid)
     }

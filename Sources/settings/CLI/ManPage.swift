@@ -291,23 +291,40 @@ enum ManPage {
         .I command
         through
         .B "sh \-c"
-        after each settled batch of changes instead of printing: the batch's lines (text, or
-        JSON with
+        after each settled batch of changes instead of printing: all of the batch's lines (text,
+        or JSON with
         .BR \-\-json )
-        on its standard input,
+        on its standard input, however many,
         .B SETTINGS_DOMAIN
         and
         .B SETTINGS_CHANGED
         (the changed keys' pointers, one a line) in its environment.
+        Linux starts no program given a variable past 128 KiB, so
+        .B SETTINGS_CHANGED
+        holds the first pointers that fit whole in 64 KiB (65,536 bytes); when some were left out,
+        .B SETTINGS_CHANGED_CUT
+        is how many (it is unset otherwise), and standard input has the whole batch.
         The watch waits for it, so two never run at once for one domain; changes made meanwhile
         are the next batch.
-        A change the command makes itself (through
+        A change the command makes itself runs it no more: the domain is read as the command ends,
+        and a key that changed while it ran is the command's unless the journal names another
+        writer of it meanwhile (one through
         .B settings
-        or SettingsKit, which mark it in the journal) runs it no more; a key someone else changed
-        since still does.
+        or SettingsKit, whose changes the journal tells from the command's); the watch skips that
+        key's next change if it holds exactly the value the command left, and a key changed again
+        since still runs it.
+        With the journal off
+        .RB ( SETTINGS_HISTORY_SIZE=0 ),
+        and for a change made without the store, a change another program makes while the command
+        runs is taken for the command's.
         A command that fails is one warning line, and the watch goes on;
         .B \-\-count
         counts runs.
+        The command runs in a process group of its own: a signal that ends the watch is passed on
+        to that group, and the watch waits for every process in it to end, killing what is left
+        after 2 seconds (SIGKILL), so nothing the command started outlives the watch.
+        (An interrupt typed at the terminal reaches the watch, which passes it on; a command
+        that reads the terminal is stopped, as a background job is.)
         This is how an app's service is restarted when its settings change; as a systemd user
         unit,
         .IR ~/.config/systemd/user/example\-settings.service :
@@ -1935,6 +1952,7 @@ enum ManPage {
             \(aq{tile\-data={}; tile\-type="spacer\-tile";}\(aq
         settings watch com.example.app \-\-json \-\-count 1
         settings watch com.example.app \-p /window/frame/0
+        settings watch com.example.app \-\-exec \(aqsystemctl \-\-user restart example.service\(aq
         settings export com.example.app backup.plist
         settings import com.example.app \- < saved.plist
         settings delete com.example.app

@@ -157,8 +157,8 @@ extension Verb {
                     "--debounce", "the quiet window before a change is reported (default 50)",
                     argument: .milliseconds, at: [.key, .after]),
                 VerbOption(
-                    "--exec", "run the shell command after each batch of changes, one at a time", argument: .text,
-                    at: [.key, .after]),
+                    "--exec", "run the shell command after each batch, one at a time; a signal stops it too",
+                    argument: .text, at: [.key, .after]),
             ],
             examples: [
                 "watch com.example.app", "watch com.example.app volume --count 1 --timeout 30",

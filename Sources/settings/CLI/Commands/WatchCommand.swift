@@ -1,5 +1,6 @@
 import PlistModel
 import PlistCodecs
+import SettingsCode
 import SettingsStore
 
 /// `watch D [KEY…] [-p POINTER…] [--json] [--initial] [--count N] [--timeout SECONDS]
@@ -96,10 +97,11 @@ enum WatchCommand {
             warnLayers()
             guard let changes else { break }
             if runner != nil {
-                let batch = events(runner!.notOwn(changes, store: context.store, host: context.host), options.selectors)
+                let batch = events(runner!.own.notOwn(changes), options.selectors)
                 guard !batch.isEmpty else { continue }
                 let lines = batch.flatMap { options.json ? json($0, domain: domain) : text($0) }
-                try runner!.run(batch.map(\.path.pointer), lines: lines)
+                try runner!.run(
+                    batch.map(\.path.pointer), lines: lines, watcher: watcher, store: context.store, host: context.host)
                 printed += 1
                 continue
             }
@@ -227,46 +229,43 @@ enum WatchCommand {
 
 extension WatchCommand {
     /// `--exec`: the user's command, run after each batch, one at a time (the watch waits
-    /// for it), with the batch in its environment and on its standard input; a change it
-    /// made itself (marked in the journal through `SETTINGS_WATCH_EXEC`) runs it no more.
+    /// for it), in a process group of its own, with the batch on its standard input and
+    /// its pointers in its environment (`WatchExec.changedVariables`); a change it made
+    /// itself runs it no more (`WatchExec.OwnChanges`). A signal that ends the watch ends
+    /// the command first (`Streams.endQuietlyOnSignals`).
     struct Runner {
         let command: String
         let domain: DomainName
         let streams: Streams
         let program: String
-        /// This run's mark, and when the last command started (the journal's clock).
+        /// This run's mark, which the command's changes carry in the journal.
         let mark = "watch --exec \(FileSystem.processID)"
-        var started: Double = 0
-
-        /// `changes` without those the command made: keys whose value is still the last
-        /// one its own changes wrote since it started.
-        func notOwn(_ changes: [KeyChange], store: DomainStore, host: DomainHost) -> [KeyChange] {
-            guard started > 0 else { return changes }
-            var own: [ExactKey: PlistValue?] = [:]
-            for entry in store.history(of: domain, host: host) where entry.time >= started - 1 {
-                for change in entry.changes {
-                    if entry.writer.hasSuffix("(\(mark))") {
-                        own[ExactKey(change.key)] = .some(change.new)
-                    } else {
-                        own[ExactKey(change.key)] = nil
-                    }
-                }
-            }
-            return changes.filter { change in own[ExactKey(change.key)].map { $0 != change.new } ?? true }
-        }
+        var own = WatchExec.OwnChanges()
 
         /// Runs the command through `sh -c` and waits; a failure is one line, not the end.
-        mutating func run(_ pointers: [String], lines: [UInt8]) throws {
-            started = Double(FileSystem.wallClockNanoseconds()) / 1e9
-            let environment = streams.environment.with([
-                "SETTINGS_DOMAIN": domain.displayName, "SETTINGS_CHANGED": pointers.joined(separator: "\n"),
-                Journal.execVariable: mark,
-            ])
+        /// Then reads the domain, to know the command's own changes from the watcher's next.
+        mutating func run(
+            _ pointers: [String], lines: [UInt8], watcher: DomainWatcher, store: DomainStore, host: DomainHost
+        ) throws {
+            let before = watcher.values
+            let started = Double(FileSystem.wallClockNanoseconds()) / 1e9
+            var variables = WatchExec.changedVariables(pointers)
+            variables["SETTINGS_DOMAIN"] = domain.displayName
+            variables[Journal.execVariable] = mark
             let status: Int32
             do throws(Errno) {
-                status = try Subprocess.runAttached(["/bin/sh", "-c", command], environment: environment, input: lines)
+                status = try Subprocess.runCommand(
+                    ["/bin/sh", "-c", command], environment: streams.environment.with(variables), input: lines)
             } catch {
                 throw CLIError.cannotRun("/bin/sh", error)
+            }
+            if let after = try? watcher.read() {
+                own.ran(
+                    before: before, after: after, journal: { store.history(of: domain, host: host) }, mark: mark,
+                    since: started)
+            } else {
+                // Unreadable now: the watcher says so, and nothing is taken for the command's.
+                own = WatchExec.OwnChanges()
             }
             if status != 0 {
                 streams.error(Array("\(program): warning: --exec command exited with status \(status)\n".utf8))
