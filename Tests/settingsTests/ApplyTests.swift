@@ -8,13 +8,6 @@ final class ApplyTests: XCTestCase {
     override func setUp() { h = Harness() }
     override func tearDown() { h.cleanUp() }
 
-    func file(_ name: String, _ text: String) -> String {
-        let path = h.config + "-" + name
-        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-        return path
-    }
-
     func mtime(_ domain: String) -> Date? {
         try? FileManager.default.attributesOfItem(atPath: h.path(domain))[.modificationDate] as? Date
     }
@@ -23,7 +16,7 @@ final class ApplyTests: XCTestCase {
         h.ok("write", "com.example.app", "volume", "-int", "5")
         h.ok("write", "com.example.app", "kept", "-string", "mine")
         h.ok("write", "com.example.right", "on", "-bool", "true")
-        let want = file(
+        let want = h.file(
             "want.json",
             #"{"com.example.app": {"volume": 7, "/window/w": 800}, "com.example.right": {"on": true}, "#
                 + #""com.example.new": {"n": 1.5, "when": {"$date": "2024-01-02T03:04:05Z"}}}"#)
@@ -60,21 +53,21 @@ final class ApplyTests: XCTestCase {
         h.ok("write", "com.example.app", "kept", "-string", "mine")
         // One file, edited between applies: its record is its own (apply/<name>.json).
         let v1 = #"{"com.example.app": {"volume": 7, "/window/w": 800}, "com.example.b": {"on": true}}"#
-        let app = file("app.json", v1)
+        let app = h.file("app.json", v1)
         h.ok("apply", app)
-        _ = file("app.json", #"{"com.example.app": {"volume": 9}, "com.example.b": {}}"#)
+        _ = h.file("app.json", #"{"com.example.app": {"volume": 9}, "com.example.b": {}}"#)
         h.ok("apply", app)
         XCTAssertEqual(h.plistlibJSON(h.path("com.example.app")), #"{"kept": "mine", "volume": 9}"#)
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.example.b")))
-        _ = file("app.json", #"{"com.example.app": {}}"#)
+        _ = h.file("app.json", #"{"com.example.app": {}}"#)
         h.ok("apply", app)
         XCTAssertEqual(h.plistlibJSON(h.path("com.example.app")), #"{"kept": "mine", "volume": 5}"#)
         // Another record's keys are its own.
-        let first = file("1.json", v1)
+        let first = h.file("1.json", v1)
         h.ok("apply", first, "--as", "team")
         h.ok("apply", app)
         XCTAssertEqual(h.ok("read", "com.example.app", "volume"), "7\n")
-        let none = file("none.json", #"{"com.example.app": {}, "com.example.b": {}}"#)
+        let none = h.file("none.json", #"{"com.example.app": {}, "com.example.b": {}}"#)
         h.ok("apply", none, "--as", "team")
         XCTAssertEqual(h.ok("read", "com.example.app", "volume"), "5\n")
         XCTAssertEqual(h.run(["apply", none, "--as", "../escape"]).status, 2)
@@ -90,7 +83,7 @@ final class ApplyTests: XCTestCase {
             atPath: schemas + "/com.example.player.json",
             contents: Data(#"{"keys": {"volume": {"type": "integer", "minimum": 0, "maximum": 100}}}"#.utf8))
         let before = h.snapshot()
-        let bad = file(
+        let bad = h.file(
             "bad.json",
             #"{"com.example.first": {"k": 2}, "com.example.locked": {"homepage": "x"}, "com.example.player": {"volume": 101}}"#
         )
@@ -104,27 +97,31 @@ final class ApplyTests: XCTestCase {
         XCTAssertEqual(h.snapshot(), before)
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.applyRecord(of: bad)))
         // A bad file is one line.
-        let broken = h.run(["apply", file("broken.json", "{\"a\": ")])
+        let broken = h.run(["apply", h.file("broken.json", "{\"a\": ")])
         XCTAssertEqual(broken.status, 3)
         XCTAssertEqual(broken.stderr.split(separator: "\n").count, 1)
-        XCTAssertEqual(h.run(["apply", file("list.json", #"{"a": [1]}"#)]).status, 3)
+        XCTAssertEqual(h.run(["apply", h.file("list.json", #"{"a": [1]}"#)]).status, 3)
         // A file path as a domain would reach outside the config folder.
         let outside = h.config + "-outside"
-        let path = h.run(["apply", file("path.json", #"{"\#(outside)": {"k": 1}, "../up": {"k": 1}}"#)])
+        let path = h.run(["apply", h.file("path.json", #"{"\#(outside)": {"k": 1}, "../up": {"k": 1}}"#)])
         XCTAssertEqual(path.status, 2, path.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: outside + ".plist"))
         XCTAssertEqual(h.snapshot(), before)
     }
 
     /// A domain that fails mid-way (a read-only file) leaves the ones before it applied,
-    /// and the message says which.
+    /// and the message says which; stdout lists only those.
     func testAFailureMidwaySaysWhatWasApplied() throws {
         h.ok("write", "com.example.b", "k", "-int", "1")
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: h.path("com.example.b"))
-        let want = file("w.json", #"{"com.example.a": {"k": 1}, "com.example.b": {"k": 2}, "com.example.c": {"k": 3}}"#)
+        let want = h.file(
+            "w.json", #"{"com.example.a": {"k": 1}, "com.example.b": {"k": 2}, "com.example.c": {"k": 3}}"#)
         let r = h.run(["apply", want])
         XCTAssertEqual(r.status, 4)
         XCTAssertTrue(r.stderr.contains("(applied com.example.a; the others were not touched)"), r.stderr)
+        // Issue 49, case 21: stdout lists what was done, not the plan.
+        XCTAssertTrue(r.stdout.contains("com.example.a"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("com.example.b") || r.stdout.contains("com.example.c"), r.stdout)
         XCTAssertEqual(h.ok("read", "com.example.a", "k"), "1\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.example.c")))
     }

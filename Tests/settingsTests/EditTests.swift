@@ -319,16 +319,8 @@ final class EditTests: XCTestCase {
 
         // While the merge waits for the lock another writer holds on the config folder.
         try? FileManager.default.removeItem(atPath: marker)
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = [
-            "python3", "-c",
-            "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY); fcntl.flock(fd, fcntl.LOCK_EX); "
-                + "open(sys.argv[2], 'w').close(); time.sleep(60)",
-            h.config, marker + "-locked",
-        ]
-        try holder.run()
-        waitFor(marker + "-locked")
+        let holder = try h.holdingLock(on: h.config)
+        defer { if holder.isRunning { holder.terminate() } }
         let merging = try started(editor([#"sed -i 's/"volume": 5/"volume": 6/' "$1"; touch \#(marker)"#]))
         waitFor(marker)
         Thread.sleep(forTimeInterval: 0.3)

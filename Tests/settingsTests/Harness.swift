@@ -20,9 +20,22 @@ struct Harness {
 
     func cleanUp() {
         try? FileManager.default.removeItem(atPath: config)
+        try? FileManager.default.removeItem(atPath: files)
         try? FileManager.default.removeItem(atPath: system)
         try? FileManager.default.removeItem(atPath: state)
         try? FileManager.default.removeItem(atPath: cache)
+    }
+
+    /// Where a test's own files go (`file`), beside the config folder.
+    var files: String { config + "-files" }
+
+    /// A file named `name` holding `text`, outside the config folder (a desired state, a
+    /// snapshot); written again when named again. Removed by `cleanUp`.
+    func file(_ name: String, _ text: String) -> String {
+        try? FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+        let path = files + "/" + name
+        precondition(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)), path)
+        return path
     }
 
     /// The run's `$XDG_CACHE_HOME` (the key index of big domains), beside the config folder.
@@ -233,4 +246,28 @@ struct Harness {
 func changes(_ output: String) -> String {
     output.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.hasPrefix("-") || $0.hasPrefix("+") }
         .map { $0 + "\n" }.joined()
+}
+
+extension Harness {
+    /// A process holding an exclusive `flock` on `path` (a file or a folder), as another
+    /// writer would, started and holding it when this returns; `terminate()` lets it go.
+    func holdingLock(on path: String) throws -> Process {
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", "-c",
+            "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY); fcntl.flock(fd, fcntl.LOCK_EX); "
+                + "print('locked', flush=True); time.sleep(60)",
+            path,
+        ]
+        let said = Pipe()
+        holder.standardOutput = said
+        try holder.run()
+        let line = said.fileHandleForReading.readData(ofLength: 7)
+        guard String(decoding: line, as: UTF8.self) == "locked\n" else {
+            holder.terminate()
+            throw CocoaError(.fileLocking)
+        }
+        return holder
+    }
 }
