@@ -129,20 +129,25 @@ struct DesiredDomain {
         var made: [DesiredState.Edit] = []
         for (path, wantedValue) in wanted {
             let pointer = path.pointer
-            var held: PlistDictionary
+            let now = path.value(in: working)
+            // What the place held (an earlier apply's record, else the domain now), then
+            // what the apply leaves there, in place of what an earlier one left: built as
+            // entries in key order, not by `updating`, which costs a table per place.
+            var entries: [PlistDictionary.Entry]
             if case .dict(let known)? = before[pointer] {
-                held = known
+                entries = known.entries.filter { !sameKey($0.key, "set") && !sameKey($0.key, "removed") }
+            } else if let now {
+                entries = [.init(key: "before", value: now)]
             } else if case .dict(let found) = DesiredState.held(path, in: working) {
-                held = found
+                entries = found.entries
             } else {
-                held = [:]
+                entries = []
             }
             // What the domain holds already, as JSON says it, is left as it is held.
             var value = wantedValue
-            if let wanted = value, let now = path.value(in: working), JSONSameness.same(wanted, now) { value = now }
-            held = held.updating([
-                (key: "set", value: value), (key: "removed", value: value == nil ? .bool(true) : nil),
-            ])
+            if let wanted = value, let now, JSONSameness.same(wanted, now) { value = now }
+            entries.append(value.map { .init(key: "set", value: $0) } ?? .init(key: "removed", value: true))
+            let held = PlistDictionary(entries: entries)
             recorded.append(.init(key: pointer, value: .dict(held)))
             made.append(DesiredState.Edit(path: path, value: value))
         }

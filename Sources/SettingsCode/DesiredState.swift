@@ -64,6 +64,8 @@ public struct DesiredState: Sendable {
         public var record: PlistDictionary
         /// The record as the run begins: the last one, with every place the run changes.
         var ahead: PlistDictionary = [:]
+        /// The last record, as the plan read it (the lock held, it is still that).
+        var last: PlistDictionary = [:]
         /// What a person should know that changes nothing: places left as someone set
         /// them since, places that can no longer be given back.
         public var notes: [String] = []
@@ -175,7 +177,7 @@ public struct DesiredState: Sendable {
                     planned: domainPlan.working, absent: values == nil))
         }
         guard problems.isEmpty else { throw ApplyError.refused(problems) }
-        plan.ahead = ahead
+        (plan.ahead, plan.last) = (ahead, old)
         return plan
     }
 
@@ -193,7 +195,9 @@ public struct DesiredState: Sendable {
     /// `run`, telling the domains done (applied, written or already right) and those written.
     public func runReporting(_ plan: Plan) throws -> (done: [String], written: [String]) {
         var written: [String] = [], done: [String] = []
-        if plan.ahead != (try readRecord()) { try saveRecord(plan.ahead) }
+        // Each written only when it says something new: a first apply, or one that drops
+        // nothing, writes the record once, before any domain.
+        if plan.ahead != plan.last { try saveRecord(plan.ahead) }
         for domainPlan in plan.domains {
             do {
                 var changed = false
@@ -218,7 +222,7 @@ public struct DesiredState: Sendable {
                 throw ApplyError.partial(applied: done, written: written, failed: domainPlan.name, error)
             }
         }
-        try saveRecord(plan.record)
+        if plan.record != plan.ahead { try saveRecord(plan.record) }
         return (done, written)
     }
 
