@@ -116,7 +116,7 @@ PY
     measure "snapshot" "$n" "" "$settings snapshot $d -o $f/snapshot.json"
     measure "apply --dry-run" "$n" "" "$settings apply $f/desired.json --dry-run"
     measure "apply --check" "$n" "" "$settings apply $f/desired.json --check"
-    measure "apply" "$n" "$restore && rm -f $XDG_STATE_HOME/settings/apply/default.json" \
+    measure "apply" "$n" "$restore && rm -f $XDG_STATE_HOME/settings/apply/desired.json" \
         "$settings apply $f/desired.json"
     measure "capture" "$n" "$restore" "$settings capture $d -- $settings write $d key000001 -int 7"
     printf '#!/bin/sh\ncp %s "$1"\n' "$f/changed.json" >"$f/editor" && chmod +x "$f/editor"
