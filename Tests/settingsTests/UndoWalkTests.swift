@@ -115,3 +115,26 @@ extension UndoWalkTests {
         XCTAssertEqual(h.ok("history", "com.example.link"), history, "one file, one journal")
     }
 }
+
+extension UndoWalkTests {
+    /// A kill of `undo` while it waits for the domain's lock (another writer holds it)
+    /// changes nothing and leaves nothing in the way: the next undo takes back the same
+    /// change, and redo makes it again.
+    func testAKilledUndoLosesNothing() throws {
+        h.ok("write", "com.example.app", "k", "-int", "1")
+        h.ok("write", "com.example.app", "k", "-int", "2")
+        let before = h.snapshot()
+        let holder = try h.holdingLock(on: h.path("com.example.app"))
+        defer { if holder.isRunning { holder.terminate() } }
+        let (undo, _, _) = try h.start(["undo", "com.example.app"])
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertTrue(undo.isRunning, "the undo waits for the lock")
+        kill(undo.processIdentifier, SIGKILL)
+        undo.waitUntilExit()
+        holder.terminate()
+        holder.waitUntilExit()
+        XCTAssertEqual(h.snapshot(), before)
+        XCTAssertEqual(changes(h.ok("undo", "com.example.app")), "-/k = 2\n+/k = 1\n")
+        XCTAssertEqual(changes(h.ok("redo", "com.example.app")), "-/k = 1\n+/k = 2\n")
+    }
+}
