@@ -49,6 +49,19 @@ struct DesiredDomain {
             }
             if let path = path(of: keys[0], literal: literal) { add(path, nil) }
         }
+        // A place inside another the file sets ("arr" and "/arr/2"): which wins, and what
+        // dropping one gives back, would depend on their order. Refused, as a file that
+        // says one thing two ways.
+        for (path, _) in wanted where path.segments.count > 1 {
+            for depth in 1..<path.segments.count {
+                let outer = PlistKeyPath(Array(path.segments.prefix(depth)))
+                guard wantedPointers.contains(ExactKey(outer.pointer)) else { continue }
+                problems.append(
+                    .badPath(
+                        domain: name, key: path.pointer, "inside \(outer.pointer), which the file also sets; give one"))
+                break
+            }
+        }
     }
 
     /// Every top-level key the domain has and `values` lacks, wanted absent: the domain

@@ -23,9 +23,15 @@ public struct DesiredState: Sendable {
     public let store: DomainStore
     /// Which record: independent desired states (a user's and a team's) take two names.
     public let name: String
+    /// The host of a domain the file names without one (`-currentHost apply`): `.any`,
+    /// the usual files, or a ByHost file's.
+    public let host: DomainHost
 
-    /// A desired state applied to `store`, remembered under `name`.
-    public init(store: DomainStore, name: String = "default") { (self.store, self.name) = (store, name) }
+    /// A desired state applied to `store`, remembered under `name`, its plain domain names
+    /// those of `host`.
+    public init(store: DomainStore, name: String = "default", host: DomainHost = .any) {
+        (self.store, self.name, self.host) = (store, name, host)
+    }
 
     /// One change to make: a place set to a value, or removed (nil).
     public struct Edit: Sendable, Equatable {
@@ -109,19 +115,26 @@ public struct DesiredState: Sendable {
         var problems: [ApplyError.Problem] = []
         var plan = Plan(domains: [], record: [:])
         // Domain names are file names: told apart by their bytes, as keys are, and each
-        // domain once however it is spelled (`-g` and `NSGlobalDomain`).
+        // domain once however it is spelled (`-g` and `NSGlobalDomain`; `com.a` and
+        // `COM.A`, which the store finds as one file in any case).
         var wanted: [(name: String, domain: DomainName, host: DomainHost, values: PlistDictionary?)] = []
-        var seen: [ExactKey: String] = [:]
+        var seen = Seen()
         let home = store.environment.home
         for (given, values) in desired.state.domains {
-            let (domain, host) = try SettingsState.domain(named: given, home: home)
+            var (domain, host) = try SettingsState.domain(named: given, home: home)
+            if host == .any, self.host != .any, !given.hasPrefix(SettingsState.byHostPrefix) {
+                switch domain {
+                case .named, .global: host = self.host
+                default: break
+                }
+            }
             let canonical = SettingsState.name(of: domain, host: host)
             // A desired state from elsewhere must not reach a file outside the config folder.
             if case .path = domain {
                 problems.append(.badPath(domain: given, key: "", "a desired state names domains, not files"))
                 continue
             }
-            if let first = seen.updateValue(given, forKey: ExactKey(canonical)) {
+            if let first = seen.insert(canonical, as: given) {
                 problems.append(.twice(domain: canonical, first, given))
                 continue
             }
@@ -135,15 +148,15 @@ public struct DesiredState: Sendable {
             for given in try SettingsState.allNames(in: store) + old.sortedEntries.map(\.key) {
                 guard let (domain, host) = try? SettingsState.domain(named: given, home: home) else { continue }
                 let name = SettingsState.name(of: domain, host: host)
-                guard seen[ExactKey(name)] == nil, !desired.state.unreadable.contains(where: { sameKey($0, name) })
+                guard seen[name] == nil, !desired.state.unreadable.contains(where: { sameKey($0, name) })
                 else { continue }
-                seen[ExactKey(name)] = name
+                _ = seen.insert(name, as: name)
                 wanted.append((name, domain, host, nil))
             }
         }
         for entry in old.sortedEntries {
             let named = (try? SettingsState.domain(named: entry.key, home: home)).map(SettingsState.name)
-            if seen[ExactKey(named ?? entry.key)] == nil {
+            if seen[named ?? entry.key] == nil {
                 problems.append(.unnamed(domain: entry.key, record: name))
             }
         }
@@ -294,7 +307,17 @@ public struct DesiredState: Sendable {
         // Through the state files' door: a link or FIFO planted at the record is refused,
         // in the door's own words.
         guard let bytes = try recordFile.read() else { return [:] }
-        return try SettingsState.domains(of: SettingsState.dictionary(bytes, name: recordPath), name: recordPath)
+        let root: PlistDictionary
+        do { root = try SettingsState.dictionary(bytes, name: recordPath) } catch {
+            // The record is the tool's own: say how to start afresh.
+            throw FormError(
+                path: recordPath,
+                "\(error.message); remove it to start this record afresh, or apply with --as NAME")
+        }
+        guard root["settings-apply"] == .int(1) else {
+            throw FormError(path: recordPath, "it is not a record of this version of settings (\"settings-apply\": 1)")
+        }
+        return try SettingsState.domains(of: root, name: recordPath)
     }
 
     private func saveRecord(_ record: PlistDictionary) throws {
@@ -344,6 +367,14 @@ public enum ApplyError: Error, Sendable {
             }
         }
 
+        /// A key or pointer as a message names it: its first 200 bytes, and how many more
+        /// (a pointer of 100,000 segments is one line, not 200 KB of it).
+        static func shortened(_ key: String) -> String {
+            guard key.utf8.count > 200 else { return key }
+            let head = String(decoding: key.utf8.prefix(200), as: UTF8.self)
+            return head + "… (\(key.utf8.count - 200) more bytes)"
+        }
+
         /// One line for a person.
         public var message: String {
             switch self {
@@ -351,7 +382,7 @@ public enum ApplyError: Error, Sendable {
             case let .schema(domain, key, why): "\(domain): \(key): \(why)"
             case let .unstorable(message): message
             case let .badPath(domain, "", why): "\(domain): \(why)"
-            case let .badPath(domain, key, why): "\(domain): \(key): \(why)"
+            case let .badPath(domain, key, why): "\(domain): \(Self.shortened(key)): \(why)"
             case let .twice(domain, first, second): "\(first) and \(second) name one domain, \(domain); give it once"
             case let .unnamed(domain, record):
                 "\(domain): the record '\(record)' holds what an apply set there, and this file does not name it; "
@@ -366,4 +397,25 @@ public enum ApplyError: Error, Sendable {
     /// The domains `applied` were applied (`written` of them written), `failed` failed
     /// with the error, the rest untouched.
     case partial(applied: [String], written: [String], failed: String, any Error)
+}
+
+/// The domain names a plan has met, each by its bytes with ASCII letters in one case: the
+/// store finds a domain's file in any case, so two spellings that differ only so are one
+/// domain, and a file naming both would write it twice, for ever.
+private struct Seen {
+    private var names: [ExactKey: String] = [:]
+
+    private static func folded(_ name: String) -> ExactKey {
+        ExactKey(String(decoding: name.utf8.map { (65...90).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self))
+    }
+
+    /// The name first given for `name`'s domain, if it was met.
+    subscript(name: String) -> String? { names[Self.folded(name)] }
+
+    /// Meets `name`, given as `given`; the name first given when it was met already.
+    mutating func insert(_ name: String, as given: String) -> String? {
+        if let first = names[Self.folded(name)] { return first }
+        names[Self.folded(name)] = given
+        return nil
+    }
 }

@@ -234,6 +234,51 @@ final class ApplyTrustTests: XCTestCase {
         XCTAssertEqual(ApplyCommand.recordName(of: "/x/.json"), "_json")
     }
 
+    /// Case 14, found from outside: two spellings that differ only in case are one
+    /// domain (the store finds a file in any case), refused as one named twice; so is a
+    /// place inside another the file sets.
+    func testOneDomainOrPlaceSaidTwoWaysIsRefused() {
+        let cased = h.run(["apply", h.file("c.json", #"{"com.ex.A": {"k": 1}, "com.ex.a": {"k": 2}}"#)])
+        XCTAssertEqual(cased.status, 2, cased.stderr)
+        XCTAssertTrue(cased.stderr.contains("name one domain"), cased.stderr)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: h.config).filter { $0.hasSuffix(".plist") }, [])
+        let inside = h.run(["apply", h.file("i.json", #"{"com.ex.a": {"arr": [1, 2, 3], "/arr/2": 9}}"#)])
+        XCTAssertEqual(inside.status, 2, inside.stderr)
+        XCTAssertTrue(inside.stderr.contains("/arr/2: inside /arr, which the file also sets"), inside.stderr)
+        // A 100,000-segment pointer is named in one short line.
+        let long = "/" + Array(repeating: "a", count: 100_000).joined(separator: "/")
+        let deep = h.run(["apply", h.file("d.json", #"{"com.ex.a": {"\#(long)": 1}}"#)])
+        XCTAssertEqual(deep.status, 2)
+        XCTAssertLessThan(deep.stderr.utf8.count, 1000, String(deep.stderr.prefix(300)))
+    }
+
+    /// Case 8, found from outside: `-currentHost apply` applies the file's plain domains to
+    /// their ByHost files, as `-currentHost snapshot` names them.
+    func testCurrentHostApplyWritesTheByHostFile() {
+        h.ok("write", "com.ex.h", "k", "-int", "1")
+        h.ok("-currentHost", "write", "com.ex.h", "k", "-int", "2")
+        let f = h.file("b.json", #"{"com.ex.h": {"k": 9}}"#)
+        XCTAssertEqual(h.run(["-currentHost", "apply", f, "--check"]).status, 1)
+        h.ok("-currentHost", "apply", f)
+        XCTAssertEqual(h.ok("-currentHost", "read", "com.ex.h", "k"), "9\n")
+        XCTAssertEqual(h.ok("read", "com.ex.h", "k"), "1\n", "the plain domain is left alone")
+        XCTAssertEqual(h.run(["-currentHost", "apply", f, "--check"]).status, 0)
+    }
+
+    /// A record that does not parse, or is of another version, says how to go on.
+    func testABrokenRecordSaysHowToGoOn() throws {
+        let f = h.file("r.json", #"{"com.ex.a": {"k": 1}}"#)
+        try FileManager.default.createDirectory(atPath: h.state + "/settings/apply", withIntermediateDirectories: true)
+        for text in ["", #"{"settings-apply": 2, "domains": {}}"#] {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: h.applyRecord(of: f)))
+            let r = h.run(["apply", f])
+            XCTAssertEqual(r.status, 3, r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("--as NAME") || r.stderr.contains("this version"), r.stderr)
+        }
+    }
+
     /// Case 22: a record or state file without "domains" says so.
     func testAFileWithoutDomainsSaysSo() throws {
         let state = h.file("s.json", #"{"settings-state": 1}"#)

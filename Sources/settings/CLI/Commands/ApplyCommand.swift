@@ -25,7 +25,8 @@ enum ApplyCommand {
             bytes = try PlistFiles.read(file.text)
         }
         let desired = try DesiredFile.read(bytes, name: file.text == "-" ? "standard input" : file.text)
-        let engine = DesiredState(store: context.store, name: given ?? recordName(of: file.text))
+        // `-currentHost apply`: the file's plain domain names are this host's ByHost files.
+        let engine = DesiredState(store: context.store, name: given ?? recordName(of: file.text), host: context.host)
         try engine.holdingLock {
             let plan: DesiredState.Plan
             do { plan = try engine.plan(desired) } catch ApplyError.refused(let problems) {
