@@ -162,7 +162,13 @@ public enum JSONReader {
                 case "-inf": return .double(-.infinity)
                 default: throw invalid(.notARealWord(text))
                 }
-            case ("$date", _), ("$data", _), ("$real", _), ("$dict", _):
+            case ("$float", .string(let text)):
+                // The journal's 32-bit real (`JSONWriter.append(widths:)`), its shortest digits.
+                guard let value = Float(text), text.utf8.allSatisfy({ !(9...13).contains($0) && $0 != 32 }) else {
+                    throw invalid(.tagHolds(tag: "$float", .string))
+                }
+                return .float(value)
+            case ("$date", _), ("$data", _), ("$real", _), ("$dict", _), ("$float", _):
                 throw invalid(.tagHolds(tag: entry.key, entry.value.type))
             default:
                 throw invalid(.unknownTag(entry.key))

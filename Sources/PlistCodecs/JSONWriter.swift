@@ -17,9 +17,11 @@ public enum JSONWriter {
         return out
     }
 
-    /// Appends `value`, compact, to `out`: a line made of several values made once.
-    package static func append(_ value: PlistValue, to out: inout [UInt8]) {
-        write(value, nil, into: &out)
+    /// Appends `value`, compact, to `out`: a line made of several values made once. With
+    /// `widths`, a 32-bit real is `{"$float":"0.3"}`, which `JSONReader` reads back as
+    /// one (the journal's lines, from which `undo` gives a value back as it was).
+    package static func append(_ value: PlistValue, to out: inout [UInt8], widths: Bool = false) {
+        write(value, nil, into: &out, widths: widths)
     }
 
     /// Encodes `value` and hands the bytes to `sink` in pieces of about `chunk` bytes,
@@ -73,13 +75,15 @@ public enum JSONWriter {
     }
 
     /// `level` is nil for compact output.
-    static func write(_ value: PlistValue, _ level: Int?, into out: inout [UInt8]) {
+    static func write(_ value: PlistValue, _ level: Int?, into out: inout [UInt8], widths: Bool = false) {
         switch value {
         // Texts appended through `withUTF8`, never made into arrays first: an array per
         // scalar was a third of an export.
         case .bool(let b): appendText(b ? "true" : "false", &out)
         case .int(let i): i.appendDecimal(to: &out)
         case .double(let d): appendReal(d.description, d, level, &out)
+        case .float(let f) where widths:
+            tagged("$float", level, &out) { out in appendString(f.description, &out) }
         case .float(let f): appendReal(f.description, Double(f), level, &out)
         case .string(let s): appendString(s, &out)
         case .data(let bytes):
@@ -99,14 +103,14 @@ public enum JSONWriter {
             }
         case .array(let items):
             appendCollection(UInt8(ascii: "["), UInt8(ascii: "]"), items.count, level, &out) { i, out in
-                write(items[i], level.map { $0 + 1 }, into: &out)
+                write(items[i], level.map { $0 + 1 }, into: &out, widths: widths)
             }
         case .dict(let dict):
             let entries = dict.uniqueEntries
             if isTagShaped(entries) {
-                tagged("$dict", level, &out) { out in writeObject(entries, level.map { $0 + 1 }, &out) }
+                tagged("$dict", level, &out) { out in writeObject(entries, level.map { $0 + 1 }, &out, widths: widths) }
             } else {
-                writeObject(entries, level, &out)
+                writeObject(entries, level, &out, widths: widths)
             }
         }
     }
@@ -130,12 +134,14 @@ public enum JSONWriter {
         return out
     }
 
-    private static func writeObject(_ entries: [PlistDictionary.Entry], _ level: Int?, _ out: inout [UInt8]) {
+    private static func writeObject(
+        _ entries: [PlistDictionary.Entry], _ level: Int?, _ out: inout [UInt8], widths: Bool = false
+    ) {
         appendCollection(UInt8(ascii: "{"), UInt8(ascii: "}"), entries.count, level, &out) { i, out in
             appendString(entries[i].key, &out)
             out.append(UInt8(ascii: ":"))
             if level != nil { out.append(UInt8(ascii: " ")) }
-            write(entries[i].value, level.map { $0 + 1 }, into: &out)
+            write(entries[i].value, level.map { $0 + 1 }, into: &out, widths: widths)
         }
     }
 

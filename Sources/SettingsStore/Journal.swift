@@ -384,11 +384,11 @@ package struct Journal: Sendable {
                 JSONWriter.append(.string(change.key), to: &out)
                 if values, let old = change.old {
                     out.append(contentsOf: ",\"old\":".utf8)
-                    JSONWriter.append(old, to: &out)
+                    JSONWriter.append(old, to: &out, widths: true)
                 }
                 if values, let new = change.new {
                     out.append(contentsOf: ",\"new\":".utf8)
-                    JSONWriter.append(new, to: &out)
+                    JSONWriter.append(new, to: &out, widths: true)
                 }
                 out.append(UInt8(ascii: "}"))
                 if out.count - start > limit {

@@ -138,3 +138,25 @@ extension UndoWalkTests {
         XCTAssertEqual(changes(h.ok("redo", "com.example.app")), "-/k = 1\n+/k = 2\n")
     }
 }
+
+extension UndoWalkTests {
+    /// A 32-bit real given back where no value is now (undo of a delete, redo of an undo
+    /// that removed it) comes back 32 bits: the journal keeps its width (`$float`).
+    func testA32BitRealComesBackWhereNothingIs() {
+        binaryDomain("com.example.f")
+        h.ok("write", "com.example.f", "r", "-float", "0.1")
+        func isFloat32() -> Bool {
+            let bytes = FileManager.default.contents(atPath: h.path("com.example.f")) ?? Data()
+            return bytes.range(of: Data([0x22, 0x3D, 0xCC, 0xCC, 0xCD])) != nil
+        }
+        XCTAssertTrue(isFloat32())
+        h.ok("undo", "com.example.f")
+        XCTAssertFalse(isFloat32())
+        h.ok("redo", "com.example.f")
+        XCTAssertTrue(isFloat32(), "redo gives back the 32-bit real")
+        h.ok("delete", "com.example.f", "r")
+        h.ok("undo", "com.example.f")
+        XCTAssertTrue(isFloat32(), "undo of the delete gives back the 32-bit real")
+        XCTAssertEqual(h.ok("read-type", "com.example.f", "r"), "Type is float\n")
+    }
+}

@@ -323,6 +323,10 @@ enum ManPage {
         The command runs in a process group of its own: a signal that ends the watch is passed on
         to that group, and the watch waits for every process in it to end, killing what is left
         after 2 seconds (SIGKILL), so nothing the command started outlives the watch.
+        A SIGKILL of the watch itself cannot be caught: the command goes on, under init; a
+        service manager that kills the whole unit (systemd's default
+        .BR KillMode=control\-group )
+        ends both.
         (An interrupt typed at the terminal reaches the watch, which passes it on; a command
         that reads the terminal is stopped, as a background job is.)
         This is how an app's service is restarted when its settings change; as a systemd user
@@ -484,9 +488,10 @@ enum ManPage {
         .B apply
         takes: per domain, the new value of each key set, in the lossless JSON mapping (a real
         stays a real; a top-level key that starts with
-        .B /
-        is written as its own pointer); a key or domain removed cannot be said in one, and is
-        named on standard error.
+        .BR / ,
+        and a place below the top, is written as its pointer, so the keys beside it stay), and
+        .B null
+        for a key or a domain removed.
         .B \-o
         .I file
         writes either form to
@@ -1284,6 +1289,10 @@ enum ManPage {
         .B "inf"
         and
         .BR "\-inf" ,
+        a 32-bit real, in the journal's lines (so
+        .B undo
+        gives one back as it was), is
+        .BR {"$float":"0.3"} ,
         and a dictionary whose only key starts with
         .B $
         is wrapped as
@@ -1293,7 +1302,7 @@ enum ManPage {
         Reading JSON, an integer literal is an integer and a number with a point or an exponent a
         real; these tags are the only objects read as other types, and
         .B null
-        or an unknown tag such as
+        (outside a desired state, where it says absent) or an unknown tag such as
         .B {"$Date":...}
         is an error that names the value's JSON Pointer, with status 2.
         .SH FILES
