@@ -148,10 +148,18 @@ extension DomainStore {
     /// A change made without the store since its last write, not journalled yet, is the
     /// last entry, found now.
     public func history(of domain: DomainName, host: DomainHost = .any) -> [JournalEntry] {
+        history(of: domain, host: host) { _ in }
+    }
+
+    /// `history`, a journal file refused as planted (a link, a FIFO, another user's) told
+    /// to `refused` in one line: read as empty, never followed or waited on.
+    package func history(of domain: DomainName, host: DomainHost = .any, refused: (String) -> Void)
+        -> [JournalEntry]
+    {
         guard let journal = Journal(self) else { return [] }
         // By the file a write replaces: a link's target (`WriteTransaction`).
         let named = (try? writeTarget(path(of: domain, host: host))) ?? path(of: domain, host: host)
-        var entries = journal.entries(at: named)
+        var entries = journal.entries(at: named) { refused($0.message) }
         let stamp = (try? FileSystem.status(named)).flatMap { $0.map(FileStamp.init) }
         let found = Journal.Write(journal, at: named, before: stamp, creating: false) {
             try? load(domain, host: host)?.values

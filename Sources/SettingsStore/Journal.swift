@@ -344,8 +344,15 @@ package struct Journal: Sendable {
     }
 
     /// The domain's entries, oldest first; a line a crash tore is skipped.
-    func entries(at path: String) -> [JournalEntry] {
-        guard let bytes = try? file(for: path, ".jsonl").read() else { return [] }
+    /// A journal file refused as planted (a link, a FIFO, another user's) is told to
+    /// `refused`, and read as empty.
+    func entries(at path: String, refused: (StateFileError) -> Void = { _ in }) -> [JournalEntry] {
+        let bytes: [UInt8]?
+        do throws(StateFileError) { bytes = try file(for: path, ".jsonl").read() } catch {
+            if let refusal = Self.refusal(error) { refused(refusal) }
+            return []
+        }
+        guard let bytes else { return [] }
         return bytes.split(separator: UInt8(ascii: "\n")).compactMap { Self.entry(Array($0)) }
     }
 

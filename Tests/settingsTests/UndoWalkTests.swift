@@ -160,3 +160,26 @@ extension UndoWalkTests {
         XCTAssertEqual(h.ok("read-type", "com.example.f", "r"), "Type is float\n")
     }
 }
+
+extension UndoWalkTests {
+    /// A journal replaced by a link (or a FIFO) is never read through: `history` and `undo`
+    /// say so in one warning, not an empty history without a word.
+    func testAPlantedJournalIsSaidNotSilentlyEmpty() throws {
+        h.ok("write", "com.example.app", "k", "-int", "1")
+        let folder = h.state + "/settings/history"
+        let name = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".jsonl") })
+        let decoy = h.files + "/decoy.jsonl"
+        try FileManager.default.createDirectory(atPath: h.files, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: folder + "/" + name, toPath: decoy)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/" + name, withDestinationPath: decoy)
+        let history = h.run(["history", "com.example.app"])
+        XCTAssertEqual(history.stdout, "")
+        XCTAssertEqual(history.stderr.split(separator: "\n").count, 1, history.stderr)
+        XCTAssertTrue(history.stderr.contains("cannot read the history"), history.stderr)
+        let undo = h.run(["undo", "com.example.app"])
+        XCTAssertEqual(undo.status, 1)
+        XCTAssertTrue(undo.stderr.contains("cannot read the history"), undo.stderr)
+        XCTAssertEqual(h.ok("read", "com.example.app", "k"), "1\n")
+    }
+}
