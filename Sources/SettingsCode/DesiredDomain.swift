@@ -68,7 +68,7 @@ struct DesiredDomain {
     /// becomes `values` exactly (a restore, or a domain set to null).
     mutating func wantOnly(_ values: PlistDictionary) {
         for entry in current.uniqueEntries where values.place(of: entry.key) == nil {
-            add(PlistKeyPath([entry.key]), nil)
+            add(PlistKeyPath([entry.key]), nil, fromFile: false)
         }
         // A place the last apply set that is gone already stays wanted absent, not given
         // back: the domain is to hold `values` and nothing else.
@@ -76,7 +76,7 @@ struct DesiredDomain {
             guard let path = try? PlistKeyPath(pointer: entry.key), let top = path.segments.first,
                 values.place(of: top) == nil
             else { continue }
-            add(path, nil)
+            add(path, nil, fromFile: false)
         }
     }
 
@@ -96,9 +96,15 @@ struct DesiredDomain {
         }
     }
 
-    /// A place wanted, once (a place named twice, as "a" and "/a", counts once).
-    private mutating func add(_ path: PlistKeyPath, _ value: PlistValue?) {
-        if wantedPointers.insert(ExactKey(path.pointer)).inserted { wanted.append((path, value)) }
+    /// A place wanted. The file's own places are each given once: one given twice (as
+    /// "a" and "/a", or a value and `null`) is refused, since one would be dropped without
+    /// a word; a place a restore adds (`wantOnly`) is left to what the file said of it.
+    private mutating func add(_ path: PlistKeyPath, _ value: PlistValue?, fromFile: Bool = true) {
+        if wantedPointers.insert(ExactKey(path.pointer)).inserted {
+            wanted.append((path, value))
+        } else if fromFile {
+            problems.append(.badPath(domain: name, key: path.pointer, "given twice; give it once"))
+        }
     }
 
     /// The places the last record set and the desired state no longer wants, given back

@@ -122,7 +122,8 @@ public struct DesiredState: Sendable {
         let home = store.environment.home
         for (given, values) in desired.state.domains {
             var (domain, host) = try SettingsState.domain(named: given, home: home)
-            if host == .any, self.host != .any, !given.hasPrefix(SettingsState.byHostPrefix) {
+            // A snapshot's names say their hosts; only a desired state's plain names take one.
+            if host == .any, self.host != .any, !desired.isSnapshot, !given.hasPrefix(SettingsState.byHostPrefix) {
                 switch domain {
                 case .named, .global: host = self.host
                 default: break
@@ -302,22 +303,35 @@ public struct DesiredState: Sendable {
         }
     }
 
-    /// The last record under this name: domain names to pointers to what they held.
+    /// The last record under this name: domain names to pointers to what they held. A
+    /// record that cannot be read or is not of its form (a link, a FIFO, another version, a
+    /// place that is not `{…}`) stops the run, in one line saying how to go on: its places
+    /// are what a later run gives back, so none is guessed.
     private func readRecord() throws -> PlistDictionary {
-        // Through the state files' door: a link or FIFO planted at the record is refused,
-        // in the door's own words.
-        guard let bytes = try recordFile.read() else { return [:] }
-        let root: PlistDictionary
-        do { root = try SettingsState.dictionary(bytes, name: recordPath) } catch {
-            // The record is the tool's own: say how to start afresh.
-            throw FormError(
-                path: recordPath,
-                "\(error.message); remove it to start this record afresh, or apply with --as NAME")
+        let advice = "; remove it to start this record afresh, or apply with --as NAME"
+        do {
+            // Through the state files' door: a link or FIFO planted at the record is refused.
+            guard let bytes = try recordFile.read() else { return [:] }
+            let root = try SettingsState.dictionary(bytes, name: recordPath)
+            guard root["settings-apply"] == .int(1) else {
+                throw FormError(path: recordPath, "it is not a record of this version of settings")
+            }
+            let domains = try SettingsState.domains(of: root, name: recordPath)
+            for domain in domains.entries {
+                guard case .dict(let places) = domain.value,
+                    places.entries.allSatisfy({ if case .dict = $0.value { true } else { false } })
+                else {
+                    throw FormError(path: recordPath, "\(domain.key) is not a dictionary of places")
+                }
+            }
+            return domains
+        } catch let error as FormError {
+            throw FormError(message: error.message + advice)
+        } catch let error as StoreError {
+            throw FormError(message: error.message + advice)
+        } catch let error as StateFileError {
+            throw FormError(message: StoreError(error).message + advice)
         }
-        guard root["settings-apply"] == .int(1) else {
-            throw FormError(path: recordPath, "it is not a record of this version of settings (\"settings-apply\": 1)")
-        }
-        return try SettingsState.domains(of: root, name: recordPath)
     }
 
     private func saveRecord(_ record: PlistDictionary) throws {
@@ -399,15 +413,14 @@ public enum ApplyError: Error, Sendable {
     case partial(applied: [String], written: [String], failed: String, any Error)
 }
 
-/// The domain names a plan has met, each by its bytes with ASCII letters in one case: the
-/// store finds a domain's file in any case, so two spellings that differ only so are one
-/// domain, and a file naming both would write it twice, for ever.
+/// The domain names a plan has met, each in lower case as the store folds a file's name
+/// (`FolderNames`: `lowercased()`, so the Kelvin sign is a `k`): the store finds a domain's
+/// file in any case, so two spellings that differ only so are one domain, and a file
+/// naming both would write it twice, for ever.
 private struct Seen {
     private var names: [ExactKey: String] = [:]
 
-    private static func folded(_ name: String) -> ExactKey {
-        ExactKey(String(decoding: name.utf8.map { (65...90).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self))
-    }
+    private static func folded(_ name: String) -> ExactKey { ExactKey(name.lowercased()) }
 
     /// The name first given for `name`'s domain, if it was met.
     subscript(name: String) -> String? { names[Self.folded(name)] }

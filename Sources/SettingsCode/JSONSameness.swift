@@ -9,7 +9,8 @@ enum JSONSameness {
     static func same(_ json: PlistValue, _ held: PlistValue) -> Bool {
         if json == held { return true }
         switch (json, held) {
-        case (.double(let d), .float(let f)): return Double("\(f)") == d || (d.isNaN && f.isNaN)
+        case (.double(let d), .float(let f)), (.float(let f), .double(let d)):
+            return Double("\(f)") == d || Double(f) == d || (d.isNaN && f.isNaN)
         case (.array(let x), .array(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         case (.dict(let x), .dict(let y)):
@@ -17,13 +18,5 @@ enum JSONSameness {
                 && x.uniqueEntries.allSatisfy { entry in y[entry.key].map { same(entry.value, $0) } ?? false }
         default: return false
         }
-    }
-
-    /// `json` where `held` was: a real a 32-bit real can hold, written over a 32-bit real,
-    /// stays 32 bits (the journal's JSON cannot say the width it had).
-    static func keepingWidth(_ json: PlistValue, of held: PlistValue?) -> PlistValue {
-        guard case .double(let d) = json, case .float? = held else { return json }
-        let f = Float(d)
-        return Double(f) == d || Double("\(f)") == d ? .float(f) : json
     }
 }

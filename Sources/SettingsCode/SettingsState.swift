@@ -234,12 +234,10 @@ public struct SettingsState: Sendable, Equatable {
 /// A file of the tool's own form (a state file, `apply`'s record) that parses, but not as
 /// that form: one line saying what is wrong with it.
 public struct FormError: Error, Sendable, Equatable {
-    /// The file, as named.
-    public let path: String
-    /// What is wrong.
-    public let problem: String
-    /// `path` is not of its form: `problem`.
-    public init(path: String, _ problem: String) { (self.path, self.problem) = (path, problem) }
     /// One line for a person.
-    public var message: String { "cannot use \(path): \(problem)" }
+    public let message: String
+    /// `path` is not of its form: `problem`.
+    public init(path: String, _ problem: String) { message = "cannot use \(path): \(problem)" }
+    /// The line `message`, whole.
+    public init(message: String) { self.message = message }
 }

@@ -90,10 +90,10 @@ public enum Undo {
     }
 
     /// Makes `plan` in one locked update of the domain, journalled as taking back
-    /// `takesBack`; returns the keys left alone because they changed since. The journal
-    /// keeps values in JSON, where a 32-bit real reads back as 64 bits: a key holds what
-    /// the journal says when it holds it as JSON says it, and a real given back where a
-    /// 32-bit real is stays 32 bits.
+    /// `takesBack`; returns the keys left alone because they changed since. A key holds
+    /// what the journal says when it holds it as JSON says it: a 32-bit real written to an
+    /// XML domain reads back as 64 bits, and a line of an older version kept a 32-bit real
+    /// as 64 bits. What is given back is the journal's value, at the width it kept.
     @discardableResult
     public static func run(
         _ plan: [KeyChange], takingBack takesBack: JournalEntry.TakenBack? = nil, on domain: DomainName,
@@ -117,7 +117,7 @@ public enum Undo {
                     skipped.append(change.key)
                     continue
                 }
-                made.append((change.key, change.new.map { JSONSameness.keepingWidth($0, of: now) }))
+                made.append((change.key, change.new))
             }
             // In one pass: removing keys one at a time moves the entries after each.
             if !made.isEmpty { values = values.updating(made) }

@@ -279,6 +279,47 @@ final class ApplyTrustTests: XCTestCase {
         }
     }
 
+    /// Found from outside, a second time: Unicode case variants (the Kelvin sign) are one
+    /// domain too; one place given twice (as a key and a pointer, or with null) is refused;
+    /// a snapshot with -currentHost is refused, never a restore that deletes plain domains.
+    func testSecondRoundOfOutsideFindings() throws {
+        let kelvin = h.run(["apply", h.file("k.json", #"{"com.ex.K": {"x": 1}, "com.ex.\u212a": {"x": 2}}"#)])
+        XCTAssertEqual(kelvin.status, 2, kelvin.stderr)
+        for text in [#"{"D": {"a": 1, "/a": 2}}"#, #"{"D": {"a": null, "/a": 2}}"#, #"{"D": {"/a~1b": 1, "a/b": 2}}"#] {
+            let twice = h.run(["apply", h.file("t.json", text)])
+            XCTAssertEqual(twice.status, 2, text + twice.stderr)
+            XCTAssertTrue(twice.stderr.contains("given twice"), twice.stderr)
+        }
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: h.config).filter { $0.hasSuffix(".plist") }, [])
+        h.ok("write", "com.ex.a", "k", "-int", "1")
+        let snap = h.files + "/all.json"
+        h.ok("snapshot", "-o", snap)
+        let hosted = h.run(["-currentHost", "apply", snap])
+        XCTAssertEqual(hosted.status, 2, hosted.stderr)
+        XCTAssertEqual(h.ok("read", "com.ex.a", "k"), "1\n")
+    }
+
+    /// A record of another form stops the run in one line that says how to go on, and a
+    /// place that is not `{…}` is never read as one.
+    func testEveryBrokenRecordSaysHowToGoOn() throws {
+        let f = h.file("ed.json", #"{"com.ex.r": {"k": 5}}"#)
+        h.ok("apply", f)
+        let bad = [
+            #"{"settings-apply": 2, "domains": {}}"#, #"{"settings-apply": 1}"#,
+            #"{"settings-apply": 1, "domains": []}"#, #"{"settings-apply": 1, "domains": {"com.ex.r": 5}}"#,
+            #"{"settings-apply": 1, "domains": {"com.ex.r": {"/k": 5}}}"#,
+        ]
+        for text in bad {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: h.applyRecord(of: f)))
+            let r = h.run(["apply", f])
+            XCTAssertEqual(r.status, 3, text + r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("remove it to start this record afresh, or apply with --as NAME"), r.stderr)
+            XCTAssertEqual(r.stderr.components(separatedBy: "cannot use").count, 2, "said once: " + r.stderr)
+        }
+    }
+
     /// Case 22: a record or state file without "domains" says so.
     func testAFileWithoutDomainsSaysSo() throws {
         let state = h.file("s.json", #"{"settings-state": 1}"#)

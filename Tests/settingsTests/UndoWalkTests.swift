@@ -183,3 +183,35 @@ extension UndoWalkTests {
         XCTAssertEqual(h.ok("read", "com.example.app", "k"), "1\n")
     }
 }
+
+extension UndoWalkTests {
+    /// Found from outside: a 64-bit real given back over a 32-bit one stays 64 bits (and
+    /// the other way), and a `-float` change in an XML domain, which holds it as 64 bits,
+    /// is undone.
+    func testRealsComeBackAtTheWidthTheyHad() {
+        let made = h.exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import plistlib, sys; plistlib.dump({'v': 1.1}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)",
+                h.path("com.example.g"),
+            ])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        h.ok("write", "com.example.g", "v", "-float", "2.2")
+        h.ok("undo", "com.example.g")
+        XCTAssertEqual(h.plistlibJSON(h.path("com.example.g")), #"{"v": 1.1}"#, "the 64-bit real, as it was")
+        h.ok("write", "com.example.g", "v", "-float", "2.2")
+        h.ok("write", "com.example.g", "v", "-double", "3.3")
+        h.ok("undo", "com.example.g")
+        h.ok("redo", "com.example.g")
+        XCTAssertEqual(h.plistlibJSON(h.path("com.example.g")), #"{"v": 3.3}"#)
+
+        h.ok("write", "com.example.x", "v", "-float", "2.2")
+        h.ok("write", "com.example.x", "v", "-float", "3.3")
+        let undo = h.run(["undo", "com.example.x"])
+        XCTAssertEqual(undo.status, 0, undo.stderr)
+        XCTAssertEqual(undo.stderr, "")
+        XCTAssertEqual(h.ok("read", "com.example.x", "v"), "2.2\n")
+
+    }
+}

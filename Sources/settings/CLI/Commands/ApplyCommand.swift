@@ -25,6 +25,11 @@ enum ApplyCommand {
             bytes = try PlistFiles.read(file.text)
         }
         let desired = try DesiredFile.read(bytes, name: file.text == "-" ? "standard input" : file.text)
+        // A snapshot names each domain with its host; a host given too would make its plain
+        // domains another's, and its restore remove them.
+        if desired.isSnapshot, context.host != .any {
+            throw CLIError.usage("a snapshot names its ByHost domains itself: apply it without -currentHost or -host")
+        }
         // `-currentHost apply`: the file's plain domain names are this host's ByHost files.
         let engine = DesiredState(store: context.store, name: given ?? recordName(of: file.text), host: context.host)
         try engine.holdingLock {

@@ -129,6 +129,14 @@ enum HistoryCommand {
         }
         _ = context.layers(for: domain)
         let skipped = try Undo.run(plan, takingBack: mark, on: domain, host: context.host, in: context.store)
+        guard skipped.count < plan.count else {
+            // Every key changed since: nothing was taken back, and nothing journalled.
+            for key in skipped { context.warn("\(key) changed since; left as it is") }
+            context.error += Array(
+                "\(context.program): nothing to \(nothing) in \(domain.displayName): every key changed since\n".utf8)
+            context.status = 1
+            return
+        }
         for entry in named {
             let keys = entry.changes.prefix(10).map { CanonicalText.escapedLine($0.key) }.joined(separator: ", ")
             let more = entry.changes.count > 10 ? " and \(entry.changes.count - 10) more" : ""
