@@ -574,7 +574,10 @@ enum ManPage {
         .BR \-currentHost ),
         as
         .B snapshot
-        names it.
+        names it;
+        .B \-currentHost apply
+        makes every plain name the ByHost file (a snapshot, which names its hosts itself, is
+        refused with it).
         Only what differs is written, each domain in one locked update against the file as it is
         then, so a key another program changes meanwhile is kept; a domain already right is not
         written at all (its mtime stays, and no watcher wakes), and a value the file says as the
@@ -605,7 +608,9 @@ enum ManPage {
         pointer, a domain named twice (as
         .B \-g
         and
-        .BR NSGlobalDomain ),
+        .BR NSGlobalDomain ,
+        or in two cases), a place given twice (as a key and its pointer) or inside another the
+        file sets,
         or a domain the record holds that the file no longer names, in any domain, is one line
         each, and nothing is written (status 4 for a managed key, else 2).
         A domain that fails while being written (a read-only file, a full disk) ends the run with
@@ -748,12 +753,15 @@ enum ManPage {
         against the file as it is then: a key they did not touch keeps any later change, and a
         key changed since by something the journal has not seen is left as it is, with a
         warning.
-        A value the journal kept is compared as its JSON says it: a 32-bit real in a binary
-        domain, which the journal's JSON reads back as 64 bits, is undone, and given back as a
-        32-bit real.
+        The journal keeps each value at its width (a 32-bit real as
+        .BR {"$float":...} ),
+        so a value comes back as it was; a value is compared as its JSON says it, so a 32-bit
+        real an XML domain holds as 64 bits is undone too.
         Prints the keys it changed, as
         .B history
-        does; exit 1 when there is nothing to undo.
+        does; exit 1 when there is nothing to undo, or every key changed since.
+        A journal file planted as a link or a FIFO is never read: one warning, and the history
+        is empty.
         .TP
         .BI redo " domain"
         Takes back the newest
