@@ -9,13 +9,14 @@ final class UndoWalkTests: XCTestCase {
     override func setUp() { h = Harness() }
     override func tearDown() { h.cleanUp() }
 
-    /// A binary domain (plistlib's), so a `-float` stays a 32-bit real.
-    func binaryDomain(_ domain: String) {
+    /// A binary domain (plistlib's) holding `values` (a Python literal), so a `-float`
+    /// stays a 32-bit real.
+    func binaryDomain(_ domain: String, _ values: String = "{'n': 1}") {
         let made = h.exec(
             "/usr/bin/env",
             [
                 "python3", "-c",
-                "import plistlib, sys; plistlib.dump({'n': 1}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)",
+                "import plistlib, sys; plistlib.dump(\(values), open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)",
                 h.path(domain),
             ])
         XCTAssertEqual(made.status, 0, made.stderr)
@@ -189,14 +190,7 @@ extension UndoWalkTests {
     /// the other way), and a `-float` change in an XML domain, which holds it as 64 bits,
     /// is undone.
     func testRealsComeBackAtTheWidthTheyHad() {
-        let made = h.exec(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                "import plistlib, sys; plistlib.dump({'v': 1.1}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)",
-                h.path("com.example.g"),
-            ])
-        XCTAssertEqual(made.status, 0, made.stderr)
+        binaryDomain("com.example.g", "{'v': 1.1}")
         h.ok("write", "com.example.g", "v", "-float", "2.2")
         h.ok("undo", "com.example.g")
         XCTAssertEqual(h.plistlibJSON(h.path("com.example.g")), #"{"v": 1.1}"#, "the 64-bit real, as it was")
