@@ -120,16 +120,20 @@ public struct DesiredState: Sendable {
         var wanted: [(name: String, domain: DomainName, host: DomainHost, values: PlistDictionary?)] = []
         var seen = Seen()
         let home = store.environment.home
-        for (given, values) in desired.state.domains {
+        /// A name the file gives: its domain, host and the name the store spells it by. A
+        /// snapshot's names say their hosts; only a desired state's plain names take one.
+        func resolved(_ given: String) throws -> (name: String, domain: DomainName, host: DomainHost) {
             var (domain, host) = try SettingsState.domain(named: given, home: home)
-            // A snapshot's names say their hosts; only a desired state's plain names take one.
             if host == .any, self.host != .any, !desired.isSnapshot, !given.hasPrefix(SettingsState.byHostPrefix) {
                 switch domain {
                 case .named, .global: host = self.host
                 default: break
                 }
             }
-            let canonical = SettingsState.name(of: domain, host: host)
+            return (SettingsState.name(of: domain, host: host), domain, host)
+        }
+        for (given, values) in desired.state.domains {
+            let (canonical, domain, host) = try resolved(given)
             // A desired state from elsewhere must not reach a file outside the config folder.
             if case .path = domain {
                 problems.append(.badPath(domain: given, key: "", "a desired state names domains, not files"))
@@ -163,8 +167,7 @@ public struct DesiredState: Sendable {
         }
         var absentKeys: [ExactKey: [[String]]] = [:]
         for (domain, keys) in desired.absentKeys {
-            let canonical = (try? SettingsState.domain(named: domain, home: home)).map(SettingsState.name) ?? domain
-            absentKeys[ExactKey(canonical), default: []].append(keys)
+            absentKeys[ExactKey((try? resolved(domain))?.name ?? domain), default: []].append(keys)
         }
         for (name, domain, host, values) in wanted {
             let before: PlistDictionary

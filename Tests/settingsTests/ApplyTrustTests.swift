@@ -264,6 +264,10 @@ final class ApplyTrustTests: XCTestCase {
         XCTAssertEqual(h.ok("-currentHost", "read", "com.ex.h", "k"), "9\n")
         XCTAssertEqual(h.ok("read", "com.ex.h", "k"), "1\n", "the plain domain is left alone")
         XCTAssertEqual(h.run(["-currentHost", "apply", f, "--check"]).status, 0)
+        // A null too reaches the ByHost file.
+        h.ok("-currentHost", "apply", h.file("b.json", #"{"com.ex.h": {"k": null}}"#))
+        XCTAssertEqual(h.run(["-currentHost", "read", "com.ex.h", "k"]).status, 1)
+        XCTAssertEqual(h.ok("read", "com.ex.h", "k"), "1\n")
     }
 
     /// A record that does not parse, or is of another version, says how to go on.
