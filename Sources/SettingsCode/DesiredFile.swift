@@ -25,15 +25,14 @@ public struct DesiredFile: Sendable {
     /// Reads a file's bytes (JSON or any property-list format); `name` is used in errors.
     public static func read(_ bytes: [UInt8], name: String) throws -> DesiredFile {
         var nulls: [[String]] = []
-        let root = try dictionary(bytes, name: name, nulls: &nulls)
+        let root = try SettingsState.dictionary(bytes, name: name) { bytes throws(JSONError) in
+            try JSONReader.read(bytes, nulls: &nulls)
+        }
         if root[SettingsState.marker] != nil {
             guard nulls.isEmpty else {
                 throw FormError(path: name, "a state file holds values, never null")
             }
-            guard case .state(let state) = try SettingsState.read(bytes, name: name) else {
-                throw StoreError.notADictionary(path: name, .dict)
-            }
-            return DesiredFile(state, isSnapshot: true)
+            return DesiredFile(try SettingsState.state(of: root, name: name), isSnapshot: true)
         }
         var file = DesiredFile(SettingsState())
         for entry in root.uniqueEntries {
@@ -51,23 +50,5 @@ public struct DesiredFile: Sendable {
             }
         }
         return file
-    }
-
-    /// A dictionary from JSON (tried first) or a property list, the JSON's nulls told.
-    static func dictionary(_ bytes: [UInt8], name: String, nulls: inout [[String]]) throws(StoreError)
-        -> PlistDictionary
-    {
-        let first = bytes.first { ![0x20, 0x09, 0x0a, 0x0d].contains($0) }
-        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
-            return try PlistFiles.dictionary(from: bytes, name: name)
-        }
-        let value: PlistValue
-        do throws(JSONError) { value = try JSONReader.read(bytes, nulls: &nulls) } catch {
-            // An OpenStep file also starts with a brace; JSON's error only if it is neither.
-            if let dict = try? PlistFiles.dictionary(from: bytes, name: name) { return dict }
-            throw StoreError.notJSON(path: name, error)
-        }
-        guard case .dict(let dict) = value else { throw StoreError.notADictionary(path: name, value.type) }
-        return dict
     }
 }

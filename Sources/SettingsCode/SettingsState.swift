@@ -187,6 +187,11 @@ public struct SettingsState: Sendable, Equatable {
     public static func read(_ bytes: [UInt8], name: String) throws -> Contents {
         let root = try dictionary(bytes, name: name)
         guard root[marker] != nil else { return .domain(root) }
+        return .state(try state(of: root, name: name))
+    }
+
+    /// The state a state file's root (one that has `marker`) holds.
+    static func state(of root: PlistDictionary, name: String) throws -> SettingsState {
         let present = try domains(of: root, name: name)
         var state = SettingsState(complete: root["complete"] == .bool(true))
         for entry in present.uniqueEntries {
@@ -201,7 +206,7 @@ public struct SettingsState: Sendable, Equatable {
         if case .array(let names)? = root["unreadable"] {
             for case .string(let name) in names where !state.names(name) { state.unreadable.append(name) }
         }
-        return .state(state)
+        return state
     }
 
     /// The `"domains"` dictionary of a file of the tool's own (a state file, `apply`'s
@@ -214,14 +219,18 @@ public struct SettingsState: Sendable, Equatable {
         }
     }
 
-    /// A dictionary from JSON (tried first, as the state files are) or a property list.
-    static func dictionary(_ bytes: [UInt8], name: String) throws(StoreError) -> PlistDictionary {
+    /// A dictionary from JSON (tried first, as the state files are) or a property list;
+    /// the JSON read by `json` (a desired state's reader also tells its nulls).
+    static func dictionary(
+        _ bytes: [UInt8], name: String,
+        json: ([UInt8]) throws(JSONError) -> PlistValue = { bytes throws(JSONError) in try JSONReader.read(bytes) }
+    ) throws(StoreError) -> PlistDictionary {
         let first = bytes.first { ![0x20, 0x09, 0x0a, 0x0d].contains($0) }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
             return try PlistFiles.dictionary(from: bytes, name: name)
         }
         let value: PlistValue
-        do throws(JSONError) { value = try JSONReader.read(bytes) } catch {
+        do throws(JSONError) { value = try json(bytes) } catch {
             // An OpenStep file also starts with a brace; JSON's error only if it is neither.
             if let dict = try? PlistFiles.dictionary(from: bytes, name: name) { return dict }
             throw StoreError.notJSON(path: name, error)
