@@ -42,7 +42,10 @@ let package = Package(
             // A fully static release binary: with no dynamic loader resolving symbols at
             // start-up (76% of a one-key `read` before), it starts faster than git config.
             // STATIC_EXECUTABLE keeps glibc's dlopen out of it (StaticLinking.swift).
-            swiftSettings: [.define("STATIC_EXECUTABLE", .when(configuration: .release))],
+            // `Extern`: the libc calls of its process policy that Glibc's module leaves out.
+            swiftSettings: [
+                .define("STATIC_EXECUTABLE", .when(configuration: .release)), .enableExperimentalFeature("Extern"),
+            ],
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
         // A separate process that uses Foundation's UserDefaults, so the tests can show
@@ -54,12 +57,12 @@ let package = Package(
         .target(name: "TestSupport", dependencies: core, path: "Tests/TestSupport"),
         .testTarget(
             name: "SettingsCoreTests", dependencies: core + ["TestSupport"],
-            resources: [.copy("Fixtures")]),
+            resources: [.copy("Fixtures")], swiftSettings: [.enableExperimentalFeature("Extern")]),
         // Golden/ is read by path (GoldenTests), not bundled.
         .testTarget(
             name: "settingsTests",
             dependencies: core + ["settings", "SettingsSync", "SettingsCode", "InteropProbe", "TestSupport"],
-            exclude: ["Golden"]
+            exclude: ["Golden"], swiftSettings: [.enableExperimentalFeature("Extern")]
         ),
         .testTarget(name: "SettingsCodeTests", dependencies: core + ["SettingsCode", "TestSupport"]),
         // Sync's merge and rounds in process, with the user's git and repositories on disk.

@@ -11,6 +11,9 @@ Names are the types, enums, protocols, type aliases and top-level functions each
 files declare; a use is the name as a whole word outside comments and string literals.
 And only System, the door to the OS, imports the C library (Glibc or Musl), with one
 exception: the value layer's local-time offset, which is the C library's time-zone rules.
+And no library sets process-wide policy (a signal's handler for SIGBUS, malloc's tuning, a
+thread's CPUs): those are a program's choice, made by the executable (`Sources/settings`),
+so a Swift program linking the libraries gets none of them.
 Prints each upward use as FILE:LINE: LAYER uses NAME (LAYER) and exits 1 if there is one.
 
 usage: scripts/check_layers.py [Sources]
@@ -40,6 +43,10 @@ FOLDER = {
     "Store": "SettingsStore",
 }
 C_LIBRARY_ALLOWED = {"System", "Value/LocalTime.swift"}
+# Calls that set policy for the whole process, which only the executable may make.
+PROCESS_POLICY = re.compile(r"\b(mallopt|mallctl|sched_setaffinity|pthread_attr_setaffinity_np|"
+                            r"pthread_setaffinity_np)\b|\b(signal|sigaction)\(\s*SIGBUS\b")
+EXECUTABLE = "settings"
 DECLARATION = re.compile(r"^(?:public |package |internal |fileprivate |private |final |indirect )*"
                          r"(?:struct|enum|class|protocol|typealias|actor|func|let|var)\s+([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -86,7 +93,14 @@ def main():
                     if other and other != layer and other not in ALLOWED[layer]:
                         print(f"{path}:{number}: {layer} uses {word} ({other})")
                         problems += 1
-    print(f"layers: {problems} upward use{'s' if problems != 1 else ''} or C library import{'s' if problems != 1 else ''}")
+    for path in sorted(glob.glob(os.path.join(root, "**", "*.swift"), recursive=True)):
+        if os.path.relpath(path, root).split(os.sep)[0] == EXECUTABLE:
+            continue
+        for number, line in code_lines(path):
+            if PROCESS_POLICY.search(line):
+                print(f"{path}:{number}: a library sets process-wide policy (the executable's choice)")
+                problems += 1
+    print(f"layers: {problems} upward uses, C library imports or library policies")
     return 1 if problems else 0
 
 

@@ -228,7 +228,6 @@ extension DomainStore {
     static func inParallel(_ work: @escaping () -> Result<XMLReader.SecondHalf, PlistError>)
         -> () -> Result<XMLReader.SecondHalf, PlistError>
     {
-        FileSystem.growHeapsInBigSteps()
         let thread = Background(work)
         return { thread.join() }
     }

@@ -74,6 +74,10 @@ struct Harness {
 
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
+    /// What the program chooses for its process (`main.swift`), for the command line run
+    /// in this one.
+    private static let programsPolicy: Void = ProcessPolicy.adopt()
+
     /// Skips the test, naming the Debian package to install, when `tool` is not on PATH.
     /// CI installs every one of them, so there it skips nothing (its count would show it).
     static func require(_ tool: String, package: String) throws {
@@ -108,6 +112,7 @@ struct Harness {
     @discardableResult
     func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) -> Result {
         guard Harness.inProcess else { return exec(Harness.settings, arguments, stdin: stdin, environment: extra) }
+        _ = Harness.programsPolicy
         let out = Collected(), err = Collected()
         let status = CLI.run(
             arguments, environment: environment(extra), input: stdin.map { Array($0) } ?? [],

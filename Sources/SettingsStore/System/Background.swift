@@ -22,7 +22,7 @@ package final class Background<T>: @unchecked Sendable {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
-        Self.startElsewhere(&attributes)
+        if let setup = ProgramChoices.threadSetup.withLock({ $0 }) { setup(&attributes) }
         started =
             pthread_create(
                 &thread, &attributes,
@@ -34,19 +34,6 @@ package final class Background<T>: @unchecked Sendable {
             Unmanaged<BackgroundJob>.fromOpaque(raw).release()
             value = work()
         }
-    }
-
-    /// Starts the thread on the CPUs this process may use but the one it runs on, when
-    /// there are others. Left to itself, Linux often queued a busy parent's new thread on
-    /// the parent's own CPU, where it began 2 to 4 ms later: about the time half of a big
-    /// domain takes, so the two halves were mostly read one after the other.
-    private static func startElsewhere(_ attributes: inout pthread_attr_t) {
-        var cpus = [UInt8](repeating: 0, count: 128)  // glibc's cpu_set_t: 1,024 CPUs
-        let here = Int(sched_getcpu())
-        guard sched_getaffinity(0, cpus.count, &cpus) == 0, here >= 0, here < cpus.count * 8 else { return }
-        cpus[here / 8] &= ~UInt8(1 << (here % 8))
-        guard cpus.contains(where: { $0 != 0 }) else { return }
-        _ = pthread_attr_setaffinity_np(&attributes, cpus.count, cpus)
     }
 
     /// Waits for the work (the first call); its value.
@@ -68,26 +55,4 @@ package final class Background<T>: @unchecked Sendable {
 private final class BackgroundJob: @unchecked Sendable {
     let work: () -> Void
     init(_ work: @escaping () -> Void) { self.work = work }
-}
-
-// glibc's GNU extensions of <sched.h> and <pthread.h>, which Glibc's module leaves out.
-@_extern(c, "sched_getcpu") private func sched_getcpu() -> CInt
-@_extern(c, "sched_getaffinity") private func sched_getaffinity(
-    _ pid: pid_t, _ size: Int, _ mask: UnsafeMutableRawPointer
-) -> CInt
-@_extern(c, "pthread_attr_setaffinity_np") private func pthread_attr_setaffinity_np(
-    _ attributes: UnsafeMutablePointer<pthread_attr_t>, _ size: Int, _ mask: UnsafeRawPointer
-) -> CInt
-
-// <malloc.h> is not in Glibc's module map.
-@_extern(c, "mallopt") private func mallopt(_ parameter: CInt, _ value: CInt) -> CInt
-private let M_TOP_PAD: CInt = -2
-
-extension FileSystem {
-    /// Lets every malloc heap grow 16 MB at a time: a second thread building half of a big
-    /// domain's values in a heap of its own otherwise grew it by `mprotect` hundreds of
-    /// times. Memory only reserved so is never touched, so never paid for.
-    package static func growHeapsInBigSteps() {
-        _ = mallopt(M_TOP_PAD, 16 << 20)
-    }
 }

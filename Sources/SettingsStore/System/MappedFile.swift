@@ -10,11 +10,12 @@
 /// array costs its whole size for as long as it is used.
 ///
 /// A mapped file another program cuts short in place (a truncating writer; ours replace
-/// files by renaming) would end the process with SIGBUS at the next look past its new end.
-/// While a mapping lives, that signal ends the process with status 3 and one line naming
-/// the file, as any file that cannot be read does (the line names the newest mapping: the
-/// store keeps one at a time). Whatever looks at the bytes must check
-/// every offset it reads, as `BinaryReader` does: another program may change them.
+/// files by renaming) raises SIGBUS at the next look past its new end. So a file is mapped
+/// only in a program that set `ProgramChoices.mappings`, which is told each file's path as
+/// it is mapped and catches the signal (the `settings` executable ends with status 3 and
+/// one line naming the file); in any other there is no mapping, and callers read the file
+/// whole. Whatever looks at the bytes must check every offset it reads, as `BinaryReader`
+/// does: another program may change them.
 ///
 /// Sendable: nothing in it changes after it is made, and giving pages back is safe from
 /// any thread (a thread looking at them reads them in again).
@@ -22,20 +23,26 @@ package final class MappedFile: @unchecked Sendable {
     package let bytes: UnsafeBufferPointer<UInt8>
 
     /// `path`'s bytes, when it is a regular file that is not empty and can be mapped; nil
-    /// otherwise (nothing there, another kind of file, an empty one, or any failure), and
-    /// the caller reads the file as it reads any other.
+    /// otherwise (no program hook, nothing there, another kind of file, an empty one, or
+    /// any failure), and the caller reads the file as it reads any other.
     package init?(_ path: String) {
-        guard let (fd, status) = try? FileSystem.openToRead(path) else { return nil }
+        guard let mapped = ProgramChoices.mappings.withLock({ $0 }),
+            let (fd, status) = try? FileSystem.openToRead(path)
+        else { return nil }
         defer { FileSystem.close(fd) }
         guard status.isRegular, status.size > 0, status.size <= FileSystem.maximumReadSize,
             let start = mmap(nil, status.size, PROT_READ, MAP_PRIVATE, fd, 0), start != MAP_FAILED
         else { return nil }
         bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: status.size)
-        Self.guardAgainstTruncation(path)
+        told = mapped
+        mapped(path)
     }
 
+    /// The program's hook this mapping told, told again when it is unmapped.
+    private let told: @Sendable (String?) -> Void
+
     deinit {
-        Self.cutShortMessage = nil
+        told(nil)
         munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
     }
 
@@ -43,27 +50,5 @@ package final class MappedFile: @unchecked Sendable {
     /// counts them, and the bytes are unchanged.
     package func dropPages() {
         _ = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count, MADV_DONTNEED)
-    }
-
-    // MARK: A file cut short
-
-    /// The line SIGBUS writes while a mapping lives, made before the signal can come: a
-    /// handler may only write. Never freed, as a signal may be reading it.
-    nonisolated(unsafe) private static var cutShortMessage: UnsafeMutableBufferPointer<UInt8>?
-
-    private static func guardAgainstTruncation(_ path: String) {
-        let text = Array("settings: \(path) was cut short by another program while it was read; try again\n".utf8)
-        let message = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
-        _ = message.initialize(from: text)
-        cutShortMessage = message
-        signal(SIGBUS) { _ in
-            guard let message = MappedFile.cutShortMessage else {
-                // Not a mapping of ours: the fault, run again, ends the process as it would have.
-                signal(SIGBUS, SIG_DFL)
-                return
-            }
-            _ = write(2, message.baseAddress, message.count)
-            _exit(3)
-        }
     }
 }
