@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Runs every shell block of README.md, in order, as a newcomer would paste it: in a scratch
-folder, with a scratch HOME and XDG_CONFIG_HOME, and the release binary first on PATH.
+"""Runs every shell block of README.md and of each guide in docs/, in order, as a newcomer would
+paste it: in a scratch folder, with a scratch HOME and XDG_CONFIG_HOME, and the release binary
+first on PATH. Each document starts from a scratch folder of its own, so a guide holds all the
+set-up its blocks need.
 
 Each line of a ```sh block is one check. It must exit 0, unless its comment says otherwise:
   (exit N)   the line must exit with status N (the README shows a refusal);
@@ -14,10 +16,13 @@ An HTML comment on the line before a block's fence says how to treat the whole b
 Lines run in one bash, with pipefail, so a `cd` or a variable carries to the next line.
 
 The scratch folder starts empty, as a reader's does: no set-up the reader does not see.
-After the run, the CI example's App/Info.plist must still be binary and hold the new build
-number, as the README says. Prints one line per check and "docs: N passed, M failed, 0 skipped".
+After the run of a document whose blocks write App/Info.plist (the CI example), that file must
+still be binary and hold the new build number, as the guide says. A document with no shell
+block (docs/ATTACKS.md) is named and passed over. Prints one line per check and
+"docs: N passed, M failed, 0 skipped".
 
-usage: Tests/docs/run.py [README.md] [BIN_DIR (default .build/release)]
+usage: Tests/docs/run.py [DOCUMENT.md ...] [BIN_DIR]
+       (default: README.md; BIN_DIR, the one argument that is a folder, default .build/release)
 """
 import os
 import plistlib
@@ -48,7 +53,7 @@ def blocks(readme):
     return found
 
 
-def script_for(readme, repository, scratch):
+def script_for(readme, name, repository, scratch):
     """The bash program that runs every check and prints 'ok'/'FAIL' lines."""
     out = [
         "set -o pipefail",
@@ -59,7 +64,7 @@ def script_for(readme, repository, scratch):
     for start, language, lines, marker in blocks(readme):
         note = marker.group(1) if marker else ""
         if note.startswith("not run"):
-            out.append(f"echo {shlex.quote(f'     README.md:{start - 1}: {note}')}")
+            out.append(f"echo {shlex.quote(f'     {name}:{start - 1}: {note}')}")
             continue
         if note.startswith("file "):
             path = marker.group(2)
@@ -73,7 +78,7 @@ def script_for(readme, repository, scratch):
         for offset, line in enumerate(lines):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            where = shlex.quote(f"README.md:{start + offset}: {line.strip()}")
+            where = shlex.quote(f"{name}:{start + offset}: {line.strip()}")
             expected = re.search(r"\(exit (\d+)\)", line)
             if "(waits)" in line:
                 out.append("(")
@@ -90,10 +95,19 @@ def script_for(readme, repository, scratch):
     return "\n".join(out) + "\n"
 
 
-def main():
-    readme = sys.argv[1] if len(sys.argv) > 1 else "README.md"
-    bindir = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else ".build/release")
-    repository = os.path.dirname(os.path.abspath(readme))
+def runs_a_line(document):
+    """Whether the document has a shell block that runs (not marked 'not run')."""
+    return any(language == "sh" and not (marker and marker.group(1).startswith("not run"))
+               for _, language, _, marker in blocks(document))
+
+
+def run_document(document, bindir):
+    """Runs one document's blocks in a scratch folder of its own: (passed, failed)."""
+    name = os.path.relpath(os.path.abspath(document))
+    repository = os.path.dirname(os.path.abspath(document))
+    # A guide in docs/ runs "in the repository" blocks at the repository's root, as the README does.
+    if os.path.basename(repository) == "docs":
+        repository = os.path.dirname(repository)
     passed = failed = 0
     with tempfile.TemporaryDirectory() as scratch:
         # Nothing a reader would not have: an empty folder, a home and a config folder.
@@ -102,7 +116,7 @@ def main():
         info = os.path.join(scratch, "work/App/Info.plist")
         env = {"PATH": bindir + os.pathsep + os.environ["PATH"], "HOME": os.path.join(scratch, "home"),
                "XDG_CONFIG_HOME": os.path.join(scratch, "config"), "LANG": "C.UTF-8"}
-        run = subprocess.run(["bash", "-c", script_for(readme, repository, scratch)], env=env,
+        run = subprocess.run(["bash", "-c", script_for(document, name, repository, scratch)], env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
         for line in run.stdout.splitlines():
             if re.match(r"^\[\d+\][+-]? +(Done|Terminated)", line):
@@ -110,14 +124,31 @@ def main():
             print(line)
             passed += line.startswith("ok   ")
             failed += line.startswith("FAIL ")
-        data = open(info, "rb").read() if os.path.exists(info) else b""
-        kept = data.startswith(b"bplist00") and plistlib.loads(data).get("CFBundleVersion") == BUILD_NUMBER
-        print(("ok   " if kept else "FAIL ") + "App/Info.plist is still binary and holds the build number")
-        passed += kept
-        failed += not kept
+        if any(language == "sh" and any("App/Info.plist" in line for line in lines)
+               for _, language, lines, _ in blocks(document)):
+            data = open(info, "rb").read() if os.path.exists(info) else b""
+            kept = data.startswith(b"bplist00") and plistlib.loads(data).get("CFBundleVersion") == BUILD_NUMBER
+            print(("ok   " if kept else "FAIL ") + f"{name}: App/Info.plist is still binary and holds the build number")
+            passed += kept
+            failed += not kept
+    return passed, failed
+
+
+def main():
+    arguments = sys.argv[1:]
+    folders = [a for a in arguments if os.path.isdir(a)]
+    documents = [a for a in arguments if not os.path.isdir(a)] or ["README.md"]
+    bindir = os.path.abspath(folders[0] if folders else ".build/release")
+    passed = failed = 0
+    for document in documents:
+        if not runs_a_line(document):
+            print(f"     {os.path.relpath(os.path.abspath(document))}: no shell block to run")
+            continue
+        p, f = run_document(document, bindir)
+        passed, failed = passed + p, failed + f
     if passed == 0:
         failed += 1
-        print("FAIL no README line ran")
+        print("FAIL no documented line ran")
     print(f"docs: {passed} passed, {failed} failed, 0 skipped")
     return 1 if failed else 0
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Compiles and runs every Swift block of the README and of SettingsKit's DocC articles, as
-a newcomer would paste each one into a program of their own, and checks the compiler's
-messages for the mistakes a newcomer makes.
+"""Compiles and runs every Swift block of the README, of the guides in docs/ and of SettingsKit's
+DocC articles, as a newcomer would paste each one into a program of their own, and checks the
+compiler's messages for the mistakes a newcomer makes.
 
 Each ```swift block is one program: it becomes the main.swift of its own executable target
 in a scratch package that depends on this repository's SettingsKit, in Swift 6 language
@@ -16,7 +16,7 @@ dropped observation token is one.)
 
 Prints one line per check and "swift-docs: N passed, M failed, 0 skipped".
 
-usage: Tests/docs/swift_blocks.py [FILE.md ...]   (default: README.md and the DocC articles)
+usage: Tests/docs/swift_blocks.py [FILE.md ...]   (default: README.md, docs/*.md and the DocC articles)
 """
 import glob
 import os
@@ -85,6 +85,7 @@ def diagnostics_of(output, name):
 
 def main():
     documents = sys.argv[1:] or [os.path.join(REPO, "README.md")] + sorted(
+        glob.glob(os.path.join(REPO, "docs/*.md"))) + sorted(
         glob.glob(os.path.join(REPO, "Sources/SettingsKit/SettingsKit.docc/*.md")))
     programs, origin = {}, {}
     for document in documents:
