@@ -127,12 +127,14 @@ final class XMLToTextTests: XCTestCase {
     }
 
     /// What goes in the middle of `document`: a line that looks like an entry of the root
-    /// (where the second reader may start), 40,000 times, inside CDATA and inside a comment.
-    static let middlesThatAreNoEntries: [String] = {
-        // 0.7 MB of them, in the middle of a document of `entries`: its middle falls in them.
+    /// (where the second reader may start), 20,000 times, inside CDATA and inside a comment.
+    /// 0.7 MB of them, for the middle of a document of `entries` (1.3 to 2.5 MB): its
+    /// middle falls in them.
+    static func middlesThatAreNoEntries(entries: Int = entries) -> [String] {
         let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 20_000)
-        return ["\t<key>k003999z</key>\n\t<string><![CDATA[\(lines)]]></string>\n", "<!--\(lines)\n-->\n"]
-    }()
+        let key = String(format: "k%06dz", entries / 2 - 1)
+        return ["\t<key>\(key)</key>\n\t<string><![CDATA[\(lines)]]></string>\n", "<!--\(lines)\n-->\n"]
+    }
 
     func testTheTextIsReadAsTheReaderReadsIt() throws {
         for sample in Self.readerSamples {
@@ -150,7 +152,7 @@ final class XMLToTextTests: XCTestCase {
     }
 
     func testAMiddleLineInCDATAOrACommentIsNoEntry() throws {
-        for middle in Self.middlesThatAreNoEntries {
+        for middle in Self.middlesThatAreNoEntries() {
             let text = Array(document(middle: middle).utf8)
             try checkBothForms(text)
             XCTAssertFalse(try XCTUnwrap(try streamed(text)).contains("\"fake\":"))
