@@ -42,7 +42,8 @@ check:
 
 # Formats the Swift sources as .swift-format says; CI's lint fails on any difference.
 format:
-	$(SWIFT) format --in-place --recursive --parallel Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Sources Benchmarks/FoundationBaseline Fuzz
+	$(SWIFT) format --in-place --recursive --parallel Sources Tests Package.swift Benchmarks/Package.swift Benchmarks/Sources Benchmarks/FoundationBaseline \
+		Benchmarks/BigDocuments Fuzz
 
 FUZZ_SECONDS ?= 30
 fuzz:

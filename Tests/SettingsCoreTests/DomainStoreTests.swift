@@ -22,54 +22,39 @@ final class DomainStoreTests: XCTestCase {
 
     /// Every write path, with the journal on (its own state folder here), leaves no
     /// descriptor open: XML and binary one-key updates, whole updates, removal, history.
+    /// Counted from the system door's own trace of this thread's calls (`CallTrace`): every
+    /// descriptor it made, closed again. (Counting `/proc/self/fd` saw the test runner's and
+    /// libdispatch's descriptors come and go, and needed waits and exclusions.)
     func testTheJournalLeavesNoDescriptorOpen() throws {
         let state = directory + "-state"
         defer { try? FileManager.default.removeItem(atPath: state) }
         let journalled = DomainStore(
             directory: directory, environment: Environment(["XDG_STATE_HOME": state, "HOME": directory]))
-        /// Each open descriptor and what it names, but libdispatch's event loop
-        /// (`anon_inode:[timerfd]`, `[eventfd]`, `[eventpoll]`), made when it is first
-        /// needed, once for the process, and never closed (a fresh-clone CI counted a
-        /// timerfd made during the loop): the store makes none of those kinds (its one
-        /// anonymous kind, a watcher's inotify, is still counted).
-        func openDescriptors() -> [String: String] {
-            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-            return Dictionary(
-                uniqueKeysWithValues: fds.map {
-                    ($0, (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) ?? "?")
-                }
-            ).filter { !["anon_inode:[timerfd]", "anon_inode:[eventfd]", "anon_inode:[eventpoll]"].contains($0.value) }
-        }
         try journalled.update(.named("com.warm")) {
             $0["k"] = 0; return true
         }
-        let before = openDescriptors()
-        for i in 0..<20 {
-            try journalled.update(.named("com.fd"), key: "k") {
-                $0 = .int(Int64(i)); return true
+        let (_, calls) = try CallTrace.record {
+            for i in 0..<20 {
+                try journalled.update(.named("com.fd"), key: "k") {
+                    $0 = .int(Int64(i)); return true
+                }
+                try journalled.update(.named("com.fd")) {
+                    $0["w"] = .int(Int64(i)); return true
+                }
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try Data(BinaryWriter.encode(.dict(["k": .int(Int64(i)), "o": 1]))).write(
+                    to: URL(fileURLWithPath: directory + "/com.bin.plist"))
+                try journalled.update(.named("com.bin"), key: "k") {
+                    $0 = .int(Int64(i + 1)); return true
+                }
+                _ = journalled.history(of: .named("com.fd"))
+                _ = try journalled.remove(.named("com.bin"))
             }
-            try journalled.update(.named("com.fd")) {
-                $0["w"] = .int(Int64(i)); return true
-            }
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try Data(BinaryWriter.encode(.dict(["k": .int(Int64(i)), "o": 1]))).write(
-                to: URL(fileURLWithPath: directory + "/com.bin.plist"))
-            try journalled.update(.named("com.bin"), key: "k") {
-                $0 = .int(Int64(i + 1)); return true
-            }
-            _ = journalled.history(of: .named("com.fd"))
-            _ = try journalled.remove(.named("com.bin"))
         }
-        // A descriptor the runtime or the test runner holds on another thread for a moment
-        // settles within two seconds (the fresh-clone CI once counted 34 against 33); a
-        // leak never does. What was left open is named.
-        var after = openDescriptors()
-        let deadline = Date().addingTimeInterval(2)
-        while after.count != before.count, Date() < deadline {
-            usleep(20_000)
-            after = openDescriptors()
-        }
-        XCTAssertEqual(after.count, before.count, "left open: \(after.filter { before[$0.key] != $0.value })")
+        // The trace saw the work: a domain, the journal and its copy opened each round.
+        let opened = calls.filter { ["open", "openat", "openat2", "mkostemp"].contains($0.name) && $0.result >= 0 }
+        XCTAssertGreaterThan(opened.count, 20 * 4, "\(calls.count) calls")
+        XCTAssertEqual(CallTrace.leftOpen(calls).count, 0, "left open: \(CallTrace.leftOpen(calls).values)")
         XCTAssertEqual(journalled.history(of: .named("com.fd")).count, 40)
         XCTAssertGreaterThan(journalled.history(of: .named("com.bin")).filter(\.isOutside).count, 0)
     }

@@ -133,33 +133,21 @@ final class DomainWatcherTests: XCTestCase {
         XCTAssertLessThan(DomainWatcher.clock() - start, 2, "a cancelled watcher does not wait again")
     }
 
-    /// Every watcher's descriptors (inotify and the cancel signal) close with it.
+    /// Every watcher's descriptors (inotify and the cancel signal) close with it: each
+    /// one the system door made on this thread (`CallTrace`) is closed again. (Counting
+    /// `/proc/self/fd` saw other tests' threads hold descriptors for a moment.)
     func testAWatcherLeavesNoDescriptorOpen() throws {
-        func openDescriptors() -> Int {
-            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+        let (_, calls) = try CallTrace.record {
+            for _ in 0..<50 {
+                let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
+                let canceller = watcher.canceller
+                canceller.cancel()
+                XCTAssertNil(try watcher.next())
+            }
         }
-        // Another test's thread may hold a descriptor for a moment, now or later: the count
-        // before is taken once it holds still, and after, a count that only went down is
-        // no leak (50 watchers leaking would add 50 or more).
-        var before = openDescriptors()
-        let settle = DomainWatcher.clock() + 2
-        while DomainWatcher.clock() < settle {
-            usleep(50_000)
-            let now = openDescriptors()
-            if now == before { break }
-            before = now
-        }
-        for _ in 0..<50 {
-            let watcher = try DomainWatcher(store: store, domain: .named("com.w"), host: .any)
-            let canceller = watcher.canceller
-            canceller.cancel()
-            XCTAssertNil(try watcher.next())
-        }
-        // A write another test of this process left running on a thread (`later`) holds a
-        // descriptor or two for a moment; a leak holds one for good. Wait out the moment.
-        let deadline = DomainWatcher.clock() + 2
-        while openDescriptors() > before, DomainWatcher.clock() < deadline { usleep(10_000) }
-        XCTAssertLessThanOrEqual(openDescriptors(), before)
+        XCTAssertEqual(calls.filter { $0.name == "inotify_init1" && $0.result >= 0 }.count, 50, "a queue each")
+        XCTAssertEqual(calls.filter { $0.name == "pipe" && $0.result >= 0 }.count, 100, "a cancel signal each")
+        XCTAssertEqual(CallTrace.leftOpen(calls).count, 0, "left open: \(CallTrace.leftOpen(calls).values)")
     }
 
     /// A domain kept in a dotfiles repository and linked into the config folder: writes

@@ -21,8 +21,17 @@ final class ParallelReadTests: XCTestCase {
         return (one, halves)
     }
 
-    /// A document of `count` entries, `middle` put in the middle of them.
-    private func document(_ count: Int = 30_000, middle: String = "", tail: String = "") -> String {
+    /// A document of `count` entries, `middle` put in the middle of them: by default
+    /// 20,000 (1.8 MB), over both the 1 MiB from which a document is read in halves and the
+    /// 20,000 entries from which a domain is printed in halves. The plain one is made once.
+    private func document(_ count: Int = 20_000, middle: String = "", tail: String = "") -> String {
+        count == 20_000 && middle.isEmpty && tail.isEmpty
+            ? Self.plain : Self.document(count, middle: middle, tail: tail)
+    }
+
+    private static let plain = document(20_000, middle: "", tail: "")
+
+    private static func document(_ count: Int, middle: String, tail: String) -> String {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
         for i in 0..<count {
             if i == count / 2 { text += middle }
@@ -44,7 +53,7 @@ final class ParallelReadTests: XCTestCase {
 
     func testAMiddleLineInsideAStringIsNoEntry() {
         // The guessed entry is text: the first reader reads through it, as one reader does.
-        let fake = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 40_000)
+        let fake = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 20_000)
         let text = document(middle: "\t<key>s</key>\n\t<string>\(fake)</string>\n")
         let (one, halves) = both(text)
         XCTAssertEqual(one, halves)
@@ -52,7 +61,7 @@ final class ParallelReadTests: XCTestCase {
     }
 
     func testAMiddleLineInACommentOrCDATAIsNoEntry() {
-        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 40_000)
+        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 20_000)
         for middle in ["<!--\(lines)\n-->\n", "\t<key>c</key>\n\t<string><![CDATA[\(lines)]]></string>\n"] {
             let (one, halves) = both(document(middle: middle))
             XCTAssertEqual(one, halves)
@@ -63,16 +72,16 @@ final class ParallelReadTests: XCTestCase {
 
     func testAnErrorAfterTheMiddleIsTheSameError() {
         let (one, halves) = both(
-            document(60_000, middle: "", tail: "").replacingOccurrences(
-                of: "<key>k50000</key>", with: "<key>k50000</kex>"))
+            document(30_000, middle: "", tail: "").replacingOccurrences(
+                of: "<key>k25000</key>", with: "<key>k25000</kex>"))
         XCTAssertTrue(one.hasPrefix("error"), one)
         XCTAssertEqual(one, halves)
     }
 
     func testTheFirstErrorWinsWhenBothHalvesHaveOne() {
-        let text = document(60_000)
+        let text = document(30_000)
             .replacingOccurrences(of: "<integer>100</integer>", with: "<integer>x</integer>")
-            .replacingOccurrences(of: "<key>k50000</key>", with: "<key>k50000</kex>")
+            .replacingOccurrences(of: "<key>k25000</key>", with: "<key>k25000</kex>")
         let (one, halves) = both(text)
         XCTAssertTrue(one.contains("x"), one)
         XCTAssertEqual(one, halves)
@@ -80,19 +89,20 @@ final class ParallelReadTests: XCTestCase {
 
     func testAKeyInBothHalvesKeepsTheLastValue() throws {
         let text = document(middle: "").replacingOccurrences(
-            of: "<key>k29999</key>\n\t<array>\n\t\t<integer>29999</integer>",
+            of: "<key>k19999</key>\n\t<array>\n\t\t<integer>19999</integer>",
             with: "<key>k1</key>\n\t<array>\n\t\t<integer>-1</integer>")
         let bytes = Array(text.utf8)
         let halves = try PropertyList.read(bytes, inParallel: { self.threads.run($0) }).0
         let one = try PropertyList.read(bytes).0
         guard case .dict(let a) = halves, case .dict(let b) = one else { return XCTFail("no dictionaries") }
         XCTAssertEqual(a.sortedEntries, b.sortedEntries)
-        XCTAssertEqual(a["k1"], .array([.int(-1), .string("v 29999")]))
+        XCTAssertEqual(a["k1"], .array([.int(-1), .string("v 19999")]))
     }
 
     func testContentAfterTheRootAndOtherRootsAreJudgedAlike() {
-        XCTAssertEqual(
-            both(document(tail: "<string>junk</string>\n")).0, both(document(tail: "<string>junk</string>\n")).1)
+        // Each `both` reads the text twice, in one piece and in halves: once is enough.
+        let junk = both(document(tail: "<string>junk</string>\n"))
+        XCTAssertEqual(junk.one, junk.halves)
         // An array root whose text has the middle line: no dictionary to split.
         let array =
             "<plist>\n<array>\n" + String(repeating: "\t<string>\n\t<key>x</key></string>\n", count: 50_000)
@@ -100,8 +110,8 @@ final class ParallelReadTests: XCTestCase {
         let (one, halves) = both(array)
         XCTAssertEqual(one, halves)
         // Windows line ends, and a root cut short in its second half.
-        let crlf = document().replacingOccurrences(of: "\n", with: "\r\n")
-        XCTAssertEqual(both(crlf).0, both(crlf).1)
+        let crlf = both(document().replacingOccurrences(of: "\n", with: "\r\n"))
+        XCTAssertEqual(crlf.one, crlf.halves)
         let cut = String(document().dropLast(400))
         let (a, b) = both(cut)
         XCTAssertTrue(a.hasPrefix("error"), a)

@@ -36,7 +36,9 @@ final class SubprocessTests: XCTestCase {
     }
 
     /// No descriptor of ours reaches the program: not a lock's (a git outliving a killed
-    /// round would hold it), not a pipe a caller reads to its end.
+    /// round would hold it), not a pipe a caller reads to its end. Read from the child's own
+    /// `/proc/$$/fd`, the one place that shows what it inherited: no trace of this process
+    /// sees a descriptor cross `exec`.
     func testTheProgramGetsOnlyItsThreeStandardDescriptors() throws {
         let fd = open("/dev/null", O_RDONLY)  // not close-on-exec
         defer { close(fd) }

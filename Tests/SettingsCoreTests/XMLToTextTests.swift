@@ -41,12 +41,19 @@ final class XMLToTextTests: XCTestCase {
         }
     }
 
-    /// A document of `count` entries in key order, `middle` put in the middle of them.
-    private func document(_ count: Int = 30_000, middle: String = "") -> String {
-        Self.document(count, middle: middle) { i, key in
-            "\t<key>\(key)</key>\n\t<array>\n\t\t<integer>\(i)</integer>\n\t\t<string>v &amp; \(i)</string>\n"
-                + "\t\t<dict><key>a</key><real>\(Double(i) / 7)</real><key>b</key><true/></dict>\n\t</array>\n"
-        }
+    /// A document of `count` entries in key order, `middle` put in the middle of them: by
+    /// default 8,000 (1.4 MB), over the 1 MiB from which a document is read in halves, as
+    /// `testABigDocumentIsWrittenInHalves` checks. The plain one is made once.
+    private func document(_ count: Int = XMLToTextTests.entries, middle: String = "") -> String {
+        count == Self.entries && middle.isEmpty ? Self.plain : Self.document(count, middle: middle, entry: Self.entry)
+    }
+
+    static let entries = 8_000
+    private static let plain = document(entries, middle: "", entry: entry)
+
+    private static func entry(_ i: Int, _ key: String) -> String {
+        "\t<key>\(key)</key>\n\t<array>\n\t\t<integer>\(i)</integer>\n\t\t<string>v &amp; \(i)</string>\n"
+            + "\t\t<dict><key>a</key><real>\(Double(i) / 7)</real><key>b</key><true/></dict>\n\t</array>\n"
     }
 
     /// The big documents the straight writers are read in halves with: `count` entries
@@ -120,11 +127,14 @@ final class XMLToTextTests: XCTestCase {
     }
 
     /// What goes in the middle of `document`: a line that looks like an entry of the root
-    /// (where the second reader may start), 40,000 times, inside CDATA and inside a comment.
-    static let middlesThatAreNoEntries: [String] = {
-        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 40_000)
-        return ["\t<key>k014999z</key>\n\t<string><![CDATA[\(lines)]]></string>\n", "<!--\(lines)\n-->\n"]
-    }()
+    /// (where the second reader may start), 20,000 times, inside CDATA and inside a comment.
+    /// 0.7 MB of them, for the middle of a document of `entries` (1.3 to 2.5 MB): its
+    /// middle falls in them.
+    static func middlesThatAreNoEntries(entries: Int = entries) -> [String] {
+        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 20_000)
+        let key = String(format: "k%06dz", entries / 2 - 1)
+        return ["\t<key>\(key)</key>\n\t<string><![CDATA[\(lines)]]></string>\n", "<!--\(lines)\n-->\n"]
+    }
 
     func testTheTextIsReadAsTheReaderReadsIt() throws {
         for sample in Self.readerSamples {
@@ -142,7 +152,7 @@ final class XMLToTextTests: XCTestCase {
     }
 
     func testAMiddleLineInCDATAOrACommentIsNoEntry() throws {
-        for middle in Self.middlesThatAreNoEntries {
+        for middle in Self.middlesThatAreNoEntries() {
             let text = Array(document(middle: middle).utf8)
             try checkBothForms(text)
             XCTAssertFalse(try XCTUnwrap(try streamed(text)).contains("\"fake\":"))
@@ -168,7 +178,7 @@ final class XMLToTextTests: XCTestCase {
         XCTAssertEqual(try streamed(dollar, .defaults), try valuesText(dollar, .defaults))
         XCTAssertNil(try streamed(dollar))
         let big = document()
-        let twice = big.replacingOccurrences(of: "<key>k029999</key>", with: "<key>k000001</key>")
+        let twice = big.replacingOccurrences(of: "<key>k007999</key>", with: "<key>k000001</key>")
         XCTAssertNil(try streamed(Array(twice.utf8)), "a key in both halves")
         XCTAssertNil(try streamed(Array(twice.utf8), .defaults), "a key in both halves")
         XCTAssertEqual(threads.started, 2, "read in halves, then refused")
@@ -178,7 +188,7 @@ final class XMLToTextTests: XCTestCase {
     func testABrokenDocumentIsNeverWritten() {
         let big = document()
         for broken in [
-            String(big.dropLast(400)), big.replacingOccurrences(of: "<key>k025000</key>", with: "<key>k025000</kex>"),
+            String(big.dropLast(400)), big.replacingOccurrences(of: "<key>k006000</key>", with: "<key>k006000</kex>"),
             big.replacingOccurrences(of: "<integer>100</integer>", with: "<integer>x</integer>"),
         ] {
             let text = Array(broken.utf8)

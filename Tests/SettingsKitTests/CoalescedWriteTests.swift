@@ -1,5 +1,6 @@
 import Foundation
 import SettingsKit
+import SettingsStore
 import Synchronization
 import XCTest
 import TestSupport
@@ -101,71 +102,59 @@ final class OwnWriteCacheTests: XCTestCase {
 
 /// One parse per observed change: the write's own read of the file under its lock. The
 /// read after it takes the written values, and the watcher, seeing the file this process
-/// wrote, takes them from the cache too (counted as the opens of the domain file).
+/// wrote, takes them from the cache too (counted as the opens of the domain file, from the
+/// system door's own trace, `CallTrace`).
 final class ParseCountTests: XCTestCase {
     func testAnObservedSetReadsTheFileOnce() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
-            throw skip("needs strace: apt-get install strace")
-        }
         let scratch = Scratch()
         defer { scratch.remove() }
         scratch.run("settings", ["write", "com.example.parse", "count", "-int", "1"])
-        let trace = scratch.directory + "/trace"
-        let out = scratch.run(
-            "/usr/bin/strace",
-            [
-                "-f", "-qq", "-e", "trace=openat", "-o", trace, Scratch.binaries + "/SettingsKitProbe", "observed-set",
-                scratch.directory, "com.example.parse",
-            ])
-        XCTAssertEqual(out, "delivered 2\n")
-        let opens = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
-            $0.contains("\"\(scratch.directory)/com.example.parse.plist\"") && $0.contains("O_RDONLY")
+        let delivered = Mutex<[Int]>([])
+        let (_, calls) = CallTrace.record(.all) {
+            let settings = Settings(domain: "com.example.parse", directory: scratch.directory)
+            let token = settings.observe(.parseCount) { change in delivered.withLock { $0.append(change.newValue) } }
+            settings[.parseCount] += 1
+            usleep(300_000)  // the watcher sees the write meanwhile
+            token.cancel()
+        }
+        XCTAssertEqual(delivered.withLock { $0 }, [2])
+        let opens = calls.filter {
+            $0.name == "open" && $0.path == scratch.directory + "/com.example.parse.plist" && $0.result >= 0
         }
         // The first read (observe's current value; the watcher's start takes it from the
         // cache), then the write's read under its lock: nothing after.
-        XCTAssertEqual(opens.count, 2, opens.joined(separator: "\n"))
+        XCTAssertEqual(opens.count, 2, "\(opens)")
     }
 
     /// A warm read asks the process-wide folder watch once (one `read(2)` of its queue),
     /// however many files the lookup covers (the domain, the global domain, four
     /// administrators' files each), and makes no `stat` and no `open`.
     func testAWarmReadMakesOneReadOfTheWatchAndNoStat() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
-            throw skip("needs strace: apt-get install strace")
-        }
         let scratch = Scratch()
         defer { scratch.remove() }
         scratch.run("settings", ["write", "com.example.warm", "count", "-int", "1"])
-        func calls(_ reads: Int) throws -> (reads: Int, others: Int) {
-            // Outside the watched folder: strace writing there would be an event per line.
-            let trace = NSTemporaryDirectory() + "/settings-trace-\(UUID().uuidString)"
-            defer { try? FileManager.default.removeItem(atPath: trace) }
-            // The administrators' folders inside the scratch folder: missing, they are watched
-            // from the nearest folder that exists, which would otherwise be /etc, where other
-            // programs' activity on a loaded machine is events of its own.
-            let out = scratch.run(
-                "/usr/bin/strace",
-                [
-                    "-f", "-qq", "-e", "trace=read,openat,newfstatat,statx,fstat,stat,lstat", "-o", trace,
-                    Scratch.binaries + "/SettingsKitProbe", "gets", scratch.directory, "com.example.warm", "\(reads)",
-                ], environment: ["XDG_CONFIG_DIRS": scratch.directory + "/admin"])
-            XCTAssertEqual(out, "\(reads + 1)\n")
-            // A call another thread interrupts is printed in two lines, `<unfinished ...>`
-            // and `<... resumed>`: it counts once, by its first line.
-            let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
-                !$0.contains(" resumed>")
+        let settings = Settings(domain: "com.example.warm", directory: scratch.directory)
+        XCTAssertEqual(settings[.parseCount], 1)
+        func calls(_ reads: Int) -> (reads: Int, others: Int) {
+            let (sum, calls) = CallTrace.record {
+                var sum = settings[.parseCount]
+                for _ in 0..<reads { sum += settings[.parseCount] }
+                return sum
             }
-            let reads = lines.filter {
-                $0.split(separator: " ", maxSplits: 2).dropFirst().first?.hasPrefix("read(") == true
-            }
+            XCTAssertEqual(sum, reads + 1)
             // A get's look at the watch is the read that finds the queue empty (EAGAIN).
             // Events of the folders above the config folder (a busy /tmp) are read too, with
             // data, and only counted out: they change nothing the get does.
-            let quiet = reads.filter { $0.contains("= -1 EAGAIN") }.count
-            return (quiet, lines.count - reads.count)
+            let quiet = calls.filter { $0.name == "read" && $0.result < 0 && $0.error == EAGAIN }.count
+            return (quiet, calls.filter { $0.name != "read" }.count)
         }
-        let few = try calls(10), many = try calls(1010)
+        let few = calls(10), many = calls(1010)
         XCTAssertEqual(many.reads - few.reads, 1000, "one look at the watch per get")
         XCTAssertEqual(many.others - few.others, 0, "no stat, no open on a warm get")
+        XCTAssertGreaterThan(few.reads, 0, "the trace saw the gets")
     }
+}
+
+extension SettingsKeys {
+    fileprivate static let parseCount = SettingsKey<Int>("count", default: 0)
 }

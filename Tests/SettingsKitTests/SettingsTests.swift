@@ -226,26 +226,27 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(scratch.run("settings", ["read", "com.example.kit", "count"]), "400\n")
     }
 
-    /// A cancelled observation stops its watcher and closes its descriptors.
+    /// A cancelled observation stops its watcher and closes its descriptors: the inotify
+    /// queue and cancel signal the system door made (`CallTrace`, on any thread: the
+    /// watcher runs on its own) are closed again once the last observation is cancelled.
     func testACancelledObservationLeavesNoDescriptorOpen() {
-        func descriptors() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap {
-                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
-            }.filter { $0.contains("inotify") || $0.hasPrefix("pipe:") }
-        }
         // Reads share one process-wide folder watch, opened by the first read and kept.
         _ = settings[.volume]
-        let before = descriptors()
-        let first = settings.observe(.volume) { _ in }
-        let second = settings.observe(.flag) { _ in }
-        XCTAssertGreaterThan(descriptors().count, before.count)
-        first.cancel()
-        XCTAssertGreaterThan(descriptors().count, before.count, "one observation still runs")
-        second.cancel()
-        XCTAssertEqual(descriptors().count, before.count)
-        // And a token that simply goes away stops it too.
-        do { _ = settings.observe(.volume) { _ in } }
-        XCTAssertEqual(descriptors().count, before.count)
+        func watching(_ calls: [CallTrace.Call]) -> [CallTrace.Call] {
+            CallTrace.leftOpen(calls).values.filter { ["inotify_init1", "pipe"].contains($0.name) }
+        }
+        let (_, calls) = CallTrace.record(.all) {
+            let first = settings.observe(.volume) { _ in }
+            let second = settings.observe(.flag) { _ in }
+            first.cancel()
+            XCTAssertFalse(watching(CallTrace.current).isEmpty, "one observation still runs")
+            second.cancel()
+            XCTAssertEqual(watching(CallTrace.current), [])
+            // And a token that simply goes away stops it too.
+            do { _ = settings.observe(.volume) { _ in } }
+        }
+        XCTAssertGreaterThan(calls.filter { $0.name == "inotify_init1" }.count, 0, "a watcher was started")
+        XCTAssertEqual(watching(calls), [])
     }
 
     /// `Settings.standard` is the file `UserDefaults.standard` uses on Linux.

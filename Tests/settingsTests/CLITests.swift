@@ -19,21 +19,16 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: h.config + "/home/Prefs/app.plist"))
         XCTAssertEqual(h.ok("complete", "keys", "~/Prefs/app"), "k\n")
         XCTAssertEqual(h.ok("complete", "values", "~/Prefs/app", "k"), "")
-        try Harness.require("strace", package: "strace")
         h.ok("write", "com.t", "k", "1")
-        let tracePath = h.config + "-trace"
-        defer { try? FileManager.default.removeItem(atPath: tracePath) }
-        let r = h.exec(
-            "/usr/bin/env",
-            [
-                "-u", "HOME", "/usr/bin/strace", "-f", "-e", "trace=open,openat", "-o", tracePath, Harness.settings,
-                "read", "com.t", "k",
-            ])
+        let (r, calls) = h.traced(["read", "com.t", "k"], unset: ["HOME"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, "1\n")
-        let trace = try String(contentsOfFile: tracePath, encoding: .utf8)
-        XCTAssertTrue(trace.contains("com.t.plist"), "the trace saw the read")
-        XCTAssertFalse(trace.contains("/etc/passwd"), "a named domain looked up the home folder")
+        let paths = calls.compactMap(\.path)
+        XCTAssertTrue(paths.contains(h.path("com.t")), "the trace saw the read: \(calls)")
+        XCTAssertFalse(paths.contains("/etc/passwd"), "a named domain looked up the home folder: \(calls)")
+        // A path under `~` does look it up, and the trace sees that.
+        let home = h.traced(["read", "~/Prefs/app", "k"], unset: ["HOME"]).calls
+        XCTAssertTrue(home.contains { $0.name == "open" && $0.path == "/etc/passwd" }, "\(home)")
     }
 
     func testTheNewcomerExample() {

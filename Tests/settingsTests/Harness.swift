@@ -120,6 +120,30 @@ struct Harness {
         return Result(status: status, stdout: out.text, stderr: err.text)
     }
 
+    /// `settings ARGS…` run in this process (`CLI.run`) whatever `inProcess` says, with the
+    /// calls the system door makes recorded (`CallTrace`): what a test counts of the
+    /// files, descriptors and bytes a command uses. `unset` names variables taken out of
+    /// the environment.
+    func traced(
+        _ arguments: [String], environment extra: [String: String] = [:], unset: [String] = [],
+        threads: CallTrace.Threads = .this
+    ) -> (result: Result, calls: [CallTrace.Call]) {
+        var environment = environment(extra)
+        for name in unset { environment[name] = nil }
+        return Self.traced(arguments, in: environment, threads: threads)
+    }
+
+    /// `traced` in a whole environment of the caller's (a sync machine's).
+    static func traced(_ arguments: [String], in environment: [String: String], threads: CallTrace.Threads = .this)
+        -> (result: Result, calls: [CallTrace.Call])
+    {
+        let out = Collected(), err = Collected()
+        let (status, calls) = CallTrace.record(threads) {
+            CLI.run(arguments, environment: environment, input: [], output: out.append, error: err.append)
+        }
+        return (Result(status: status, stdout: out.text, stderr: err.text), calls)
+    }
+
     /// Bytes a run prints, gathered from whichever thread prints them.
     final class Collected: @unchecked Sendable {
         private let lock = NSLock()

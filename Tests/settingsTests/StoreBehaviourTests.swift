@@ -125,75 +125,6 @@ final class StoreBehaviourTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
     }
 
-    /// Writers killed at random moments while they update a 100,000-key domain: after
-    /// every kill the file parses and holds every key of the writes that finished.
-    func testKilledWritersNeverBreakTheFile() throws {
-        let domain = PlistDictionary(entries: (0..<100_000).map { .init(key: "key\($0)", value: .int(Int64($0))) })
-        XCTAssertTrue(
-            FileManager.default.createFile(atPath: h.path("com.big"), contents: Data(XMLWriter.encode(.dict(domain)))))
-        // Kill within 1.5 times the length of one whole write, so some finish and some don't.
-        // The whole write is timed as the writers below run it: a process of its own.
-        let start = Date()
-        let first = h.exec(Harness.settings, ["write", "com.big", "first", "-int", "0"])
-        let window = Date().timeIntervalSince(start) * 1.5
-        XCTAssertEqual(first.status, 0, first.stderr)
-        var finished = ["first"]
-        var killed = 0
-        var generator = SystemRandomNumberGenerator()
-        // Each round's file is parsed on another thread while the next writer runs (two
-        // cores); what it finds is asserted below, round by round.
-        let checks = DispatchGroup()
-        let checker = DispatchQueue(label: "killed-writers.check")
-        let problems = NSLock(), found = Found()
-        for round in 0..<12 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Harness.settings)
-            process.arguments = ["write", "com.big", "round\(round)", "-int", "\(round)"]
-            process.environment = ["XDG_CONFIG_HOME": h.config, "HOME": h.config, "XDG_STATE_HOME": h.state]
-            try process.run()
-            Thread.sleep(forTimeInterval: Double.random(in: 0.0...window, using: &generator))
-            if process.isRunning { kill(process.processIdentifier, SIGKILL); killed += 1 }
-            process.waitUntilExit()
-            if process.terminationReason == .exit && process.terminationStatus == 0 { finished.append("round\(round)") }
-            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: h.path("com.big"))))
-            let expected = finished
-            checker.async(group: checks) {
-                var lines: [String] = []
-                do {
-                    if case .dict(let now) = try PropertyList.read(bytes).0 {
-                        if now.count < 100_000 + expected.count { lines.append("round \(round): \(now.count) keys") }
-                        let keys = Set(now.entries.map(\.key))
-                        for key in expected where !keys.contains(key) { lines.append("round \(round): \(key) lost") }
-                    } else {
-                        lines.append("round \(round): the root is not a dictionary")
-                    }
-                } catch {
-                    lines.append("round \(round): \(error)")
-                }
-                problems.withLock {
-                    found.lines += lines; found.rounds += 1
-                }
-            }
-        }
-        checks.wait()
-        problems.withLock {
-            XCTAssertEqual(found.rounds, 12, "every round's file was checked")
-            XCTAssertEqual(found.lines, [], "every round's file parses whole, with every finished write in it")
-        }
-        // Whatever was killed, the next writer proceeds and cleans up after it.
-        h.ok("write", "com.big", "after", "1")
-        let names = try FileManager.default.contentsOfDirectory(atPath: h.config)
-        XCTAssertEqual(names.filter { $0.hasPrefix(".") }, [], "no temporary files left")
-        XCTAssertGreaterThan(killed, 0, "no writer was killed mid-way")
-        print("killed \(killed) of 12 writers; \(finished.count - 1) finished")
-    }
-
-    /// What the killed-writers checks found, shared with the thread that parses.
-    private final class Found: @unchecked Sendable {
-        var lines: [String] = []
-        var rounds = 0
-    }
-
     /// A process that holds the config folder's lock for `seconds`, as a writer does.
     /// Another process holding the config folder's lock for `seconds`, which writes
     /// `thenWrite` into com.t's file just before it lets go.
@@ -219,45 +150,6 @@ final class StoreBehaviourTests: XCTestCase {
         try process.run()
         _ = out.fileHandleForReading.availableData  // waits for "locked"
         return process
-    }
-    /// A one-key write to a 100,000-key binary domain edits the file's objects instead of
-    /// building every value: its peak memory, over that of a trivial read, stays under
-    /// twice the file (rebuilding the tree took over ten times), and plistlib reads every
-    /// other value unchanged. Memory, unlike time, is steady enough to test.
-    func testOneKeyWriteOfABigBinaryDomainNeedsLittleMoreThanTheFile() throws {
-        let big = h.path("com.big")
-        let made = h.exec(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                """
-                import datetime, plistlib, sys
-                d = {}
-                for i in range(100_000):
-                    k, t = "key%06d" % i, i % 6
-                    d[k] = [i * 7919, i / 7.0, "value number %d" % i, bytes(24), ["item %d" % i, i], {"name": "e%d" % i, "n": i}][t]
-                plistlib.dump(d, open(sys.argv[1], "wb"), fmt=plistlib.FMT_BINARY)
-                plistlib.dump({"k": 1}, open(sys.argv[2], "wb"))
-                """, big, h.path("com.small"),
-            ])
-        XCTAssertEqual(made.status, 0, made.stderr)
-        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: big)[.size] as? Int)
-        let baseline = try h.peakKB(["read", "com.small", "k"])
-        let write = try h.peakKB(["write", "com.big", "key050007", "-int", "5"])
-        XCTAssertLessThan(
-            (write - baseline) * 1024, 2 * size, "peak \(write) KB, baseline \(baseline) KB, file \(size / 1024) KB")
-        let check = h.exec(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                """
-                import plistlib, sys
-                d = plistlib.load(open(sys.argv[1], "rb"))
-                assert open(sys.argv[1], "rb").read(8) == b"bplist00", "still binary"
-                assert d["key050007"] == 5 and d["key050002"] == ["item 50002", 50002] and len(d) == 100_000, "values"
-                """, big,
-            ])
-        XCTAssertEqual(check.status, 0, check.stderr)
     }
 
     /// XML cannot hold most control characters, even escaped: a file with one is refused

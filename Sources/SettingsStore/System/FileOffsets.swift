@@ -11,6 +11,7 @@ extension FileSystem {
     package static func readBytes(_ fd: CInt, count: Int, at offset: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+        note("pread", fd: fd, result: n)
         return n <= 0 ? [] : Array(bytes.prefix(n))
     }
 
@@ -21,6 +22,7 @@ extension FileSystem {
             let n = bytes.withUnsafeBytes {
                 pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(offset + done))
             }
+            note("pwrite", fd: fd, result: n)
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { throw n < 0 ? Errno.current : Errno(EIO) }
             done += n
@@ -47,6 +49,7 @@ extension FileSystem {
                 return pwritev(fd, vectors, 2, off_t(offset))
             }
         }
+        note("pwritev", fd: fd, result: written)
         if written == total { return }
         // Cut short (or interrupted): the rest the plain way, from where it stopped.
         if written < 0, errno != EINTR { throw Errno.current }

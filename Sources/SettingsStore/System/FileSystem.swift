@@ -67,7 +67,13 @@ package enum FileSystem {
     /// `lstat(2)`; nil when nothing is there.
     package static func linkStatus(_ path: String) throws(Errno) -> Status? {
         var s = stat()
-        do { _ = try retrying { lstat(path, &s) } } catch  where error == .noSuchFile { return nil }
+        do {
+            _ = try retrying {
+                let r = lstat(path, &s)
+                note("lstat", path: path, result: Int(r))
+                return r
+            }
+        } catch  where error == .noSuchFile { return nil }
         return Status(s)
     }
 
@@ -105,18 +111,32 @@ package enum FileSystem {
     /// `stat(2)`, following links; nil when nothing is there.
     package static func status(_ path: String) throws(Errno) -> Status? {
         var s = stat()
-        do { _ = try retrying { stat(path, &s) } } catch  where error == .noSuchFile { return nil }
+        do {
+            _ = try retrying {
+                let r = stat(path, &s)
+                note("stat", path: path, result: Int(r))
+                return r
+            }
+        } catch  where error == .noSuchFile { return nil }
         return Status(s)
     }
 
     package static func status(fd: CInt) throws(Errno) -> Status {
         var s = stat()
-        _ = try retrying { fstat(fd, &s) }
+        _ = try retrying {
+            let r = fstat(fd, &s)
+            note("fstat", fd: fd, result: Int(r))
+            return r
+        }
         return Status(s)
     }
 
     static func open(_ path: String, _ flags: CInt, _ mode: mode_t = 0) throws(Errno) -> CInt {
-        try retrying { Glibc.open(path, flags | O_CLOEXEC, mode) }
+        try retrying {
+            let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
+            note("open", path: path, result: Int(fd))
+            return fd
+        }
     }
 
     /// A folder, for `fsync(2)` and `flock(2)`.
@@ -129,7 +149,10 @@ package enum FileSystem {
         try open(path, O_WRONLY | (truncating ? O_TRUNC : 0))
     }
 
-    package static func close(_ fd: CInt) { _ = Glibc.close(fd) }
+    package static func close(_ fd: CInt) {
+        let r = Glibc.close(fd)
+        note("close", fd: fd, result: Int(r))
+    }
 
     /// The most bytes a whole-file read takes: a bigger domain, schema or import is
     /// refused (EFBIG) instead of read until memory runs out, as `/dev/zero` would be.
@@ -226,6 +249,7 @@ package enum FileSystem {
                 adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
                 while count < buffer.count {
                     let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                    note("read", fd: fd, result: n)
                     if n > 0 { count += n; continue }
                     if n == 0 { atEnd = true; return }
                     if errno != EINTR { readError = .current; return }
@@ -255,7 +279,11 @@ package enum FileSystem {
     static func writeAll(_ fd: CInt, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
         var offset = 0
         while offset < bytes.count {
-            let n = try retrying { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+            let n = try retrying {
+                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                note("write", fd: fd, result: n)
+                return n
+            }
             offset += n
         }
     }
@@ -296,7 +324,13 @@ package enum FileSystem {
         return chain
     }
 
-    static func fsync(_ fd: CInt) throws(Errno) { _ = try retrying { Glibc.fsync(fd) } }
+    static func fsync(_ fd: CInt) throws(Errno) {
+        _ = try retrying {
+            let r = Glibc.fsync(fd)
+            note("fsync", fd: fd, result: Int(r))
+            return r
+        }
+    }
 
     static func fchmod(_ fd: CInt, _ mode: mode_t) throws(Errno) { _ = try retrying { Glibc.fchmod(fd, mode) } }
 
@@ -305,11 +339,23 @@ package enum FileSystem {
         _ = try retrying { Glibc.fchown(fd, uid, gid) }
     }
 
-    static func rename(_ from: String, _ to: String) throws(Errno) { _ = try retrying { Glibc.rename(from, to) } }
+    static func rename(_ from: String, _ to: String) throws(Errno) {
+        _ = try retrying {
+            let r = Glibc.rename(from, to)
+            note("rename", path: to, result: Int(r))
+            return r
+        }
+    }
 
     /// `unlink(2)`; false when nothing was there.
     package static func unlink(_ path: String) throws(Errno) -> Bool {
-        do { _ = try retrying { Glibc.unlink(path) } } catch  where error == .noSuchFile { return false }
+        do {
+            _ = try retrying {
+                let r = Glibc.unlink(path)
+                note("unlink", path: path, result: Int(r))
+                return r
+            }
+        } catch  where error == .noSuchFile { return false }
         return true
     }
 
@@ -323,7 +369,9 @@ package enum FileSystem {
         let fd = try template.withUnsafeMutableBufferPointer { buffer throws(Errno) in
             try retrying { mkostemp(buffer.baseAddress!, O_CLOEXEC) }
         }
-        return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        note("mkostemp", path: path, result: Int(fd))
+        return (fd, path)
     }
 
     /// True when this process runs as root: then what it creates is given to the owner
@@ -382,7 +430,9 @@ package enum FileSystem {
 
     /// The names in a folder, without `.` and `..`; empty when the folder is missing.
     package static func directoryEntries(_ path: String) throws(Errno) -> [String] {
-        guard let dir = opendir(path) else {
+        let opened = opendir(path)
+        note("opendir", path: path, result: opened == nil ? -1 : 0)
+        guard let dir = opened else {
             if errno == ENOENT || errno == ENOTDIR { return [] }
             throw Errno.current
         }
@@ -603,6 +653,7 @@ extension FileSystem {
         var total = 0
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            note("read", fd: fd, result: count)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .system(Errno.current)

@@ -38,7 +38,11 @@ package final class Inotify {
 
     /// `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`.
     package init() throws(Errno) {
-        fd = try FileSystem.retrying { inotify_init1(CInt(IN_NONBLOCK | IN_CLOEXEC)) }
+        fd = try FileSystem.retrying {
+            let fd = inotify_init1(CInt(IN_NONBLOCK | IN_CLOEXEC))
+            FileSystem.note("inotify_init1", result: Int(fd))
+            return fd
+        }
     }
 
     deinit { FileSystem.close(fd) }
@@ -85,6 +89,7 @@ package final class Inotify {
         var events: [Event] = []
         while true {
             let n = buffer.withUnsafeMutableBytes { [fd] in read(fd, $0.baseAddress, $0.count) }
+            FileSystem.note("read", fd: fd, result: n)
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN { return events }
@@ -118,6 +123,7 @@ public final class CancelSignal: Sendable {
     package init() throws(Errno) {
         var ends: [CInt] = [-1, -1]
         _ = try FileSystem.retrying { pipe(&ends) }
+        for end in ends { FileSystem.note("pipe", result: Int(end)) }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)

@@ -33,6 +33,7 @@ package final class MappedFile: @unchecked Sendable {
         guard status.isRegular, status.size > 0, status.size <= FileSystem.maximumReadSize,
             let start = mmap(nil, status.size, PROT_READ, MAP_PRIVATE, fd, 0), start != MAP_FAILED
         else { return nil }
+        FileSystem.note("mmap", fd: fd, result: status.size)
         bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: status.size)
         told = mapped
         mapped(path)
@@ -49,6 +50,7 @@ package final class MappedFile: @unchecked Sendable {
     /// Gives the pages looked at so far back to the kernel: the process's memory no longer
     /// counts them, and the bytes are unchanged.
     package func dropPages() {
-        _ = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count, MADV_DONTNEED)
+        let r = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count, MADV_DONTNEED)
+        FileSystem.note("madvise", result: Int(r))
     }
 }

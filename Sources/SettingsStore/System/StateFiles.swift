@@ -519,6 +519,7 @@ extension FileSystem {
             let fd = withUnsafeBytes(of: &how) { how in
                 path.withCString { syscallOpenat2(number, folder, $0, how.baseAddress!, how.count) }
             }
+            note("openat2", path: path, fd: folder, result: fd)
             if fd >= 0 { return CInt(fd) }
             if errno != EINTR { return nil }
         }
@@ -526,14 +527,24 @@ extension FileSystem {
 
     /// `openat(2)` relative to the folder open as `folder`.
     static func openAt(_ folder: CInt, _ name: String, _ flags: CInt, _ mode: mode_t = 0) throws(Errno) -> CInt {
-        try retrying { Glibc.openat(folder, name, flags | O_CLOEXEC, mode) }
+        try retrying {
+            let fd = Glibc.openat(folder, name, flags | O_CLOEXEC, mode)
+            note("openat", path: name, fd: folder, result: Int(fd))
+            return fd
+        }
     }
 
     /// `fstatat(2)` of a name in an open folder, not following a link there; nil when
     /// nothing is there.
     static func statusAt(_ folder: CInt, _ name: String) throws(Errno) -> Status? {
         var s = stat()
-        do { _ = try retrying { fstatat(folder, name, &s, AT_SYMLINK_NOFOLLOW) } } catch  where error == .noSuchFile {
+        do {
+            _ = try retrying {
+                let r = fstatat(folder, name, &s, AT_SYMLINK_NOFOLLOW)
+                note("fstatat", path: name, fd: folder, result: Int(r))
+                return r
+            }
+        } catch  where error == .noSuchFile {
             return nil
         }
         return Status(s)
