@@ -76,7 +76,7 @@ struct Harness {
 
     /// What the program chooses for its process (`main.swift`), for the command line run
     /// in this one.
-    private static let programsPolicy: Void = ProcessPolicy.adopt()
+    static let programsPolicy: Void = ProcessPolicy.adopt()
 
     /// Skips the test, naming the Debian package to install, when `tool` is not on PATH.
     /// CI installs every one of them, so there it skips nothing (its count would show it).
@@ -137,6 +137,7 @@ struct Harness {
     static func traced(_ arguments: [String], in environment: [String: String], threads: CallTrace.Threads = .this)
         -> (result: Result, calls: [CallTrace.Call])
     {
+        _ = Harness.programsPolicy
         let out = Collected(), err = Collected()
         let (status, calls) = CallTrace.record(threads) {
             CLI.run(arguments, environment: environment, input: [], output: out.append, error: err.append)
