@@ -77,44 +77,39 @@ struct XMLNodeReading: XMLConsumer {
     /// The second half's nodes, and its root's count and last key there.
     typealias Half = (nodes: XMLNodes, count: Int, lastKey: Int)
 
-    /// `BinaryReader.uidKey`'s bytes.
-    private static let uidKey: StaticString = "CF$UID"
-
     mutating func openDict(_ r: XMLReader) -> Dict { (nodes.open(.dict), 0, -1) }
 
-    mutating func key(_ text: XMLReader.Text, in dict: inout Dict, _ r: XMLReader) throws(PlistError) -> Written? {
+    mutating func key(_ text: XMLReader.Text, in dict: inout Dict, _ r: XMLReader) throws(PlistError) -> Void? {
         if let progress, dict.count % Self.progressEntries == Self.progressEntries - 1 { progress() }
         // `{CF$UID = n}` is how a UID is kept, and the writer writes it back as one.
-        let uid = r.withBytes(text) {
-            $0.count == 6 && bytesEqual($0, UnsafeBufferPointer(start: Self.uidKey.utf8Start, count: 6))
-        }
+        let uid = r.withBytes(text) { $0.count == 6 && $0.elementsEqual(BinaryReader.uidKey.utf8) }
         let key = nodes.count
         guard !uid, try addString(text, r), dict.lastKey < 0 || nodes.precedes(dict.lastKey, key, text: r.bytes)
         else { return nil }
         dict.lastKey = key
         dict.count += 1
-        return Written()
+        return ()
     }
 
-    func add(_ key: Written, _ value: Written, to dict: inout Dict) {}
+    func add(_ key: Void, _ value: Void, to dict: inout Dict) {}
 
-    mutating func closeDict(_ dict: Dict, _ r: XMLReader) -> Written? {
-        nodes.close(dict.index, count: dict.count) ? Written() : nil
+    mutating func closeDict(_ dict: Dict, _ r: XMLReader) -> Void? {
+        nodes.close(dict.index, count: dict.count) ? () : nil
     }
 
     mutating func openList(_ r: XMLReader) -> List { (nodes.open(.array), 0) }
     func nextElement(in list: inout List, _ r: XMLReader) { list.count += 1 }
-    func add(_ value: Written, to list: inout List) {}
-    mutating func closeList(_ list: List, _ r: XMLReader) -> Written? {
-        nodes.close(list.index, count: list.count) ? Written() : nil
+    func add(_ value: Void, to list: inout List) {}
+    mutating func closeList(_ list: List, _ r: XMLReader) -> Void? {
+        nodes.close(list.index, count: list.count) ? () : nil
     }
 
-    mutating func string(_ text: XMLReader.Text, _ r: XMLReader) throws(PlistError) -> Written? {
-        try addString(text, r) ? Written() : nil
+    mutating func string(_ text: XMLReader.Text, _ r: XMLReader) throws(PlistError) -> Void? {
+        try addString(text, r) ? () : nil
     }
 
     mutating func scalar(_ kind: XMLReader.Kind, _ text: XMLReader.Text, _ r: XMLReader) throws(PlistError)
-        -> Written?
+        -> Void?
     {
         // Bools, numbers, dates and data as the values' way reads them (and refuses them).
         switch try r.scalar(kind, text) {
@@ -122,10 +117,10 @@ struct XMLNodeReading: XMLConsumer {
         case .int(let i): nodes.add(i.isUnsigned ? .unsigned : .int, i.bitPattern)
         case .double(let d): nodes.add(.real, d.bitPattern)
         case .date(let d): nodes.add(.date, d.secondsSince2001.bitPattern)
-        case .data(let bytes): return bytes.withUnsafeBufferPointer { nodes.addData($0) } ? Written() : nil
+        case .data(let bytes): return bytes.withUnsafeBufferPointer { nodes.addData($0) } ? () : nil
         default: return nil
         }
-        return Written()
+        return ()
     }
 
     /// A string's node, checked as UTF-8: where it lies in the text, or its decoded bytes.

@@ -64,7 +64,7 @@ struct XMLText: XMLConsumer {
         return nil
     }
 
-    mutating func key(_ text: XMLReader.Text, in dict: inout Dict, _ r: XMLReader) throws(PlistError) -> Written? {
+    mutating func key(_ text: XMLReader.Text, in dict: inout Dict, _ r: XMLReader) throws(PlistError) -> Void? {
         // The key's bytes, checked as UTF-8 but made into no `String`.
         try r.validate(text)
         let inOrder = XMLReader.withBytes(text, in: r.bytes) { key in
@@ -82,14 +82,14 @@ struct XMLText: XMLConsumer {
         }
         guard inOrder else { return nil }
         if dict == nil { dict = (text, text) } else { dict!.last = text }
-        return Written()
+        return ()
     }
 
-    mutating func add(_ key: Written, _ value: Written, to dict: inout Dict) {
+    mutating func add(_ key: Void, _ value: Void, to dict: inout Dict) {
         if form == .defaults { DefaultsPrinter.appendEntryEnd(&out) }
     }
 
-    mutating func closeDict(_ dict: Dict, _ r: XMLReader) -> Written? {
+    mutating func closeDict(_ dict: Dict, _ r: XMLReader) -> Void? {
         close(UInt8(ascii: "}"), UInt8(ascii: "}"), r)
     }
 
@@ -107,9 +107,9 @@ struct XMLText: XMLConsumer {
         count += 1
     }
 
-    func add(_ value: Written, to list: inout Int) {}
+    func add(_ value: Void, to list: inout Int) {}
 
-    mutating func closeList(_ count: Int, _ r: XMLReader) -> Written? {
+    mutating func closeList(_ count: Int, _ r: XMLReader) -> Void? {
         close(UInt8(ascii: "]"), UInt8(ascii: ")"), afterElements: count > 0, r)
     }
 
@@ -120,17 +120,17 @@ struct XMLText: XMLConsumer {
     }
 
     private mutating func close(_ json: UInt8, _ defaults: UInt8, afterElements: Bool = false, _ r: XMLReader)
-        -> Written?
+        -> Void?
     {
         if form == .json {
             out.append(json)
         } else {
             DefaultsPrinter.close(defaults, afterElements: afterElements, level: r.depth, &out)
         }
-        return Written()
+        return ()
     }
 
-    mutating func string(_ text: XMLReader.Text, _ r: XMLReader) throws(PlistError) -> Written? {
+    mutating func string(_ text: XMLReader.Text, _ r: XMLReader) throws(PlistError) -> Void? {
         // From the text's bytes, checked as UTF-8: no `String` made of each.
         try r.validate(text)
         XMLReader.withBytes(text, in: r.bytes) { bytes in
@@ -140,11 +140,11 @@ struct XMLText: XMLConsumer {
                 DefaultsPrinter.appendQuoted(bytes, &out)
             }
         }
-        return Written()
+        return ()
     }
 
     mutating func scalar(_ kind: XMLReader.Kind, _ text: XMLReader.Text, _ r: XMLReader) throws(PlistError)
-        -> Written?
+        -> Void?
     {
         // Base64 as JSON writes it, and a date as XML writes it (its RFC 3339 text too),
         // are copied; any other is read (or refused) as the values' way reads it.
@@ -160,7 +160,7 @@ struct XMLText: XMLConsumer {
                 }
             }
         if !copied { write(try r.scalar(kind, text), level: r.depth) }
-        return Written()
+        return ()
     }
 
     /// A scalar, as the form's writer writes it.

@@ -93,7 +93,7 @@ extension XMLReader {
         throws(PlistError) -> (root: PlistValue, found: PlistValue?, places: [KeyPlace]?)
     {
         try text.withUnsafeBufferPointer { buffer throws(PlistError) in
-            var walk = XMLWalk(buffer, XMLTree(building: false))
+            var walk = XMLWalk(XMLReader(buffer), XMLTree(building: false))
             var found: PlistValue?
             var places: [KeyPlace]? = seed == nil ? nil : []
             let (tag, wrapped) = try walk.r.rootTag()
@@ -145,11 +145,9 @@ extension XMLReader {
         guard place.from >= 5, keyLength >= 0, valueFrom >= 5 + keyLength + 6, valueFrom < window.count else {
             return .broken
         }
-        var walk = XMLWalk(window, XMLTree())
+        var walk = XMLWalk(XMLReader(window), XMLTree())
         guard walk.r.matches(0, "<key>"), walk.r.matches(5 + keyLength, "</key>") else { return .broken }
-        var wanted = key
-        let same = wanted.withUTF8 { $0.elementsEqual(UnsafeBufferPointer(rebasing: window[5..<(5 + keyLength)])) }
-        guard same else { return .otherKey }
+        guard key.utf8.elementsEqual(window[5..<(5 + keyLength)]) else { return .otherKey }
         // As deep as the file's own reading had it: inside the root dictionary.
         walk.r.depth = 1
         walk.r.pos = valueFrom

@@ -48,23 +48,17 @@ protocol XMLConsumer {
     mutating func join(_ half: Half, to dict: inout Dict, _ r: XMLReader) -> Bool
 }
 
-/// What a consumer that writes as it reads reads a value into: nothing but that it was
-/// written (nil, as for any consumer, leaves the document).
-struct Written {}
-
 /// An XML document read into a consumer: the one walk of its values every consumer shares,
 /// and the one way a big document is read on two threads (`read`).
 struct XMLWalk<C: XMLConsumer> {
     var r: XMLReader
     var c: C
-    /// Waits for the second half's reader, which hands what it read over in `room`. Kept
-    /// apart: a closure whose type names `C` is let go of through its metadata, looked up
-    /// by name at a cost of more than a one-key read's own work.
-    private var secondHalf: (() -> Result<XMLReader.SecondHalf, PlistError>)?
-    private var room: Room?
+    /// Waits for the second half's reader: what it read (nil when it left the document)
+    /// and where the root's `</dict>` ended.
+    private var secondHalf: (() -> Result<(half: C.Half?, end: Int), PlistError>)?
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, _ consumer: C) {
-        r = XMLReader(bytes)
+    init(_ reader: XMLReader, _ consumer: C) {
+        r = reader
         c = consumer
     }
 
@@ -83,7 +77,7 @@ struct XMLWalk<C: XMLConsumer> {
         _ buffer: UnsafeBufferPointer<UInt8>, inParallel: PropertyList.InParallel?, _ make: (_ from: Int) -> C,
         root: (XMLReader.Tag) -> Bool = { _ in true }
     ) throws(PlistError) -> (consumer: C, value: C.Value)? {
-        var walk = XMLWalk(buffer, make(0))
+        var walk = XMLWalk(XMLReader(buffer), make(0))
         var join: (() -> Result<XMLReader.SecondHalf, PlistError>)?
         // Joined on every way out, and only then or where the first half ends (this
         // function's scope, not the `if`'s, which would join before reading): the other
@@ -95,10 +89,10 @@ struct XMLWalk<C: XMLConsumer> {
             // Made here, not on the other thread: that thread's allocations come from a
             // malloc heap of its own, whose freed top stays resident (it grows in 16 MB
             // steps, `growHeapsInBigSteps`); made here, it is given back once let go of.
-            let room = Room(make(split)), shared = SharedText(buffer)
+            let room = Room(make(split)), reader = walk.r
             let wait = inParallel {
                 // Taken out, so that it is the only reference and grows in place.
-                var other = XMLWalk(shared.buffer, room.consumer.take()!)
+                var other = XMLWalk(reader, room.consumer.take()!)
                 other.r.pos = split
                 other.r.depth = 1
                 do throws(PlistError) {
@@ -111,7 +105,7 @@ struct XMLWalk<C: XMLConsumer> {
             }
             join = wait
             walk.r.stopAt = split
-            (walk.secondHalf, walk.room) = (wait, room)
+            walk.secondHalf = { wait().map { (half: room.half.take(), end: $0.end) } }
         }
         let (tag, wrapped) = try walk.r.rootTag()
         guard root(tag), let value = try walk.value(tag) else { return nil }
@@ -137,14 +131,14 @@ struct XMLWalk<C: XMLConsumer> {
                 try r.enter()
                 defer { r.depth -= 1 }
                 guard try entries(into: &dict) else { return nil }
-                if r.stoppedAt, let wait = secondHalf, let room {
+                if r.stoppedAt, let wait = secondHalf {
                     // This reader stopped where the other began, at an entry of the root:
                     // the other's entries follow this one's, and it read the root's end.
                     // Joined once and let go of, so that what it read, once joined, can be too.
                     r.stoppedAt = false
-                    (secondHalf, self.room) = (nil, nil)
-                    let end = try wait().get().end
-                    guard let half = room.half.take(), c.join(half, to: &dict, r) else { return nil }
+                    secondHalf = nil
+                    let (half, end) = try wait().get()
+                    guard let half, c.join(half, to: &dict, r) else { return nil }
                     r.pos = end
                 }
             }
@@ -219,10 +213,4 @@ extension XMLReader {
         }
         return nil
     }
-}
-
-/// The text both readers of `XMLWalk.read` read: the buffer lives until both are done.
-struct SharedText: @unchecked Sendable {
-    let buffer: UnsafeBufferPointer<UInt8>
-    init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
 }
