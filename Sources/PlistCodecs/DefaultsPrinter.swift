@@ -34,8 +34,7 @@ package enum DefaultsPrinter {
             flush(&out)
             return
         }
-        out.append(UInt8(ascii: "{"))
-        out.append(UInt8(ascii: "\n"))
+        open(UInt8(ascii: "{"), level: 0, &out)
         let entries = dict.sortedEntries
         var half = entries.count
         var secondHalf: (() -> [UInt8])?
@@ -104,27 +103,16 @@ package enum DefaultsPrinter {
     static func describe(_ value: PlistValue, level: Int, into out: inout [UInt8]) {
         switch value {
         case .dict(let dict):
-            indent(level, &out)
-            out.append(UInt8(ascii: "{"))
-            out.append(UInt8(ascii: "\n"))
+            open(UInt8(ascii: "{"), level: level, &out)
             for entry in dict.sortedEntries { describeEntry(entry, level: level + 1, into: &out) }
-            indent(level, &out)
-            out.append(UInt8(ascii: "}"))
+            close(UInt8(ascii: "}"), level: level, &out)
         case .array(let elements):
-            indent(level, &out)
-            out.append(UInt8(ascii: "("))
-            out.append(UInt8(ascii: "\n"))
+            open(UInt8(ascii: "("), level: level, &out)
             for (i, element) in elements.enumerated() {
-                if i > 0 {
-                    out.append(UInt8(ascii: ","))
-                    out.append(UInt8(ascii: "\n"))
-                }
-                indent(level + 1, &out)
+                appendElementStart(first: i == 0, level: level + 1, &out)
                 describe(element, level: level + 1, into: &out)
             }
-            if !elements.isEmpty { out.append(UInt8(ascii: "\n")) }
-            indent(level, &out)
-            out.append(UInt8(ascii: ")"))
+            close(UInt8(ascii: ")"), afterElements: !elements.isEmpty, level: level, &out)
         case .string(let text):
             appendQuoted(text, &out)
         // The type table's texts, as bytes with no `String` made for each value: digits
@@ -158,15 +146,57 @@ package enum DefaultsPrinter {
     /// `KEY = VALUE;` and a newline, indented to `level`.
     @inline(__always)
     private static func describeEntry(_ entry: PlistDictionary.Entry, level: Int, into out: inout [UInt8]) {
+        var key = entry.key
+        key.withUTF8 { appendEntryStart($0, level: level, &out) }
+        describe(entry.value, level: level, into: &out)
+        appendEntryEnd(&out)
+    }
+
+    // The pieces of a block, which `XMLReader.text` writes as it reads too.
+
+    /// A dictionary's or array's start at `level`: indented, its bracket and a line break.
+    @inline(__always)
+    static func open(_ bracket: UInt8, level: Int, _ out: inout [UInt8]) {
         indent(level, &out)
-        appendQuoted(entry.key, &out)
+        out.append(bracket)
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    /// Its end: a line break after an array's elements, then indented, its bracket.
+    @inline(__always)
+    static func close(_ bracket: UInt8, afterElements: Bool = false, level: Int, _ out: inout [UInt8]) {
+        if afterElements { out.append(UInt8(ascii: "\n")) }
+        indent(level, &out)
+        out.append(bracket)
+    }
+
+    /// An entry's `KEY = `, indented to `level`.
+    @inline(__always)
+    static func appendEntryStart(_ key: UnsafeBufferPointer<UInt8>, level: Int, _ out: inout [UInt8]) {
+        indent(level, &out)
+        appendQuoted(key, &out)
         // Byte by byte: a literal's `.utf8` appended goes through the generic path.
         out.append(UInt8(ascii: " "))
         out.append(UInt8(ascii: "="))
         out.append(UInt8(ascii: " "))
-        describe(entry.value, level: level, into: &out)
+    }
+
+    /// An entry's end, after its value.
+    @inline(__always)
+    static func appendEntryEnd(_ out: inout [UInt8]) {
         out.append(UInt8(ascii: ";"))
         out.append(UInt8(ascii: "\n"))
+    }
+
+    /// Before an array's element at `level`: a comma and a line break after another one,
+    /// then the indentation.
+    @inline(__always)
+    static func appendElementStart(first: Bool, level: Int, _ out: inout [UInt8]) {
+        if !first {
+            out.append(UInt8(ascii: ","))
+            out.append(UInt8(ascii: "\n"))
+        }
+        indent(level, &out)
     }
 
     /// Spaces enough for most depths, appended as a slice (a `repeatElement` per line

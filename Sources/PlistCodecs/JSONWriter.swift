@@ -43,9 +43,7 @@ public enum JSONWriter {
         for (i, entry) in entries.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             if pretty { newline(1, &out) }
-            appendString(entry.key, &out)
-            out.append(UInt8(ascii: ":"))
-            if pretty { out.append(UInt8(ascii: " ")) }
+            appendKey(entry.key, level, &out)
             write(entry.value, level.map { $0 + 1 }, into: &out)
             if out.count >= chunk {
                 try sink(out)
@@ -59,8 +57,11 @@ public enum JSONWriter {
 
     /// A dictionary that would read back as a tag, so it is written inside `$dict`.
     static func isTagShaped(_ entries: [PlistDictionary.Entry]) -> Bool {
-        entries.count == 1 && entries[0].key.utf8.first == UInt8(ascii: "$")
+        entries.count == 1 && isTagKey(entries[0].key.utf8)
     }
+
+    /// Whether a key is spelled as the tags are, `$…` (which `XMLReader.text` leaves).
+    static func isTagKey(_ key: some Collection<UInt8>) -> Bool { key.first == UInt8(ascii: "$") }
 
     /// What a path that steps into `value`'s JSON tag finds there, as `jq` would: a
     /// date's `$date` text, data's `$data` base64, a NaN's `$real`, a wrapped
@@ -138,9 +139,7 @@ public enum JSONWriter {
         _ entries: [PlistDictionary.Entry], _ level: Int?, _ out: inout [UInt8], widths: Bool = false
     ) {
         appendCollection(UInt8(ascii: "{"), UInt8(ascii: "}"), entries.count, level, &out) { i, out in
-            appendString(entries[i].key, &out)
-            out.append(UInt8(ascii: ":"))
-            if level != nil { out.append(UInt8(ascii: " ")) }
+            appendKey(entries[i].key, level, &out)
             write(entries[i].value, level.map { $0 + 1 }, into: &out, widths: widths)
         }
     }
@@ -176,9 +175,7 @@ public enum JSONWriter {
     /// `{"$tag": body}`; the body is written one level deeper.
     private static func tagged(_ tag: String, _ level: Int?, _ out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
         appendCollection(UInt8(ascii: "{"), UInt8(ascii: "}"), 1, level, &out) { _, out in
-            appendString(tag, &out)
-            out.append(UInt8(ascii: ":"))
-            if level != nil { out.append(UInt8(ascii: " ")) }
+            appendKey(tag, level, &out)
             body(&out)
         }
     }
@@ -226,6 +223,20 @@ public enum JSONWriter {
         } matching: {
             needsEscape($0)
         }
+    }
+
+    /// An object's `"key":`, and a space when pretty (`level` not nil).
+    @inline(__always)
+    static func appendKey(_ key: UnsafeBufferPointer<UInt8>, _ level: Int?, _ out: inout [UInt8]) {
+        appendString(key, &out)
+        out.append(UInt8(ascii: ":"))
+        if level != nil { out.append(UInt8(ascii: " ")) }
+    }
+
+    @inline(__always)
+    private static func appendKey(_ key: String, _ level: Int?, _ out: inout [UInt8]) {
+        var key = key
+        key.withUTF8 { appendKey($0, level, &out) }
     }
 
     /// UTF-8 as is; `"`, `\` and the C0 controls escaped, as RFC 8259 requires. Runs

@@ -44,164 +44,112 @@ extension XMLReader {
         // Every value takes 6 bytes of text or more (`<key/>`), so under 2 GiB its objects
         // and references are numbered within `Int32`, and its offsets fit a node.
         guard buffer.count < XMLNodes.maximumText else { return nil }
-        do {
-            var reader = XMLReader(buffer, wanted: nil)
-            reader.progress = dropPages
-            var nodes = XMLNodes(capacity: buffer.count / 24)
-            var join: (() -> Result<SecondHalf, PlistError>)?
-            // Joined on every way out, and only then or where the first half ends (this
-            // function's scope, not the `if`'s, which would join before reading): the
-            // other reader reads this buffer.
-            defer { _ = join?() }
-            if let inParallel, buffer.count >= 1 << 20, let split = entryLine(in: buffer, after: buffer.count / 2) {
-                let shared = SharedText(buffer)
-                // Made here, not on the other thread: that thread's allocations come from a
-                // malloc heap of its own, whose freed top stays resident (it grows in 16 MB
-                // steps, `growHeapsInBigSteps`); made here, it is given back once let go of.
-                let room = Room(XMLNodes(capacity: (buffer.count - split) / 24))
-                join = inParallel {
-                    var other = XMLReader(shared.buffer, wanted: nil)
-                    other.progress = dropPages
-                    other.pos = split
-                    other.depth = 1
-                    // Taken out, so that it is the only reference and grows in place.
-                    var half = room.nodes.take()!
-                    do throws(PlistError) {
-                        let read = try other.readEntries(into: &half)
-                        return .success(
-                            SecondHalf(entries: PlistDictionary(), end: other.pos, nodes: read.map { (half, $0.count) })
-                        )
-                    } catch {
-                        return .failure(error)
-                    }
-                }
-                reader.stopAt = split
-                reader.secondHalf = join
-            }
-            let (tag, wrapped) = try reader.rootTag()
-            guard tag.kind == .dict, try reader.readNode(tag, into: &nodes) else { return nil }
-            try reader.end(wrapped: wrapped)
-            // The other reader, joined where this one stopped (`readNode` let go of it), is let
-            // go of here too: the thread holds its half's nodes, copied after these, until then.
-            if join != nil, reader.secondHalf == nil { join = nil }
-            dropPages?()
-            guard nodes.count <= XMLNodes.maximumNumbered else { return nil }
-            return XMLBinaryPlist(consume nodes, text: buffer, owner: owner, dropPages: dropPages)
+        let read = try XMLWalk.read(buffer, inParallel: inParallel) { from in
+            XMLNodeReading(nodes: XMLNodes(capacity: (buffer.count - from) / 24), progress: dropPages)
+        } root: {
+            $0.kind == .dict
         }
+        guard let consumer = read?.consumer else { return nil }
+        // Moved out, not copied: numbering changes the nodes (`XMLBinaryPlist.init`).
+        _ = consume read
+        let nodes = consumer.nodes
+        _ = consume consumer
+        dropPages?()
+        guard nodes.count <= XMLNodes.maximumNumbered else { return nil }
+        return XMLBinaryPlist(nodes, text: buffer, owner: owner, dropPages: dropPages)
+    }
+}
+
+/// Reads the values into one small node each (`XMLNodes`), for `XMLReader.binary`; leaves
+/// the document to the values' way as `binary` says.
+struct XMLNodeReading: XMLConsumer {
+    var nodes: XMLNodes
+    /// Told every `progressEntries` entries of a dictionary: set only for a mapped file
+    /// (`binaryPlist(mapped:owner:dropPages:)`), whose pages read so far it gives back, and
+    /// whose non-ASCII strings it copies.
+    let progress: (@Sendable () -> Void)?
+    static let progressEntries = 16_384
+
+    /// The dictionary's node (-1 for the second half's root, which has none), its count,
+    /// and its last key's node (-1 for none).
+    typealias Dict = (index: Int, count: Int, lastKey: Int)
+    typealias List = (index: Int, count: Int)
+    /// The second half's nodes, and its root's count and last key there.
+    typealias Half = (nodes: XMLNodes, count: Int, lastKey: Int)
+
+    mutating func openDict(_ r: XMLReader) -> Dict { (nodes.open(.dict), 0, -1) }
+
+    mutating func key(_ text: XMLReader.Text, in dict: inout Dict, _ r: XMLReader) throws(PlistError) -> Void? {
+        if let progress, dict.count % Self.progressEntries == Self.progressEntries - 1 { progress() }
+        // `{CF$UID = n}` is how a UID is kept, and the writer writes it back as one.
+        let uid = r.withBytes(text) { $0.count == 6 && $0.elementsEqual(BinaryReader.uidKey.utf8) }
+        let key = nodes.count
+        guard !uid, try addString(text, r), dict.lastKey < 0 || nodes.precedes(dict.lastKey, key, text: r.bytes)
+        else { return nil }
+        dict.lastKey = key
+        dict.count += 1
+        return ()
     }
 
-    /// The second half's nodes, made by the first thread and taken by the second.
-    private final class Room: @unchecked Sendable {
-        var nodes: XMLNodes?
-        init(_ nodes: XMLNodes) { self.nodes = nodes }
+    func add(_ key: Void, _ value: Void, to dict: inout Dict) {}
+
+    mutating func closeDict(_ dict: Dict, _ r: XMLReader) -> Void? {
+        nodes.close(dict.index, count: dict.count) ? () : nil
     }
 
-    /// `BinaryReader.uidKey`'s bytes.
-    private static let uidKey: StaticString = "CF$UID"
-
-    /// Reads the value whose tag was just read into `nodes`; false when the document must
-    /// be left to the values' way (see `binary`).
-    private mutating func readNode(_ tag: Tag, into nodes: inout XMLNodes) throws(PlistError) -> Bool {
-        switch tag.kind {
-        case .dict:
-            let index = nodes.open(.dict)
-            var count = 0
-            if !tag.selfClosing {
-                try enter()
-                defer { depth -= 1 }
-                guard let (read, lastKey) = try readEntries(into: &nodes) else { return false }
-                count = read
-                if stoppedAt, let join = secondHalf {
-                    // This reader stopped where the other began, at an entry of the root:
-                    // the other's entries follow (the first node theirs, their first key),
-                    // and it read the root's end.
-                    stoppedAt = false
-                    // Joined once: let go of, so that its nodes, once copied, can be too.
-                    secondHalf = nil
-                    guard case .success(let half) = join(), let (theirs, added) = half.nodes else { return false }
-                    let first = nodes.count
-                    guard nodes.append(theirs) else { return false }
-                    if lastKey >= 0, added > 0 {
-                        guard nodes.precedes(lastKey, first, text: bytes) else { return false }
-                    }
-                    count += added
-                    pos = half.end
-                }
-            }
-            return nodes.close(index, count: count)
-        case .array:
-            let index = nodes.open(.array)
-            var count = 0
-            if !tag.selfClosing {
-                try enter()
-                defer { depth -= 1 }
-                while let element = try nextElement() {
-                    count += 1
-                    guard try readNode(element, into: &nodes) else { return false }
-                }
-            }
-            return nodes.close(index, count: count)
-        case .string:
-            guard !tag.selfClosing else {
-                return nodes.addString(UnsafeBufferPointer(start: nil, count: 0), at: nil, ascii: true)
-            }
-            let text = try text()
-            try closeTag(.string)
-            return try addString(text, to: &nodes)
-        case .true, .false:
-            if !tag.selfClosing { try closeTag(tag.kind) }
-            nodes.add(.bool, UInt64(tag.kind == .true ? 1 : 0))
-        default:
-            // Numbers, dates and data as the values' way reads them (and refuses them).
-            switch try value(tag) {
-            case .int(let i): nodes.add(i.isUnsigned ? .unsigned : .int, i.bitPattern)
-            case .double(let d): nodes.add(.real, d.bitPattern)
-            case .date(let d): nodes.add(.date, d.secondsSince2001.bitPattern)
-            case .data(let bytes): return bytes.withUnsafeBufferPointer { nodes.addData($0) }
-            default: return false
-            }
-        }
-        return true
+    mutating func openList(_ r: XMLReader) -> List { (nodes.open(.array), 0) }
+    func nextElement(in list: inout List, _ r: XMLReader) { list.count += 1 }
+    func add(_ value: Void, to list: inout List) {}
+    mutating func closeList(_ list: List, _ r: XMLReader) -> Void? {
+        nodes.close(list.index, count: list.count) ? () : nil
     }
 
-    /// A dictionary's entries up to its end (or the root's up to `stopAt`), keys in
-    /// strictly ascending byte order: their count and the last key's node (-1 for none),
-    /// or nil (see `binary`).
-    private mutating func readEntries(into nodes: inout XMLNodes) throws(PlistError) -> (count: Int, lastKey: Int)? {
-        var count = 0
-        var lastKey = -1
-        while let (keyText, _, valueTag) = try nextEntry() {
-            if let progress, count % XMLReader.progressEntries == XMLReader.progressEntries - 1 { progress() }
-            // `{CF$UID = n}` is how a UID is kept, and the writer writes it back as one.
-            guard
-                !withBytes(
-                    keyText,
-                    {
-                        $0.count == 6 && bytesEqual($0, UnsafeBufferPointer(start: Self.uidKey.utf8Start, count: 6))
-                    })
-            else { return nil }
-            let key = nodes.count
-            guard try addString(keyText, to: &nodes), lastKey < 0 || nodes.precedes(lastKey, key, text: bytes) else {
-                return nil
-            }
-            lastKey = key
-            count += 1
-            guard try readNode(valueTag, into: &nodes) else { return nil }
+    mutating func string(_ text: XMLReader.Text, _ r: XMLReader) throws(PlistError) -> Void? {
+        try addString(text, r) ? () : nil
+    }
+
+    mutating func scalar(_ kind: XMLReader.Kind, _ text: XMLReader.Text, _ r: XMLReader) throws(PlistError)
+        -> Void?
+    {
+        // Bools, numbers, dates and data as the values' way reads them (and refuses them).
+        switch try r.scalar(kind, text) {
+        case .bool(let b): nodes.add(.bool, b ? 1 : 0)
+        case .int(let i): nodes.add(i.isUnsigned ? .unsigned : .int, i.bitPattern)
+        case .double(let d): nodes.add(.real, d.bitPattern)
+        case .date(let d): nodes.add(.date, d.secondsSince2001.bitPattern)
+        case .data(let bytes): return bytes.withUnsafeBufferPointer { nodes.addData($0) } ? () : nil
+        default: return nil
         }
-        return (count, lastKey)
+        return ()
     }
 
     /// A string's node, checked as UTF-8: where it lies in the text, or its decoded bytes.
     /// An ASCII string (nearly every one) is looked at once, for the check and its kind.
-    private func addString(_ text: Text, to nodes: inout XMLNodes) throws(PlistError) -> Bool {
-        let ascii = withBytes(text, ByteWords.isASCII)
-        if !ascii { try validate(text) }
+    private mutating func addString(_ text: XMLReader.Text, _ r: XMLReader) throws(PlistError) -> Bool {
+        let ascii = r.withBytes(text, ByteWords.isASCII)
+        if !ascii { try r.validate(text) }
         switch text {
         case .slice(let range):
             // A mapping's non-ASCII string, copied (see `binaryPlist(mapped:owner:dropPages:)`).
             let offset = ascii || progress == nil ? range.lowerBound : nil
-            return nodes.addString(UnsafeBufferPointer(rebasing: bytes[range]), at: offset, ascii: ascii)
+            return nodes.addString(UnsafeBufferPointer(rebasing: r.bytes[range]), at: offset, ascii: ascii)
         case .decoded(let owned): return owned.withUnsafeBufferPointer { nodes.addString($0, at: nil, ascii: ascii) }
         }
+    }
+
+    func openHalf(_ r: XMLReader) -> Dict { (-1, 0, -1) }
+
+    func half(_ dict: Dict) -> Half? { (nodes, dict.count, dict.lastKey) }
+
+    /// The other half's nodes after these: its first node is its first key.
+    mutating func join(_ half: Half, to dict: inout Dict, _ r: XMLReader) -> Bool {
+        let first = nodes.count
+        guard nodes.append(half.nodes) else { return false }
+        if dict.lastKey >= 0, half.count > 0 {
+            guard nodes.precedes(dict.lastKey, first, text: r.bytes) else { return false }
+        }
+        dict.count += half.count
+        if half.lastKey >= 0 { dict.lastKey = first + half.lastKey }
+        return true
     }
 }

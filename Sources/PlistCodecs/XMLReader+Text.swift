@@ -6,10 +6,10 @@ extension XMLReader {
     package enum TextForm { case json, defaults }
 
     /// The XML property list `input` as `form`, byte for byte what the writer of that form
-    /// writes for its values, written as the text is read: no values are built but the
-    /// scalars, one at a time, so a big domain's text costs its file and the answer, not a
-    /// tree of every value (a third of the time went to building and freeing one). A big
-    /// document is read on two threads through `inParallel`, in halves as `read` reads one.
+    /// writes for its values, written as the text is read (`XMLText`): no values are built
+    /// but the scalars, one at a time, so a big domain's text costs its file and the answer,
+    /// not a tree of every value (a third of the time went to building and freeing one). A
+    /// big document is read on two threads through `inParallel` (`XMLWalk.read`).
     ///
     /// Nil when the values' way must write it: the root is no dictionary, or (for `read D`)
     /// an empty one; a dictionary's keys are not in strictly ascending byte order (a key
@@ -22,187 +22,172 @@ extension XMLReader {
     {
         let text = try TextDecoding.utf8(input, format: .xml)
         return try text.withUnsafeBufferPointer { buffer throws(PlistError) -> [UInt8]? in
-            var reader = XMLReader(buffer, wanted: nil)
-            guard let inParallel, buffer.count >= 1 << 20, let split = entryLine(in: buffer, after: buffer.count / 2)
-            else { return try reader.textDocument(as: form, size: buffer.count) }
-            let shared = SharedText(buffer)
-            let join = inParallel {
-                var other = XMLReader(shared.buffer, wanted: nil)
-                other.pos = split
-                other.depth = 1
-                var out: [UInt8] = []
-                out.reserveCapacity(shared.buffer.count - split)
-                var keys: (first: Text, last: Text)?
-                do throws(PlistError) {
-                    let whole = try other.writeEntries(as: form, level: 1, into: &out, keys: &keys)
-                    return .success(
-                        SecondHalf(entries: PlistDictionary(), end: other.pos, text: whole ? out : nil, keys: keys))
-                } catch {
-                    return .failure(error)
-                }
+            let read = try XMLWalk.read(buffer, inParallel: inParallel) { from in
+                XMLText(form: form, capacity: buffer.count - from)
+            } root: {
+                $0.kind == .dict && (form == .json || !$0.selfClosing)
             }
-            // Joined on every way out: the other reader reads this buffer.
-            defer { _ = join() }
-            reader.stopAt = split
-            reader.secondHalf = join
-            return try reader.textDocument(as: form, size: buffer.count)
+            guard let consumer = read?.consumer else { return nil }
+            // Moved out, not copied: a second reference would copy it all on the append below.
+            _ = consume read
+            var out = consumer.out
+            _ = consume consumer
+            // `{`, a line break and `}`: no entry, so no domain for `read D` to print.
+            if form == .defaults, out.count == 3 { return nil }
+            out.append(UInt8(ascii: "\n"))
+            return out
         }
     }
+}
 
-    private mutating func textDocument(as form: TextForm, size: Int) throws(PlistError) -> [UInt8]? {
-        let (tag, wrapped) = try rootTag()
-        guard tag.kind == .dict, form == .json || !tag.selfClosing else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(size)
-        guard try write(tag, as: form, level: 0, into: &out) else { return nil }
-        try end(wrapped: wrapped)
-        // `{`, a line break and `}`: no entry, so no domain for `read D` to print.
-        if form == .defaults, out.count == 3 { return nil }
-        out.append(UInt8(ascii: "\n"))
-        return out
+/// Writes the values as they are read, as the form's writer writes them: its pieces are
+/// the writer's own (`JSONWriter`, `DefaultsPrinter`), so the two never differ.
+struct XMLText: XMLConsumer {
+    let form: XMLReader.TextForm
+    var out: [UInt8] = []
+
+    init(form: XMLReader.TextForm, capacity: Int) {
+        self.form = form
+        out.reserveCapacity(capacity)
     }
 
-    /// Writes the value whose tag was just read as the form's writer writes it, at `level`
-    /// (as `DefaultsPrinter.describe` indents); false when the document must be left to the
-    /// values' way (see `text`).
-    private mutating func write(_ tag: Tag, as form: TextForm, level: Int, into out: inout [UInt8])
-        throws(PlistError) -> Bool
-    {
-        switch tag.kind {
-        case .dict:
-            Self.open(form, json: UInt8(ascii: "{"), text: UInt8(ascii: "{"), level: level, into: &out)
-            if !tag.selfClosing {
-                try enter()
-                defer { depth -= 1 }
-                var keys: (first: Text, last: Text)?
-                guard try writeEntries(as: form, level: level + 1, into: &out, keys: &keys) else { return false }
-                if stoppedAt, let join = secondHalf {
-                    // This reader stopped where the other began, at an entry of the root:
-                    // the other's entries follow, and it read the root's end.
-                    stoppedAt = false
-                    guard case .success(let half) = join(), let text = half.text else { return false }
-                    if let theirs = half.keys {
-                        // Both halves' keys are in the one buffer (or decoded, their own).
-                        if let ours = keys?.last {
-                            guard withBytes(ours, { l in withBytes(theirs.first) { bytesPrecede(l, $0) } }) else {
-                                return false
-                            }
-                        }
-                        if keys != nil, form == .json { out.append(UInt8(ascii: ",")) }
-                        out.append(contentsOf: text)
-                    }
-                    pos = half.end
-                }
+    /// The first and last key written, nil before the first: where they are in the text
+    /// (or decoded, their own), not copies.
+    typealias Dict = (first: XMLReader.Text, last: XMLReader.Text)?
+    /// The elements written.
+    typealias List = Int
+    /// The second half's text, and its first and last key.
+    typealias Half = (text: [UInt8], keys: Dict)
+
+    mutating func openDict(_ r: XMLReader) -> Dict {
+        open(UInt8(ascii: "{"), UInt8(ascii: "{"), r)
+        return nil
+    }
+
+    mutating func key(_ text: XMLReader.Text, in dict: inout Dict, _ r: XMLReader) throws(PlistError) -> Void? {
+        // The key's bytes, checked as UTF-8 but made into no `String`.
+        try r.validate(text)
+        let inOrder = XMLReader.withBytes(text, in: r.bytes) { key in
+            guard form == .defaults || !JSONWriter.isTagKey(key) else { return false }
+            if let last = dict?.last {
+                guard XMLReader.withBytes(last, in: r.bytes, { bytesPrecede($0, key) }) else { return false }
             }
-            if form == .defaults { DefaultsPrinter.indent(level, &out) }
-            out.append(UInt8(ascii: "}"))
-        case .array:
-            Self.open(form, json: UInt8(ascii: "["), text: UInt8(ascii: "("), level: level, into: &out)
-            var count = 0
-            if !tag.selfClosing {
-                try enter()
-                defer { depth -= 1 }
-                while let element = try nextElement() {
-                    if count > 0 {
-                        out.append(UInt8(ascii: ","))
-                        if form == .defaults { out.append(UInt8(ascii: "\n")) }
-                    }
-                    if form == .defaults { DefaultsPrinter.indent(level + 1, &out) }
-                    count += 1
-                    guard try write(element, as: form, level: level + 1, into: &out) else { return false }
-                }
-            }
-            if form == .defaults {
-                if count > 0 { out.append(UInt8(ascii: "\n")) }
-                DefaultsPrinter.indent(level, &out)
-            }
-            out.append(UInt8(ascii: form == .json ? "]" : ")"))
-        case .string where !tag.selfClosing:
-            // From the text's bytes, checked as UTF-8: no `String` made of each.
-            let text = try text()
-            try closeTag(.string)
-            try validate(text)
-            withBytes(text) { bytes in
-                if form == .json {
-                    JSONWriter.appendString(bytes, &out)
-                } else {
-                    DefaultsPrinter.appendQuoted(bytes, &out)
-                }
-            }
-        case .data where form == .json && !tag.selfClosing:
-            // Base64 as JSON writes it is copied; any other is decoded (or refused) as usual.
-            let text = try text()
-            try closeTag(.data)
-            if !Self.withBytes(text, in: bytes, { JSONWriter.appendData(base64: $0, &out) }) {
-                JSONWriter.write(try scalar(.data, text), nil, into: &out)
-            }
-        case .date where form == .json && !tag.selfClosing:
-            // A date as XML writes it is its RFC 3339 text too: copied.
-            let text = try text()
-            try closeTag(.date)
-            let copied = Self.withBytes(text, in: bytes) { date in
-                guard XMLDate.isCanonical(date) else { return false }
-                JSONWriter.appendDate(canonical: date, &out)
-                return true
-            }
-            if !copied { JSONWriter.write(try scalar(.date, text), nil, into: &out) }
-        default:
-            let value = try value(tag)
             if form == .json {
-                JSONWriter.write(value, nil, into: &out)
+                if dict != nil { out.append(UInt8(ascii: ",")) }
+                JSONWriter.appendKey(key, nil, &out)
             } else {
-                DefaultsPrinter.describe(value, level: level, into: &out)
+                DefaultsPrinter.appendEntryStart(key, level: r.depth, &out)
+            }
+            return true
+        }
+        guard inOrder else { return nil }
+        if dict == nil { dict = (text, text) } else { dict!.last = text }
+        return ()
+    }
+
+    mutating func add(_ key: Void, _ value: Void, to dict: inout Dict) {
+        if form == .defaults { DefaultsPrinter.appendEntryEnd(&out) }
+    }
+
+    mutating func closeDict(_ dict: Dict, _ r: XMLReader) -> Void? {
+        close(UInt8(ascii: "}"), UInt8(ascii: "}"), r)
+    }
+
+    mutating func openList(_ r: XMLReader) -> Int {
+        open(UInt8(ascii: "["), UInt8(ascii: "("), r)
+        return 0
+    }
+
+    mutating func nextElement(in count: inout Int, _ r: XMLReader) {
+        if form == .json {
+            if count > 0 { out.append(UInt8(ascii: ",")) }
+        } else {
+            DefaultsPrinter.appendElementStart(first: count == 0, level: r.depth, &out)
+        }
+        count += 1
+    }
+
+    func add(_ value: Void, to list: inout Int) {}
+
+    mutating func closeList(_ count: Int, _ r: XMLReader) -> Void? {
+        close(UInt8(ascii: "]"), UInt8(ascii: ")"), afterElements: count > 0, r)
+    }
+
+    /// A block's start, with the bracket of the form.
+    private mutating func open(_ json: UInt8, _ defaults: UInt8, _ r: XMLReader) {
+        guard form == .defaults else { return out.append(json) }
+        DefaultsPrinter.open(defaults, level: r.depth, &out)
+    }
+
+    private mutating func close(_ json: UInt8, _ defaults: UInt8, afterElements: Bool = false, _ r: XMLReader)
+        -> Void?
+    {
+        if form == .json {
+            out.append(json)
+        } else {
+            DefaultsPrinter.close(defaults, afterElements: afterElements, level: r.depth, &out)
+        }
+        return ()
+    }
+
+    mutating func string(_ text: XMLReader.Text, _ r: XMLReader) throws(PlistError) -> Void? {
+        // From the text's bytes, checked as UTF-8: no `String` made of each.
+        try r.validate(text)
+        XMLReader.withBytes(text, in: r.bytes) { bytes in
+            if form == .json {
+                JSONWriter.appendString(bytes, &out)
+            } else {
+                DefaultsPrinter.appendQuoted(bytes, &out)
             }
         }
-        return true
+        return ()
     }
 
-    /// A collection's start: its bracket in JSON; in `read D`'s text, indented, its bracket
-    /// and a line break.
-    private static func open(_ form: TextForm, json: UInt8, text: UInt8, level: Int, into out: inout [UInt8]) {
-        guard form == .defaults else { return out.append(json) }
-        DefaultsPrinter.indent(level, &out)
-        out.append(text)
-        out.append(UInt8(ascii: "\n"))
+    mutating func scalar(_ kind: XMLReader.Kind, _ text: XMLReader.Text, _ r: XMLReader) throws(PlistError)
+        -> Void?
+    {
+        // Base64 as JSON writes it, and a date as XML writes it (its RFC 3339 text too),
+        // are copied; any other is read (or refused) as the values' way reads it.
+        let copied =
+            form == .json && (kind == .data || kind == .date)
+            && XMLReader.withBytes(text, in: r.bytes) { bytes in
+                switch kind {
+                case .data: return JSONWriter.appendData(base64: bytes, &out)
+                case .date where XMLDate.isCanonical(bytes):
+                    JSONWriter.appendDate(canonical: bytes, &out)
+                    return true
+                default: return false
+                }
+            }
+        if !copied { write(try r.scalar(kind, text), level: r.depth) }
+        return ()
     }
 
-    /// A dictionary's entries at `level`, up to its end (or the root's up to `stopAt`);
-    /// `keys` is the first and last key written.
-    private mutating func writeEntries(
-        as form: TextForm, level: Int, into out: inout [UInt8], keys: inout (first: Text, last: Text)?
-    ) throws(PlistError) -> Bool {
-        while let (keyText, _, valueTag) = try nextEntry() {
-            // The key's bytes, checked as UTF-8 but made into no `String`.
-            try validate(keyText)
-            let last = keys?.last, buffer = bytes
-            let inOrder = Self.withBytes(keyText, in: buffer) { key in
-                guard form == .defaults || key.first != UInt8(ascii: "$") else { return false }
-                if let last {
-                    guard Self.withBytes(last, in: buffer, { bytesPrecede($0, key) }) else { return false }
-                }
-                if form == .json {
-                    if keys != nil { out.append(UInt8(ascii: ",")) }
-                    JSONWriter.appendString(key, &out)
-                    out.append(UInt8(ascii: ":"))
-                } else {
-                    DefaultsPrinter.indent(level, &out)
-                    DefaultsPrinter.appendQuoted(key, &out)
-                    // Byte by byte: an array literal here was an allocation per entry.
-                    out.append(UInt8(ascii: " "))
-                    out.append(UInt8(ascii: "="))
-                    out.append(UInt8(ascii: " "))
-                }
-                return true
+    /// A scalar, as the form's writer writes it.
+    private mutating func write(_ value: PlistValue, level: Int) {
+        if form == .json {
+            JSONWriter.write(value, nil, into: &out)
+        } else {
+            DefaultsPrinter.describe(value, level: level, into: &out)
+        }
+    }
+
+    func openHalf(_ r: XMLReader) -> Dict { nil }
+
+    func half(_ dict: Dict) -> Half? { (out, dict) }
+
+    mutating func join(_ half: Half, to dict: inout Dict, _ r: XMLReader) -> Bool {
+        guard let theirs = half.keys else { return true }
+        if let ours = dict?.last {
+            // Both halves' keys are in the one buffer (or decoded, their own).
+            let inOrder = XMLReader.withBytes(ours, in: r.bytes) { last in
+                XMLReader.withBytes(theirs.first, in: r.bytes) { bytesPrecede(last, $0) }
             }
             guard inOrder else { return false }
-            // Where the key is, not a copy of it.
-            if keys == nil { keys = (keyText, keyText) } else { keys!.last = keyText }
-            guard try write(valueTag, as: form, level: level, into: &out) else { return false }
-            if form == .defaults {
-                out.append(UInt8(ascii: ";"))
-                out.append(UInt8(ascii: "\n"))
-            }
+            if form == .json { out.append(UInt8(ascii: ",")) }
         }
+        out.append(contentsOf: half.text)
+        dict = (dict?.first ?? theirs.first, theirs.last)
         return true
     }
 }

@@ -1,5 +1,8 @@
 import PlistModel
-/// Reads an XML property list in one pass over its bytes.
+/// Reads an XML property list in one pass over its bytes: its tags, text and references,
+/// and every error with its line. What its values are read into is a consumer's
+/// (`XMLConsumer`), walked by `XMLWalk`: the values themselves (`XMLTree`), text
+/// (`XMLText`) or a binary plist's nodes (`XMLNodeReading`).
 ///
 /// It accepts what Apple's and other writers produce (any prolog, the DOCTYPE line,
 /// comments, CDATA, the five named and all numeric character references, UTF-16 with a
@@ -14,188 +17,14 @@ package struct XMLReader {
         @inline(__always) set { c.offset = newValue }
     }
     var depth = 0
-    /// In lookup mode, the UTF-8 bytes of the one top-level key wanted.
-    private let wanted: [UInt8]?
-    /// False while a value nobody asked for is read: it is checked as strictly as any
-    /// other, but no string, array or dictionary is built for it.
-    private var materializing: Bool
-    private var found: PlistValue?
-    /// In lookup mode, when asked for: where each top-level key and value lie, each key
-    /// hashed by `placeSeed`; nil once a key is found that a read could not go straight to
-    /// (see `lookupPlaces`).
-    private var places: [KeyPlace]?
-    private let placeSeed: SipHash13.Seed
     /// Where the root dictionary's second half is being read by another reader: this
-    /// one stops there if an entry starts exactly there (see `readInHalves`).
+    /// one stops there if an entry starts exactly there (see `XMLWalk.read`).
     var stopAt = -1
     var stoppedAt = false
 
-    /// `places`: the seed to hash the keys of the places by, when they are wanted.
-    init(_ bytes: UnsafeBufferPointer<UInt8>, wanted: [UInt8]?, places seed: SipHash13.Seed? = nil) {
-        c = ByteCursor(bytes)
-        self.wanted = wanted
-        materializing = wanted == nil
-        places = seed == nil ? nil : []
-        placeSeed = seed ?? SipHash13.Seed(k0: 0, k1: 0)
-    }
-
-    package static func read(_ input: [UInt8], inParallel: PropertyList.InParallel? = nil) throws(PlistError)
-        -> PlistValue
-    {
-        let text = try TextDecoding.utf8(input, format: .xml)
-        if let inParallel, text.count >= 1 << 20 { return try readInHalves(text, inParallel) }
-        return try run(text, wanted: nil).root
-    }
-
-    /// What the reader of the root's second half read: its entries, and where the
-    /// root's `</dict>` ended.
-    package struct SecondHalf {
-        var entries: PlistDictionary
-        var end: Int
-        /// For `text`: the half's entries as text, nil when the document must be left to
-        /// the values' way; and the half's first and last keys, when it has any.
-        var text: [UInt8]? = nil
-        var keys: (first: Text, last: Text)? = nil
-        /// For `binary`: the half's nodes and how many entries they hold, nil when the
-        /// document must be left to the values' way.
-        var nodes: (XMLNodes, count: Int)? = nil
-    }
-
-    /// The reader's work for the other thread, set while it runs: waits for it.
-    var secondHalf: (() -> Result<SecondHalf, PlistError>)?
-    /// Told every `progressEntries` entries of a dictionary: set only for a mapped file
-    /// (`binaryPlist(mapped:owner:dropPages:)`), whose pages read so far it gives back, and which it marks.
-    var progress: (@Sendable () -> Void)?
-    static let progressEntries = 16_384
-
-    /// Reads a big document on two threads: one reader from the start and one from a
-    /// line in the middle that looks like an entry of the root (`\n\t<key>`, as every
-    /// writer indents one). The first stops there only if an entry of the root really
-    /// starts there; then the second's entries, read exactly as the first would have
-    /// read them, follow its own. Otherwise the first reads on to the end and the
-    /// second's work is dropped. Either way the answer, and the first error, are those
-    /// of one reader: the second's error counts only once the first has reached it.
-    private static func readInHalves(_ text: [UInt8], _ inParallel: PropertyList.InParallel) throws(PlistError)
-        -> PlistValue
-    {
-        try text.withUnsafeBufferPointer { buffer throws(PlistError) in
-            guard let split = entryLine(in: buffer, after: buffer.count / 2) else {
-                var reader = XMLReader(buffer, wanted: nil)
-                return try reader.document()
-            }
-            let shared = SharedText(buffer)
-            let join = inParallel {
-                var other = XMLReader(shared.buffer, wanted: nil)
-                other.pos = split
-                other.depth = 1
-                var dict = PlistDictionary()
-                dict.reserveCapacity((shared.buffer.count - split) / 48)
-                do throws(PlistError) {
-                    try other.entries(into: &dict)
-                    return .success(SecondHalf(entries: dict, end: other.pos))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            // Joined on every way out: the other reader reads this buffer.
-            defer { _ = join() }
-            var reader = XMLReader(buffer, wanted: nil)
-            reader.stopAt = split
-            reader.secondHalf = join
-            return try reader.document()
-        }
-    }
-
-    /// The `<` of the first `\n\t<key>` from `start` on, or nil.
-    static func entryLine(in text: UnsafeBufferPointer<UInt8>, after start: Int) -> Int? {
-        let pattern: [UInt8] = Array("\n\t<key>".utf8)
-        var i = start
-        while i + pattern.count <= text.count {
-            if text[i] == UInt8(ascii: "\n"), text[i + 1] == UInt8(ascii: "\t"), text[i + 2] == UInt8(ascii: "<"),
-                text[i + 3] == UInt8(ascii: "k"), text[i + 4] == UInt8(ascii: "e"), text[i + 5] == UInt8(ascii: "y"),
-                text[i + 6] == UInt8(ascii: ">")
-            {
-                return i + 2
-            }
-            i += 1
-        }
-        return nil
-    }
-
-    /// The value of one top-level key, reading the whole document as strictly as `read`
-    /// but building only that value. `root` is built in full only when it is no dictionary.
-    static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> (root: PlistValue, found: PlistValue?) {
-        let (root, found, _) = try run(try TextDecoding.utf8(input, format: .xml), wanted: Array(key.utf8))
-        return (root, found)
-    }
-
-    /// `lookup`, with the places of the top-level keys (`PropertyList.lookupPlaces`).
-    static func lookupPlaces(_ input: [UInt8], key: String, seed: SipHash13.Seed) throws(PlistError) -> (
-        root: PlistValue, found: PlistValue?, places: [KeyPlace]?
-    ) {
-        let text = try TextDecoding.utf8(input, format: .xml)
-        // Places are offsets in the file: only text that is the file's own bytes has them.
-        let asIs = text.count == input.count && input.count < Int(UInt32.max) && text == input
-        return try run(text, wanted: Array(key.utf8), places: asIs ? seed : nil)
-    }
-
-    private static func run(_ text: [UInt8], wanted: [UInt8]?, places: SipHash13.Seed? = nil) throws(PlistError) -> (
-        root: PlistValue, found: PlistValue?, places: [KeyPlace]?
-    ) {
-        try text.withUnsafeBufferPointer { buffer throws(PlistError) in
-            var reader = XMLReader(buffer, wanted: wanted, places: places)
-            let root = try reader.document()
-            return (root, reader.found, reader.places)
-        }
-    }
-
-    /// See `PropertyList.value(at:key:xml:)`. `window` starts at the key's `<key>`.
-    static func value(at place: KeyPlace, key: String, window: UnsafeBufferPointer<UInt8>) -> KeyPlace.Found {
-        let keyLength = Int(place.to) - Int(place.from)
-        let valueFrom = Int(place.valueFrom) - Int(place.from) + 5
-        guard place.from >= 5, keyLength >= 0, valueFrom >= 5 + keyLength + 6, valueFrom < window.count else {
-            return .broken
-        }
-        var reader = XMLReader(window, wanted: nil)
-        guard reader.matches(0, "<key>"), reader.matches(5 + keyLength, "</key>") else { return .broken }
-        var wanted = key
-        let same = wanted.withUTF8 { $0.elementsEqual(UnsafeBufferPointer(rebasing: window[5..<(5 + keyLength)])) }
-        guard same else { return .otherKey }
-        // As deep as the file's own reading had it: inside the root dictionary.
-        reader.depth = 1
-        reader.pos = valueFrom
-        do throws(PlistError) {
-            let tag = try reader.openTag()
-            guard tag.kind != .key, tag.kind != .plist else { return .broken }
-            let value = try reader.value(tag)
-            return reader.pos == window.count ? .value(value) : .broken
-        } catch {
-            return .broken
-        }
-    }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { c = ByteCursor(bytes) }
 
     // MARK: Document
-
-    private mutating func document() throws(PlistError) -> PlistValue {
-        let (tag, wrapped) = try rootTag()
-        if wanted != nil && tag.kind != .dict { materializing = true }
-        var value = try value(tag)
-        if stoppedAt, let rest = secondHalf?() {
-            // This reader stopped where the other began, at an entry of the root: the
-            // other's entries follow this one's, as one reader's would have.
-            let half: SecondHalf
-            switch rest {
-            case .success(let done): half = done
-            case .failure(let error): throw error
-            }
-            guard case .dict(var dict) = value else { throw fail(.unexpectedEnd) }
-            dict.append(contentsOf: half.entries)
-            value = .dict(dict)
-            pos = half.end
-        }
-        try end(wrapped: wrapped)
-        return value
-    }
 
     /// The prolog, then the root value's tag, inside `<plist>` (`wrapped`) or not.
     mutating func rootTag() throws(PlistError) -> (tag: Tag, wrapped: Bool) {
@@ -277,12 +106,12 @@ package struct XMLReader {
 
     // MARK: Elements
 
-    enum Kind { case plist, dict, array, key, string, integer, real, `true`, `false`, date, data }
+    enum Kind: Int, CaseIterable { case plist, dict, array, key, string, integer, real, `true`, `false`, date, data }
 
     struct Tag { var kind: Kind; var selfClosing: Bool }
 
     /// Reads `<name attr="…">` or `<name/>`.
-    private mutating func openTag() throws(PlistError) -> Tag {
+    mutating func openTag() throws(PlistError) -> Tag {
         guard pos < bytes.count else { throw fail(.unexpectedEnd) }
         guard bytes[pos] == UInt8(ascii: "<") else { throw fail(.expectedElement) }
         guard pos + 1 < bytes.count else { throw fail(.unexpectedEnd) }
@@ -306,24 +135,9 @@ package struct XMLReader {
         return Tag(kind: kind, selfClosing: selfClosing)
     }
 
+    /// The kind named by the bytes from `start` to `end` (the way `knownTag` did not take).
     private func kind(_ start: Int, _ end: Int) -> Kind? {
-        switch end - start {
-        case 3: if matches(start, "key") { return .key }
-        case 4:
-            if matches(start, "dict") { return .dict }
-            if matches(start, "real") { return .real }
-            if matches(start, "true") { return .true }
-            if matches(start, "date") { return .date }
-            if matches(start, "data") { return .data }
-        case 5:
-            if matches(start, "array") { return .array }
-            if matches(start, "plist") { return .plist }
-            if matches(start, "false") { return .false }
-        case 6: if matches(start, "string") { return .string }
-        case 7: if matches(start, "integer") { return .integer }
-        default: break
-        }
-        return nil
+        Kind.allCases.first { end - start == Self.name($0).utf8CodeUnitCount && matches(start, Self.name($0)) }
     }
 
     // MARK: Tags as words
@@ -359,20 +173,12 @@ package struct XMLReader {
     }
 
     /// `</name>` as two such words (the second for the bytes past eight), and its length.
+    @inline(__always)
     static func closingWords(_ kind: Kind) -> (first: UInt64, rest: UInt64, count: Int) {
-        switch kind {
-        case .plist: (0x3E74_7369_6C70_2F3C, 0, 8)
-        case .dict: (0x3E_7463_6964_2F3C, 0, 7)
-        case .array: (0x3E79_6172_7261_2F3C, 0, 8)
-        case .key: (0x3E79_656B_2F3C, 0, 6)
-        case .string: (0x676E_6972_7473_2F3C, 0x3E, 9)
-        case .integer: (0x6567_6574_6E69_2F3C, 0x3E72, 10)
-        case .real: (0x3E_6C61_6572_2F3C, 0, 7)
-        case .true: (0x3E_6575_7274_2F3C, 0, 7)
-        case .false: (0x3E65_736C_6166_2F3C, 0, 8)
-        case .date: (0x3E_6574_6164_2F3C, 0, 7)
-        case .data: (0x3E_6174_6164_2F3C, 0, 7)
-        }
+        let (name, n) = nameWord(kind)
+        let open: UInt64 = 0x2F3C, close: UInt64 = 0x3E
+        if n <= 5 { return (open | name << 16 | close << (8 * UInt64(n + 2)), 0, n + 3) }
+        return (open | name << 16, name >> 48 | close << (8 * UInt64(n - 6)), n + 3)
     }
 
     /// At `<`: the tag when it is a plist name spelled exactly and then `>` or `/>`, read
@@ -427,22 +233,12 @@ package struct XMLReader {
         try closeTag(Self.name(kind))
     }
 
-    /// An element's name (a switch: a dictionary lookup per value cost 4% of a read).
-    static func name(_ kind: Kind) -> StaticString {
-        switch kind {
-        case .plist: "plist"
-        case .dict: "dict"
-        case .array: "array"
-        case .key: "key"
-        case .string: "string"
-        case .integer: "integer"
-        case .real: "real"
-        case .true: "true"
-        case .false: "false"
-        case .date: "date"
-        case .data: "data"
-        }
-    }
+    /// An element's name (for errors and the byte-by-byte ways: the words are compared first).
+    static func name(_ kind: Kind) -> StaticString { names[kind.rawValue] }
+
+    private static let names: [StaticString] = [
+        "plist", "dict", "array", "key", "string", "integer", "real", "true", "false", "date", "data",
+    ]
 
     /// Reads `</name>`.
     mutating func closeTag(_ name: StaticString) throws(PlistError) {
@@ -457,35 +253,8 @@ package struct XMLReader {
         pos += 1
     }
 
-    mutating func value(_ tag: Tag) throws(PlistError) -> PlistValue {
-        let name = Self.name(tag.kind)
-        switch tag.kind {
-        case .dict:
-            return tag.selfClosing ? .dict(PlistDictionary()) : .dict(try dictionary())
-        case .array:
-            return tag.selfClosing ? .array([]) : .array(try array())
-        case .true, .false:
-            if !tag.selfClosing { try closeTag(tag.kind) }
-            return .bool(tag.kind == .true)
-        case .string:
-            if tag.selfClosing { return .string("") }
-            let text = try text()
-            try closeTag(tag.kind)
-            guard materializing else { try validate(text); return .string("") }
-            return .string(try string(text))
-        case .key:
-            throw fail(.keyOutsideDictionary)
-        case .plist:
-            throw fail(.nestedPlist)
-        case .integer, .real, .date, .data:
-            guard !tag.selfClosing else { throw fail(.emptyElement("\(name)")) }
-            let text = try text()
-            try closeTag(tag.kind)
-            return try scalar(tag.kind, text)
-        }
-    }
-
-    mutating func scalar(_ kind: Kind, _ text: Text) throws(PlistError) -> PlistValue {
+    func scalar(_ kind: Kind, _ text: Text) throws(PlistError) -> PlistValue {
+        if kind == .true || kind == .false { return .bool(kind == .true) }
         let parsed: PlistValue? = withBytes(text) { raw in
             // As Foundation reads them: a number may follow spaces (an integer also between
             // its sign and its digits), but nothing may follow it; a date has no spaces.
@@ -513,52 +282,18 @@ package struct XMLReader {
         return parsed
     }
 
-    private mutating func dictionary() throws(PlistError) -> PlistDictionary {
-        try enter()
-        defer { depth -= 1 }
-        var dict = PlistDictionary()
-        // The root's entries, room for as many as the text could hold: memory only
-        // reserved is never touched, where growing by doubling copied and touched it all.
-        if materializing, depth == 1 { dict.reserveCapacity(bytes.count / 48) }
-        try entries(into: &dict)
-        return dict
-    }
-
-    /// A dictionary's entries, up to and with its `</dict>`; for the root, only up to
-    /// `stopAt` when an entry starts exactly there (`stoppedAt` is set).
-    private mutating func entries(into dict: inout PlistDictionary) throws(PlistError) {
-        let lookingUp = wanted != nil && depth == 1
-        while let (keyText, valueFrom, valueTag) = try nextEntry() {
-            if lookingUp {
-                let match = withBytes(keyText) { $0.elementsEqual(wanted!) }
-                if !match { try validate(keyText) }
-                materializing = match
-                let value = try value(valueTag)
-                if match { found = value }
-                materializing = false
-                if places != nil { place(keyText, valueFrom) }
-            } else if materializing {
-                let key = try string(keyText)
-                dict.append(key: key, value: try value(valueTag))
-            } else {
-                try validate(keyText)
-                _ = try value(valueTag)
-            }
-        }
-    }
-
-    /// The next entry of a dictionary: its key's text, and where its value starts and that
-    /// value's tag (read). Nil after the dictionary's `</dict>`, or, for the root, at
-    /// `stopAt` when an entry starts exactly there (`stoppedAt` is set).
-    mutating func nextEntry() throws(PlistError) -> (key: Text, valueFrom: Int, valueTag: Tag)? {
+    /// Reads the next entry of a dictionary into `entry`: its key's text, and where its
+    /// value starts and that value's tag (read). False after the dictionary's `</dict>`,
+    /// or, for the root, at `stopAt` when an entry starts exactly there (`stoppedAt` is set).
+    mutating func nextEntry(_ entry: inout Entry) throws(PlistError) -> Bool {
         try skipMisc()
         if at("</") {
             try closeTag(.dict)
-            return nil
+            return false
         }
         if depth == 1, pos == stopAt {
             stoppedAt = true
-            return nil
+            return false
         }
         let keyTag = try openTag()
         guard keyTag.kind == .key else { throw fail(.expectedKey) }
@@ -572,34 +307,17 @@ package struct XMLReader {
         let valueFrom = pos
         let valueTag = try openTag()
         guard valueTag.kind != .key else { throw fail(.keyWithoutValue(preview(keyText))) }
-        return (keyText, valueFrom, valueTag)
+        entry = Entry(key: keyText, valueFrom: valueFrom, valueTag: valueTag)
+        return true
     }
 
-    /// Notes where a top-level key and its value (just read, up to `pos`) lie; a key a
-    /// read could not find again as `<key>text</key>` drops all places.
-    private mutating func place(_ keyText: Text, _ valueFrom: Int) {
-        guard case .slice(let range) = keyText, range.lowerBound >= 5, matches(range.lowerBound - 5, "<key>"),
-            matches(range.upperBound, "</key>")
-        else {
-            places = nil
-            return
-        }
-        let hash = KeyPlace.hash(of: UnsafeBufferPointer(rebasing: bytes[range]), seed: placeSeed)
-        places!.append(
-            KeyPlace(
-                hash: hash, from: UInt32(range.lowerBound), to: UInt32(range.upperBound), valueFrom: UInt32(valueFrom),
-                valueTo: UInt32(pos)))
-    }
-
-    private mutating func array() throws(PlistError) -> [PlistValue] {
-        try enter()
-        defer { depth -= 1 }
-        var elements: [PlistValue] = []
-        while let tag = try nextElement() {
-            let element = try value(tag)
-            if materializing { elements.append(element) }
-        }
-        return elements
+    /// Read into one variable a dictionary, not returned as an optional: in a walk
+    /// specialized for its consumer an optional entry was let go of through its metadata,
+    /// calls into the runtime for every key (5% of the instructions of a big domain's JSON).
+    struct Entry {
+        var key = Text.slice(0..<0)
+        var valueFrom = 0
+        var valueTag = Tag(kind: .key, selfClosing: false)
     }
 
     /// The tag of an array's next element (read), or nil after its `</array>`.
@@ -722,11 +440,12 @@ package struct XMLReader {
     }
 
     /// The start of some text, for an error message.
-    private func preview(_ text: Text) -> String {
+    func preview(_ text: Text) -> String {
         withBytes(text) { String(decoding: $0.prefix(40), as: UTF8.self) }
     }
 
     /// Checks text is UTF-8 without making a `String` of it.
+    @inline(__always)
     func validate(_ text: Text) throws(PlistError) {
         guard withBytes(text, isValidUTF8) else { throw PlistError.invalidEncoding(.xml, line: line) }
     }
@@ -740,15 +459,15 @@ package struct XMLReader {
 
     // MARK: Bytes
 
-    private var line: Int { c.line() }
+    var line: Int { c.line() }
 
-    private func fail(_ code: PlistError.XMLCode) -> PlistError { .xml(code, line: line) }
+    func fail(_ code: PlistError.XMLCode) -> PlistError { .xml(code, line: line) }
 
     @inline(__always)
     private func at(_ literal: StaticString) -> Bool { c.starts(with: literal) }
 
     @inline(__always)
-    private func matches(_ offset: Int, _ literal: StaticString) -> Bool {
+    func matches(_ offset: Int, _ literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount
         guard offset + n <= bytes.count else { return false }
         let p = literal.utf8Start
@@ -765,12 +484,6 @@ package struct XMLReader {
         }
         return nil
     }
-}
-
-/// The text both readers of `readInHalves` read: the buffer lives until both are done.
-struct SharedText: @unchecked Sendable {
-    let buffer: UnsafeBufferPointer<UInt8>
-    init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
 }
 
 @inline(__always)
