@@ -234,12 +234,8 @@ extension XMLNodes {
                     let bytes = Bytes(text: text, decoded: decoded, wide: wide)
                     func node(_ o: Int) -> Node { nodes[Int(objects[o])] }
                     func size(_ o: Int) -> Int { XMLNodes.size(node(o), refSize: refSize, bytes) }
+                    // Where the last object starts, and where the table does, once written.
                     var end = BinaryWriter.header.count, last = end
-                    for o in 0..<objectCount {
-                        last = end
-                        end += size(o)
-                    }
-                    let offsetSize = BinaryWriter.width(UInt64(last))
                     let room = max(chunk, 64)
                     var out = [UInt8](repeating: 0, count: room)
                     var used = 0
@@ -267,6 +263,7 @@ extension XMLNodes {
                                     node(o), at: piece.baseAddress! + used, refSize: refSize, references: references,
                                     bytes)
                                 used += n
+                                (last, end) = (end, end + n)
                                 o += 1
                             }
                         }
@@ -278,10 +275,12 @@ extension XMLNodes {
                                     node(o), at: one.baseAddress!, refSize: refSize, references: references, bytes)
                             }
                             try sink(one[...])
+                            (last, end) = (end, end + one.count)
                             o += 1
                         }
                     }
                     // The offset table, each object sized again, then the trailer.
+                    let offsetSize = BinaryWriter.width(UInt64(last))
                     var offset = BinaryWriter.header.count
                     o = 0
                     while o < objectCount {
@@ -451,52 +450,43 @@ extension XMLNodes {
         }
     }
 
-    /// How many bytes a node's object takes.
-    private static func size(_ node: Node, refSize: Int, _ bytes: Bytes) -> Int {
+    /// The object a node is written as, as `BinaryWriter` writes the value it stands for.
+    @inline(__always)
+    private static func object(_ node: Node, _ bytes: Bytes) -> BinaryObject {
         switch node.kind {
-        case .ascii, .data: return BinaryWriter.headerSize(count: node.count) + node.count
-        case .unicode:
-            let units = String(decoding: bytes.of(node), as: UTF8.self).utf16.count
-            return BinaryWriter.headerSize(count: units) + 2 * units
-        case .bool: return 1
-        case .small, .int: return BinaryWriter.integerSize(PlistInteger(Int64(bitPattern: bytes.bits(node))))
-        case .unsigned: return BinaryWriter.integerSize(PlistInteger(unsigned: bytes.bits(node)))
-        case .real, .date: return 9
-        case .array: return BinaryWriter.headerSize(count: node.count) + node.count * refSize
-        case .dict: return BinaryWriter.headerSize(count: node.count) + 2 * node.count * refSize
+        case .ascii, .unicode: .string(bytes.of(node), ascii: node.kind == .ascii)
+        case .data: .data(bytes.of(node))
+        case .bool: .bool(node.payload != 0)
+        case .small, .int: .integer(PlistInteger(Int64(bitPattern: bytes.bits(node))))
+        case .unsigned: .integer(PlistInteger(unsigned: bytes.bits(node)))
+        case .real: .eight(.real, bytes.bits(node))
+        case .date: .eight(.date, bytes.bits(node))
+        case .array: .collection(.array, count: node.count)
+        case .dict: .collection(.dictionary, count: node.count)
         }
     }
 
-    /// Writes a node's object at `p`, as `BinaryWriter` writes its value.
+    /// How many references follow a node's object: a dictionary's keys and values.
+    @inline(__always)
+    private static func referenceCount(_ node: Node) -> Int {
+        node.kind == .dict ? 2 * node.count : node.kind == .array ? node.count : 0
+    }
+
+    /// How many bytes a node's object takes, its references included.
+    private static func size(_ node: Node, refSize: Int, _ bytes: Bytes) -> Int {
+        object(node, bytes).size + referenceCount(node) * refSize
+    }
+
+    /// Writes a node's object at `p`, then a container's references.
     private static func store(
         _ node: Node, at p: UnsafeMutablePointer<UInt8>, refSize: Int, references: UnsafeMutablePointer<Int32>,
         _ bytes: Bytes
     ) {
-        switch node.kind {
-        case .ascii, .data:
-            let n = BinaryWriter.storeHeader(node.kind == .data ? .data : .asciiString, count: node.count, at: p)
-            let from = bytes.of(node)
-            if let base = from.baseAddress { (p + n).initialize(from: base, count: from.count) }
-        case .unicode:
-            let s = String(decoding: bytes.of(node), as: UTF8.self)
-            var at = p + BinaryWriter.storeHeader(.utf16String, count: s.utf16.count, at: p)
-            for unit in s.utf16 {
-                BinaryWriter.storeBigEndian(UInt64(unit), width: 2, at: at)
-                at += 2
-            }
-        case .bool: p[0] = node.payload != 0 ? BPlistMarker.trueByte : BPlistMarker.falseByte
-        case .small, .int: _ = BinaryWriter.storeInteger(PlistInteger(Int64(bitPattern: bytes.bits(node))), at: p)
-        case .unsigned: _ = BinaryWriter.storeInteger(PlistInteger(unsigned: bytes.bits(node)), at: p)
-        case .real: BinaryWriter.storeEight(.real, bytes.bits(node), at: p)
-        case .date: BinaryWriter.storeEight(.date, bytes.bits(node), at: p)
-        case .array, .dict:
-            let dict = node.kind == .dict
-            var at = p + BinaryWriter.storeHeader(dict ? .dictionary : .array, count: node.count, at: p)
-            let start = Int(node.payload)
-            for r in start..<(start + (dict ? 2 : 1) * node.count) {
-                BinaryWriter.storeBigEndian(UInt64(references[r]), width: refSize, at: at)
-                at += refSize
-            }
+        var at = p + object(node, bytes).store(at: p)
+        let start = Int(node.payload)
+        for r in start..<(start + referenceCount(node)) {
+            BinaryWriter.storeBigEndian(UInt64(references[r]), width: refSize, at: at)
+            at += refSize
         }
     }
 }
