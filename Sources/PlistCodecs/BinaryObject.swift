@@ -102,3 +102,73 @@ enum BinaryObject {
         return n + bytes.count
     }
 }
+
+extension BinaryWriter {
+    /// A whole binary property list handed to `sink` in pieces of at most `chunk` bytes (an
+    /// object bigger than that, alone): the header, `count` objects in order (object `o`
+    /// takes `size(o)` bytes, which `store(o, p)` writes at `p`), the offset table, the
+    /// trailer. No offset is kept, 8 bytes an object: each object is sized again for the
+    /// table. `XMLBinaryPlist` and `BinaryEditor` write through this.
+    static func write(
+        count: Int, refSize: Int, root: Int, chunk: Int, size: (Int) -> Int,
+        store: (Int, UnsafeMutablePointer<UInt8>) -> Void, to sink: (ArraySlice<UInt8>) throws -> Void
+    ) rethrows {
+        let room = max(chunk, 64)
+        var out = [UInt8](repeating: 0, count: room)
+        var used = header.count
+        out.replaceSubrange(0..<used, with: header)
+        func flush() throws {
+            if used > 0 { try sink(out[0..<used]) }
+            used = 0
+        }
+        // Where the last object starts, and where the table does, once written.
+        var end = header.count, last = end
+        var o = 0
+        while o < count {
+            var alone = false
+            out.withUnsafeMutableBufferPointer { piece in
+                while o < count {
+                    let n = size(o)
+                    guard n <= room - used else {
+                        alone = n > room
+                        return
+                    }
+                    store(o, piece.baseAddress! + used)
+                    used += n
+                    (last, end) = (end, end + n)
+                    o += 1
+                }
+            }
+            try flush()
+            if alone {
+                var one = [UInt8](repeating: 0, count: size(o))
+                one.withUnsafeMutableBufferPointer { store(o, $0.baseAddress!) }
+                try sink(one[...])
+                (last, end) = (end, end + one.count)
+                o += 1
+            }
+        }
+        let offsetSize = width(UInt64(last))
+        var offset = header.count
+        o = 0
+        while o < count {
+            out.withUnsafeMutableBufferPointer { piece in
+                while o < count, used + offsetSize <= room {
+                    storeBigEndian(UInt64(offset), width: offsetSize, at: piece.baseAddress! + used)
+                    used += offsetSize
+                    offset += size(o)
+                    o += 1
+                }
+            }
+            if o < count { try flush() }
+        }
+        if used + 32 > room { try flush() }
+        out.withUnsafeMutableBufferPointer { piece in
+            storeTrailer(
+                offsetSize: offsetSize, refSize: refSize, count: count, root: root, tableOffset: end,
+                at: piece.baseAddress! + used)
+        }
+        used += 32
+        try flush()
+    }
+}

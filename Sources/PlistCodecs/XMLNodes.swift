@@ -218,91 +218,26 @@ extension XMLNodes {
         return numbering
     }
 
-    /// The numbered objects written in order, in pieces of at most `chunk` bytes: each
-    /// object sized and stored into the piece, then the offset table, each object sized
-    /// again, and the trailer. Nothing sized is kept: the sizes are worked out once more
-    /// for the table (a string's by its bytes), rather than held, 8 bytes an object.
+    /// The numbered objects written in order, in pieces of at most `chunk` bytes
+    /// (`BinaryWriter.write(count:…)`), `dropPages` told every `dropEvery` objects.
     fileprivate func write(
         _ numbering: borrowing Numbering, text: UnsafeBufferPointer<UInt8>, chunk: Int,
         dropPages: (@Sendable () -> Void)?, to sink: (ArraySlice<UInt8>) throws -> Void
     ) rethrows {
-        let (objects, references, objectCount) = (numbering.objects, numbering.references, numbering.objectCount)
-        let refSize = BinaryWriter.width(UInt64(objectCount - 1))
+        let (objects, references, count) = (numbering.objects, numbering.references, numbering.objectCount)
+        let refSize = BinaryWriter.width(UInt64(count - 1))
         try decoded.withUnsafeBufferPointer { decoded in
             try wide.withUnsafeBufferPointer { wide in
                 try nodes.withUnsafeBufferPointer { nodes in
                     let bytes = Bytes(text: text, decoded: decoded, wide: wide)
-                    func node(_ o: Int) -> Node { nodes[Int(objects[o])] }
-                    func size(_ o: Int) -> Int { XMLNodes.size(node(o), refSize: refSize, bytes) }
-                    // Where the last object starts, and where the table does, once written.
-                    var end = BinaryWriter.header.count, last = end
-                    let room = max(chunk, 64)
-                    var out = [UInt8](repeating: 0, count: room)
-                    var used = 0
-                    func flush() throws {
-                        if used > 0 { try sink(out[0..<used]) }
-                        used = 0
-                    }
-                    for byte in BinaryWriter.header {
-                        out[used] = byte
-                        used += 1
-                    }
-                    // The objects, as many to a piece as fit; one bigger than a piece, alone.
-                    var o = 0
-                    while o < objectCount {
-                        var alone = false
-                        out.withUnsafeMutableBufferPointer { piece in
-                            while o < objectCount {
-                                let n = size(o)
-                                guard n <= room - used else {
-                                    alone = n > room
-                                    return
-                                }
-                                if let dropPages, o % XMLNodes.dropEvery == 0 { dropPages() }
-                                XMLNodes.store(
-                                    node(o), at: piece.baseAddress! + used, refSize: refSize, references: references,
-                                    bytes)
-                                used += n
-                                (last, end) = (end, end + n)
-                                o += 1
-                            }
-                        }
-                        try flush()
-                        if alone {
-                            var one = [UInt8](repeating: 0, count: size(o))
-                            one.withUnsafeMutableBufferPointer { one in
-                                XMLNodes.store(
-                                    node(o), at: one.baseAddress!, refSize: refSize, references: references, bytes)
-                            }
-                            try sink(one[...])
-                            (last, end) = (end, end + one.count)
-                            o += 1
-                        }
-                    }
-                    // The offset table, each object sized again, then the trailer.
-                    let offsetSize = BinaryWriter.width(UInt64(last))
-                    var offset = BinaryWriter.header.count
-                    o = 0
-                    while o < objectCount {
-                        out.withUnsafeMutableBufferPointer { piece in
-                            while o < objectCount, used + offsetSize <= room {
-                                BinaryWriter.storeBigEndian(
-                                    UInt64(offset), width: offsetSize, at: piece.baseAddress! + used)
-                                used += offsetSize
-                                offset += size(o)
-                                o += 1
-                            }
-                        }
-                        if o < objectCount { try flush() }
-                    }
-                    if used + 32 > room { try flush() }
-                    out.withUnsafeMutableBufferPointer { piece in
-                        BinaryWriter.storeTrailer(
-                            offsetSize: offsetSize, refSize: refSize, count: objectCount, root: 0, tableOffset: end,
-                            at: piece.baseAddress! + used)
-                    }
-                    used += 32
-                    try flush()
+                    try BinaryWriter.write(
+                        count: count, refSize: refSize, root: 0, chunk: chunk,
+                        size: { XMLNodes.size(nodes[Int(objects[$0])], refSize: refSize, bytes) },
+                        store: { o, p in
+                            if let dropPages, o % XMLNodes.dropEvery == 0 { dropPages() }
+                            XMLNodes.store(
+                                nodes[Int(objects[o])], at: p, refSize: refSize, references: references, bytes)
+                        }, to: sink)
                 }
             }
         }
