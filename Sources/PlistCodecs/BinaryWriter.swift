@@ -150,13 +150,7 @@ package struct BinaryWriter {
             let values = entries.map { number($0.value) }
             objects[index] = .dict(keys: keys, values: values)
             return index
-        case .bool(let b): return scalar(.bool(b), .scalar(value))
-        case .int(let i): return scalar(.int(i), .scalar(value))
-        case .float(let f): return scalar(.float(f.bitPattern), .scalar(value))
-        case .double(let d): return scalar(.double(d.bitPattern), .scalar(value))
-        case .date(let d): return scalar(.date(d.secondsSince2001.bitPattern), .scalar(value))
-        case .string(let s): return scalar(.string(s), .scalar(value))
-        case .data(let d): return scalar(.data(d), .scalar(value))
+        default: return scalar(Self.key(of: value), .scalar(value))
         }
     }
 
