@@ -96,7 +96,7 @@ package struct BinaryEditor {
         // (its last occurrence, the one readers use), else at the end. Keys, then values.
         offsets.append(UInt32(flushed + out.count))
         let slot = matches.lastIndex(of: true) ?? entryCount
-        BinaryWriter.appendHeader(.dictionary, count: otherEntryCount + (added == nil ? 0 : 1), to: &out)
+        BinaryObject.collection(.dictionary, count: otherEntryCount + (added == nil ? 0 : 1)).append(to: &out)
         for half in 0..<2 {
             for i in 0...entryCount {
                 if i == slot, let added {

@@ -54,24 +54,17 @@ extension BinaryReader {
         case .array, .dictionary: break
         case .asciiString:
             // The commonest scalars, from their bytes: no `String` made for each.
-            XMLWriter.tabs(level, &out)
-            XMLWriter.put("<string>", &out)
-            XMLWriter.appendEscaped(try asciiBytes(ofObject: index)!, &out)
-            XMLWriter.put("</string>\n", &out)
+            XMLWriter.writeString(try asciiBytes(ofObject: index)!, level: level, into: &out)
             return
         case .simple where marker == BPlistMarker.trueByte || marker == BPlistMarker.falseByte:
-            XMLWriter.tabs(level, &out)
-            XMLWriter.put(marker == BPlistMarker.trueByte ? "<true/>\n" : "<false/>\n", &out)
+            XMLWriter.writeBool(marker == BPlistMarker.trueByte, level: level, into: &out)
             return
         case .integer where BPlistMarker.low(marker) <= 3:
-            XMLWriter.tabs(level, &out)
-            XMLWriter.put("<integer>", &out)
             let width = 1 << Int(BPlistMarker.low(marker))
             try require(start + 1, width)
             let n = Self.bigEndian(bytes, start + 1, width)
             // 1, 2 and 4 bytes are unsigned; 8 are signed, as `integer(at:)` reads them.
-            PlistInteger(width == 8 ? Int64(bitPattern: n) : Int64(n)).appendDecimal(to: &out)
-            XMLWriter.put("</integer>\n", &out)
+            XMLWriter.writeInteger(PlistInteger(width == 8 ? Int64(bitPattern: n) : Int64(n)), level: level, into: &out)
             return
         default:
             try XMLWriter.write(decode(at: start, marker: marker).value, level: level, into: &out) { _ in }
@@ -83,30 +76,22 @@ extension BinaryReader {
         _ = try self.references(body, references)
         try enter(start)
         defer { depth -= 1 }
-        XMLWriter.tabs(level, &out)
         if kind == .array {
-            if n == 0 { XMLWriter.put("<array/>\n", &out); return }
-            XMLWriter.put("<array>\n", &out)
+            guard XMLWriter.open(.array, empty: n == 0, level: level, into: &out) else { return }
             for i in 0..<n { try writeXML(object: reference(body, i), level: level + 1, into: &out) { _ in } }
-            XMLWriter.tabs(level, &out)
-            XMLWriter.put("</array>\n", &out)
+            XMLWriter.close(.array, level: level, into: &out)
             return
         }
-        if n == 0 { XMLWriter.put("<dict/>\n", &out); return }
-        XMLWriter.put("<dict>\n", &out)
+        guard XMLWriter.open(.dict, empty: n == 0, level: level, into: &out) else { return }
         for i in 0..<n {
             // Checked: every key is an ASCII string object.
             guard let key = try asciiBytes(ofObject: reference(body, i)) else {
                 throw PlistError.binary(.keyIsNotAString, offset: start)
             }
-            XMLWriter.tabs(level + 1, &out)
-            XMLWriter.put("<key>", &out)
-            XMLWriter.appendEscaped(key, &out)
-            XMLWriter.put("</key>\n", &out)
+            XMLWriter.writeKey(key, level: level + 1, into: &out)
             try writeXML(object: reference(body, n + i), level: level + 1, into: &out) { _ in }
             try flush(&out)
         }
-        XMLWriter.tabs(level, &out)
-        XMLWriter.put("</dict>\n", &out)
+        XMLWriter.close(.dict, level: level, into: &out)
     }
 }

@@ -150,13 +150,7 @@ package struct BinaryWriter {
             let values = entries.map { number($0.value) }
             objects[index] = .dict(keys: keys, values: values)
             return index
-        case .bool(let b): return scalar(.bool(b), .scalar(value))
-        case .int(let i): return scalar(.int(i), .scalar(value))
-        case .float(let f): return scalar(.float(f.bitPattern), .scalar(value))
-        case .double(let d): return scalar(.double(d.bitPattern), .scalar(value))
-        case .date(let d): return scalar(.date(d.secondsSince2001.bitPattern), .scalar(value))
-        case .string(let s): return scalar(.string(s), .scalar(value))
-        case .data(let d): return scalar(.data(d), .scalar(value))
+        default: return scalar(Self.key(of: value), .scalar(value))
         }
     }
 
@@ -245,13 +239,13 @@ package struct BinaryWriter {
     /// document that holds others before them) and written `refSize` bytes wide.
     func appendObject(_ index: Int, refSize: Int, base: Int, to out: inout [UInt8]) {
         switch objects[index] {
-        case .scalar(let value): Self.appendScalar(value, to: &out)
-        case .uid(let n): Self.appendUID(n, to: &out)
+        case .scalar(let value): Self.append(value, to: &out)
+        case .uid(let n): BinaryObject.uid(n).append(to: &out)
         case .array(let refs):
-            Self.appendHeader(.array, count: refs.count, to: &out)
+            BinaryObject.collection(.array, count: refs.count).append(to: &out)
             for r in refs { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
         case .dict(let keys, let values):
-            Self.appendHeader(.dictionary, count: keys.count, to: &out)
+            BinaryObject.collection(.dictionary, count: keys.count).append(to: &out)
             for r in keys { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
             for r in values { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
         }
@@ -290,85 +284,22 @@ package struct BinaryWriter {
         storeBigEndian(UInt64(tableOffset), width: 8, at: p + 24)
     }
 
-    private static func appendUID(_ n: UInt64, to out: inout [UInt8]) {
-        let width = width(n)
-        let size = width <= 1 ? 1 : width <= 2 ? 2 : width <= 4 ? 4 : 8
-        out.append(BPlistMarker.uid.byte(UInt8(size - 1)))
-        appendBigEndian(n, width: size, to: &out)
-    }
-
-    private static func appendScalar(_ value: PlistValue, to out: inout [UInt8]) {
+    /// A scalar's object, appended.
+    private static func append(_ value: PlistValue, to out: inout [UInt8]) {
         switch value {
-        case .bool(let b): out.append(b ? BPlistMarker.trueByte : BPlistMarker.falseByte)
-        case .int(let i): appendInteger(i, to: &out)
-        case .float(let f):
-            out.append(BPlistMarker.real.byte(2))
-            appendBigEndian(UInt64(f.bitPattern), width: 4, to: &out)
-        case .double(let d): appendEight(.real, d.bitPattern, to: &out)
-        case .date(let d): appendEight(.date, d.secondsSince2001.bitPattern, to: &out)
-        case .data(let bytes): bytes.withUnsafeBufferPointer { appendData($0, to: &out) }
-        case .string(var s): s.withUTF8 { appendString($0, to: &out) }
+        case .bool(let b): BinaryObject.bool(b).append(to: &out)
+        case .int(let i): BinaryObject.integer(i).append(to: &out)
+        case .float(let f): BinaryObject.float(f.bitPattern).append(to: &out)
+        case .double(let d): BinaryObject.eight(.real, d.bitPattern).append(to: &out)
+        case .date(let d): BinaryObject.eight(.date, d.secondsSince2001.bitPattern).append(to: &out)
+        case .data(let bytes): bytes.withUnsafeBufferPointer { BinaryObject.data($0).append(to: &out) }
+        // ASCII, nearly every string, is seen eight bytes at a time and copied whole.
+        case .string(var s): s.withUTF8 { BinaryObject.string($0, ascii: ByteWords.isASCII($0)).append(to: &out) }
         case .array, .dict: break
         }
     }
 
-    /// A double or a date (`storeEight`), appended.
-    private static func appendEight(_ marker: BPlistMarker, _ bits: UInt64, to out: inout [UInt8]) {
-        out.append(addingCapacity: 9) { span in
-            span.withUnsafeMutableBufferPointer { buffer, count in
-                storeEight(marker, bits, at: buffer.baseAddress! + count)
-                count += 9
-            }
-        }
-    }
-
-    /// A double or a date: its marker and its eight bytes, nine in all.
-    @inline(__always)
-    static func storeEight(_ marker: BPlistMarker, _ bits: UInt64, at p: UnsafeMutablePointer<UInt8>) {
-        p[0] = marker.byte(3)
-        storeBigEndian(bits, width: 8, at: p + 1)
-    }
-
-    private static func appendData(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        appendHeader(.data, count: bytes.count, to: &out)
-        out.appendBytes(bytes)
-    }
-
-    /// A string from its UTF-8 bytes: ASCII, nearly every string, is seen eight bytes at a
-    /// time and copied whole; any other is written as UTF-16.
-    private static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        if ByteWords.isASCII(utf8) {
-            appendHeader(.asciiString, count: utf8.count, to: &out)
-            out.appendBytes(utf8)
-            return
-        }
-        let s = String(decoding: utf8, as: UTF8.self)
-        appendHeader(.utf16String, count: s.utf16.count, to: &out)
-        for unit in s.utf16 { appendBigEndian(UInt64(unit), width: 2, to: &out) }
-    }
-
-    /// Non-negative values in the smallest of 1, 2, 4 or 8 bytes; negatives in 8; values
-    /// above `Int64.max` in 16 with a zero high half.
-    static func appendInteger(_ i: PlistInteger, to out: inout [UInt8]) {
-        out.append(addingCapacity: 17) { span in
-            span.withUnsafeMutableBufferPointer { buffer, count in
-                count += storeInteger(i, at: buffer.baseAddress! + count)
-            }
-        }
-    }
-
-    /// A collection's, data's or string's first byte, and its count when it does not fit
-    /// the low nibble.
-    static func appendHeader(_ marker: BPlistMarker, count: Int, to out: inout [UInt8]) {
-        out.append(addingCapacity: 10) { span in
-            span.withUnsafeMutableBufferPointer { buffer, written in
-                written += storeHeader(marker, count: count, at: buffer.baseAddress! + written)
-            }
-        }
-    }
-
-    // The encodings themselves, stored at a pointer: `appendInteger` and `appendHeader`
-    // use them, and `XMLReader.binary`, which sizes every object first, writes with them.
+    // The encodings every object is made of, stored at a pointer (`BinaryObject`).
 
     /// How many bytes `storeInteger` writes for `i`.
     @inline(__always)

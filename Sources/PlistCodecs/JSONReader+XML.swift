@@ -124,18 +124,13 @@ struct JSONToXML {
             return array(level: level, into: &out)
         case UInt8(ascii: "\""):
             guard let text = string() else { return false }
-            XMLWriter.tabs(level, &out)
-            XMLWriter.put("<string>", &out)
-            XMLWriter.appendEscaped(text, &out)
-            XMLWriter.put("</string>\n", &out)
+            XMLWriter.writeString(text, level: level, into: &out)
         case UInt8(ascii: "t"):
             guard parser.c.skip("true") else { return false }
-            XMLWriter.tabs(level, &out)
-            XMLWriter.put("<true/>\n", &out)
+            XMLWriter.writeBool(true, level: level, into: &out)
         case UInt8(ascii: "f"):
             guard parser.c.skip("false") else { return false }
-            XMLWriter.tabs(level, &out)
-            XMLWriter.put("<false/>\n", &out)
+            XMLWriter.writeBool(false, level: level, into: &out)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             guard let number = try? parser.number() else { return false }
             XMLWriter.write(number, level: level, into: &out) { _ in }
@@ -150,25 +145,21 @@ struct JSONToXML {
         guard i < bytes.count else { return false }
         if bytes[i] == UInt8(ascii: "}"), !root {
             i += 1
-            XMLWriter.tabs(level, &out)
-            XMLWriter.put("<dict/>\n", &out)
-            return true
+            return !XMLWriter.open(.dict, empty: true, level: level, into: &out)
         }
         // A first key starting with `$` may make a tag, or `$dict`'s wrapper.
         let start = i
         guard bytes[i] == UInt8(ascii: "\""), let first = string() else { return false }
         if first.first == UInt8(ascii: "$") { return !root && tag(first, level: level, into: &out) }
         i = start
-        XMLWriter.tabs(level, &out)
-        XMLWriter.put("<dict>\n", &out)
+        _ = XMLWriter.open(.dict, empty: false, level: level, into: &out)
         let (firstMember, firstKey) = (members.count, keys.count)
         guard entries(level: level + 1, into: &out) else { return false }
         if !root {
             members.removeSubrange(firstMember...)
             keys.removeSubrange(firstKey...)
         }
-        XMLWriter.tabs(level, &out)
-        XMLWriter.put("</dict>\n", &out)
+        XMLWriter.close(.dict, level: level, into: &out)
         return true
     }
 
@@ -184,10 +175,7 @@ struct JSONToXML {
             parser.skipSpace()
             guard parser.c.skip(UInt8(ascii: ":")) else { return false }
             let entryStart = out.count
-            XMLWriter.tabs(level, &out)
-            XMLWriter.put("<key>", &out)
-            XMLWriter.appendEscaped(key, &out)
-            XMLWriter.put("</key>\n", &out)
+            XMLWriter.writeKey(key, level: level, into: &out)
             parser.skipSpace()
             let valueStart = i
             guard value(level: level, into: &out) else { return false }
@@ -259,17 +247,13 @@ struct JSONToXML {
             guard !PropertyList.hasFractionalDate(value) else { return false }
             // A date spelled as XML spells it (`…T03:04:05Z`) is copied, not worked out again.
             if XMLDate.isCanonical(text) {
-                XMLWriter.tabs(level, &out)
-                XMLWriter.put("<date>", &out)
-                out.appendBytes(text)
-                XMLWriter.put("</date>\n", &out)
+                XMLWriter.writeDate(level: level, into: &out) { $0.appendBytes(text) }
                 return true
             }
         case 1:
             // Canonical text, what writers write, is copied into the lines: not decoded
             // and encoded again.
             if Base64.isCanonical(text, allowingSpace: false) == false {
-                XMLWriter.tabs(level, &out)
                 XMLWriter.writeData(level: level, into: &out) {
                     Base64.appendLines(canonical: text, lineLength: $0, indent: $1, into: &$2)
                 }
@@ -292,12 +276,8 @@ struct JSONToXML {
     /// The elements of an array after its `[`.
     mutating func array(level: Int, into out: inout [UInt8]) -> Bool {
         parser.skipSpace()
-        XMLWriter.tabs(level, &out)
-        if parser.c.skip(UInt8(ascii: "]")) {
-            XMLWriter.put("<array/>\n", &out)
-            return true
-        }
-        XMLWriter.put("<array>\n", &out)
+        let empty = parser.c.skip(UInt8(ascii: "]"))
+        guard XMLWriter.open(.array, empty: empty, level: level, into: &out) else { return true }
         while true {
             guard value(level: level + 1, into: &out) else { return false }
             parser.skipSpace()
@@ -306,8 +286,7 @@ struct JSONToXML {
             if bytes[i - 1] == UInt8(ascii: "]") { break }
             guard bytes[i - 1] == UInt8(ascii: ",") else { return false }
         }
-        XMLWriter.tabs(level, &out)
-        XMLWriter.put("</array>\n", &out)
+        XMLWriter.close(.array, level: level, into: &out)
         return true
     }
 

@@ -218,92 +218,26 @@ extension XMLNodes {
         return numbering
     }
 
-    /// The numbered objects written in order, in pieces of at most `chunk` bytes: each
-    /// object sized and stored into the piece, then the offset table, each object sized
-    /// again, and the trailer. Nothing sized is kept: the sizes are worked out once more
-    /// for the table (a string's by its bytes), rather than held, 8 bytes an object.
+    /// The numbered objects written in order, in pieces of at most `chunk` bytes
+    /// (`BinaryWriter.write(count:…)`), `dropPages` told every `dropEvery` objects.
     fileprivate func write(
         _ numbering: borrowing Numbering, text: UnsafeBufferPointer<UInt8>, chunk: Int,
         dropPages: (@Sendable () -> Void)?, to sink: (ArraySlice<UInt8>) throws -> Void
     ) rethrows {
-        let (objects, references, objectCount) = (numbering.objects, numbering.references, numbering.objectCount)
-        let refSize = BinaryWriter.width(UInt64(objectCount - 1))
+        let (objects, references, count) = (numbering.objects, numbering.references, numbering.objectCount)
+        let refSize = BinaryWriter.width(UInt64(count - 1))
         try decoded.withUnsafeBufferPointer { decoded in
             try wide.withUnsafeBufferPointer { wide in
                 try nodes.withUnsafeBufferPointer { nodes in
                     let bytes = Bytes(text: text, decoded: decoded, wide: wide)
-                    func node(_ o: Int) -> Node { nodes[Int(objects[o])] }
-                    func size(_ o: Int) -> Int { XMLNodes.size(node(o), refSize: refSize, bytes) }
-                    var end = BinaryWriter.header.count, last = end
-                    for o in 0..<objectCount {
-                        last = end
-                        end += size(o)
-                    }
-                    let offsetSize = BinaryWriter.width(UInt64(last))
-                    let room = max(chunk, 64)
-                    var out = [UInt8](repeating: 0, count: room)
-                    var used = 0
-                    func flush() throws {
-                        if used > 0 { try sink(out[0..<used]) }
-                        used = 0
-                    }
-                    for byte in BinaryWriter.header {
-                        out[used] = byte
-                        used += 1
-                    }
-                    // The objects, as many to a piece as fit; one bigger than a piece, alone.
-                    var o = 0
-                    while o < objectCount {
-                        var alone = false
-                        out.withUnsafeMutableBufferPointer { piece in
-                            while o < objectCount {
-                                let n = size(o)
-                                guard n <= room - used else {
-                                    alone = n > room
-                                    return
-                                }
-                                if let dropPages, o % XMLNodes.dropEvery == 0 { dropPages() }
-                                XMLNodes.store(
-                                    node(o), at: piece.baseAddress! + used, refSize: refSize, references: references,
-                                    bytes)
-                                used += n
-                                o += 1
-                            }
-                        }
-                        try flush()
-                        if alone {
-                            var one = [UInt8](repeating: 0, count: size(o))
-                            one.withUnsafeMutableBufferPointer { one in
-                                XMLNodes.store(
-                                    node(o), at: one.baseAddress!, refSize: refSize, references: references, bytes)
-                            }
-                            try sink(one[...])
-                            o += 1
-                        }
-                    }
-                    // The offset table, each object sized again, then the trailer.
-                    var offset = BinaryWriter.header.count
-                    o = 0
-                    while o < objectCount {
-                        out.withUnsafeMutableBufferPointer { piece in
-                            while o < objectCount, used + offsetSize <= room {
-                                BinaryWriter.storeBigEndian(
-                                    UInt64(offset), width: offsetSize, at: piece.baseAddress! + used)
-                                used += offsetSize
-                                offset += size(o)
-                                o += 1
-                            }
-                        }
-                        if o < objectCount { try flush() }
-                    }
-                    if used + 32 > room { try flush() }
-                    out.withUnsafeMutableBufferPointer { piece in
-                        BinaryWriter.storeTrailer(
-                            offsetSize: offsetSize, refSize: refSize, count: objectCount, root: 0, tableOffset: end,
-                            at: piece.baseAddress! + used)
-                    }
-                    used += 32
-                    try flush()
+                    try BinaryWriter.write(
+                        count: count, refSize: refSize, root: 0, chunk: chunk,
+                        size: { XMLNodes.size(nodes[Int(objects[$0])], refSize: refSize, bytes) },
+                        store: { o, p in
+                            if let dropPages, o % XMLNodes.dropEvery == 0 { dropPages() }
+                            XMLNodes.store(
+                                nodes[Int(objects[o])], at: p, refSize: refSize, references: references, bytes)
+                        }, to: sink)
                 }
             }
         }
@@ -451,52 +385,43 @@ extension XMLNodes {
         }
     }
 
-    /// How many bytes a node's object takes.
-    private static func size(_ node: Node, refSize: Int, _ bytes: Bytes) -> Int {
+    /// The object a node is written as, as `BinaryWriter` writes the value it stands for.
+    @inline(__always)
+    private static func object(_ node: Node, _ bytes: Bytes) -> BinaryObject {
         switch node.kind {
-        case .ascii, .data: return BinaryWriter.headerSize(count: node.count) + node.count
-        case .unicode:
-            let units = String(decoding: bytes.of(node), as: UTF8.self).utf16.count
-            return BinaryWriter.headerSize(count: units) + 2 * units
-        case .bool: return 1
-        case .small, .int: return BinaryWriter.integerSize(PlistInteger(Int64(bitPattern: bytes.bits(node))))
-        case .unsigned: return BinaryWriter.integerSize(PlistInteger(unsigned: bytes.bits(node)))
-        case .real, .date: return 9
-        case .array: return BinaryWriter.headerSize(count: node.count) + node.count * refSize
-        case .dict: return BinaryWriter.headerSize(count: node.count) + 2 * node.count * refSize
+        case .ascii, .unicode: .string(bytes.of(node), ascii: node.kind == .ascii)
+        case .data: .data(bytes.of(node))
+        case .bool: .bool(node.payload != 0)
+        case .small, .int: .integer(PlistInteger(Int64(bitPattern: bytes.bits(node))))
+        case .unsigned: .integer(PlistInteger(unsigned: bytes.bits(node)))
+        case .real: .eight(.real, bytes.bits(node))
+        case .date: .eight(.date, bytes.bits(node))
+        case .array: .collection(.array, count: node.count)
+        case .dict: .collection(.dictionary, count: node.count)
         }
     }
 
-    /// Writes a node's object at `p`, as `BinaryWriter` writes its value.
+    /// How many references follow a node's object: a dictionary's keys and values.
+    @inline(__always)
+    private static func referenceCount(_ node: Node) -> Int {
+        node.kind == .dict ? 2 * node.count : node.kind == .array ? node.count : 0
+    }
+
+    /// How many bytes a node's object takes, its references included.
+    private static func size(_ node: Node, refSize: Int, _ bytes: Bytes) -> Int {
+        object(node, bytes).size + referenceCount(node) * refSize
+    }
+
+    /// Writes a node's object at `p`, then a container's references.
     private static func store(
         _ node: Node, at p: UnsafeMutablePointer<UInt8>, refSize: Int, references: UnsafeMutablePointer<Int32>,
         _ bytes: Bytes
     ) {
-        switch node.kind {
-        case .ascii, .data:
-            let n = BinaryWriter.storeHeader(node.kind == .data ? .data : .asciiString, count: node.count, at: p)
-            let from = bytes.of(node)
-            if let base = from.baseAddress { (p + n).initialize(from: base, count: from.count) }
-        case .unicode:
-            let s = String(decoding: bytes.of(node), as: UTF8.self)
-            var at = p + BinaryWriter.storeHeader(.utf16String, count: s.utf16.count, at: p)
-            for unit in s.utf16 {
-                BinaryWriter.storeBigEndian(UInt64(unit), width: 2, at: at)
-                at += 2
-            }
-        case .bool: p[0] = node.payload != 0 ? BPlistMarker.trueByte : BPlistMarker.falseByte
-        case .small, .int: _ = BinaryWriter.storeInteger(PlistInteger(Int64(bitPattern: bytes.bits(node))), at: p)
-        case .unsigned: _ = BinaryWriter.storeInteger(PlistInteger(unsigned: bytes.bits(node)), at: p)
-        case .real: BinaryWriter.storeEight(.real, bytes.bits(node), at: p)
-        case .date: BinaryWriter.storeEight(.date, bytes.bits(node), at: p)
-        case .array, .dict:
-            let dict = node.kind == .dict
-            var at = p + BinaryWriter.storeHeader(dict ? .dictionary : .array, count: node.count, at: p)
-            let start = Int(node.payload)
-            for r in start..<(start + (dict ? 2 : 1) * node.count) {
-                BinaryWriter.storeBigEndian(UInt64(references[r]), width: refSize, at: at)
-                at += refSize
-            }
+        var at = p + object(node, bytes).store(at: p)
+        let start = Int(node.payload)
+        for r in start..<(start + referenceCount(node)) {
+            BinaryWriter.storeBigEndian(UInt64(references[r]), width: refSize, at: at)
+            at += refSize
         }
     }
 }

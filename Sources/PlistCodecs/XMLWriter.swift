@@ -83,53 +83,93 @@ package enum XMLWriter {
         _ value: PlistValue, level: Int, into out: inout [UInt8],
         flush: (inout [UInt8]) throws -> Void
     ) rethrows {
-        tabs(level, &out)
         switch value {
-        case .bool(let b):
-            put(b ? "<true/>\n" : "<false/>\n", &out)
-        case .int(let i):
-            put("<integer>", &out)
-            i.appendDecimal(to: &out)
-            put("</integer>\n", &out)
-        case .float(let f):
-            element("real", RealText.shortest(f), &out)
-        case .double(let d):
-            element("real", RealText.shortest(d), &out)
-        case .string(let s):
-            put("<string>", &out)
-            appendEscaped(s, &out)
-            put("</string>\n", &out)
-        case .date(let d):
-            put("<date>", &out)
-            XMLDate.append(d, to: &out)
-            put("</date>\n", &out)
+        case .bool(let b): writeBool(b, level: level, into: &out)
+        case .int(let i): writeInteger(i, level: level, into: &out)
+        case .float(let f): writeReal(RealText.shortest(f), level: level, into: &out)
+        case .double(let d): writeReal(RealText.shortest(d), level: level, into: &out)
+        case .string(var s): s.withUTF8 { writeString($0, level: level, into: &out) }
+        case .date(let d): writeDate(level: level, into: &out) { XMLDate.append(d, to: &$0) }
         case .data(let bytes):
             writeData(level: level, into: &out) { Base64.encodeLines(bytes, lineLength: $0, indent: $1, into: &$2) }
         case .array(let elements):
-            if elements.isEmpty { put("<array/>\n", &out); return }
-            put("<array>\n", &out)
+            guard open(.array, empty: elements.isEmpty, level: level, into: &out) else { return }
             for e in elements { write(e, level: level + 1, into: &out, flush: keep) }
-            tabs(level, &out)
-            put("</array>\n", &out)
+            close(.array, level: level, into: &out)
         case .dict(let dict):
             let entries = dict.sortedEntries
-            if entries.isEmpty { put("<dict/>\n", &out); return }
-            put("<dict>\n", &out)
+            guard open(.dict, empty: entries.isEmpty, level: level, into: &out) else { return }
             // Offered before the first entry too: `encode(_:chunk:entryBounds:to:)` marks it.
             try flush(&out)
             for entry in entries {
                 writeEntry(key: entry.key, value: entry.value, level: level + 1, into: &out)
                 try flush(&out)
             }
-            tabs(level, &out)
-            put("</dict>\n", &out)
+            close(.dict, level: level, into: &out)
         }
+    }
+
+    // MARK: Each kind's element
+    // The one encoding of each: the values' way (`write`) and the ways straight from a
+    // binary file's objects (`BinaryReader.writeXML`) and from JSON (`JSONToXML`) all write
+    // through these.
+
+    /// `<true/>` or `<false/>` at `level`.
+    @inline(__always)
+    static func writeBool(_ b: Bool, level: Int, into out: inout [UInt8]) {
+        tabs(level, &out)
+        put(b ? "<true/>\n" : "<false/>\n", &out)
+    }
+
+    @inline(__always)
+    static func writeInteger(_ i: PlistInteger, level: Int, into out: inout [UInt8]) {
+        tabs(level, &out)
+        put("<integer>", &out)
+        i.appendDecimal(to: &out)
+        put("</integer>\n", &out)
+    }
+
+    /// A real, from its shortest text (`RealText`).
+    static func writeReal(_ text: String, level: Int, into out: inout [UInt8]) {
+        tabs(level, &out)
+        put("<real>", &out)
+        var text = text
+        text.withUTF8 { out.appendBytes($0) }
+        put("</real>\n", &out)
+    }
+
+    /// A string from its UTF-8 bytes, escaped.
+    @inline(__always)
+    static func writeString(_ utf8: UnsafeBufferPointer<UInt8>, level: Int, into out: inout [UInt8]) {
+        tabs(level, &out)
+        put("<string>", &out)
+        appendEscaped(utf8, &out)
+        put("</string>\n", &out)
+    }
+
+    /// A dictionary entry's key line, from its UTF-8 bytes, escaped.
+    @inline(__always)
+    static func writeKey(_ utf8: UnsafeBufferPointer<UInt8>, level: Int, into out: inout [UInt8]) {
+        tabs(level, &out)
+        put("<key>", &out)
+        appendEscaped(utf8, &out)
+        put("</key>\n", &out)
+    }
+
+    /// `<date>`, the text `text` appends (`XMLDate`'s form), and `</date>`.
+    @inline(__always)
+    static func writeDate(level: Int, into out: inout [UInt8], text: (inout [UInt8]) -> Void) {
+        tabs(level, &out)
+        put("<date>", &out)
+        text(&out)
+        put("</date>\n", &out)
     }
 
     /// `<data>`, the base64 lines `lines` appends (told their length and indent), and
     /// `</data>`, at `level`.
     @inline(__always)
     static func writeData(level: Int, into out: inout [UInt8], lines: (Int, Int, inout [UInt8]) -> Void) {
+        tabs(level, &out)
         put("<data>\n", &out)
         let lineLevel = min(level, 8)
         lines(76 - 8 * lineLevel, lineLevel, &out)
@@ -137,14 +177,34 @@ package enum XMLWriter {
         put("</data>\n", &out)
     }
 
+    enum Collection { case array, dict }
+
+    /// A collection's opening line at `level`, or its whole element when `empty`
+    /// (`<array/>`, `<dict/>`): whether its contents and `close` follow.
+    @inline(__always)
+    static func open(_ kind: Collection, empty: Bool, level: Int, into out: inout [UInt8]) -> Bool {
+        tabs(level, &out)
+        switch (kind, empty) {
+        case (.array, true): put("<array/>\n", &out)
+        case (.array, false): put("<array>\n", &out)
+        case (.dict, true): put("<dict/>\n", &out)
+        case (.dict, false): put("<dict>\n", &out)
+        }
+        return !empty
+    }
+
+    @inline(__always)
+    static func close(_ kind: Collection, level: Int, into out: inout [UInt8]) {
+        tabs(level, &out)
+        put(kind == .array ? "</array>\n" : "</dict>\n", &out)
+    }
+
     /// One dictionary entry at `level`: its key's line, then its value's, as a whole
     /// dictionary's encoding holds it. A domain's file changed in one key is its old bytes
     /// with this spliced in between the entries around it (`FileMemo`).
     package static func writeEntry(key: String, value: PlistValue, level: Int, into out: inout [UInt8]) {
-        tabs(level, &out)
-        put("<key>", &out)
-        appendEscaped(key, &out)
-        put("</key>\n", &out)
+        var key = key
+        key.withUTF8 { writeKey($0, level: level, into: &out) }
         write(value, level: level, into: &out, flush: keep)
     }
 
@@ -169,24 +229,7 @@ package enum XMLWriter {
         }
     }
 
-    private static func element(_ name: StaticString, _ text: String, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: "<"))
-        out.appendBytes(name)
-        out.append(UInt8(ascii: ">"))
-        var text = text
-        text.withUTF8 { out.appendBytes($0) }
-        put("</", &out)
-        out.appendBytes(name)
-        put(">\n", &out)
-    }
-
-    /// Escapes only `&`, `<` and `>`, as Apple does.
-    private static func appendEscaped(_ text: String, _ out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { appendEscaped($0, &out) }
-    }
-
-    /// `appendEscaped` of text's UTF-8 bytes. Runs without `&`, `<` or `>` are found eight
+    /// Escapes only `&`, `<` and `>`, as Apple does. Runs without `&`, `<` or `>` are found eight
     /// bytes at a time and copied whole: a byte-by-byte pass was a tenth of an import.
     static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, _ out: inout [UInt8]) {
         var run = 0

@@ -17,51 +17,23 @@ extension DomainStore {
         return try read(path(of: domain, host: host))?.domain
     }
 
-    /// What a domain's whole text is written from (`output`).
-    package enum Output {
-        /// The domain's values (empty for a domain with no file).
-        case values(PlistDictionary)
-        /// A binary file, mapped and checked whole, whose XML
-        /// `XMLWriter.encode(binary:layout:chunk:to:)` writes straight from its bytes; the
-        /// writer gives the pages back as it goes (`MappedFile.dropPages`), so a big domain
-        /// is never held whole.
-        case binary(MappedFile, BinaryReader.Layout)
-        /// The text (or binary plist) itself, written from the XML file as it was read
-        /// (`XMLReader.text`, `XMLReader.binary`).
-        case text([UInt8])
-        /// An XML file, mapped, read and numbered, whose binary plist
-        /// `XMLBinaryPlist.write` writes in pieces, giving the mapping's pages back as it
-        /// goes (`export D PATH`): a big domain's answer is never held whole either.
-        case binaryPlist(XMLBinaryPlist)
-    }
-
-    /// The whole-domain texts `output` can write without building values.
-    package enum OutputForm {
-        /// XML, from a binary file (`export D -`).
-        case xml
-        /// Compact JSON, from an XML file (`export D --json`).
-        case json
-        /// What `read D` prints, from an XML file.
-        case defaults
-        /// A binary property list, from an XML file (`export D PATH`).
-        case binary
-    }
-
-    /// `load`, for a caller about to write the whole domain as `form`: a file that can be
-    /// written so without building its values is handed over as the bytes to write (XML
-    /// from a binary file; JSON, `read D`'s text or a binary plist from an XML one), so a
-    /// big domain is never built as a tree; any other file is read as `load` reads it, with
-    /// its checks and errors.
-    package func output(of domain: DomainName, host: DomainHost = .any, as form: OutputForm)
-        throws(StoreError) -> Output
-    {
+    /// The domain's whole text as `form`, for a caller about to write it: a file that can
+    /// be written so without building its values is handed over to be written from its
+    /// bytes (XML from a binary file; JSON, `read D`'s text or a binary plist from an XML
+    /// one), so a big domain is never built as a tree; any other file is read as `load`
+    /// reads it, with its checks and errors, and its values (empty for a domain with no
+    /// file) shown to `checking` before they are written, for the caller's own refusals.
+    package func output(
+        of domain: DomainName, host: DomainHost = .any, as form: DomainText.Form,
+        checking: (PlistDictionary) throws -> Void = { _ in }
+    ) throws -> DomainText {
         _ = try located(domain, host: host)
         let path = path(of: domain, host: host)
         if form == .xml, let mapped = MappedFile(path), BinaryReader.hasHeader(mapped.bytes),
             let layout = try? BinaryReader.checkedForXML(mapped.bytes, progress: mapped.dropPages)
         {
             mapped.dropPages()
-            return .binary(mapped, layout)
+            return DomainText(form, .binary(mapped, layout))
         }
         // An XML file to write as a binary one is read where it lies, its pages given back
         // as they are read: a big domain is never held whole. Any other, or one the direct
@@ -72,39 +44,41 @@ extension DomainStore {
                 mapped: mapped.bytes, owner: mapped, dropPages: { mapped.dropPages() },
                 inParallel: { Self.inParallel($0) })
         {
-            return .binaryPlist(plist)
+            return DomainText(form, .binaryPlist(plist))
         }
         enum Parsed {
-            case direct(Output)
+            case text([UInt8])
             case values((PlistValue, PlistFormat))
         }
         let file = try readFile(path) { bytes, _ throws(PlistError) -> Parsed in
             // A file the direct way refuses is parsed as `load` parses it, for its error.
-            let binary = BinaryReader.hasHeader(bytes)
-            switch form {
-            case .xml:
-                // Mapped above when it could be written straight; here for its error or values.
-                break
-            case .json, .defaults:
-                if !binary,
-                    let text = try? XMLReader.text(
-                        bytes, as: form == .json ? .json : .defaults, inParallel: { Self.inParallel($0) })
-                {
-                    return .direct(.text(text))
-                }
-            case .binary:
-                if !binary, let encoded = try? XMLReader.binary(bytes, inParallel: { Self.inParallel($0) }) {
-                    return .direct(.text(encoded))
+            if !BinaryReader.hasHeader(bytes) {
+                let inParallel = { Self.inParallel($0) }
+                switch form {
+                case .json, .defaults:
+                    if let text = try? XMLReader.text(
+                        bytes, as: form == .json ? .json : .defaults, inParallel: inParallel)
+                    {
+                        return .text(text)
+                    }
+                case .binary:
+                    if let encoded = try? XMLReader.binary(bytes, inParallel: inParallel) { return .text(encoded) }
+                case .xml:
+                    // An XML file is written from its values, checked and sorted.
+                    break
                 }
             }
             return .values(try Self.parse(bytes, memo: nil))
         }
-        guard let file else { return .values(PlistDictionary()) }
-        switch file.parsed {
-        case .direct(let output)?: return output
-        case .values(let parsed)?: return .values(try fileRead(parsed, status: file.status, at: path).domain.values)
-        case nil: return .values(try fileRead(nil, status: file.status, at: path).domain.values)
+        if case .text(let text)? = file?.parsed { return DomainText(form, .text(text)) }
+        var values = PlistDictionary()
+        if let file {
+            var parsed: (PlistValue, PlistFormat)?
+            if case .values(let read)? = file.parsed { parsed = read }
+            values = try fileRead(parsed, status: file.status, at: path).domain.values
         }
+        try checking(values)
+        return DomainText(form, .values(values))
     }
 
     /// One value of a domain, without building the rest: nil when the domain or the key

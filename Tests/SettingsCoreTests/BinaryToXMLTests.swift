@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import PlistModel
 @testable import PlistCodecs
+import TestSupport
 
 /// XML written straight from a binary file's bytes (`export D -` of a binary domain) must be
 /// byte for byte the XML of the values read from it, and a file whose XML cannot be so
@@ -58,6 +59,24 @@ final class BinaryToXMLTests: XCTestCase {
         // And Foundation reads it, every key there.
         let read = try PropertyListSerialization.propertyList(from: Data(xml), format: nil) as? [String: Any]
         XCTAssertEqual(read?.count, domain.count)
+    }
+
+    /// Random documents, small and big (past a piece of output, cut between the root's
+    /// entries): streamed as the values are written, or left to them.
+    func testRandomDocumentsAreWrittenAsTheirValuesAre() throws {
+        var random = RandomPlist(rng: SplitMix(state: 50), asciiKeys: true)
+        var streamedCount = 0
+        for round in 0..<300 {
+            let root = random.root(round % 150 == 0 ? 30_000 : random.int(12))
+            let bytes = BinaryWriter.encode(.dict(root))
+            let tree = XMLWriter.encode(.dict(root))
+            for chunk in [1 << 18, 7] {
+                guard let xml = try streamed(bytes, chunk: chunk) else { continue }
+                XCTAssertEqual(String(decoding: xml, as: UTF8.self), String(decoding: tree, as: UTF8.self), "\(round)")
+                if chunk == 7 { streamedCount += 1 }
+            }
+        }
+        XCTAssertEqual(streamedCount, 300, "every key is ASCII and sorted")
     }
 
     /// A dictionary holding key "a" twice (object 0: {1: 2, 1: 3}): the values' way lets the

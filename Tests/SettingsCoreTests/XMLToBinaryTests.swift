@@ -4,6 +4,7 @@ import XCTest
 @testable import PlistModel
 @testable import PlistCodecs
 @testable import SettingsStore
+import TestSupport
 
 /// A binary property list written as an XML document is read (`export D PATH` of an XML
 /// domain) must be byte for byte what `BinaryWriter` writes for the values read from it,
@@ -306,45 +307,23 @@ final class XMLToBinaryTests: XCTestCase {
     }
 
     /// Random documents of few distinct scalars (so that most are written once for many
-    /// places) against the values' way; and with a byte broken, never a different answer.
+    /// places) against the values' way, a few big enough to be read in halves; and with a
+    /// byte broken, never a different answer.
     func testRandomDocumentsAreWrittenAsTheirValuesAre() throws {
-        var generator = SystemRandomNumberGenerator()
-        let strings = ["", "a", "b", "é", "😀", "a&b", "<x>", "count", "name", "k1", String(repeating: "z", count: 20)]
-        func scalar() -> PlistValue {
-            switch Int.random(in: 0..<8, using: &generator) {
-            case 0: .bool(Bool.random())
-            case 1: .int([0, 1, -1, 255, 256, 65_536, (1 << 32) - 1, 1 << 32, Int64.max, Int64.min].randomElement()!)
-            case 2: .int(PlistInteger(unsigned: [UInt64.max, 1 << 63].randomElement()!))
-            case 3: .double([0, -0.0, 1, 0.5, 1 / 3, .infinity, 1e-300].randomElement()!)
-            case 4: .date(PlistDate(secondsSince2001: [0, 1, -1e9, 6e8].randomElement()!))
-            case 5: .data([[], [1], [0, 1, 2, 3], Array(repeating: 9, count: 40)].randomElement()!)
-            default: .string(strings.randomElement()!)
-            }
-        }
-        func value(_ depth: Int) -> PlistValue {
-            switch depth < 4 ? Int.random(in: 0..<10) : 0 {
-            case 0..<6: return scalar()
-            case 6, 7: return .array((0..<Int.random(in: 0..<5)).map { _ in value(depth + 1) })
-            default:
-                var dict = PlistDictionary()
-                for _ in 0..<Int.random(in: 0..<5) { dict[strings.randomElement()!] = value(depth + 1) }
-                return .dict(dict)
-            }
-        }
+        var random = RandomPlist(rng: SplitMix(state: 51))
         var written = 0
         for round in 0..<400 {
-            var root = PlistDictionary()
-            for i in 0..<Int.random(in: 0..<12) { root[i % 3 == 0 ? strings.randomElement()! : "k\(i)"] = value(1) }
-            let text = XMLWriter.encode(.dict(root))
+            let text = XMLWriter.encode(.dict(random.root(round % 200 == 0 ? 30_000 : random.int(12))))
             try check(text, "round \(round)")
             written += 1
             var broken = text
-            broken[Int.random(in: 0..<broken.count)] = UInt8.random(in: 0...255)
+            broken[random.int(broken.count)] = UInt8(random.int(256))
             if let straight = try? XMLReader.binary(broken) {
                 XCTAssertEqual(straight, try valuesBinary(broken), "round \(round), broken")
             }
         }
         XCTAssertEqual(written, 400)
+        XCTAssertGreaterThanOrEqual(threads.started, 2, "the big ones read in halves")
     }
 
     /// Every XML dictionary of the corpus: written as its values are, or left, never different.

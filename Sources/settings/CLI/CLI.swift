@@ -93,6 +93,9 @@ enum CLI {
             if status == 0 || status == 1 { status = 4 }
         }
         if !context.error.isEmpty { streams.error(context.error) }
+        // The process ends here, before the context is freed, when it is to end after the
+        // run: what the verb kept (`keepUntilExit`) is then never taken apart.
+        if streams.processEndsAfterRun { withExtendedLifetime(context) { exit(status) } }
         return status
     }
 
@@ -137,10 +140,6 @@ enum CLI {
     }
 }
 
-/// Values and documents kept until the process exits, which frees them all at once:
-/// taking apart a 100,000-key tree one node at a time costs a tenth of an `import`.
-nonisolated(unsafe) private var keptUntilExit: [Any] = []
-
 extension Context {
     /// Writes `bytes` to standard output now and empties them; after a failure, only
     /// empties them (the failure is reported once, when the verb ends).
@@ -170,6 +169,8 @@ struct Context {
     var verbTakesForce = true
     /// The last domain's layers, so a verb that looks twice warns once (see `layers(for:)`).
     var lastLayers: (DomainName, AdminLayers)?
+    /// What `keepUntilExit` keeps.
+    private var kept: [Any] = []
 
     init(program: String, streams: Streams) {
         (self.program, self.streams) = (program, streams)
@@ -182,10 +183,11 @@ struct Context {
     }
 
     /// Keeps a big value (values, or a document's bytes) alive until exit, so it is never
-    /// freed piece by piece, or handed back to the system only to end (in a process that
-    /// goes on after the run, it is freed as usual).
-    func keepUntilExit(_ value: Any) {
-        if streams.processEndsAfterRun { keptUntilExit.append(value) }
+    /// freed piece by piece: the process ends with the run (`CLI.run`), which frees it all
+    /// at once, where taking apart a 100,000-key tree one node at a time costs a tenth of
+    /// an `import`. In a process that goes on after the run, it is freed as usual.
+    mutating func keepUntilExit(_ value: Any) {
+        if streams.processEndsAfterRun { kept.append(value) }
     }
 
     /// The domain argument, checked; `~` is the run's `$HOME`.

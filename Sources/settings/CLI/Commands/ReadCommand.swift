@@ -21,33 +21,20 @@ enum ReadCommand {
         if arguments.count == 1, options.path == nil {
             // Plain `read D` is the user's file, as defaults prints it; the layers and the
             // schema's defaults only with --with-defaults.
-            var read: PlistDictionary?
             if !options.withDefaults, !options.json {
-                switch try context.store.output(of: domain, host: context.host, as: .defaults) {
-                case .text(let text):
-                    // Printed as the file was read: no values built.
-                    var text = text
-                    context.stream(&text)
-                    return
-                case .values(let values): read = values
-                case .binary, .binaryPlist: break  // only for XML and binary output; loaded below
+                let text = try context.store.output(of: domain, host: context.host, as: .defaults) { values in
+                    guard !values.isEmpty else { throw CLIError.domainMissing(domainToken.text, file: domain.file) }
                 }
+                try printed(text, &context)
+                return
             }
-            var values = try read ?? context.store.load(domain, host: context.host)?.values ?? [:]
+            var values = try context.store.load(domain, host: context.host)?.values ?? [:]
             if options.withDefaults { values = context.mergedView(of: domain, user: values) }
             guard !values.isEmpty else { throw CLIError.domainMissing(domainToken.text, file: domain.file) }
             if options.json {
                 context.output.append(contentsOf: render(.dict(values), false))
             } else {
-                // Out in pieces as it is made: a big domain's text is never whole in memory.
-                var piece: [UInt8] = []
-                piece.reserveCapacity((1 << 20) + 4096)
-                DefaultsPrinter.render(
-                    .dict(values), into: &piece, flush: { context.stream(&$0) },
-                    inParallel: { work in
-                        let thread = Background(work)
-                        return { thread.join() }
-                    })
+                try printed(DomainText(values, as: .defaults), &context)
             }
             return
         }
@@ -60,6 +47,14 @@ enum ReadCommand {
         }
         if options.source { context.print(source.rawValue); return }
         context.output.append(contentsOf: render(value, true))
+    }
+
+    /// Out in pieces as it is made: a big domain's text is never whole in memory.
+    private static func printed(_ text: DomainText, _ context: inout Context) throws {
+        try text.write { piece in
+            var piece = Array(piece)
+            context.stream(&piece)
+        }
     }
 
     /// `read D window.width` of a missing key, where `window` is a dictionary: the key

@@ -96,61 +96,9 @@ enum TransferCommand {
         let path = arguments[1].text
         // JSON is pretty for a person reading it.
         let pretty = context.streams.outputIsTerminal && path == "-"
-        var values: PlistDictionary
-        if !options.withDefaults, !options.json || !pretty {
-            let form: DomainStore.OutputForm = options.json ? .json : path == "-" ? .xml : .binary
-            switch try context.store.output(of: domain, host: context.host, as: form) {
-            case .values(let read): values = read
-            case .binary(let file, let layout):
-                // Written straight from the mapped file's bytes: no values built, and the
-                // pages read so far given back after each piece.
-                do {
-                    try XMLWriter.encode(binary: file.bytes, layout: layout, chunk: 1 << 18) { piece in
-                        try context.streams.output(Array(piece))
-                        file.dropPages()
-                    }
-                } catch let error as Errno {
-                    throw CLIError.outputFailed(error)
-                }
-                return
-            case .text(let text):
-                if path == "-" {
-                    do throws(Errno) { try context.streams.output(text) } catch { throw CLIError.outputFailed(error) }
-                } else {
-                    context.note(
-                        try PlistFiles.write(to: path, lockTimeout: context.store.lockTimeout) { try $0(text[...]) })
-                }
-                return
-            case .binaryPlist(let plist):
-                // Asked for only as `.binary`, to a file: written in pieces as it is made,
-                // the answer never held whole.
-                context.note(
-                    try PlistFiles.write(to: path, lockTimeout: context.store.lockTimeout) { try plist.write(to: $0) })
-                return
-            }
-        } else {
-            values = try context.store.load(domain, host: context.host)?.values ?? PlistDictionary()
-        }
-        if options.withDefaults { values = context.mergedView(of: domain, user: values) }
-        context.keepUntilExit(values)
-        if options.json {
-            // Streamed in pieces: a big domain is not held a second time as text.
-            if path == "-" {
-                do {
-                    try JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { piece throws(Errno) in
-                        try context.streams.output(piece)
-                    }
-                } catch let error as Errno {
-                    throw CLIError.outputFailed(error)
-                }
-            } else {
-                context.note(
-                    try PlistFiles.write(to: path, lockTimeout: context.store.lockTimeout) { write in
-                        try JSONWriter.encode(.dict(values), pretty: pretty, chunk: 1 << 20) { try write($0[...]) }
-                    })
-            }
-        } else if path == "-" {
-            // Written anyway, the XML would be refused by every reader, our own included.
+        // Refused before anything is written: XML with such a character would be refused
+        // by every reader, our own included.
+        func checkedForXML(_ values: PlistDictionary) throws {
             for entry in values.entries {
                 if case .controlCharacter(let c)? = PropertyList.unstorable(
                     key: entry.key, value: entry.value, format: .xml)
@@ -158,18 +106,43 @@ enum TransferCommand {
                     throw CLIError.notXML(domain: arguments[0].text, character: c)
                 }
             }
-            // Streamed in pieces, as JSON is: the XML of a big domain is never whole in memory.
-            do {
-                try XMLWriter.encode(.dict(values), chunk: 1 << 20) { piece in try context.streams.output(Array(piece))
+        }
+        // Streamed in pieces, to standard output or into the file: a big domain is never
+        // whole in memory as text, nor as values when its file can be written straight.
+        func written(_ text: DomainText) throws {
+            if path == "-" {
+                do { try text.write { try context.streams.output(Array($0)) } } catch let error as Errno {
+                    throw CLIError.outputFailed(error)
                 }
-            } catch let error as Errno {
-                throw CLIError.outputFailed(error)
+            } else {
+                context.note(
+                    try PlistFiles.write(to: path, lockTimeout: context.store.lockTimeout) { try text.write(to: $0) })
             }
-        } else {
-            context.note(
-                try PlistFiles.write(
-                    try PropertyList.encode(.dict(values), as: .binary), to: path,
-                    lockTimeout: context.store.lockTimeout))
+            context.keepUntilExit(text)
+        }
+        let form: DomainText.Form = options.json ? .json : path == "-" ? .xml : .binary
+        guard options.withDefaults || (options.json && pretty) else {
+            try written(
+                try context.store.output(of: domain, host: context.host, as: form) { values in
+                    if form == .xml { try checkedForXML(values) }
+                })
+            return
+        }
+        var values = try context.store.load(domain, host: context.host)?.values ?? PlistDictionary()
+        if options.withDefaults { values = context.mergedView(of: domain, user: values) }
+        guard options.json, pretty else {
+            if form == .xml { try checkedForXML(values) }
+            try written(DomainText(values, as: form))
+            return
+        }
+        context.keepUntilExit(values)
+        // Pretty, for a person at a terminal: streamed in pieces too.
+        do {
+            try JSONWriter.encode(.dict(values), pretty: true, chunk: 1 << 20) { piece throws(Errno) in
+                try context.streams.output(piece)
+            }
+        } catch let error as Errno {
+            throw CLIError.outputFailed(error)
         }
     }
 }

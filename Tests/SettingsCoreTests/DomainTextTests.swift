@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+@testable import PlistModel
+@testable import PlistCodecs
+@testable import SettingsStore
+import TestSupport
+
+/// A domain's whole text (`DomainStore.output(of:as:checking:)`) is written straight from
+/// its file where it can be (XML from a binary file; JSON, `read D`'s text and a binary
+/// plist from an XML one): byte for byte what the values' way (`DomainText(values, as:)`)
+/// writes, for both file formats, small and big (read in halves, written in pieces), and
+/// the caller's check shown the values only when they are what is written.
+final class DomainTextTests: XCTestCase {
+    var directory = ""
+    var store: DomainStore!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("text-\(UUID().uuidString)").path
+        store = DomainStore(directory: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+    private func written(_ text: DomainText) throws -> [UInt8] {
+        var out: [UInt8] = []
+        try text.write { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// Every form of `values` kept as `format`: the store's text against the values' way;
+    /// how many were written straight (the check never called).
+    private func compare(_ values: PlistDictionary, as format: PlistFormat, _ name: String) throws -> Int {
+        let path = directory + "/com.text.plist"
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: path, contents: Data(try PropertyList.encode(.dict(values), as: format))))
+        // The values as the file holds them (keys sorted, a 32-bit real in XML a double).
+        let read = try XCTUnwrap(try store.load(.named("com.text"))).values
+        var straight = 0
+        for form in [DomainText.Form.xml, .json, .defaults, .binary] {
+            var checked: PlistDictionary?
+            let text = try store.output(of: .named("com.text"), as: form) { checked = $0 }
+            let expected = try written(DomainText(read, as: form))
+            XCTAssertTrue(try written(text) == expected, "\(name), \(format) as \(form)")
+            if let checked { XCTAssertEqual(checked, read, "\(name), \(format) as \(form)") } else { straight += 1 }
+        }
+        return straight
+    }
+
+    func testEveryFormIsWhatTheValuesWrite() throws {
+        var random = RandomPlist(rng: SplitMix(state: 52), asciiKeys: true)
+        var straight = 0
+        for round in 0..<40 {
+            var root = random.root(round == 0 ? 30_000 : 1 + random.int(12))
+            // A real the JSON and `read D` text spell their own way, and a date.
+            root["real"] = .double(0.1)
+            root["when"] = .date(PlistDate(secondsSince2001: 6e8))
+            straight += try compare(root, as: .xml, "round \(round)")
+            straight += try compare(root, as: .binary, "round \(round)")
+        }
+        // XML from a binary file, the three others from an XML one: four of eight a round.
+        XCTAssertEqual(straight, 40 * 4)
+    }
+
+    /// No file: the values' way, empty, shown to the check (`read D` refuses it).
+    func testADomainWithNoFileIsItsEmptyValues() throws {
+        for form in [DomainText.Form.xml, .json, .defaults, .binary] {
+            var checked: PlistDictionary?
+            let text = try store.output(of: .named("com.none"), as: form) { checked = $0 }
+            XCTAssertEqual(checked, [:])
+            XCTAssertEqual(try written(text), try written(DomainText([:], as: form)))
+        }
+        struct Refused: Error {}
+        XCTAssertThrowsError(try store.output(of: .named("com.none"), as: .defaults) { _ in throw Refused() }) {
+            XCTAssertTrue($0 is Refused)
+        }
+    }
+}
