@@ -9,18 +9,35 @@ import TestSupport
 /// its file where it can be (XML from a binary file; JSON, `read D`'s text and a binary
 /// plist from an XML one): byte for byte what the values' way (`DomainText(values, as:)`)
 /// writes, for both file formats, small and big (read in halves, written in pieces), and
-/// the caller's check shown the values only when they are what is written.
+/// the caller's check shown the values only when they are what is written. XML from a
+/// binary file goes straight only from a mapping, which only a program that catches SIGBUS
+/// allows (`ProgramChoices.mappings`): these tests allow it as the `settings` program does.
 final class DomainTextTests: XCTestCase {
     var directory = ""
     var store: DomainStore!
+    private var mappings: (@Sendable (String?) -> Void)?
 
     override func setUpWithError() throws {
+        mappings = ProgramChoices.mappings.withLock { $0 }
+        ProgramChoices.mappings.withLock { $0 = { _ in } }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("text-\(UUID().uuidString)").path
         store = DomainStore(directory: directory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+    override func tearDownWithError() throws {
+        ProgramChoices.mappings.withLock { [mappings] in $0 = mappings }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Without a program's leave to map, a binary file's XML is written from its values,
+    /// the same bytes.
+    func testALibraryWritesABinaryFilesXMLFromItsValues() throws {
+        let values: PlistDictionary = ["a": .string("é"), "b": .bool(true)]
+        XCTAssertEqual(try compare(values, as: .binary, "mapped"), 1, "XML straight from the mapping")
+        ProgramChoices.mappings.withLock { $0 = nil }
+        XCTAssertEqual(try compare(values, as: .binary, "unmapped"), 0, "every form from the values")
+    }
 
     private func written(_ text: DomainText) throws -> [UInt8] {
         var out: [UInt8] = []
