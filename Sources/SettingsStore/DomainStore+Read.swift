@@ -191,9 +191,14 @@ extension DomainStore {
 
     /// Parses a file's bytes, or takes their values from `memo` when it holds these bytes;
     /// an XML dictionary parsed is remembered there.
-    static func parse(_ bytes: [UInt8], memo: FileMemo?) throws(PlistError) -> (PlistValue, PlistFormat) {
+    /// `inHalves`: a big XML file may be read on two threads. A one-key write says no: the
+    /// second thread's half lives in a malloc heap of its own, which keeps it resident after
+    /// it is joined, and the write needs the memory more than the milliseconds.
+    static func parse(_ bytes: [UInt8], memo: FileMemo?, inHalves: Bool = true) throws(PlistError)
+        -> (PlistValue, PlistFormat)
+    {
         if let values = memo?.values(of: bytes) { return (.dict(values), .xml) }
-        let parsed = try PropertyList.read(bytes, inParallel: { Self.inParallel($0) })
+        let parsed = try PropertyList.read(bytes, inParallel: inHalves ? { Self.inParallel($0) } : nil)
         if let memo, parsed.1 == .xml, case .dict(let values) = parsed.0 { memo.remember(bytes, values) }
         return parsed
     }

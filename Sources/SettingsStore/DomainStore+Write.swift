@@ -135,7 +135,7 @@ extension DomainStore {
                 // Smaller than 2 GiB, a file cannot hold more objects than the editor numbers.
                 guard PropertyList.sniff(bytes) == .binary, bytes.count < Int(Int32.max) else {
                     if let known = memo?.take(bytes) { return .remembered(known) }
-                    return .tree(try Self.parse(bytes, memo: memo))
+                    return .tree(try Self.parse(bytes, memo: memo, inHalves: false))
                 }
                 let (root, found, layout) = try BinaryReader.lookupWithLayout(bytes, key: key)
                 guard case .dict = root else { return .notADictionary(root.type) }
