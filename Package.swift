@@ -54,15 +54,17 @@ let package = Package(
         // Another process using SettingsKit, for the cross-process tests.
         .executableTarget(name: "SettingsKitProbe", dependencies: ["SettingsKit"], path: "Tests/SettingsKitProbe"),
         // What both test targets share: the canonical form values are compared in.
-        .target(name: "TestSupport", dependencies: core, path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: core, path: "Tests/TestSupport",
+            swiftSettings: [.enableExperimentalFeature("Extern")]),
         .testTarget(
             name: "SettingsCoreTests", dependencies: core + ["TestSupport"],
-            resources: [.copy("Fixtures")], swiftSettings: [.enableExperimentalFeature("Extern")]),
+            resources: [.copy("Fixtures")]),
         // Golden/ is read by path (GoldenTests), not bundled.
         .testTarget(
             name: "settingsTests",
             dependencies: core + ["settings", "SettingsSync", "SettingsCode", "InteropProbe", "TestSupport"],
-            exclude: ["Golden"], swiftSettings: [.enableExperimentalFeature("Extern")]
+            exclude: ["Golden"]
         ),
         .testTarget(name: "SettingsCodeTests", dependencies: core + ["SettingsCode", "TestSupport"]),
         // Sync's merge and rounds in process, with the user's git and repositories on disk.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import SettingsStore
+import TestSupport
 
 /// A library's second thread (a big domain's second half, git's fetch during sync) starts as
 /// the system starts any: where threads run is the program's choice
@@ -36,17 +37,3 @@ final class Told: @unchecked Sendable {
     func add() { lock.withLock { calls += 1 } }
     var count: Int { lock.withLock { calls } }
 }
-
-/// The CPUs the calling thread may run on (`sched_getaffinity`, which Glibc's module
-/// leaves out).
-enum CPUs {
-    static func allowed() -> Set<Int> {
-        var mask = [UInt8](repeating: 0, count: 128)
-        guard sched_getaffinity(0, mask.count, &mask) == 0 else { return [] }
-        return Set((0..<mask.count * 8).filter { mask[$0 / 8] & UInt8(1 << ($0 % 8)) != 0 })
-    }
-}
-
-@_extern(c, "sched_getaffinity") private func sched_getaffinity(
-    _ pid: pid_t, _ size: Int, _ mask: UnsafeMutableRawPointer
-) -> CInt

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import SettingsStore
 @testable import settings
+import TestSupport
 
 /// What the `settings` program chooses for its process (`ProcessPolicy`), which no library
 /// does (`BackgroundTests`, `MappedFileTests`).
@@ -15,10 +16,10 @@ final class ProcessPolicyTests: XCTestCase {
         let saved = ProgramChoices.threadSetup.withLock { $0 }
         defer { ProgramChoices.threadSetup.withLock { $0 = saved } }
         ProcessPolicy.adopt()
-        let mine = CPUAffinity.allowed()
+        let mine = CPUs.allowed()
         XCTAssertFalse(mine.isEmpty)
         for _ in 0..<3 {
-            let allowed = Background { CPUAffinity.allowed() }.join()
+            let allowed = Background { CPUs.allowed() }.join()
             if mine.count >= 2 {
                 // All but the CPU its parent was on (which may have moved on since).
                 XCTAssertEqual(allowed.count, mine.count - 1, "\(allowed) of \(mine)")
@@ -41,17 +42,3 @@ final class ProcessPolicyTests: XCTestCase {
         XCTAssertNotEqual(unsafeBitCast(now.__sigaction_handler.sa_handler, to: Int.self), 0, "a handler, not SIG_DFL")
     }
 }
-
-/// The CPUs the calling thread may run on (`sched_getaffinity`, which Glibc's module
-/// leaves out).
-enum CPUAffinity {
-    static func allowed() -> Set<Int> {
-        var mask = [UInt8](repeating: 0, count: 128)
-        guard sched_getaffinity(0, mask.count, &mask) == 0 else { return [] }
-        return Set((0..<mask.count * 8).filter { mask[$0 / 8] & UInt8(1 << ($0 % 8)) != 0 })
-    }
-}
-
-@_extern(c, "sched_getaffinity") private func sched_getaffinity(
-    _ pid: pid_t, _ size: Int, _ mask: UnsafeMutableRawPointer
-) -> CInt

@@ -14,17 +14,7 @@ final class ImportExportTests: XCTestCase {
     /// under 1.25 times the file (1.1 now; 16-byte nodes needed 1.5). Both limits are the
     /// stored thresholds of the release build this job runs.
     func testExportingABigXMLDomainToBinaryNeedsAtMostTwiceTheFile() throws {
-        let script = """
-            import datetime, plistlib, sys
-            d, base = {}, datetime.datetime(2001, 1, 1)
-            for i in range(100_000):
-                d["key%06d" % i] = [i * 7919, i / 7.0, "value number %d with some text" % i, bool(i % 3),
-                    base + datetime.timedelta(seconds=i * 3600), bytes((i + j) % 256 for j in range(24)),
-                    ["item %d" % i, i, i % 2 == 0], {"name": "entry %d" % i, "count": i, "ratio": i / 3.0}][i % 8]
-            plistlib.dump(d, open(sys.argv[1] + "/com.big.plist", "wb"))
-            """
-        let made = h.exec("/usr/bin/env", ["python3", "-c", script, h.config])
-        XCTAssertEqual(made.status, 0, made.stderr)
+        try makeBigDomain()
         h.ok("write", "com.small", "k", "-int", "1")
         let out = h.config + "-exported.plist"
         addTeardownBlock { try? FileManager.default.removeItem(atPath: out) }
@@ -48,17 +38,7 @@ final class ImportExportTests: XCTestCase {
     /// is at 3.14 (3.4 on two), the file and its tree held at once, so its threshold holds
     /// it there (3.2) until it is met.
     func testTheJSONExportAndAOneKeyWriteNeedUnderThriceTheFile() throws {
-        let script = """
-            import datetime, plistlib, sys
-            d, base = {}, datetime.datetime(2001, 1, 1)
-            for i in range(100_000):
-                d["key%06d" % i] = [i * 7919, i / 7.0, "value number %d with some text" % i, bool(i % 3),
-                    base + datetime.timedelta(seconds=i * 3600), bytes((i + j) % 256 for j in range(24)),
-                    ["item %d" % i, i, i % 2 == 0], {"name": "entry %d" % i, "count": i, "ratio": i / 3.0}][i % 8]
-            plistlib.dump(d, open(sys.argv[1] + "/com.big.plist", "wb"))
-            """
-        let made = h.exec("/usr/bin/env", ["python3", "-c", script, h.config])
-        XCTAssertEqual(made.status, 0, made.stderr)
+        try makeBigDomain()
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: h.path("com.big"))[.size] as? Int)
         let json = try h.peakKB(["export", "com.big", "-", "--json"])
         let write = try h.peakKB(["write", "com.big", "key050007", "-int", "5"])
@@ -80,6 +60,21 @@ final class ImportExportTests: XCTestCase {
                 """, h.path("com.big"),
             ])
         XCTAssertEqual(check.status, 0, check.stderr)
+    }
+
+    /// `com.big`: the benchmark's 100,000-key XML domain of every type, written by plistlib.
+    private func makeBigDomain(line: UInt = #line) throws {
+        let script = """
+            import datetime, plistlib, sys
+            d, base = {}, datetime.datetime(2001, 1, 1)
+            for i in range(100_000):
+                d["key%06d" % i] = [i * 7919, i / 7.0, "value number %d with some text" % i, bool(i % 3),
+                    base + datetime.timedelta(seconds=i * 3600), bytes((i + j) % 256 for j in range(24)),
+                    ["item %d" % i, i, i % 2 == 0], {"name": "entry %d" % i, "count": i, "ratio": i / 3.0}][i % 8]
+            plistlib.dump(d, open(sys.argv[1] + "/com.big.plist", "wb"))
+            """
+        let made = h.exec("/usr/bin/env", ["python3", "-c", script, h.config])
+        XCTAssertEqual(made.status, 0, made.stderr, line: line)
     }
 
     /// `path` is a binary plist of domain `domain`'s `count` values, as plistlib reads both.
