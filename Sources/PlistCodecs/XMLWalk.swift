@@ -88,7 +88,7 @@ struct XMLWalk<C: XMLConsumer> {
         {
             // Made here, not on the other thread: that thread's allocations come from a
             // malloc heap of its own, whose freed top stays resident (it grows in 16 MB
-            // steps, `growHeapsInBigSteps`); made here, it is given back once let go of.
+            // steps, the program's `ProcessPolicy`); made here, it is given back once let go of.
             let room = Room(make(split)), reader = walk.r
             let wait = inParallel {
                 // Taken out, so that it is the only reference and grows in place.

@@ -4,7 +4,7 @@ import XCTest
 @testable import PlistCodecs
 @testable import SettingsStore
 
-/// A big XML document read in two halves at once (`XMLReader.readInHalves`) gives what one
+/// A big XML document read in two halves at once (`XMLWalk.read`) gives what one
 /// reader gives, value for value and error for error, whether the guessed middle entry is
 /// one, lies inside a string, or the document is broken before it, after it, or both.
 final class ParallelReadTests: XCTestCase {
