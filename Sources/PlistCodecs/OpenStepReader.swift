@@ -129,7 +129,7 @@ package struct OpenStepReader {
 
     /// A quoted string with `\n \t \" \\ \Uxxxx \ooo` and the other C escapes.
     private mutating func quoted(_ quote: UInt8) throws(PlistError) -> String {
-        let startLine = line
+        let start = c.offset
         c.offset += 1
         var out: [UInt8] = []
         var pendingHighSurrogate: UInt16?
@@ -137,7 +137,7 @@ package struct OpenStepReader {
             if b == quote {
                 guard pendingHighSurrogate == nil else { throw fail(.unpairedSurrogate) }
                 guard let s = String(validating: out, as: UTF8.self) else {
-                    throw PlistError.invalidEncoding(.openStep, line: startLine)
+                    throw PlistError.invalidEncoding(.openStep, line: c.line(at: start))
                 }
                 return s
             }
@@ -194,7 +194,7 @@ package struct OpenStepReader {
             default: out.append(e)
             }
         }
-        throw PlistError.openStep(.unterminatedString, line: startLine)
+        throw PlistError.openStep(.unterminatedString, line: c.line(at: start))
     }
 
     /// Whitespace and comments.
@@ -205,11 +205,11 @@ package struct OpenStepReader {
             } else if c.skip("//") {
                 c.skip { $0 != UInt8(ascii: "\n") }
             } else if b == UInt8(ascii: "/"), c.peek(1) == UInt8(ascii: "*") {
-                let startLine = line
+                let start = c.offset
                 c.offset += 2
                 var closed = false
                 while !closed, !c.atEnd { if c.skip("*/") { closed = true } else { c.offset += 1 } }
-                guard closed else { throw PlistError.openStep(.unterminatedComment, line: startLine) }
+                guard closed else { throw PlistError.openStep(.unterminatedComment, line: c.line(at: start)) }
             } else {
                 return
             }

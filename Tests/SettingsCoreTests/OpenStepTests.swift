@@ -36,6 +36,8 @@ final class OpenStepTests: XCTestCase {
             ("{ a = <0g>; }", .invalidDataCharacter, 1),
             ("{ a = <0a", .unterminatedData, 1), ("{ a = b; } extra", .textAfterValue, 1),
             ("/* open", .unterminatedComment, 1), ("/*/", .unterminatedComment, 1),
+            // A string or comment that runs on is named by the line it starts on.
+            ("(a,\n\"b\nc\nd", .unterminatedString, 2), ("(a,\n/* b\nc\nd", .unterminatedComment, 2),
             ("(a, /* x\n*/ b) junk", .textAfterValue, 2), ("// only a comment", .noValue, 1),
             ("", .noValue, 1), ("(a b)", .expectedCommaOrParenthesis, 1),
             ("{ = b; }", .unexpectedCharacter(UInt8(ascii: "=")), 1),
