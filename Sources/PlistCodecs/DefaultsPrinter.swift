@@ -25,9 +25,10 @@ package enum DefaultsPrinter {
     /// text goes out in pieces through one reused buffer, never whole in memory. With
     /// `inParallel`, a big domain's second half of entries is made on another thread
     /// meanwhile (`inParallel` runs the work there and gives back a wait for its text).
+    /// Big is `halvesFrom` entries or more (less in tests).
     package static func render(
         _ value: PlistValue, into out: inout [UInt8], flush: (inout [UInt8]) -> Void,
-        inParallel: ((@escaping () -> [UInt8]) -> () -> [UInt8])? = nil
+        inParallel: ((@escaping () -> [UInt8]) -> () -> [UInt8])? = nil, halvesFrom: Int = 20_000
     ) {
         guard case .dict(let dict) = value else {
             render(value, into: &out)
@@ -38,7 +39,7 @@ package enum DefaultsPrinter {
         let entries = dict.sortedEntries
         var half = entries.count
         var secondHalf: (() -> [UInt8])?
-        if let inParallel, entries.count >= 20_000 {
+        if let inParallel, entries.count >= halvesFrom {
             half = entries.count / 2
             let rest = entries[half...]
             secondHalf = inParallel {

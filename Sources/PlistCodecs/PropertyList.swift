@@ -60,11 +60,12 @@ public enum PropertyList {
 
     /// `read`, a big XML document on two threads at once through `inParallel` (see
     /// `XMLReader`): the same answer, and the same first error.
-    package static func read(_ bytes: [UInt8], inParallel: InParallel?) throws(PlistError) -> (PlistValue, PlistFormat)
-    {
+    package static func read(
+        _ bytes: [UInt8], inParallel: InParallel?, halvesFrom: Int = XMLReader.halvesFrom
+    ) throws(PlistError) -> (PlistValue, PlistFormat) {
         let format = sniff(bytes)
         guard format == .xml, let inParallel else { return try read(bytes) }
-        return (try XMLReader.read(bytes, inParallel: inParallel), format)
+        return (try XMLReader.read(bytes, inParallel: inParallel, halvesFrom: halvesFrom), format)
     }
 
     /// The value in `bytes`, read as `format` (no sniffing).

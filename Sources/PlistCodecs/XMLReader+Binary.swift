@@ -13,12 +13,12 @@ extension XMLReader {
     /// too long for a node; the second half could not be read. Throws what reading the
     /// document throws, though not always the first error the values' way would report: a
     /// caller reports that one.
-    package static func binary(_ input: [UInt8], inParallel: PropertyList.InParallel? = nil)
-        throws(PlistError) -> [UInt8]?
-    {
+    package static func binary(
+        _ input: [UInt8], inParallel: PropertyList.InParallel? = nil, halvesFrom: Int = halvesFrom
+    ) throws(PlistError) -> [UInt8]? {
         let text = try TextDecoding.utf8(input, format: .xml)
         return try text.withUnsafeBufferPointer { buffer throws(PlistError) -> [UInt8]? in
-            try binaryPlist(buffer, inParallel: inParallel, owner: nil, mapped: nil)?.bytes
+            try binaryPlist(buffer, inParallel: inParallel, halvesFrom: halvesFrom, owner: nil, mapped: nil)?.bytes
         }
     }
 
@@ -32,19 +32,19 @@ extension XMLReader {
     /// file, never a write out of bounds.
     package static func binaryPlist(
         mapped bytes: UnsafeBufferPointer<UInt8>, owner: AnyObject?, dropPages: @escaping @Sendable () -> Void,
-        inParallel: PropertyList.InParallel? = nil
+        inParallel: PropertyList.InParallel? = nil, halvesFrom: Int = halvesFrom
     ) throws(PlistError) -> XMLBinaryPlist? {
-        try binaryPlist(bytes, inParallel: inParallel, owner: owner, mapped: dropPages)
+        try binaryPlist(bytes, inParallel: inParallel, halvesFrom: halvesFrom, owner: owner, mapped: dropPages)
     }
 
     private static func binaryPlist(
-        _ buffer: UnsafeBufferPointer<UInt8>, inParallel: PropertyList.InParallel?, owner: AnyObject?,
-        mapped dropPages: (@Sendable () -> Void)?
+        _ buffer: UnsafeBufferPointer<UInt8>, inParallel: PropertyList.InParallel?, halvesFrom: Int,
+        owner: AnyObject?, mapped dropPages: (@Sendable () -> Void)?
     ) throws(PlistError) -> XMLBinaryPlist? {
         // Every value takes 6 bytes of text or more (`<key/>`), so under 2 GiB its objects
         // and references are numbered within `Int32`, and its offsets fit a node.
         guard buffer.count < XMLNodes.maximumText else { return nil }
-        let read = try XMLWalk.read(buffer, inParallel: inParallel) { from in
+        let read = try XMLWalk.read(buffer, inParallel: inParallel, halvesFrom: halvesFrom) { from in
             XMLNodeReading(nodes: XMLNodes(capacity: (buffer.count - from) / 24), progress: dropPages)
         } root: {
             $0.kind == .dict

@@ -17,12 +17,12 @@ extension XMLReader {
     /// key starts with `$` (a one-key dictionary JSON would wrap in `$dict`); the second
     /// half could not be read. Throws what reading the document throws, though not always
     /// the first error the values' way would report: a caller reports that one.
-    package static func text(_ input: [UInt8], as form: TextForm, inParallel: PropertyList.InParallel? = nil)
-        throws(PlistError) -> [UInt8]?
-    {
+    package static func text(
+        _ input: [UInt8], as form: TextForm, inParallel: PropertyList.InParallel? = nil, halvesFrom: Int = halvesFrom
+    ) throws(PlistError) -> [UInt8]? {
         let text = try TextDecoding.utf8(input, format: .xml)
         return try text.withUnsafeBufferPointer { buffer throws(PlistError) -> [UInt8]? in
-            let read = try XMLWalk.read(buffer, inParallel: inParallel) { from in
+            let read = try XMLWalk.read(buffer, inParallel: inParallel, halvesFrom: halvesFrom) { from in
                 XMLText(form: form, capacity: buffer.count - from)
             } root: {
                 $0.kind == .dict && (form == .json || !$0.selfClosing)

@@ -60,13 +60,13 @@ struct XMLTree: XMLConsumer {
 }
 
 extension XMLReader {
-    package static func read(_ input: [UInt8], inParallel: PropertyList.InParallel? = nil) throws(PlistError)
-        -> PlistValue
-    {
+    package static func read(
+        _ input: [UInt8], inParallel: PropertyList.InParallel? = nil, halvesFrom: Int = halvesFrom
+    ) throws(PlistError) -> PlistValue {
         let text = try TextDecoding.utf8(input, format: .xml)
         return try text.withUnsafeBufferPointer { buffer throws(PlistError) in
             // The tree leaves no document: there is always a value.
-            try XMLWalk.read(buffer, inParallel: inParallel) { _ in XMLTree() }!.value
+            try XMLWalk.read(buffer, inParallel: inParallel, halvesFrom: halvesFrom) { _ in XMLTree() }!.value
         }
     }
 

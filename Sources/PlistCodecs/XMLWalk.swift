@@ -72,9 +72,10 @@ struct XMLWalk<C: XMLConsumer> {
     /// read exactly as the first would have read them, follow its own (`C.join`).
     /// Otherwise the first reads on to the end and the second's work is dropped. Either way
     /// the answer, and the first error, are those of one reader: the second's error counts
-    /// only once the first has reached it.
+    /// only once the first has reached it. Big is `halvesFrom` bytes or more.
     static func read(
-        _ buffer: UnsafeBufferPointer<UInt8>, inParallel: PropertyList.InParallel?, _ make: (_ from: Int) -> C,
+        _ buffer: UnsafeBufferPointer<UInt8>, inParallel: PropertyList.InParallel?,
+        halvesFrom: Int = XMLReader.halvesFrom, _ make: (_ from: Int) -> C,
         root: (XMLReader.Tag) -> Bool = { _ in true }
     ) throws(PlistError) -> (consumer: C, value: C.Value)? {
         var walk = XMLWalk(XMLReader(buffer), make(0))
@@ -83,7 +84,7 @@ struct XMLWalk<C: XMLConsumer> {
         // function's scope, not the `if`'s, which would join before reading): the other
         // reader reads this buffer.
         defer { _ = join?() }
-        if let inParallel, buffer.count >= 1 << 20,
+        if let inParallel, buffer.count >= halvesFrom,
             let split = XMLReader.entryLine(in: buffer, after: buffer.count / 2)
         {
             // Made here, not on the other thread: that thread's allocations come from a
@@ -195,6 +196,11 @@ extension XMLReader {
     /// `</dict>` ended. What it read waits for the first in its consumer's hand-over
     /// (`XMLWalk.read`), so this one type serves every consumer's `InParallel`.
     package struct SecondHalf { var end: Int }
+
+    /// The size from which a document given `inParallel` is read in halves: below it a
+    /// second thread costs more than it saves. The readers take it as a parameter, so that
+    /// tests read small documents in halves too.
+    package static let halvesFrom = 1 << 20
 
     /// The `<` of the first `\n\t<key>` from `start` on, or nil.
     /// Line breaks are found eight bytes at a time: a document without such a line is

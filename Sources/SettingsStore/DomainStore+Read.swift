@@ -42,7 +42,7 @@ extension DomainStore {
             TextDecoding.isUTF8AsIs(Array(mapped.bytes.prefix(512))),
             let plist = try? XMLReader.binaryPlist(
                 mapped: mapped.bytes, owner: mapped, dropPages: { mapped.dropPages() },
-                inParallel: { Self.inParallel($0) })
+                inParallel: { Self.inParallel($0) }, halvesFrom: halvesFrom)
         {
             return DomainText(form, .binaryPlist(plist))
         }
@@ -57,12 +57,14 @@ extension DomainStore {
                 switch form {
                 case .json, .defaults:
                     if let text = try? XMLReader.text(
-                        bytes, as: form == .json ? .json : .defaults, inParallel: inParallel)
+                        bytes, as: form == .json ? .json : .defaults, inParallel: inParallel, halvesFrom: halvesFrom)
                     {
                         return .text(text)
                     }
                 case .binary:
-                    if let encoded = try? XMLReader.binary(bytes, inParallel: inParallel) { return .text(encoded) }
+                    if let encoded = try? XMLReader.binary(bytes, inParallel: inParallel, halvesFrom: halvesFrom) {
+                        return .text(encoded)
+                    }
                 case .xml:
                     // An XML file is written from its values, checked and sorted.
                     break

@@ -58,6 +58,9 @@ public struct DomainStore: Sendable {
     /// thousands of domains): a domain with no file under its exact name is looked for in
     /// this table, in any case, instead of by listing the folder again for each.
     package var folderNames: FolderNames?
+    /// The size from which `output` reads an XML file on two threads
+    /// (`XMLReader.halvesFrom`): tests set less, to read small files the same way.
+    package var halvesFrom = XMLReader.halvesFrom
 
     /// The variables the store was made from; schemas are looked up in its `XDG_DATA_DIRS`.
     public let environment: Environment

@@ -33,6 +33,9 @@ package struct DomainText {
 
     let form: Form
     let source: Source
+    /// The entries from which a domain written from its values as `read D`'s text is
+    /// printed on two threads (`DefaultsPrinter.render`): tests set less.
+    package var halvesFrom = 20_000
 
     init(_ form: Form, _ source: Source) { (self.form, self.source) = (form, source) }
 
@@ -75,7 +78,7 @@ package struct DomainText {
                     inParallel: { work in
                         let thread = Background(work)
                         return { thread.join() }
-                    })
+                    }, halvesFrom: halvesFrom)
                 if let failure { throw failure }
             }
         }

@@ -62,15 +62,22 @@ final class BinaryToXMLTests: XCTestCase {
     }
 
     /// Random documents, small and big (past a piece of output, cut between the root's
-    /// entries): streamed as the values are written, or left to them.
+    /// entries; a 70,000-byte data among the first objects, so offsets of three bytes):
+    /// streamed as the values are written, or left to them.
     func testRandomDocumentsAreWrittenAsTheirValuesAre() throws {
         var random = RandomPlist(rng: SplitMix(state: 50), asciiKeys: true)
         var streamedCount = 0
         for round in 0..<300 {
-            let root = random.root(round % 150 == 0 ? 30_000 : random.int(12))
+            let big = round % 150 == 0
+            var root = random.root(big ? 2_000 : random.int(12))
+            if big { root["0data"] = .data(Array(repeating: 7, count: 70_000)) }
             let bytes = BinaryWriter.encode(.dict(root))
             let tree = XMLWriter.encode(.dict(root))
-            for chunk in [1 << 18, 7] {
+            if big {
+                XCTAssertEqual(bytes[bytes.count - 32 + 6], 3, "three-byte offsets")
+                XCTAssertGreaterThan(tree.count, 2 << 16, "over two pieces")
+            }
+            for chunk in [1 << 16, 7] {
                 guard let xml = try streamed(bytes, chunk: chunk) else { continue }
                 XCTAssertEqual(String(decoding: xml, as: UTF8.self), String(decoding: tree, as: UTF8.self), "\(round)")
                 if chunk == 7 { streamedCount += 1 }

@@ -17,19 +17,22 @@ final class ParallelReadTests: XCTestCase {
             do { return "\(try read())" } catch { return "error: \(error)" }
         }
         let one = describe { try PropertyList.read(bytes).0 }
-        let halves = describe { try PropertyList.read(bytes, inParallel: { self.threads.run($0) }).0 }
+        let halves = describe {
+            try PropertyList.read(bytes, inParallel: { self.threads.run($0) }, halvesFrom: XMLToTextTests.halvesFrom).0
+        }
         return (one, halves)
     }
 
     /// A document of `count` entries, `middle` put in the middle of them: by default
-    /// 20,000 (1.8 MB), over both the 1 MiB from which a document is read in halves and the
-    /// 20,000 entries from which a domain is printed in halves. The plain one is made once.
-    private func document(_ count: Int = 20_000, middle: String = "", tail: String = "") -> String {
-        count == 20_000 && middle.isEmpty && tail.isEmpty
+    /// 1,000 (90 KB), over both the size from which these tests read a document in halves
+    /// (`XMLToTextTests.halvesFrom`) and the entries from which they print a domain in
+    /// halves. The plain one is made once.
+    private func document(_ count: Int = 1_000, middle: String = "", tail: String = "") -> String {
+        count == 1_000 && middle.isEmpty && tail.isEmpty
             ? Self.plain : Self.document(count, middle: middle, tail: tail)
     }
 
-    private static let plain = document(20_000, middle: "", tail: "")
+    private static let plain = document(1_000, middle: "", tail: "")
 
     private static func document(_ count: Int, middle: String, tail: String) -> String {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n"
@@ -43,7 +46,7 @@ final class ParallelReadTests: XCTestCase {
 
     func testABigDocumentReadsTheSameInHalves() {
         let text = document()
-        XCTAssertGreaterThan(text.utf8.count, 1 << 20)
+        XCTAssertGreaterThan(text.utf8.count, XMLToTextTests.halvesFrom)
         let (one, halves) = both(text)
         XCTAssertEqual(one, halves)
         XCTAssertFalse(one.hasPrefix("error"))
@@ -53,16 +56,18 @@ final class ParallelReadTests: XCTestCase {
 
     func testAMiddleLineInsideAStringIsNoEntry() {
         // The guessed entry is text: the first reader reads through it, as one reader does.
-        let fake = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 20_000)
+        let fake = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 2_000)
         let text = document(middle: "\t<key>s</key>\n\t<string>\(fake)</string>\n")
+        XMLToTextTests.assertMiddle(Array(text.utf8), in: fake)
         let (one, halves) = both(text)
         XCTAssertEqual(one, halves)
         XCTAssertFalse(one.contains("\"fake\""), "a key inside a string is text")
     }
 
     func testAMiddleLineInACommentOrCDATAIsNoEntry() {
-        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 20_000)
+        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 2_000)
         for middle in ["<!--\(lines)\n-->\n", "\t<key>c</key>\n\t<string><![CDATA[\(lines)]]></string>\n"] {
+            XMLToTextTests.assertMiddle(Array(document(middle: middle).utf8), in: lines)
             let (one, halves) = both(document(middle: middle))
             XCTAssertEqual(one, halves)
             XCTAssertFalse(one.hasPrefix("error"), one)
@@ -72,16 +77,16 @@ final class ParallelReadTests: XCTestCase {
 
     func testAnErrorAfterTheMiddleIsTheSameError() {
         let (one, halves) = both(
-            document(30_000, middle: "", tail: "").replacingOccurrences(
-                of: "<key>k25000</key>", with: "<key>k25000</kex>"))
+            document(1_500, middle: "", tail: "").replacingOccurrences(
+                of: "<key>k1250</key>", with: "<key>k1250</kex>"))
         XCTAssertTrue(one.hasPrefix("error"), one)
         XCTAssertEqual(one, halves)
     }
 
     func testTheFirstErrorWinsWhenBothHalvesHaveOne() {
-        let text = document(30_000)
+        let text = document(1_500)
             .replacingOccurrences(of: "<integer>100</integer>", with: "<integer>x</integer>")
-            .replacingOccurrences(of: "<key>k25000</key>", with: "<key>k25000</kex>")
+            .replacingOccurrences(of: "<key>k1250</key>", with: "<key>k1250</kex>")
         let (one, halves) = both(text)
         XCTAssertTrue(one.contains("x"), one)
         XCTAssertEqual(one, halves)
@@ -89,14 +94,16 @@ final class ParallelReadTests: XCTestCase {
 
     func testAKeyInBothHalvesKeepsTheLastValue() throws {
         let text = document(middle: "").replacingOccurrences(
-            of: "<key>k19999</key>\n\t<array>\n\t\t<integer>19999</integer>",
+            of: "<key>k999</key>\n\t<array>\n\t\t<integer>999</integer>",
             with: "<key>k1</key>\n\t<array>\n\t\t<integer>-1</integer>")
         let bytes = Array(text.utf8)
-        let halves = try PropertyList.read(bytes, inParallel: { self.threads.run($0) }).0
+        let halves = try PropertyList.read(
+            bytes, inParallel: { self.threads.run($0) }, halvesFrom: XMLToTextTests.halvesFrom
+        ).0
         let one = try PropertyList.read(bytes).0
         guard case .dict(let a) = halves, case .dict(let b) = one else { return XCTFail("no dictionaries") }
         XCTAssertEqual(a.sortedEntries, b.sortedEntries)
-        XCTAssertEqual(a["k1"], .array([.int(-1), .string("v 19999")]))
+        XCTAssertEqual(a["k1"], .array([.int(-1), .string("v 999")]))
     }
 
     func testContentAfterTheRootAndOtherRootsAreJudgedAlike() {
@@ -105,7 +112,7 @@ final class ParallelReadTests: XCTestCase {
         XCTAssertEqual(junk.one, junk.halves)
         // An array root whose text has the middle line: no dictionary to split.
         let array =
-            "<plist>\n<array>\n" + String(repeating: "\t<string>\n\t<key>x</key></string>\n", count: 50_000)
+            "<plist>\n<array>\n" + String(repeating: "\t<string>\n\t<key>x</key></string>\n", count: 2_500)
             + "</array>\n</plist>\n"
         let (one, halves) = both(array)
         XCTAssertEqual(one, halves)
@@ -118,7 +125,8 @@ final class ParallelReadTests: XCTestCase {
         XCTAssertEqual(a, b)
     }
 
-    /// A big domain printed in two halves at once prints as one printer prints it.
+    /// A big domain printed in two halves at once prints as one printer prints it (big
+    /// here from 500 entries, not the store's 20,000).
     func testABigDomainPrintsTheSameInHalves() throws {
         let value = try PropertyList.read(Array(document().utf8)).0
         var piecesStarted = 0
@@ -132,7 +140,7 @@ final class ParallelReadTests: XCTestCase {
                 piecesStarted += 1
                 let thread = Background(work)
                 return { thread.join() }
-            })
+            }, halvesFrom: 500)
         XCTAssertEqual(piecesStarted, 1)
         XCTAssertEqual(halves, DefaultsPrinter.render(value))
     }

@@ -6,10 +6,12 @@ import XCTest
 
 /// The straight ways (`XMLReader.text`, `XMLReader.binary`) held byte for byte to the tree
 /// way (`XMLReader.read`, then `JSONWriter`, `DefaultsPrinter` or `BinaryWriter`) over
-/// generated documents, small and big enough to be read in halves, and over the corpus: a
+/// generated documents, small and big enough to be read in halves (over `halvesFrom`), and over the corpus: a
 /// change to one writer's output that the straight way does not share shows here.
 final class XMLStraightPathTests: XCTestCase {
     private let threads = SecondThreads()
+    /// Small documents read in halves, as big ones are (`XMLToTextTests.halvesFrom`).
+    private let halvesFrom = XMLToTextTests.halvesFrom
 
     /// Every straight answer for `text`, one reader and in halves, against the tree's; how
     /// many were written straight (a nil is left to the tree, never a different answer).
@@ -25,8 +27,8 @@ final class XMLStraightPathTests: XCTestCase {
         for (form, want) in expected {
             for inParallel in [nil, { self.threads.run($0) } as PropertyList.InParallel] {
                 let straight =
-                    try form.map { try XMLReader.text(text, as: $0, inParallel: inParallel) }
-                    ?? XMLReader.binary(text, inParallel: inParallel)
+                    try form.map { try XMLReader.text(text, as: $0, inParallel: inParallel, halvesFrom: halvesFrom) }
+                    ?? XMLReader.binary(text, inParallel: inParallel, halvesFrom: halvesFrom)
                 guard let straight else { continue }
                 written += 1
                 if straight != want {
@@ -125,7 +127,7 @@ final class XMLStraightPathTests: XCTestCase {
         for round in 0..<3 {
             var root = PlistDictionary()
             // A big root: keys made unique and in order by a prefix, a third of the values nested.
-            for i in 0..<9_000 {
+            for i in 0..<600 {
                 let value: PlistValue =
                     i % 3 == 0
                     ? .dict(generator.dict(generator.below(4), depth: 2, dollar: false))
@@ -134,7 +136,7 @@ final class XMLStraightPathTests: XCTestCase {
             }
             var xml = XMLWriter.encode(.dict(root))
             if round == 2 { xml = Self.respelled(xml) }
-            XCTAssertGreaterThan(xml.count, 1 << 20)
+            XCTAssertGreaterThan(xml.count, halvesFrom)
             XCTAssertEqual(try check(xml, "big round \(round)"), 6, "every form written straight")
         }
         XCTAssertEqual(threads.started, 3 * 3, "each form's second half read on another thread")

@@ -13,6 +13,8 @@ import TestSupport
 /// values' way, and a broken one never written.
 final class XMLToBinaryTests: XCTestCase {
     private let threads = SecondThreads()
+    /// Small documents read in halves, as big ones are (`XMLToTextTests.halvesFrom`).
+    private let halvesFrom = XMLToTextTests.halvesFrom
 
     /// What the values' way writes.
     private func valuesBinary(_ text: [UInt8]) throws -> [UInt8] {
@@ -23,14 +25,14 @@ final class XMLToBinaryTests: XCTestCase {
     /// mapped file's way, for UTF-8 as it is): the same, or all nil.
     private func straight(_ text: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws -> [UInt8]? {
         let one = try XMLReader.binary(text)
-        let halves = try XMLReader.binary(text, inParallel: { self.threads.run($0) })
+        let halves = try XMLReader.binary(text, inParallel: { self.threads.run($0) }, halvesFrom: halvesFrom)
         XCTAssertEqual(one, halves, "in halves as in one piece", file: file, line: line)
         if TextDecoding.isUTF8AsIs(Array(text.prefix(512))) {
             let drops = Drops(), others = SecondThreads()
             let mapped = try text.withUnsafeBufferPointer { buffer in
                 try XMLReader.binaryPlist(
                     mapped: buffer, owner: nil, dropPages: { drops.count.withLock { $0 += 1 } },
-                    inParallel: { others.run($0) }
+                    inParallel: { others.run($0) }, halvesFrom: halvesFrom
                 )?.bytes
             }
             XCTAssertEqual(mapped, one, "from where it lies as from an array", file: file, line: line)
@@ -64,13 +66,19 @@ final class XMLToBinaryTests: XCTestCase {
     }
 
     /// A mapped file can change under the writer (only truncation is the mapping's to
-    /// catch). The writer works out a string's size before it stores it, so a string that
-    /// is not ASCII, whose size in UTF-16 depends on its bytes, is copied as it is read:
-    /// bytes changed to another spelling between the sizing and the storing (here, each
-    /// time pages are given back, which they are among the stores) change nothing written.
+    /// catch). The writer works out a string's size before it stores it, and again for the
+    /// offset table, so a string that is not ASCII, whose size in UTF-16 depends on its
+    /// bytes, is copied as it is read: its bytes changed to another spelling once it is read
+    /// (here, each time pages are given back, which they are while the rest is read,
+    /// numbered and written) change nothing written. Without the copy the writer writes the
+    /// other spelling, of another size.
     func testAMappedTextChangedUnderTheWriterNeverChangesAStringsSize() throws {
-        // ééé is 6 bytes and 3 UTF-16 units, €€ is 6 bytes and 2.
-        let text = Array(document(40_000, middle: "\t<key>k019999x</key>\n\t<string>ééé tail</string>\n").utf8)
+        // ééé is 6 bytes and 3 UTF-16 units, €€ is 6 bytes and 2. The string is read first;
+        // the root's other entries are more than are read between givings back.
+        let entries = XMLNodeReading.progressEntries + 600
+        var document = "<plist><dict>\n<key>a</key><string>ééé tail</string>\n"
+        for i in 0..<entries { document += "<key>k\(String(format: "%05d", i))</key><true/>\n" }
+        let text = Array((document + "</dict></plist>\n").utf8)
         let expected = try XCTUnwrap(try XMLReader.binary(text))
         let pattern = Array("ééé".utf8), other = Array("€€".utf8)
         XCTAssertEqual(pattern.count, other.count)
@@ -84,13 +92,8 @@ final class XMLToBinaryTests: XCTestCase {
         let written = try XMLReader.binaryPlist(
             mapped: UnsafeBufferPointer(buffer), owner: nil,
             dropPages: {
-                // The first two are the reading's, before and after the string is read.
-                let n = drops.count.withLock {
-                    $0 += 1; return $0
-                }
-                guard n > 2 else { return }
-                let spelling = n % 2 == 0 ? pattern : other
-                for (i, byte) in spelling.enumerated() { shared.buffer[place + i] = byte }
+                drops.count.withLock { $0 += 1 }
+                for (i, byte) in other.enumerated() { shared.buffer[place + i] = byte }
             })?.bytes
         XCTAssertGreaterThan(drops.count.withLock { $0 }, 4, "given back while read, numbered and written")
         XCTAssertEqual(written, expected)
@@ -112,14 +115,14 @@ final class XMLToBinaryTests: XCTestCase {
     /// values repeat, so most scalars are written once for many entries. Its numbers and
     /// dates are of every width a node keeps: in the node (0 to 2³² - 1), or beside it
     /// (a real, a date, a negative integer, one of 2³² or more), equal ones in both halves.
-    /// By default 4,000 of them (1.3 MB), over the 1 MiB from which a document is read in
-    /// halves, as `testABigDocumentIsReadInHalvesAndWrittenInPieces` checks; the plain one
-    /// is made once.
+    /// By default 200 of them (66 KB), over the `halvesFrom` from which a document is read
+    /// in halves, as `testABigDocumentIsReadInHalvesAndWrittenInPieces` checks; the plain
+    /// one is made once.
     private func document(_ count: Int = XMLToBinaryTests.entries, middle: String = "") -> String {
         count == Self.entries && middle.isEmpty ? Self.plain : Self.document(count, middle: middle)
     }
 
-    private static let entries = 4_000
+    private static let entries = 200
     private static let plain = document(entries, middle: "")
 
     private static func document(_ count: Int, middle: String) -> String {
@@ -200,18 +203,20 @@ final class XMLToBinaryTests: XCTestCase {
 
     /// A big document is read in halves on two threads, and written in pieces (never
     /// whole, nor its objects' offsets kept): any piece size gives the same bytes, no piece
-    /// is bigger than asked but an object that is, alone.
+    /// is bigger than asked but an object that is, alone. Its data makes it over 64 KiB, so
+    /// its offsets are three bytes each.
     func testABigDocumentIsReadInHalvesAndWrittenInPieces() throws {
         let text = Array(
-            document(middle: "\t<key>k001999x</key>\n\t<data>\(String(repeating: "AAEC", count: 300))</data>\n")
+            document(middle: "\t<key>k000099x</key>\n\t<data>\(String(repeating: "AAEC", count: 22_000))</data>\n")
                 .utf8)
-        XCTAssertGreaterThan(text.count, 1 << 20)
+        XCTAssertGreaterThan(text.count, halvesFrom)
         try check(text)
         XCTAssertEqual(threads.started, 1, "the text's second half read on another")
         // The first half is read while the second is: the reader joins the other thread
         // once it reaches the middle, not before it reads (which made them one after the other).
         threads.assertEachRanBeside(count: 1)
         let whole = try XCTUnwrap(try XMLReader.binary(text))
+        XCTAssertEqual(whole[whole.count - 32 + 6], 3, "three-byte offsets")
         for chunk in [64, 500, 4096, 1 << 18] {
             var pieces: [[UInt8]] = []
             try text.withUnsafeBufferPointer { buffer in
@@ -220,12 +225,12 @@ final class XMLToBinaryTests: XCTestCase {
                 }
             }
             XCTAssertEqual(Array(pieces.joined()), whole, "pieces of \(chunk)")
-            // Two objects are bigger than some pieces: the root (4,001 entries, two 2-byte
-            // references each, behind a 4-byte header) and the 900-byte data (4). Each of
+            // Two objects are bigger than some pieces: the root (201 entries, two 2-byte
+            // references each, behind a 3-byte header) and the 66,000-byte data (6). Each of
             // them is a piece alone; every other piece fits.
             let over = pieces.filter { $0.count > chunk }.map(\.count)
-            XCTAssertEqual(over, [16_008, 904].filter { $0 > chunk }, "pieces of \(chunk)")
-            XCTAssertGreaterThanOrEqual(pieces.count, (whole.count - 16_008 - 904) / chunk, "pieces of \(chunk)")
+            XCTAssertEqual(over, [807, 66_006].filter { $0 > chunk }, "pieces of \(chunk)")
+            XCTAssertGreaterThanOrEqual(pieces.count, (whole.count - 807 - 66_006) / chunk, "pieces of \(chunk)")
         }
     }
 
@@ -254,7 +259,7 @@ final class XMLToBinaryTests: XCTestCase {
         try check(
             Array("<plist><dict><key>CF$UIDs</key><integer>3</integer><key>cf$uid</key><true/></dict></plist>".utf8))
         let big = document()
-        let twice = big.replacingOccurrences(of: "<key>k003999</key>", with: "<key>k000001</key>")
+        let twice = big.replacingOccurrences(of: "<key>k000199</key>", with: "<key>k000001</key>")
         XCTAssertNil(try straight(Array(twice.utf8)), "a key in both halves")
         // The second half's first key, in order with its own half's but before the first's last.
         var swapped = Array(big.utf8)
@@ -283,7 +288,7 @@ final class XMLToBinaryTests: XCTestCase {
     func testABrokenDocumentIsNeverWritten() {
         let big = document()
         for broken in [
-            String(big.dropLast(400)), big.replacingOccurrences(of: "<key>k003000</key>", with: "<key>k003000</kex>"),
+            String(big.dropLast(400)), big.replacingOccurrences(of: "<key>k000150</key>", with: "<key>k000150</kex>"),
             big.replacingOccurrences(of: "<integer>100</integer>", with: "<integer>x</integer>"),
             big.replacingOccurrences(of: "<key>k000100</key>", with: "<key>k000100\u{1}</key>"),
             big.replacingOccurrences(of: "<data>AAEC</data>", with: "<data>A</data>"),
@@ -292,7 +297,7 @@ final class XMLToBinaryTests: XCTestCase {
             let text = Array(broken.utf8)
             let valid = (try? PropertyList.read(text)) != nil
             let one = try? XMLReader.binary(text),
-                halves = try? XMLReader.binary(text, inParallel: { self.threads.run($0) })
+                halves = try? XMLReader.binary(text, inParallel: { self.threads.run($0) }, halvesFrom: halvesFrom)
             if valid {
                 XCTAssertEqual(one, halves)
                 if let one { XCTAssertEqual(one, try? valuesBinary(text)) }
@@ -307,13 +312,13 @@ final class XMLToBinaryTests: XCTestCase {
     }
 
     /// Random documents of few distinct scalars (so that most are written once for many
-    /// places) against the values' way, a few big enough to be read in halves; and with a
-    /// byte broken, never a different answer.
+    /// places) against the values' way, a few big enough to be read in halves (over
+    /// `halvesFrom`); and with a byte broken, never a different answer.
     func testRandomDocumentsAreWrittenAsTheirValuesAre() throws {
         var random = RandomPlist(rng: SplitMix(state: 51))
         var written = 0
         for round in 0..<400 {
-            let text = XMLWriter.encode(.dict(random.root(round % 200 == 0 ? 30_000 : random.int(12))))
+            let text = XMLWriter.encode(.dict(random.root(round % 200 == 0 ? 1_500 : random.int(12))))
             try check(text, "round \(round)")
             written += 1
             var broken = text

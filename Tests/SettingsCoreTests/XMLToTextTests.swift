@@ -26,7 +26,9 @@ final class XMLToTextTests: XCTestCase {
         _ text: [UInt8], _ form: XMLReader.TextForm = .json, file: StaticString = #filePath, line: UInt = #line
     ) throws -> String? {
         let one = try XMLReader.text(text, as: form).map { String(decoding: $0, as: UTF8.self) }
-        let halves = try XMLReader.text(text, as: form, inParallel: { self.threads.run($0) }).map {
+        let halves = try XMLReader.text(
+            text, as: form, inParallel: { self.threads.run($0) }, halvesFrom: Self.halvesFrom
+        ).map {
             String(decoding: $0, as: UTF8.self)
         }
         XCTAssertEqual(one, halves, "in halves as in one piece", file: file, line: line)
@@ -41,14 +43,19 @@ final class XMLToTextTests: XCTestCase {
         }
     }
 
+    /// The size from which these tests' documents are read in halves: the readers' own
+    /// (`XMLReader.halvesFrom`, 1 MiB) made small, so that the same reading in halves costs
+    /// a small document, not a megabyte in a debug build.
+    static let halvesFrom = 32 << 10
+
     /// A document of `count` entries in key order, `middle` put in the middle of them: by
-    /// default 8,000 (1.4 MB), over the 1 MiB from which a document is read in halves, as
-    /// `testABigDocumentIsWrittenInHalves` checks. The plain one is made once.
+    /// default 400 (70 KB), over the `halvesFrom` from which a document is read in halves,
+    /// as `testABigDocumentIsWrittenInHalves` checks. The plain one is made once.
     private func document(_ count: Int = XMLToTextTests.entries, middle: String = "") -> String {
         count == Self.entries && middle.isEmpty ? Self.plain : Self.document(count, middle: middle, entry: Self.entry)
     }
 
-    static let entries = 8_000
+    static let entries = 400
     private static let plain = document(entries, middle: "", entry: entry)
 
     private static func entry(_ i: Int, _ key: String) -> String {
@@ -127,13 +134,23 @@ final class XMLToTextTests: XCTestCase {
     }
 
     /// What goes in the middle of `document`: a line that looks like an entry of the root
-    /// (where the second reader may start), 20,000 times, inside CDATA and inside a comment.
-    /// 0.7 MB of them, for the middle of a document of `entries` (1.3 to 2.5 MB): its
-    /// middle falls in them.
+    /// (where the second reader may start), 2,000 times, inside CDATA and inside a comment.
+    /// 76 KB of them, for the middle of a document of `entries` (66 to 70 KB): its middle
+    /// falls in them, as `assertMiddle` checks.
     static func middlesThatAreNoEntries(entries: Int = entries) -> [String] {
-        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 20_000)
+        let lines = String(repeating: "\n\t<key>fake</key>\n\t<string>no</string>", count: 2_000)
         let key = String(format: "k%06dz", entries / 2 - 1)
         return ["\t<key>\(key)</key>\n\t<string><![CDATA[\(lines)]]></string>\n", "<!--\(lines)\n-->\n"]
+    }
+
+    /// Fails unless the middle byte of `text`, where the second reader looks for an entry,
+    /// lies in `middle`.
+    static func assertMiddle(_ text: [UInt8], in middle: String, line: UInt = #line) {
+        let string = String(decoding: text, as: UTF8.self)
+        guard let range = string.range(of: middle) else { return XCTFail("no middle", line: line) }
+        let start = string.utf8.distance(from: string.startIndex, to: range.lowerBound)
+        XCTAssertTrue(
+            (start..<(start + middle.utf8.count)).contains(text.count / 2), "the middle falls in the lines", line: line)
     }
 
     func testTheTextIsReadAsTheReaderReadsIt() throws {
@@ -145,7 +162,7 @@ final class XMLToTextTests: XCTestCase {
 
     func testABigDocumentIsWrittenInHalves() throws {
         let text = Array(document().utf8)
-        XCTAssertGreaterThan(text.count, 1 << 20)
+        XCTAssertGreaterThan(text.count, Self.halvesFrom)
         try checkBothForms(text)
         XCTAssertEqual(threads.started, 2, "each form's second half was read on another thread")
         threads.assertEachRanBeside(count: 2)
@@ -154,6 +171,7 @@ final class XMLToTextTests: XCTestCase {
     func testAMiddleLineInCDATAOrACommentIsNoEntry() throws {
         for middle in Self.middlesThatAreNoEntries() {
             let text = Array(document(middle: middle).utf8)
+            Self.assertMiddle(text, in: middle)
             try checkBothForms(text)
             XCTAssertFalse(try XCTUnwrap(try streamed(text)).contains("\"fake\":"))
         }
@@ -178,7 +196,7 @@ final class XMLToTextTests: XCTestCase {
         XCTAssertEqual(try streamed(dollar, .defaults), try valuesText(dollar, .defaults))
         XCTAssertNil(try streamed(dollar))
         let big = document()
-        let twice = big.replacingOccurrences(of: "<key>k007999</key>", with: "<key>k000001</key>")
+        let twice = big.replacingOccurrences(of: "<key>k000399</key>", with: "<key>k000001</key>")
         XCTAssertNil(try streamed(Array(twice.utf8)), "a key in both halves")
         XCTAssertNil(try streamed(Array(twice.utf8), .defaults), "a key in both halves")
         XCTAssertEqual(threads.started, 2, "read in halves, then refused")
@@ -188,13 +206,15 @@ final class XMLToTextTests: XCTestCase {
     func testABrokenDocumentIsNeverWritten() {
         let big = document()
         for broken in [
-            String(big.dropLast(400)), big.replacingOccurrences(of: "<key>k006000</key>", with: "<key>k006000</kex>"),
+            String(big.dropLast(400)), big.replacingOccurrences(of: "<key>k000300</key>", with: "<key>k000300</kex>"),
             big.replacingOccurrences(of: "<integer>100</integer>", with: "<integer>x</integer>"),
         ] {
             let text = Array(broken.utf8)
             for form in [XMLReader.TextForm.json, .defaults] {
                 XCTAssertNil(try? XMLReader.text(text, as: form))
-                XCTAssertNil(try? XMLReader.text(text, as: form, inParallel: { self.threads.run($0) }))
+                XCTAssertNil(
+                    try? XMLReader.text(
+                        text, as: form, inParallel: { self.threads.run($0) }, halvesFrom: Self.halvesFrom))
             }
         }
     }

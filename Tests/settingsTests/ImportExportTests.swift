@@ -66,18 +66,19 @@ final class ImportExportTests: XCTestCase {
     /// back as the XML is written (issue 34: peak memory under twice the file): the same XML
     /// as from the values. Cut short in place by another program while it is written (a
     /// truncating writer; ours rename), the export ends with status 3 and one line naming
-    /// the file, not with SIGBUS.
+    /// the file, not with SIGBUS. Big enough that the export blocks writing its first
+    /// 256 KB piece to the pipe (64 KB) with half the file still to read: 12,000 keys.
     func testABigBinaryDomainCutShortWhileExportedSaysSo() throws {
         let script = """
             import plistlib, sys
-            d = {"k%06d" % i: ("value %d" % i if i % 2 else i) for i in range(30000)}
+            d = {"k%06d" % i: ("value %d" % i if i % 2 else i) for i in range(12000)}
             plistlib.dump(d, open(sys.argv[1] + "/com.big.plist", "wb"), fmt=plistlib.FMT_BINARY)
             plistlib.dump(d, open(sys.argv[1] + "/com.bigxml.plist", "wb"))
             """
         let made = h.exec("/usr/bin/env", ["python3", "-c", script, h.config])
         XCTAssertEqual(made.status, 0, made.stderr)
         let whole = h.ok("export", "com.big", "-")
-        XCTAssertGreaterThan(whole.utf8.count, 1 << 20)
+        XCTAssertGreaterThan(whole.utf8.count, 2 << 18, "two pieces: the first blocks with half the file to read")
         XCTAssertEqual(whole, h.ok("export", "com.bigxml", "-"))
 
         let (process, output, error) = try h.start(["export", "com.big", "-"])
@@ -104,11 +105,12 @@ final class ImportExportTests: XCTestCase {
     /// pages it gives back as it goes (issue 34: peak memory), never into an array: the
     /// system door's trace (`CallTrace`) shows the file mapped, pages given back, and no
     /// read of it. The file written is the domain's values, as plistlib reads both,
-    /// non-ASCII strings and nested dictionaries' repeated keys included.
+    /// non-ASCII strings and nested dictionaries' repeated keys included. 5,000 keys are
+    /// enough: pages are given back every 4,096 values numbered and written.
     func testABigXMLDomainIsExportedToBinaryFromWhereItLies() throws {
         let script = """
             import plistlib, sys
-            d = {"k%06d" % i: ({"name": "é %d" % i, "n": i} if i % 3 == 0 else "value %d" % i) for i in range(30000)}
+            d = {"k%06d" % i: ({"name": "é %d" % i, "n": i} if i % 3 == 0 else "value %d" % i) for i in range(5000)}
             plistlib.dump(d, open(sys.argv[1] + "/com.bigxml.plist", "wb"))
             """
         let made = h.exec("/usr/bin/env", ["python3", "-c", script, h.config])
@@ -123,7 +125,7 @@ final class ImportExportTests: XCTestCase {
         XCTAssertTrue(calls.contains { $0.name == "mmap" && $0.fd == fd && $0.result == size }, "mapped: \(calls)")
         XCTAssertFalse(calls.contains { $0.name == "read" && $0.fd == fd }, "read into an array: \(calls)")
         XCTAssertGreaterThan(calls.filter { $0.name == "madvise" }.count, 2, "pages given back")
-        assertBinary(out, holds: "com.bigxml", count: 30000)
+        assertBinary(out, holds: "com.bigxml", count: 5000)
     }
 
     /// `path` is a binary plist of domain `domain`'s `count` values, as plistlib reads both.
@@ -172,46 +174,39 @@ final class ImportExportTests: XCTestCase {
     }
 
     /// `export D PATH` of an XML domain writes the binary plist as the file is read (issue
-    /// 34): the same bytes whether its keys are in order (the straight way, in halves for a
-    /// big file: 7,000 entries, 1.4 MB, over the 1 MiB that takes) or not (the values' way),
-    /// which plistlib reads as the domain; a damaged file is refused as a read refuses it,
-    /// and nothing is written.
+    /// 34): the same bytes whether its keys are in order (the straight way) or not (the
+    /// values' way), which plistlib reads as the domain; a damaged file is refused as a read
+    /// refuses it, and nothing is written. A file big enough to be read in halves (1 MiB) is
+    /// the release job's (`Benchmarks/BigDocuments`); `DomainTextTests` reads small ones in
+    /// halves through the store.
     func testAnXMLDomainExportsAsTheBinaryOfItsValues() throws {
         let script = """
             import datetime, plistlib, sys
             d = {"b": [1, 2.5, "x < y & \\u00e9", {"n": True, "m": [], "o": b"\\x00" * 9}], "a": {"z": False, "y": {}},
                  "c": "plain", "t": datetime.datetime(2020, 1, 2, 3, 4, 5), "u": 2 ** 64 - 1, "v": -(2 ** 63)}
-            big = {"k%06d" % i: [i % 50, "v%d" % (i % 7), {"r": i / 7, "s": "k%06d" % i}] for i in range(7000)}
             plistlib.dump(d, open(sys.argv[1] + "/com.sorted.plist", "wb"))
             plistlib.dump(d, open(sys.argv[1] + "/com.unsorted.plist", "wb"), sort_keys=False)
-            plistlib.dump(big, open(sys.argv[1] + "/com.big.plist", "wb"))
-            plistlib.dump(big, open(sys.argv[1] + "/com.bigunsorted.plist", "wb"), sort_keys=False)
             plistlib.dump(d | {"a": 1}, open(sys.argv[1] + "/com.cut.plist", "wb"))
             """
         let made = h.exec("/usr/bin/env", ["python3", "-c", script, h.config])
         XCTAssertEqual(made.status, 0, made.stderr)
         let out = h.config + "/../" + URL(fileURLWithPath: h.config).lastPathComponent + "-export"
         addTeardownBlock {
-            for name in ["a", "b", "c", "d", "cut"] { try? FileManager.default.removeItem(atPath: out + name) }
+            for name in ["a", "b", "cut"] { try? FileManager.default.removeItem(atPath: out + name) }
         }
-        XCTAssertGreaterThan(try Data(contentsOf: URL(fileURLWithPath: h.path("com.big"))).count, 1 << 20)
-        for (sorted, unsorted, a, b) in [
-            ("com.sorted", "com.unsorted", "a", "b"), ("com.big", "com.bigunsorted", "c", "d"),
-        ] {
-            h.ok("export", sorted, out + a)
-            h.ok("export", unsorted, out + b)
-            let straight = try Data(contentsOf: URL(fileURLWithPath: out + a))
-            XCTAssertEqual(straight, try Data(contentsOf: URL(fileURLWithPath: out + b)), sorted)
-            XCTAssertTrue(straight.starts(with: Array("bplist00".utf8)))
-            let same = h.exec(
-                "/usr/bin/env",
-                [
-                    "python3", "-c",
-                    "import plistlib, sys; l = [plistlib.load(open(p, 'rb')) for p in sys.argv[1:]]; print(l[0] == l[1])",
-                    out + a, h.path(sorted),
-                ])
-            XCTAssertEqual(same.stdout, "True\n", sorted + same.stderr)
-        }
+        h.ok("export", "com.sorted", out + "a")
+        h.ok("export", "com.unsorted", out + "b")
+        let straight = try Data(contentsOf: URL(fileURLWithPath: out + "a"))
+        XCTAssertEqual(straight, try Data(contentsOf: URL(fileURLWithPath: out + "b")))
+        XCTAssertTrue(straight.starts(with: Array("bplist00".utf8)))
+        let same = h.exec(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import plistlib, sys; l = [plistlib.load(open(p, 'rb')) for p in sys.argv[1:]]; print(l[0] == l[1])",
+                out + "a", h.path("com.sorted"),
+            ])
+        XCTAssertEqual(same.stdout, "True\n", same.stderr)
         // Cut short: refused as a read refuses it, with nothing written.
         let cut = try Data(contentsOf: URL(fileURLWithPath: h.path("com.cut"))).dropLast(30)
         try cut.write(to: URL(fileURLWithPath: h.path("com.cut")))

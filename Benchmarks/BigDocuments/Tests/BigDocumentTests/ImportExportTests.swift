@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 /// `export` of a 100,000-key domain (from the root suite's `ImportExportTests`): the
-/// peak memory the release build needs, against its stored thresholds.
+/// peak memory the release build needs, against its stored thresholds; and of a domain
+/// big enough to be read in halves, the same bytes as from its values.
 final class ImportExportTests: XCTestCase {
     var h: Harness!
     override func setUp() { h = Harness() }
@@ -60,6 +61,32 @@ final class ImportExportTests: XCTestCase {
                 """, h.path("com.big"),
             ])
         XCTAssertEqual(check.status, 0, check.stderr)
+    }
+
+    /// `export D PATH` of an XML domain over the 1 MiB from which it is read in halves
+    /// (7,000 entries, 1.4 MB; from the root suite's
+    /// `testAnXMLDomainExportsAsTheBinaryOfItsValues`): the same bytes whether its keys are
+    /// in order (the straight way, in halves) or not (the values' way), which plistlib reads
+    /// as the domain.
+    func testABigXMLDomainExportsInHalvesAsTheBinaryOfItsValues() throws {
+        let script = """
+            import plistlib, sys
+            big = {"k%06d" % i: [i % 50, "v%d" % (i % 7), {"r": i / 7, "s": "k%06d" % i}] for i in range(7000)}
+            plistlib.dump(big, open(sys.argv[1] + "/com.big.plist", "wb"))
+            plistlib.dump(big, open(sys.argv[1] + "/com.bigunsorted.plist", "wb"), sort_keys=False)
+            """
+        let made = h.exec("/usr/bin/env", ["python3", "-c", script, h.config])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let out = h.config + "-exported"
+        addTeardownBlock {
+            for name in ["a", "b"] { try? FileManager.default.removeItem(atPath: out + name) }
+        }
+        XCTAssertGreaterThan(try Data(contentsOf: URL(fileURLWithPath: h.path("com.big"))).count, 1 << 20)
+        h.ok("export", "com.big", out + "a")
+        h.ok("export", "com.bigunsorted", out + "b")
+        let straight = try Data(contentsOf: URL(fileURLWithPath: out + "a"))
+        XCTAssertEqual(straight, try Data(contentsOf: URL(fileURLWithPath: out + "b")))
+        assertBinary(out + "a", holds: "com.big", count: 7000)
     }
 
     /// `com.big`: the benchmark's 100,000-key XML domain of every type, written by plistlib.
