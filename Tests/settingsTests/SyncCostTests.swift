@@ -79,6 +79,22 @@ final class SyncCostTests: SyncTestCase {
         XCTAssertTrue(world.wasHit)
     }
 
+    /// The user's identity is asked of git only when the environment does not name it
+    /// whole: a round that commits on such a machine runs no `git config`, and its commit
+    /// is the environment's.
+    func testACommitWithTheIdentityInTheEnvironmentRunsNoGitConfig() throws {
+        on("a", "sync", "init", world.remote)
+        on("a", "write", "com.app", "k", "-int", "1")
+        let (path, log) = try countingGit()
+        _ = commands(log)
+        on("a", "sync", extra: ["PATH": path])
+        let round = commands(log)
+        XCTAssertTrue(round.contains("commit-tree"), "\(round)")
+        XCTAssertFalse(round.contains("config"), "\(round)")
+        let author = world.git(["--git-dir=" + world.remote, "log", "-1", "--format=%an %ae %cn %ce", "main"])
+        XCTAssertEqual(author.stdout, "a a@example.com a a@example.com\n")
+    }
+
     /// Counted as the listings the system door made of the folder (`CallTrace`).
     func testAFirstImportListsTheConfigFolderOnce() throws {
         on("a", "sync", "init", world.remote)
