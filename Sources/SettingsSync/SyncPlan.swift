@@ -107,7 +107,7 @@ struct Plan {
         let liveBefore: PlistDictionary
         let liveAfter: PlistDictionary
         /// The base's entry once applied: what was pushed (nil: no file).
-        let agreed: TreeEntry?
+        var agreed: TreeEntry?
         /// Its values, when the merge built them (for a key the schema refuses).
         let agreedValues: PlistDictionary?
         /// The base's entries before: kept when applying fails.
@@ -154,6 +154,9 @@ struct Plan {
             if !unchanged { wanted += previous }
         }
         let blobs = BlobReader(wanted, git)
+        // The blobs of merged values, stored after the loop in one git, not one each: a
+        // first round exporting a folder of domains ran a git per domain.
+        var unstored: [(bytes: [UInt8], tree: Int, domain: Int, theirs: [TreeEntry], exported: Int)] = []
         for key in order {
             let previous = base.domains[key] ?? []
             // An entry of another kind under the domain's name says nothing of it: the
@@ -269,6 +272,7 @@ struct Plan {
                 remoteValues = values
             }
             let entry: TreeEntry?
+            var bytes: [UInt8]? = nil
             if theirs.count == 1, let remoteValues, remoteValues.sorted == pushed, theirs[0].name == name + ".plist" {
                 entry = theirs[0]
             } else if unchangedRemote, local.isEmpty, !pushed.isEmpty, let ready, let blob = ready.blob {
@@ -276,15 +280,31 @@ struct Plan {
                 // parsed and stored as it is.
                 entry = TreeEntry(mode: "100644", type: "blob", id: blob, name: name + ".plist")
             } else {
-                entry = try Self.entry(name, pushed, git)
+                // Its id is filled in once stored, below.
+                bytes = Self.encoded(pushed)
+                entry = bytes.map { _ in TreeEntry(mode: "100644", type: "blob", id: "", name: name + ".plist") }
+            }
+            if let bytes {
+                unstored.append((bytes, tree.count, domains.count, theirs, exported.count))
+                exported.append(name)
+            } else if theirs != (entry.map { [$0] } ?? []) {
+                exported.append(name)
             }
             if let entry { tree.append(entry) }
-            if theirs != (entry.map { [$0] } ?? []) { exported.append(name) }
             domains.append(
                 Domain(
                     name: name, liveBefore: ours, liveAfter: merged, agreed: entry, agreedValues: pushed,
                     previous: previous))
         }
+        let ids = try git.store(all: unstored.map(\.bytes))
+        var same: Set<Int> = []
+        for (blob, id) in zip(unstored, ids) {
+            let entry = TreeEntry(mode: "100644", type: "blob", id: id, name: tree[blob.tree].name)
+            tree[blob.tree] = entry
+            domains[blob.domain].agreed = entry
+            if blob.theirs == [entry] { same.insert(blob.exported) }
+        }
+        if !same.isEmpty { exported = exported.indices.filter { !same.contains($0) }.map { exported[$0] } }
         // A foreign entry under a domain's name (a link committed as `D.plist`) gives way
         // to the domain's file.
         let names = Set(tree.map(\.name))
@@ -300,15 +320,19 @@ struct Plan {
     /// hold them), keys in byte order (so equal values are one blob on every machine); nil
     /// for no values (no file).
     static func entry(_ name: String, _ values: PlistDictionary, _ git: Git) throws(SyncError) -> TreeEntry? {
+        guard let bytes = encoded(values) else { return nil }
+        return TreeEntry(mode: "100644", type: "blob", id: try git.store(bytes), name: name + ".plist")
+    }
+
+    /// The bytes `entry` stores for `values`; nil for none.
+    static func encoded(_ values: PlistDictionary) -> [UInt8]? {
         guard !values.isEmpty else { return nil }
         let root = PlistValue.dict(values.sorted)
         // What XML cannot hold (a control character, a fraction of a second) travels in
         // the binary form, which every reader takes: never lost, never blocking the rest.
         let xml =
             PropertyList.unstorable(key: "", value: root, format: .xml) == nil && !PropertyList.hasFractionalDate(root)
-        let bytes = xml ? XMLWriter.encode(root) : BinaryWriter.encode(root)
-        return TreeEntry(
-            mode: "100644", type: "blob", id: try git.store(bytes), name: name + ".plist")
+        return xml ? XMLWriter.encode(root) : BinaryWriter.encode(root)
     }
 }
 

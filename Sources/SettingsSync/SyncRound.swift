@@ -253,15 +253,17 @@ package struct SyncRound {
             let fetching = Background { Result { () throws(SyncError) in try git.attempt(Self.fetchArguments) } }
             let reads = changed.map { domain in (domain, Result { () throws(StoreError) in try domain.read() }) }
             let storing = Background { () -> [String: String] in
-                var blobs: [String: String] = [:]
-                // One git each: worth it for the few files a person changed, not for the
-                // thousands a round just imported (their blobs are the repository's).
-                guard reads.count <= 8 else { return blobs }
+                // Worth a git for the few files a person changed, not for the thousands a
+                // round just imported (their blobs are the repository's).
+                guard reads.count <= 8 else { return [:] }
+                var names: [String] = [], files: [[UInt8]] = []
                 for (domain, read) in reads {
                     guard case .success(let bytes?) = read, PropertyList.sniff(bytes) == .xml else { continue }
-                    blobs[DomainKey.exact(domain.name)] = try? git.store(bytes)
+                    names.append(DomainKey.exact(domain.name))
+                    files.append(bytes)
                 }
-                return blobs
+                guard let ids = try? git.store(all: files) else { return [:] }
+                return Dictionary(zip(names, ids)) { first, _ in first }
             }
             for (domain, read) in reads {
                 switch read {

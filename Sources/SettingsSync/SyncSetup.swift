@@ -61,10 +61,14 @@ package enum SyncSetup {
 
         /// The commit identity to add: none when the user has one of their own.
         func identity() throws(SyncError) -> [String: String?] {
+            let environment = git.environment
+            // An identity the environment names whole is git's whatever its config says
+            // (CI, a container): no git is asked.
+            let named = ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"]
+            if named.allSatisfy({ environment[$0] != nil }) { return [:] }
             let outcome = try git.attempt(["config", "-z", "--get-regexp", #"^user\.(name|email)$"#])
             let user = Set(Self.records(outcome.output).filter { !$0.1.isEmpty }.map(\.0))
             var identity: [String: String?] = [:]
-            let environment = git.environment
             if !user.contains("user.name") {
                 for variable in ["GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"] where environment[variable] == nil {
                     identity[variable] = "settings sync"

@@ -232,6 +232,50 @@ extension Git {
         try text(["hash-object", "-w", "--stdin"], input: bytes)
     }
 
+    /// Stores each of `blobs`; their ids, in order. Many go through `git fast-import`, one
+    /// git for up to `batchBytes` of them: a first round exporting a folder of domains ran
+    /// a `hash-object` per domain. One alone is `store`'s.
+    func store(all blobs: [[UInt8]]) throws(SyncError) -> [String] {
+        var ids: [String] = []
+        var start = 0
+        while start < blobs.count {
+            var end = start + 1, size = blobs[start].count
+            while end < blobs.count, size + blobs[end].count <= Self.batchBytes {
+                size += blobs[end].count
+                end += 1
+            }
+            if end - start == 1 {
+                ids.append(try store(blobs[start]))
+            } else {
+                ids += try imported(blobs[start..<end])
+            }
+            start = end
+        }
+        return ids
+    }
+
+    /// The most bytes of blobs one `fast-import` is handed (16 MiB): the input is held whole.
+    static let batchBytes = 16 << 20
+
+    /// `blobs` stored by one `git fast-import` (a mark each, then each mark's id asked on
+    /// its answer stream; `--done`: a stream cut short stores nothing); their ids.
+    private func imported(_ blobs: ArraySlice<[UInt8]>) throws(SyncError) -> [String] {
+        var input: [UInt8] = []
+        for (mark, bytes) in blobs.enumerated() {
+            input += Array("blob\nmark :\(mark + 1)\ndata \(bytes.count)\n".utf8)
+            input += bytes
+            input.append(UInt8(ascii: "\n"))
+        }
+        for mark in 0..<blobs.count { input += Array("get-mark :\(mark + 1)\n".utf8) }
+        input += Array("done\n".utf8)
+        let ids = try text(["fast-import", "--quiet", "--done", "--cat-blob-fd=1"], input: input)
+            .split(separator: "\n").map(String.init)
+        guard ids.count == blobs.count else {
+            throw .git(command: "fast-import", reason: "it named \(ids.count) of \(blobs.count) blobs")
+        }
+        return ids
+    }
+
     /// Makes a tree of `entries` (sorted as git wants); its id.
     func tree(_ entries: [TreeEntry]) throws(SyncError) -> String {
         var input: [UInt8] = []

@@ -44,32 +44,18 @@ final class GitTests: XCTestCase {
     }
 
     /// A plist file of `json`'s values, in `format` (xml, binary), written by plistlib.
-    private func plist(_ path: String, _ json: String, _ format: String = "xml") {
-        let r = h.exec(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                "import json, plistlib, sys; plistlib.dump(json.loads(sys.argv[2]), open(sys.argv[1], 'wb'), "
-                    + "fmt=plistlib.FMT_BINARY if sys.argv[3] == 'binary' else plistlib.FMT_XML)",
-                path, json, format,
-            ])
-        XCTAssertEqual(r.status, 0, r.stderr)
+    private func plist(_ path: String, _ json: String, _ format: String = "xml", line: UInt = #line) {
+        let (ok, text) = Plistlib.shared.ask(["dump", path, json, format])
+        XCTAssertTrue(ok, text, line: line)
     }
 
     /// plistlib's reading of a file, as sorted JSON, and its format.
-    private func read(_ path: String) -> (json: String, format: String) {
-        let r = h.exec(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                "import json, plistlib, sys; b = open(sys.argv[1], 'rb').read(); "
-                    + "print(json.dumps(plistlib.loads(b), sort_keys=True, default=str)); "
-                    + "print('binary' if b.startswith(b'bplist00') else 'xml')",
-                path,
-            ])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        let lines = r.stdout.split(separator: "\n").map(String.init)
-        return (lines.first ?? "", lines.last ?? "")
+    private func read(_ path: String, line: UInt = #line) -> (json: String, format: String) {
+        let (ok, json) = Plistlib.shared.ask(["load", path])
+        XCTAssertTrue(ok, json, line: line)
+        let (known, format) = Plistlib.shared.ask(["format", path])
+        XCTAssertTrue(known, format, line: line)
+        return (ok ? json : "", known ? format : "")
     }
 
     func testTextconvPrintsTheSameTextForEveryFormat() throws {

@@ -60,13 +60,18 @@ final class SyncCostTests: SyncTestCase {
         XCTAssertEqual(world.live("a"), #"{"other": 1, "volume": 500}"#)
     }
 
+    /// The round exporting them stores their blobs in a git or two, not one each; the
+    /// round after the import on another machine runs a few gits too.
     func testTheRoundAfterAnImportRunsAFewGitsNotOnePerDomain() throws {
         on("a", "sync", "init", world.remote)
         on("b", "sync", "init", world.remote)
         try oneKeyDomains(150, on: "b")
-        on("b", "sync")
         let (path, log) = try countingGit()
         _ = commands(log)
+        on("b", "sync", extra: ["PATH": path])
+        let exporting = commands(log)
+        XCTAssertLessThan(exporting.count, 20, "\(exporting)")
+        XCTAssertEqual(world.remoteFiles().count, 150)
         on("a", "sync", extra: ["PATH": path])
         let importing = commands(log)
         XCTAssertLessThan(importing.count, 20, "\(importing)")
@@ -77,6 +82,22 @@ final class SyncCostTests: SyncTestCase {
         XCTAssertLessThan(next.count, 10, "\(next)")
         XCTAssertFalse(next.contains("hash-object"), "\(next)")
         XCTAssertTrue(world.wasHit)
+    }
+
+    /// The user's identity is asked of git only when the environment does not name it
+    /// whole: a round that commits on such a machine runs no `git config`, and its commit
+    /// is the environment's.
+    func testACommitWithTheIdentityInTheEnvironmentRunsNoGitConfig() throws {
+        on("a", "sync", "init", world.remote)
+        on("a", "write", "com.app", "k", "-int", "1")
+        let (path, log) = try countingGit()
+        _ = commands(log)
+        on("a", "sync", extra: ["PATH": path])
+        let round = commands(log)
+        XCTAssertTrue(round.contains("commit-tree"), "\(round)")
+        XCTAssertFalse(round.contains("config"), "\(round)")
+        let author = world.git(["--git-dir=" + world.remote, "log", "-1", "--format=%an %ae %cn %ce", "main"])
+        XCTAssertEqual(author.stdout, "a a@example.com a a@example.com\n")
     }
 
     /// Counted as the listings the system door made of the folder (`CallTrace`).

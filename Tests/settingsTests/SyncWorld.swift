@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 
+@testable import settings
+
 /// Machines that sync through one bare repository on disk, with real git: each machine is
 /// its own config, data and home folders and git identity. An attacker is a plain clone
 /// of the same repository, committing whatever it likes.
@@ -17,8 +19,14 @@ final class SyncWorld {
         self.h = h
         work = h.config + "-sync"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        let r = h.exec("/usr/bin/env", ["git", "init", "-q", "--bare", "-b", branch, remote])
+        // No template (its sample hooks are files to copy each test), and no `gc --auto`
+        // after each push: a process per round that never finds anything to pack.
+        let r = h.exec("/usr/bin/env", ["git", "init", "-q", "--bare", "--template=", "-b", branch, remote])
         XCTAssertEqual(r.status, 0, r.stderr)
+        let config = try FileHandle(forWritingTo: URL(fileURLWithPath: remote + "/config"))
+        try config.seekToEnd()
+        try config.write(contentsOf: Data("[receive]\n\tautogc = false\n".utf8))
+        try config.close()
     }
 
     func cleanUp() { try? FileManager.default.removeItem(atPath: work) }
@@ -29,6 +37,9 @@ final class SyncWorld {
             "XDG_CONFIG_HOME": "\(work)/\(name)/config", "XDG_DATA_HOME": "\(work)/\(name)/data",
             "HOME": "\(work)/\(name)/home", "GIT_CONFIG_GLOBAL": "\(work)/\(name)/gitconfig",
             "GIT_CONFIG_NOSYSTEM": "1",
+            // No `git maintenance run --auto` after each fetch: a process per round that
+            // never finds anything to do in a test's few commits.
+            "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "maintenance.auto", "GIT_CONFIG_VALUE_0": "false",
         ]
         if !anonymous.contains(name) {
             environment["GIT_AUTHOR_NAME"] = name
@@ -65,6 +76,27 @@ final class SyncWorld {
         _ name: String, _ arguments: [String], status: Int32? = 0, extra: [String: String] = [:],
         file: StaticString = #filePath, line: UInt = #line
     ) -> Harness.Result {
+        let r = Harness.inProcess && extra.isEmpty ? inProcess(name, arguments) : spawned(name, arguments, extra)
+        if let status {
+            XCTAssertEqual(r.status, status, "\(name): settings \(arguments): \(r.stderr)", file: file, line: line)
+        }
+        return r
+    }
+
+    /// A machine's command run in this process (`CLI.run`), as `Harness.run` runs one with
+    /// the debug build: a process each was most of a sync test's time. One given variables of
+    /// its own runs as a process (`spawned`): a wrapper's PATH is looked up in the
+    /// environment of the process that starts git, and a hook signals `settings` by name.
+    private func inProcess(_ name: String, _ arguments: [String]) -> Harness.Result {
+        _ = Harness.programsPolicy
+        let out = Harness.Collected(), err = Harness.Collected()
+        let status = CLI.run(
+            arguments, environment: environment(name), input: [], output: out.append, error: err.append)
+        return Harness.Result(status: status, stdout: out.text, stderr: err.text)
+    }
+
+    /// A machine's command as its own process of the binary.
+    private func spawned(_ name: String, _ arguments: [String], _ extra: [String: String]) -> Harness.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Harness.settings)
         process.arguments = arguments
@@ -77,13 +109,9 @@ final class SyncWorld {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let r = Harness.Result(
+        return Harness.Result(
             status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
             stderr: String(decoding: e, as: UTF8.self))
-        if let status {
-            XCTAssertEqual(r.status, status, "\(name): settings \(arguments): \(r.stderr)", file: file, line: line)
-        }
-        return r
     }
 
     /// A machine's config folder and the path of one of its domains.
@@ -102,16 +130,9 @@ final class SyncWorld {
     }
 
     func json(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> String {
-        let r = h.exec(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                "import json, plistlib, sys; "
-                    + "print(json.dumps(plistlib.load(open(sys.argv[1], 'rb')), sort_keys=True, default=str))",
-                path,
-            ])
-        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
-        return r.stdout.trimmingCharacters(in: .newlines)
+        let (ok, text) = Plistlib.shared.ask(["load", path])
+        XCTAssertTrue(ok, text, file: file, line: line)
+        return ok ? text : ""
     }
 
     /// git, run in the test's environment with a fixed identity.
