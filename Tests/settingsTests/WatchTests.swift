@@ -31,13 +31,42 @@ final class WatchTests: XCTestCase {
         }
     }
 
-    /// Starts `settings watch ARGS…`; `finish` waits for it and returns status and output.
-    /// `options` go before the verb (`-currentHost`).
+    /// A `settings watch` running in the background: `waitForLines` waits for what it has
+    /// printed so far, and calling it waits for it to end and returns status and output.
+    final class Watching {
+        let process: Process
+        private let out: Pipe, err: Pipe
+        private var output = Data(), error = Data()
+
+        init(_ process: Process, out: Pipe, err: Pipe) { (self.process, self.out, self.err) = (process, out, err) }
+
+        /// Returns once the watch has printed `count` lines in all on standard output (or
+        /// `error`), or has ended: a change it reported, waited on instead of a sleep.
+        func waitForLines(_ count: Int, onError: Bool = false) {
+            let handle = (onError ? err : out).fileHandleForReading
+            while (onError ? error : output).count(where: { $0 == UInt8(ascii: "\n") }) < count {
+                let more = handle.availableData
+                if more.isEmpty { return }
+                if onError { error += more } else { output += more }
+            }
+        }
+
+        func callAsFunction() -> (Int32, String, String) {
+            output += out.fileHandleForReading.readDataToEndOfFile()
+            error += err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (
+                process.terminationStatus, String(decoding: output, as: UTF8.self),
+                String(decoding: error, as: UTF8.self)
+            )
+        }
+    }
+
+    /// Starts `settings watch ARGS…`; calling the result waits for it and returns status
+    /// and output. `options` go before the verb (`-currentHost`).
     private func watch(
         _ arguments: [String], config: String? = nil, options: [String] = [], environment extra: [String: String] = [:]
-    ) throws -> () -> (
-        Int32, String, String
-    ) {
+    ) throws -> Watching {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Harness.settings)
         process.arguments = options + ["watch"] + arguments
@@ -52,11 +81,7 @@ final class WatchTests: XCTestCase {
         process.standardError = err
         try process.run()
         Self.waitUntilWaiting(process)
-        return {
-            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-        }
+        return Watching(process, out: out, err: err)
     }
 
     func testOneWriteIsExactlyOneLine() throws {
@@ -72,13 +97,13 @@ final class WatchTests: XCTestCase {
     /// which rewrites the file in place: six changes, six lines, no deletion.
     func testAtomicWritesAndFoundationWritesAlternating() throws {
         h.ok("write", "com.w", "n", "-int", "0")
-        let finish = try watch(["com.w", "--count", "6", "--debounce", "20"])
+        let finish = try watch(["com.w", "--count", "6", "--debounce", "20", "--timeout", "20"])
         for i in 1...3 {
             h.ok("write", "com.w", "n", "-int", "\(2 * i - 1)")
-            Thread.sleep(forTimeInterval: 0.15)
+            finish.waitForLines(2 * i - 1)
             let r = h.exec(Harness.probe, ["set", "com.w", "n", "int", "\(2 * i)"])
             XCTAssertEqual(r.status, 0, r.stderr)
-            Thread.sleep(forTimeInterval: 0.15)
+            finish.waitForLines(2 * i)
         }
         let (status, out, err) = finish()
         XCTAssertEqual(status, 0, err)
@@ -88,12 +113,12 @@ final class WatchTests: XCTestCase {
     /// Nothing changed before --timeout: status 124, as timeout(1), and one line (issue 19).
     func testOtherDomainsOnlyTimeOutWithStatus124() throws {
         h.ok("write", "com.w", "volume", "-int", "3")
-        let finish = try watch(["com.w", "--timeout", "1"])
+        let finish = try watch(["com.w", "--timeout", "0.5"])
         h.ok("write", "com.other", "music", "-bool", "true")
         let (status, out, err) = finish()
         XCTAssertEqual(status, 124)
         XCTAssertEqual(out, "")
-        XCTAssertEqual(err, "settings: no change to com.w in 1 s\n")
+        XCTAssertEqual(err, "settings: no change to com.w in 0.5 s\n")
     }
 
     func testAKeyFilterAndADeletedFile() throws {
@@ -241,7 +266,7 @@ final class WatchTests: XCTestCase {
     func testABurstIsOneLineAndARevertIsNone() throws {
         h.ok("write", "com.w", "n", "-int", "0")
         let store = DomainStore(directory: h.config)
-        let finish = try watch(["com.w", "--timeout", "2", "--debounce", "100"])
+        let finish = try watch(["com.w", "--timeout", "1.5", "--debounce", "100"])
         let start = DomainWatcher.clock()
         for i in 1...20 {
             try store.update(.named("com.w"), host: .any, key: "n") {
@@ -249,7 +274,7 @@ final class WatchTests: XCTestCase {
             }
         }
         let burst = DomainWatcher.clock() - start
-        Thread.sleep(forTimeInterval: 0.5)
+        finish.waitForLines(1)
         try store.update(.named("com.w"), host: .any, key: "n") {
             $0 = .int(99); return true
         }
@@ -283,10 +308,10 @@ final class WatchTests: XCTestCase {
     /// left byte for byte as it is, and the next good write is seen again.
     func testACorruptFileIsReportedOnceAndNeverAsDeletions() throws {
         h.ok("write", "com.w", "volume", "-int", "3")
-        let finish = try watch(["com.w", "--count", "1"])
+        let finish = try watch(["com.w", "--count", "1"], environment: ["SETTINGS_READ_RETRY": "0.1"])
         let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>volume</key>".utf8)
         try garbage.write(to: URL(fileURLWithPath: h.path("com.w")), options: .atomic)
-        Thread.sleep(forTimeInterval: 1.5)  // past the store's retries
+        finish.waitForLines(1, onError: true)  // past the store's retries
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: h.path("com.w"))), garbage)
         try Data(XMLWriter.encode(.dict(["volume": .int(4)]))).write(
             to: URL(fileURLWithPath: h.path("com.w")), options: .atomic)
@@ -353,7 +378,7 @@ final class WatchTests: XCTestCase {
         let finish = try watch(["com.w", "--count", "2", "--timeout", "5"], config: h.config + "/cfg")
         try FileManager.default.createSymbolicLink(atPath: h.config + "/cfg.new", withDestinationPath: "B")
         XCTAssertEqual(rename(h.config + "/cfg.new", h.config + "/cfg"), 0)
-        Thread.sleep(forTimeInterval: 0.3)
+        finish.waitForLines(1)
         try DomainStore(directory: h.config + "/cfg").update(.named("com.w"), host: .any, key: "k") {
             $0 = .int(3); return true
         }
@@ -366,11 +391,11 @@ final class WatchTests: XCTestCase {
     /// removed (its folders made after the watch started) is a change of the key.
     func testAnAdministratorsFilesAreWatchedToo() throws {
         h.ok("write", "com.w", "volume", "-int", "3")
-        let finish = try watch(["com.w", "--count", "3"])
+        let finish = try watch(["com.w", "--count", "3", "--timeout", "20"])
         h.admin("managed", "com.w.json", #"{"volume": 9}"#)
-        Thread.sleep(forTimeInterval: 0.3)
+        finish.waitForLines(1)
         h.admin("defaults", "com.w.plist", "{ theme = dark; }")
-        Thread.sleep(forTimeInterval: 0.3)
+        finish.waitForLines(2)
         try FileManager.default.removeItem(atPath: h.system + "/settings/managed/com.w.json")
         let (status, out, err) = finish()
         XCTAssertEqual(status, 0, err)

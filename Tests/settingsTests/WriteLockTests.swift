@@ -11,12 +11,18 @@ final class WriteLockTests: XCTestCase {
 
     /// A process holding `flock(2)` of `path` (shared or exclusive) until it is killed:
     /// `flock(1)` takes it on a descriptor the shell then hands to `sleep` by `exec`.
+    /// Returns once it holds it (it says so), not after a guessed time.
     func hold(_ path: String, shared: Bool = false) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "exec 9<\"$1\"; flock \(shared ? "-s" : "-x") 9; exec sleep 30", "sh", path]
+        p.arguments = [
+            "-c", "exec 9<\"$1\"; flock \(shared ? "-s" : "-x") 9; echo locked; exec sleep 30 >/dev/null", "sh", path,
+        ]
+        let said = Pipe()
+        p.standardOutput = said
         try p.run()
-        Thread.sleep(forTimeInterval: 0.3)
+        let line = said.fileHandleForReading.readData(ofLength: 7)
+        XCTAssertEqual(String(decoding: line, as: UTF8.self), "locked\n")
         return p
     }
 
@@ -68,13 +74,13 @@ final class WriteLockTests: XCTestCase {
         var scripts: [String] = []
         for w in 0..<4 {
             scripts.append(
-                "for i in $(seq 30); do \(Harness.settings) write com.shared w\(w)k$i -int $i || exit 1; done")
+                "for i in $(seq 10); do \(Harness.settings) write com.shared w\(w)k$i -int $i || exit 1; done")
         }
         for (w, name) in ["com.one", "com.two", "com.Case", "com.case"].enumerated() {
-            scripts.append("for i in $(seq 30); do \(Harness.settings) write \(name) w\(w)k$i -int $i || exit 1; done")
+            scripts.append("for i in $(seq 10); do \(Harness.settings) write \(name) w\(w)k$i -int $i || exit 1; done")
         }
         scripts.append(
-            "for i in $(seq 30); do \(Harness.settings) write com.gone k -int $i && \(Harness.settings) delete com.gone || exit 1; done"
+            "for i in $(seq 10); do \(Harness.settings) write com.gone k -int $i && \(Harness.settings) delete com.gone || exit 1; done"
         )
         let processes = try scripts.map { script -> Process in
             let p = Process()
@@ -89,12 +95,12 @@ final class WriteLockTests: XCTestCase {
             XCTAssertEqual(p.terminationStatus, 0)
         }
         let shared = h.plistlibJSON(h.path("com.shared"))
-        for w in 0..<4 { for i in 1...30 { XCTAssertTrue(shared.contains("\"w\(w)k\(i)\": \(i)"), "w\(w)k\(i)") } }
+        for w in 0..<4 { for i in 1...10 { XCTAssertTrue(shared.contains("\"w\(w)k\(i)\": \(i)"), "w\(w)k\(i)") } }
         let files = try FileManager.default.contentsOfDirectory(atPath: h.config).filter { $0.hasSuffix(".plist") }
             .sorted()
         XCTAssertEqual(files.filter { $0.lowercased() == "com.case.plist" }.count, 1, "\(files)")
         let cased = h.plistlibJSON(h.path(files.first { $0.lowercased() == "com.case.plist" }!.dropLast(6).description))
-        for w in 2...3 { for i in 1...30 { XCTAssertTrue(cased.contains("\"w\(w)k\(i)\": \(i)"), "w\(w)k\(i)") } }
+        for w in 2...3 { for i in 1...10 { XCTAssertTrue(cased.contains("\"w\(w)k\(i)\": \(i)"), "w\(w)k\(i)") } }
         XCTAssertFalse(files.contains("com.gone.plist"))
         XCTAssertFalse(files.contains { $0.hasPrefix(".settings-tmp") }, "\(files)")
     }
