@@ -211,19 +211,19 @@ final class SettingsTests: XCTestCase {
         XCTAssertLessThan(latency, 0.2, "delivered \(Int(latency * 1000)) ms after the write returned")
     }
 
-    /// Two processes, 200 locked `modify { $0 += 1 }` each: none is lost.
-    func testTwoProcessesModifyingEndAt400() {
+    /// Two processes, 60 locked `modify { $0 += 1 }` each: none is lost.
+    func testTwoProcessesModifyingEndAt120() {
         let group = DispatchGroup()
         for _ in 0..<2 {
             group.enter()
             let scratch = self.scratch!
             Thread.detachNewThread {
-                scratch.run("SettingsKitProbe", ["count", scratch.directory, "com.example.kit", "200"])
+                scratch.run("SettingsKitProbe", ["count", scratch.directory, "com.example.kit", "60"])
                 group.leave()
             }
         }
         group.wait()
-        XCTAssertEqual(scratch.run("settings", ["read", "com.example.kit", "count"]), "400\n")
+        XCTAssertEqual(scratch.run("settings", ["read", "com.example.kit", "count"]), "120\n")
     }
 
     /// A cancelled observation stops its watcher and closes its descriptors: the inotify

@@ -652,7 +652,7 @@ final class AttackTests: XCTestCase {
     /// Two first writes in two cases of one name make one file with both keys: the
     /// name is looked up under the lock.
     func testFirstWritesInTwoCasesMakeOneFile() throws {
-        for round in 0..<15 {
+        for round in 0..<6 {
             let h = Harness()
             defer { h.cleanUp() }
             let a = Process(), b = Process()

@@ -340,7 +340,7 @@ final class EditTests: XCTestCase {
         defer { if holder.isRunning { holder.terminate() } }
         let merging = try started(editor([#"sed -i 's/"volume": 5/"volume": 6/' "$1"; touch \#(marker)"#]))
         waitFor(marker)
-        Thread.sleep(forTimeInterval: 0.3)
+        WatchTests.waitUntilSleeping(merging)
         XCTAssertTrue(merging.isRunning, "the merge waits for the lock")
         kill(merging.processIdentifier, SIGKILL)
         merging.waitUntilExit()

@@ -31,6 +31,24 @@ final class WatchTests: XCTestCase {
         }
     }
 
+    /// Returns once `process` sleeps in nanosleep(2), as a writer does between its tries of
+    /// a lock another holds (`FileSystem.lockExclusive`): it has reached the lock and
+    /// waits there. At most 10 s.
+    static func waitUntilSleeping(_ process: Process) {
+        let deadline = Date().addingTimeInterval(10)
+        let path = "/proc/\(process.processIdentifier)/syscall"
+        while Date() < deadline, process.isRunning {
+            // nanosleep or clock_nanosleep: 35 or 230 on x86_64, 101 or 115 on arm64.
+            let call = (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: " ").first
+            #if arch(x86_64)
+                if call == "35" || call == "230" { return }
+            #else
+                if call == "101" || call == "115" { return }
+            #endif
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+
     /// A `settings watch` running in the background: `waitForLines` waits for what it has
     /// printed so far, and calling it waits for it to end and returns status and output.
     final class Watching {
