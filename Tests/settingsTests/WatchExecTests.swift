@@ -302,6 +302,54 @@ final class WatchExecTests: XCTestCase {
         }
     }
 
+    /// The parent `/proc` gives a process, nil once it is gone.
+    private func parent(of pid: Int32) -> Int32? {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return status.split(separator: "\n").first { $0.hasPrefix("PPid:") }.flatMap {
+            Int32($0.dropFirst(5).trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// A child the command leaves running (`cmd &`) is reparented to the watch, not to
+    /// init, and the watch reaps it once it ends (by the next run at the latest): a
+    /// signal's wait for the command's group never waits on a zombie that init has not
+    /// reaped yet (a second in some sandboxes, for ever in a container whose first
+    /// process reaps nothing; the wait then lasted the grace and a second more).
+    func testTheCommandsOrphansAreTheWatchsToReap() throws {
+        let pids = scratch("orphans")
+        let (watch, _, err) = try startWatch(["com.example.app", "--exec", "sleep 27.4 & echo $! >> \(pids)"])
+        addTeardownBlock { [self] in
+            for pid in living(["sleep", "27.4"]) { kill(pid, SIGKILL) }
+            if watch.isRunning { kill(watch.processIdentifier, SIGKILL) }
+        }
+        func orphans(_ count: Int) -> [Int32] {
+            let deadline = Date().addingTimeInterval(10)
+            var found: [Int32] = []
+            while Date() < deadline, found.count < count {
+                Thread.sleep(forTimeInterval: 0.005)
+                let text = (try? String(contentsOfFile: pids, encoding: .utf8)) ?? ""
+                found = text.split(separator: "\n").compactMap { Int32($0) }
+            }
+            return found
+        }
+        h.ok("write", "com.example.app", "k", "-int", "1")
+        let first = try XCTUnwrap(orphans(1).first)
+        // Once the command's shell has ended, its child's parent is the watch.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, parent(of: first) != watch.processIdentifier { Thread.sleep(forTimeInterval: 0.005) }
+        XCTAssertEqual(parent(of: first), watch.processIdentifier, "the orphan is the watch's")
+        kill(first, SIGKILL)
+        h.ok("write", "com.example.app", "k", "-int", "2")
+        XCTAssertEqual(orphans(2).count, 2, "the second run")
+        XCTAssertNil(parent(of: first), "the ended orphan was reaped before the next run, not left a zombie")
+        kill(watch.processIdentifier, SIGTERM)
+        waitForExit(watch, within: 5)
+        XCTAssertEqual(watch.terminationStatus, 0)
+        // (The second orphan, left running as a command's child may be, holds the pipe.)
+        for pid in orphans(2) { kill(pid, SIGKILL) }
+        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
+    }
+
     /// A command that ignores the signal is killed after two seconds: the watch still ends.
     func testACommandIgnoringTheSignalIsKilled() throws {
         let (watch, _, command) = try watchWithASleepingCommand("27.3", prefix: "trap '' TERM; ")
