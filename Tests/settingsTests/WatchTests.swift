@@ -280,11 +280,13 @@ final class WatchTests: XCTestCase {
     }
 
     /// Must-show 3, against the real binary: 20 writes in a few milliseconds are one line
-    /// with the final value, and a write with its revert inside the window is none.
+    /// with the final value, and a write with its revert inside the window is none: the
+    /// next line is a later change's, written three windows after the revert (a line for
+    /// the revert would come first, and `--count 2` ends the watch on it).
     func testABurstIsOneLineAndARevertIsNone() throws {
         h.ok("write", "com.w", "n", "-int", "0")
         let store = DomainStore(directory: h.config)
-        let finish = try watch(["com.w", "--timeout", "1.5", "--debounce", "100"])
+        let finish = try watch(["com.w", "--count", "2", "--timeout", "20", "--debounce", "100"])
         let start = DomainWatcher.clock()
         for i in 1...20 {
             try store.update(.named("com.w"), host: .any, key: "n") {
@@ -299,9 +301,13 @@ final class WatchTests: XCTestCase {
         try store.update(.named("com.w"), host: .any, key: "n") {
             $0 = .int(20); return true
         }
+        Thread.sleep(forTimeInterval: 0.3)
+        try store.update(.named("com.w"), host: .any, key: "later") {
+            $0 = .int(1); return true
+        }
         let (status, out, err) = finish()
         XCTAssertEqual(status, 0, err)
-        XCTAssertEqual(out, "n\t20\n", "20 writes in \(Int(burst * 1000)) ms")
+        XCTAssertEqual(out, "n\t20\nlater\t1\n", "20 writes in \(Int(burst * 1000)) ms")
     }
 
     /// The global domain, a -currentHost domain and a path domain are watched like any other.
