@@ -31,11 +31,11 @@ final class WriteLockTests: XCTestCase {
         h.ok("write", "com.b", "k", "-int", "1")
         let holder = try hold(h.path("com.a"))
         defer { holder.terminate(); holder.waitUntilExit() }
-        let quick = ["SETTINGS_LOCK_TIMEOUT": "0.5"]
+        let quick = ["SETTINGS_LOCK_TIMEOUT": "0.2"]
         let start = Date()
-        XCTAssertEqual(h.exec(Harness.settings, ["write", "com.b", "k", "-int", "2"], environment: quick).status, 0)
+        XCTAssertEqual(h.run(["write", "com.b", "k", "-int", "2"], environment: quick).status, 0)
         XCTAssertLessThan(Date().timeIntervalSince(start), 0.5)
-        let waited = h.exec(Harness.settings, ["write", "com.a", "k", "-int", "2"], environment: quick)
+        let waited = h.run(["write", "com.a", "k", "-int", "2"], environment: quick)
         XCTAssertNotEqual(waited.status, 0)
         XCTAssertTrue(waited.stderr.contains("com.a"), waited.stderr)
         XCTAssertEqual(h.ok("read", "com.a", "k"), "1\n")
@@ -47,9 +47,9 @@ final class WriteLockTests: XCTestCase {
         h.ok("write", "com.a", "k", "-int", "1")
         let holder = try hold(h.config, shared: true)
         defer { holder.terminate(); holder.waitUntilExit() }
-        let quick = ["SETTINGS_LOCK_TIMEOUT": "0.5"]
-        XCTAssertEqual(h.exec(Harness.settings, ["write", "com.a", "k", "-int", "2"], environment: quick).status, 0)
-        let new = h.exec(Harness.settings, ["write", "com.new", "k", "-int", "1"], environment: quick)
+        let quick = ["SETTINGS_LOCK_TIMEOUT": "0.2"]
+        XCTAssertEqual(h.run(["write", "com.a", "k", "-int", "2"], environment: quick).status, 0)
+        let new = h.run(["write", "com.new", "k", "-int", "1"], environment: quick)
         XCTAssertNotEqual(new.status, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.path("com.new")))
         XCTAssertEqual(h.ok("read", "com.a", "k"), "2\n")
@@ -60,8 +60,8 @@ final class WriteLockTests: XCTestCase {
         h.ok("write", "com.a", "k", "-int", "1")
         let holder = try hold(h.config)
         defer { holder.terminate(); holder.waitUntilExit() }
-        let r = h.exec(
-            Harness.settings, ["write", "com.a", "k", "-int", "2"], environment: ["SETTINGS_LOCK_TIMEOUT": "0.5"])
+        let r = h.run(
+            ["write", "com.a", "k", "-int", "2"], environment: ["SETTINGS_LOCK_TIMEOUT": "0.2"])
         XCTAssertNotEqual(r.status, 0)
         XCTAssertEqual(h.ok("read", "com.a", "k"), "1\n")
     }
