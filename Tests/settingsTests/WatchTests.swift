@@ -80,10 +80,13 @@ final class WatchTests: XCTestCase {
         }
     }
 
-    /// Starts `settings watch ARGS…`; calling the result waits for it and returns status
-    /// and output. `options` go before the verb (`-currentHost`).
+    /// Starts `settings watch ARGS…` and, unless told not to (the caller then waits for it
+    /// with `waitUntilWaiting`), waits until it waits for changes; calling the result waits
+    /// for it to end and returns status and output. `options` go before the verb
+    /// (`-currentHost`).
     private func watch(
-        _ arguments: [String], config: String? = nil, options: [String] = [], environment extra: [String: String] = [:]
+        _ arguments: [String], config: String? = nil, options: [String] = [], environment extra: [String: String] = [:],
+        waiting: Bool = true
     ) throws -> Watching {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Harness.settings)
@@ -98,7 +101,7 @@ final class WatchTests: XCTestCase {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        Self.waitUntilWaiting(process)
+        if waiting { Self.waitUntilWaiting(process) }
         return Watching(process, out: out, err: err)
     }
 
@@ -131,12 +134,12 @@ final class WatchTests: XCTestCase {
     /// Nothing changed before --timeout: status 124, as timeout(1), and one line (issue 19).
     func testOtherDomainsOnlyTimeOutWithStatus124() throws {
         h.ok("write", "com.w", "volume", "-int", "3")
-        let finish = try watch(["com.w", "--timeout", "0.5"])
+        let finish = try watch(["com.w", "--timeout", "0.3"])
         h.ok("write", "com.other", "music", "-bool", "true")
         let (status, out, err) = finish()
         XCTAssertEqual(status, 124)
         XCTAssertEqual(out, "")
-        XCTAssertEqual(err, "settings: no change to com.w in 0.5 s\n")
+        XCTAssertEqual(err, "settings: no change to com.w in 0.3 s\n")
     }
 
     func testAKeyFilterAndADeletedFile() throws {
@@ -312,19 +315,20 @@ final class WatchTests: XCTestCase {
 
     /// The global domain, a -currentHost domain and a path domain are watched like any other.
     func testGlobalCurrentHostAndPathDomains() throws {
-        let global = try watch(["-g", "--count", "1"])
-        h.ok("write", "NSGlobalDomain", "AppleLocale", "en_GB")
-        XCTAssertEqual(global().1, "AppleLocale\ten_GB\n")
-
-        let byHost = try watch(["com.w", "--count", "1"], options: ["-currentHost"])
-        h.ok("write", "com.w", "plain", "1")  // not the ByHost file: ignored
-        h.ok("-currentHost", "write", "com.w", "screen", "-int", "2")
-        XCTAssertEqual(byHost().1, "screen\t2\n")
-
+        // Three watches at once, each seeing only its own domain's write among the four.
         let file = h.config + "/elsewhere/Info.plist"
         try FileManager.default.createDirectory(atPath: h.config + "/elsewhere", withIntermediateDirectories: true)
-        let path = try watch([file, "--count", "1"])
+        let global = try watch(["-g", "--count", "1"], waiting: false)
+        let byHost = try watch(["com.w", "--count", "1"], options: ["-currentHost"], waiting: false)
+        let path = try watch([file, "--count", "1"], waiting: false)
+        for watching in [global, byHost, path] { Self.waitUntilWaiting(watching.process) }
+
+        h.ok("write", "com.w", "plain", "1")  // not the ByHost file: ignored
+        h.ok("write", "NSGlobalDomain", "AppleLocale", "en_GB")
+        h.ok("-currentHost", "write", "com.w", "screen", "-int", "2")
         h.ok("write", file, "CFBundleVersion", "42")
+        XCTAssertEqual(global().1, "AppleLocale\ten_GB\n")
+        XCTAssertEqual(byHost().1, "screen\t2\n")
         XCTAssertEqual(path().1, "CFBundleVersion\t42\n")
     }
 
