@@ -209,7 +209,7 @@ public final class Settings: Sendable {
             }
             return known.values
         }
-        if known == nil, let size = stamp?.size, size > 1 << 20 {
+        if known == nil, let size = stamp?.size, size > Self.lookUpFirstAbove {
             let first = state.withLock { $0.lookedUp.insert(ExactKey(path)).inserted }
             if first { return nil }
         }
@@ -410,6 +410,11 @@ public final class Settings: Sendable {
     /// A word as Foundation's `bool(forKey:)` reads a string (`NSString.boolValue`): true
     /// when, after leading spaces, a sign and zeros, it starts with Y, T (any case) or a
     /// digit 1 to 9, so `-flag YES`, `-flag t` and `-flag 2` are true; anything else is false.
+    /// Past this size (1 MiB) a domain's first read looks the one key up rather than
+    /// indexing the whole file (`values`). A test seam, so the path is tried on a small
+    /// domain; set before any read, never by the product.
+    nonisolated(unsafe) package static var lookUpFirstAbove = 1 << 20
+
     static func foundationBool(_ text: String) -> Bool {
         var rest = text.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         if let sign = rest.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { rest = rest.dropFirst() }

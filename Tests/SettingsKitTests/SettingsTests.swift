@@ -211,19 +211,19 @@ final class SettingsTests: XCTestCase {
         XCTAssertLessThan(latency, 0.2, "delivered \(Int(latency * 1000)) ms after the write returned")
     }
 
-    /// Two processes, 200 locked `modify { $0 += 1 }` each: none is lost.
-    func testTwoProcessesModifyingEndAt400() {
+    /// Two processes, 60 locked `modify { $0 += 1 }` each: none is lost.
+    func testTwoProcessesModifyingEndAt120() {
         let group = DispatchGroup()
         for _ in 0..<2 {
             group.enter()
             let scratch = self.scratch!
             Thread.detachNewThread {
-                scratch.run("SettingsKitProbe", ["count", scratch.directory, "com.example.kit", "200"])
+                scratch.run("SettingsKitProbe", ["count", scratch.directory, "com.example.kit", "60"])
                 group.leave()
             }
         }
         group.wait()
-        XCTAssertEqual(scratch.run("settings", ["read", "com.example.kit", "count"]), "400\n")
+        XCTAssertEqual(scratch.run("settings", ["read", "com.example.kit", "count"]), "120\n")
     }
 
     /// A cancelled observation stops its watcher and closes its descriptors: the inotify
@@ -266,24 +266,29 @@ final class SettingsTests: XCTestCase {
     /// The first read of a big domain builds one value; later reads use the whole index,
     /// and both see changes.
     func testABigDomainIsLookedUpFirstThenIndexed() throws {
+        // "Big" is 64 KiB here, not 1 MiB: the same path on a sixteenth of the file.
+        let big = Settings.lookUpFirstAbove
+        Settings.lookUpFirstAbove = 1 << 16
+        defer { Settings.lookUpFirstAbove = big }
         let store = DomainStore(directory: scratch.directory)
         try store.update(.named("com.example.kit")) { values in
-            // Built whole: setting 25,000 keys one by one would scan the entries each time.
+            // Built whole: setting 2,500 keys one by one would scan the entries each time.
             values = PlistDictionary(
-                entries: (0..<25_000).map {
+                entries: (0..<2_500).map {
                     .init(key: "key\($0)", value: .string(String(repeating: "x", count: 40) + "\($0)"))
                 }
                     + [.init(key: "volume", value: 5)])
             return true
         }
         XCTAssertGreaterThan(
-            try XCTUnwrap(DomainStore.stamp(at: store.path(of: .named("com.example.kit")))).size, 1 << 20)
+            try XCTUnwrap(DomainStore.stamp(at: store.path(of: .named("com.example.kit")))).size,
+            Settings.lookUpFirstAbove)
         XCTAssertEqual(settings[.volume], 5)
         XCTAssertEqual(settings[.volume], 5)
         scratch.run("settings", ["write", "com.example.kit", "volume", "-int", "6"])
         XCTAssertEqual(settings[.volume], 6)
         XCTAssertEqual(
-            settings[SettingsKey<String>("key24999", default: "")], String(repeating: "x", count: 40) + "24999")
+            settings[SettingsKey<String>("key2499", default: "")], String(repeating: "x", count: 40) + "2499")
     }
 
     /// A domain name that would leave the folder is refused on every use; no file is made.

@@ -3,6 +3,9 @@
   plist_canon.py canon FILE          prints the canonical form of a plist file
   plist_canon.py canon-tree DIR      one line per file below DIR: path, OK or ERR, canonical form
   plist_canon.py write FILE FMT      writes the edge-case dictionary as xml or binary
+  plist_canon.py serve               reads "canon<TAB>FILE" or "json<TAB>FILE" lines, answers
+                                     each with one line: the canonical form, or JSON with
+                                     sorted keys; "!" and the error when plistlib refuses it
 
 The canonical form is compared with the Swift side's: every value with its type,
 reals by bit pattern, strings and data as hex, dictionaries sorted by key bytes.
@@ -54,8 +57,26 @@ def edge_cases():
     }
 
 
+def serve():
+    # One Python for many files: its start costs more than most commands a test runs.
+    import json
+    for line in sys.stdin:
+        cmd, _, path = line.rstrip("\n").partition("\t")
+        try:
+            with open(path, "rb") as f:
+                value = plistlib.load(f)
+            answer = canon(value) if cmd == "canon" else json.dumps(value, sort_keys=True)
+        except Exception as e:  # said to the test, which fails with it
+            answer = "!%s: %s" % (type(e).__name__, str(e).replace("\n", " "))
+        sys.stdout.write(answer + "\n")
+        sys.stdout.flush()
+
+
 def main():
-    cmd, path = sys.argv[1], sys.argv[2]
+    cmd = sys.argv[1]
+    if cmd == "serve":
+        return serve()
+    path = sys.argv[2]
     if cmd == "canon":
         with open(path, "rb") as f:
             print(canon(plistlib.load(f)))

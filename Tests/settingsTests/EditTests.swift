@@ -26,9 +26,12 @@ final class EditTests: XCTestCase {
         return path
     }
 
+    /// `settings edit com.example.app EXTRA…` with `answers` on its input, through
+    /// `Harness.run` (in this process for the debug build, a process of its own for
+    /// another): the editor is a process of its own either way.
     func edit(_ editor: String, _ extra: [String] = [], answers: String = "") -> Harness.Result {
-        h.exec(
-            Harness.settings, ["edit", "com.example.app"] + extra, stdin: Data(answers.utf8),
+        h.run(
+            ["edit", "com.example.app"] + extra, stdin: Data(answers.utf8),
             environment: ["EDITOR": editor, "VISUAL": ""])
     }
 
@@ -100,8 +103,8 @@ final class EditTests: XCTestCase {
         _ = FileManager.default.createFile(
             atPath: schemas + "/com.example.player.json",
             contents: Data(#"{"keys": {"volume": {"type": "integer", "minimum": 0, "maximum": 100}}}"#.utf8))
-        let r = h.exec(
-            Harness.settings, ["edit", "com.example.player"], stdin: Data("q\n".utf8),
+        let r = h.run(
+            ["edit", "com.example.player"], stdin: Data("q\n".utf8),
             environment: ["EDITOR": editor([#"sed -i 's/"volume": 5/"volume": 500/' "$1""#])])
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.contains("com.example.player: volume:"), r.stderr)
@@ -115,8 +118,8 @@ final class EditTests: XCTestCase {
     func testCurrentHostEditsTheByHostFile() {
         h.ok("-currentHost", "write", "com.example.app", "screen", "-int", "1")
         h.ok("write", "com.example.app", "screen", "-int", "7")
-        let r = h.exec(
-            Harness.settings, ["-currentHost", "edit", "com.example.app"],
+        let r = h.run(
+            ["-currentHost", "edit", "com.example.app"],
             environment: ["EDITOR": editor([#"sed -i 's/"screen": 1/"screen": 2/' "$1""#])])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(h.ok("-currentHost", "read", "com.example.app", "screen"), "2\n")
@@ -172,9 +175,19 @@ final class EditTests: XCTestCase {
             #"{"window": {"h": 700, "title": {"size": 12, "text": "b"}, "w": 900, "x": 1}}"#)
     }
 
+    /// The file `everyType` makes and plistlib's canonical form of it, made once for the
+    /// class (two Pythons and a write) and copied after.
+    nonisolated(unsafe) private static var everyTypeMade: (bytes: Data, canon: String)?
+
     /// A binary domain with a value of every type; `f` a 32-bit real, `when` a date with a
     /// fraction of a second. Returns plistlib's canonical form of the file.
     func everyType() -> String {
+        if let made = Self.everyTypeMade {
+            try? FileManager.default.createDirectory(atPath: h.config, withIntermediateDirectories: true)
+            XCTAssertTrue(FileManager.default.createFile(atPath: h.path("com.example.app"), contents: made.bytes))
+            XCTAssertTrue(hasFloat32(), "the domain holds a 32-bit real")
+            return made.canon
+        }
         let made = h.exec(
             "/usr/bin/env",
             [
@@ -191,7 +204,11 @@ final class EditTests: XCTestCase {
         XCTAssertEqual(made.status, 0, made.stderr)
         h.ok("write", "com.example.app", "f", "-float", "0.1")
         XCTAssertTrue(hasFloat32(), "the domain holds a 32-bit real")
-        return h.plistlibCanon(h.path("com.example.app"))
+        let canon = h.plistlibCanon(h.path("com.example.app"))
+        if let bytes = FileManager.default.contents(atPath: h.path("com.example.app")) {
+            Self.everyTypeMade = (bytes, canon)
+        }
+        return canon
     }
 
     /// Whether the binary file still holds 0.1 as a 32-bit real (marker 0x22, four bytes).
@@ -323,7 +340,7 @@ final class EditTests: XCTestCase {
         defer { if holder.isRunning { holder.terminate() } }
         let merging = try started(editor([#"sed -i 's/"volume": 5/"volume": 6/' "$1"; touch \#(marker)"#]))
         waitFor(marker)
-        Thread.sleep(forTimeInterval: 0.3)
+        WatchTests.waitUntilSleeping(merging)
         XCTAssertTrue(merging.isRunning, "the merge waits for the lock")
         kill(merging.processIdentifier, SIGKILL)
         merging.waitUntilExit()

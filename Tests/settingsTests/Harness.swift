@@ -242,6 +242,10 @@ struct Harness {
 
     /// plistlib's canonical form of a file.
     func plistlibCanon(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+        if let answer = PlistlibServer.shared.ask("canon", path) {
+            if answer.failed { XCTFail(answer.line, file: file, line: line) }
+            return answer.failed ? "" : answer.line
+        }
         let r = python(["canon", path])
         XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
         return r.stdout.trimmingCharacters(in: .newlines)
@@ -249,6 +253,10 @@ struct Harness {
 
     /// A file as plistlib reads it, as JSON with sorted keys (for files of JSON's types).
     func plistlibJSON(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+        if let answer = PlistlibServer.shared.ask("json", path) {
+            if answer.failed { XCTFail(answer.line, file: file, line: line) }
+            return answer.failed ? "" : answer.line
+        }
         let r = exec(
             "/usr/bin/env",
             [
@@ -283,13 +291,10 @@ extension Harness {
     /// writer would, started and holding it when this returns; `terminate()` lets it go.
     func holdingLock(on path: String) throws -> Process {
         let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = [
-            "python3", "-c",
-            "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY); fcntl.flock(fd, fcntl.LOCK_EX); "
-                + "print('locked', flush=True); time.sleep(60)",
-            path,
-        ]
+        // flock(1) rather than Python, whose start alone costs more than the tests' waits;
+        // `sleep` is the shell itself by exec, so terminate() ends the holder.
+        holder.executableURL = URL(fileURLWithPath: "/bin/sh")
+        holder.arguments = ["-c", #"exec 9<"$1"; flock -x 9; echo locked; exec sleep 60"#, "sh", path]
         let said = Pipe()
         holder.standardOutput = said
         try holder.run()

@@ -128,7 +128,7 @@ extension UndoWalkTests {
         let holder = try h.holdingLock(on: h.path("com.example.app"))
         defer { if holder.isRunning { holder.terminate() } }
         let (undo, _, _) = try h.start(["undo", "com.example.app"])
-        Thread.sleep(forTimeInterval: 0.3)
+        WatchTests.waitUntilSleeping(undo)
         XCTAssertTrue(undo.isRunning, "the undo waits for the lock")
         kill(undo.processIdentifier, SIGKILL)
         undo.waitUntilExit()

@@ -10,29 +10,31 @@ final class WatchExecTests: XCTestCase {
 
     func testTheCommandRunsPerBatchOneAtATimeAndNotForItsOwnChanges() throws {
         h.ok("write", "com.example.app", "volume", "-int", "1")
-        let log = h.config + "-exec.log"
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: log) }
+        let log = scratch("exec.log"), wrote = scratch("wrote")
         // Each run logs its start, its environment and input, writes a key of its own
-        // (which must not run it again), and is slow, so writes land while it runs.
+        // (which must not run it again), and waits until the test has written again, so
+        // that write lands while it runs.
         let command = """
             { echo "start $SETTINGS_DOMAIN"; printf '%s\\n' "$SETTINGS_CHANGED"; cat; } >> \(log)
             \(Harness.settings) write com.example.app normalized -int $$
-            sleep 1
+            i=0; while [ ! -e \(wrote) ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
             echo end >> \(log)
             """
+        // Two runs end it: a third, for its own key, would show in the log in their place.
         let (process, out, err) = try h.start([
-            "watch", "com.example.app", "--exec", command, "--timeout", "5", "--debounce", "300",
+            "watch", "com.example.app", "--exec", command, "--count", "2", "--timeout", "20", "--debounce", "300",
         ])
         WatchTests.waitUntilWaiting(process)
         h.ok("write", "com.example.app", "volume", "-int", "2")
         h.ok("write", "com.example.app", "theme", "-string", "dark")
-        // While the first run sleeps: one more batch, run after it ends.
+        // While the first run waits: one more batch, run after it ends.
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("volume\t2") {
             Thread.sleep(forTimeInterval: 0.01)
         }
         h.ok("write", "com.example.app", "volume", "-int", "3")
-        process.waitUntilExit()
+        XCTAssertTrue(FileManager.default.createFile(atPath: wrote, contents: nil))
+        waitForExit(process, within: 20)
         XCTAssertEqual(process.terminationStatus, 0)
         XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
         let text = try String(contentsOfFile: log, encoding: .utf8)
@@ -174,31 +176,45 @@ final class WatchExecTests: XCTestCase {
         XCTAssertEqual(lines, (0..<fit).map { "/" + key($0) } + ["/after"])
     }
 
-    /// How many times a command that writes the domain itself runs in 3 s after one
-    /// outside change: it must be once, its own write recognised without reading the
-    /// journal's JSON back. `extra` is the watch's environment, which the command inherits.
-    private func runsAfterOneChange(
+    /// The runs of a command that writes the domain itself, one line each with the
+    /// pointers it was run for, after an outside change and, once the watch waits again
+    /// after that run, a second one: it must be `run /outside`, `run /later`, its own
+    /// write (read back without the journal's JSON) running it for no batch, alone or
+    /// beside the second change. `extra` is the watch's environment, which the command
+    /// inherits.
+    private func runsAfterTwoChanges(
         _ domain: String, ownWrite: String, environment extra: [String: String] = [:],
         file: StaticString = #filePath, line: UInt = #line
-    ) throws -> Int {
+    ) throws -> String {
         let log = scratch("runs")
-        let command = "echo run >> \(log); \(Harness.settings) write \(domain) \(ownWrite)"
-        let (process, _, err) = try startWatch([domain, "--exec", command, "--timeout", "3"], environment: extra)
+        let command = "echo run $SETTINGS_CHANGED >> \(log); \(Harness.settings) write \(domain) \(ownWrite)"
+        let (process, _, err) = try startWatch(
+            [domain, "--exec", command, "--count", "2", "--timeout", "20"], environment: extra)
         let outside = h.run(["write", domain, "outside", "-int", "1"], environment: extra)
         XCTAssertEqual(outside.status, 0, outside.stderr, file: file, line: line)
-        waitForExit(process, within: 6, file: file, line: line)
+        // Once the run has logged, the watch next blocks in poll(2) only after the command
+        // ended and the domain was read again: the later change is no longer the command's.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, process.isRunning, ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").isEmpty
+        {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        WatchTests.waitUntilWaiting(process)
+        let later = h.run(["write", domain, "later", "-int", "1"], environment: extra)
+        XCTAssertEqual(later.status, 0, later.stderr, file: file, line: line)
+        waitForExit(process, within: 20, file: file, line: line)
         XCTAssertEqual(process.terminationStatus, 0, file: file, line: line)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertEqual(stderr, "", file: file, line: line)
-        return ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count
+        return (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
     }
 
     /// Issue 49, case 17: with the journal off there is no mark to find, and the command
     /// ran for ever on its own writes.
     func testItsOwnWritesRunItNoMoreWithTheJournalOff() throws {
-        let runs = try runsAfterOneChange(
+        let runs = try runsAfterTwoChanges(
             "com.example.app", ownWrite: "own -int $$", environment: ["SETTINGS_HISTORY_SIZE": "0"])
-        XCTAssertEqual(runs, 1)
+        XCTAssertEqual(runs, "run /outside\nrun /later\n")
     }
 
     /// Issue 49, case 17: a 32-bit real in a binary domain came back from the journal's
@@ -208,8 +224,8 @@ final class WatchExecTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: h.config, withIntermediateDirectories: true)
         try PropertyListSerialization.data(fromPropertyList: ["seed": 1], format: .binary, options: 0)
             .write(to: URL(fileURLWithPath: path))
-        let runs = try runsAfterOneChange("com.example.bin", ownWrite: "level -float 1.$$")
-        XCTAssertEqual(runs, 1)
+        let runs = try runsAfterTwoChanges("com.example.bin", ownWrite: "level -float 1.$$")
+        XCTAssertEqual(runs, "run /outside\nrun /later\n")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         XCTAssertEqual(String(decoding: bytes.prefix(8), as: UTF8.self), "bplist00", "still a binary domain")
         XCTAssertTrue(h.plistlibJSON(path).contains("\"level\""), "the command's write landed")
@@ -218,10 +234,10 @@ final class WatchExecTests: XCTestCase {
     /// Issue 49, case 17: a value too big for the journal (past an eighth of
     /// SETTINGS_HISTORY_SIZE) is kept there without its value, so it was never matched.
     func testItsOwnValueTooBigForTheJournalRunsItNoMore() throws {
-        let runs = try runsAfterOneChange(
+        let runs = try runsAfterTwoChanges(
             "com.example.app", ownWrite: "big -string $(printf %03000d $$)",
             environment: ["SETTINGS_HISTORY_SIZE": "8192"])
-        XCTAssertEqual(runs, 1)
+        XCTAssertEqual(runs, "run /outside\nrun /later\n")
         let values = try JSONSerialization.jsonObject(with: Data(h.plistlibJSON(h.path("com.example.app")).utf8))
         XCTAssertEqual(((values as? [String: Any])?["big"] as? String)?.count, 3000, "the command's write landed")
     }
@@ -284,6 +300,54 @@ final class WatchExecTests: XCTestCase {
                 XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
             }
         }
+    }
+
+    /// The parent `/proc` gives a process, nil once it is gone.
+    private func parent(of pid: Int32) -> Int32? {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return status.split(separator: "\n").first { $0.hasPrefix("PPid:") }.flatMap {
+            Int32($0.dropFirst(5).trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// A child the command leaves running (`cmd &`) is reparented to the watch, not to
+    /// init, and the watch reaps it once it ends (by the next run at the latest): a
+    /// signal's wait for the command's group never waits on a zombie that init has not
+    /// reaped yet (a second in some sandboxes, for ever in a container whose first
+    /// process reaps nothing; the wait then lasted the grace and a second more).
+    func testTheCommandsOrphansAreTheWatchsToReap() throws {
+        let pids = scratch("orphans")
+        let (watch, _, err) = try startWatch(["com.example.app", "--exec", "sleep 27.4 & echo $! >> \(pids)"])
+        addTeardownBlock { [self] in
+            for pid in living(["sleep", "27.4"]) { kill(pid, SIGKILL) }
+            if watch.isRunning { kill(watch.processIdentifier, SIGKILL) }
+        }
+        func orphans(_ count: Int) -> [Int32] {
+            let deadline = Date().addingTimeInterval(10)
+            var found: [Int32] = []
+            while Date() < deadline, found.count < count {
+                Thread.sleep(forTimeInterval: 0.005)
+                let text = (try? String(contentsOfFile: pids, encoding: .utf8)) ?? ""
+                found = text.split(separator: "\n").compactMap { Int32($0) }
+            }
+            return found
+        }
+        h.ok("write", "com.example.app", "k", "-int", "1")
+        let first = try XCTUnwrap(orphans(1).first)
+        // Once the command's shell has ended, its child's parent is the watch.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, parent(of: first) != watch.processIdentifier { Thread.sleep(forTimeInterval: 0.005) }
+        XCTAssertEqual(parent(of: first), watch.processIdentifier, "the orphan is the watch's")
+        kill(first, SIGKILL)
+        h.ok("write", "com.example.app", "k", "-int", "2")
+        XCTAssertEqual(orphans(2).count, 2, "the second run")
+        XCTAssertNil(parent(of: first), "the ended orphan was reaped before the next run, not left a zombie")
+        kill(watch.processIdentifier, SIGTERM)
+        waitForExit(watch, within: 5)
+        XCTAssertEqual(watch.terminationStatus, 0)
+        // (The second orphan, left running as a command's child may be, holds the pipe.)
+        for pid in orphans(2) { kill(pid, SIGKILL) }
+        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
     }
 
     /// A command that ignores the signal is killed after two seconds: the watch still ends.

@@ -31,13 +31,63 @@ final class WatchTests: XCTestCase {
         }
     }
 
-    /// Starts `settings watch ARGS…`; `finish` waits for it and returns status and output.
-    /// `options` go before the verb (`-currentHost`).
+    /// Returns once `process` sleeps in nanosleep(2), as a writer does between its tries of
+    /// a lock another holds (`FileSystem.lockExclusive`): it has reached the lock and
+    /// waits there. At most 10 s.
+    static func waitUntilSleeping(_ process: Process) {
+        let deadline = Date().addingTimeInterval(10)
+        let path = "/proc/\(process.processIdentifier)/syscall"
+        while Date() < deadline, process.isRunning {
+            // nanosleep or clock_nanosleep: 35 or 230 on x86_64, 101 or 115 on arm64.
+            let call = (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: " ").first
+            #if arch(x86_64)
+                if call == "35" || call == "230" { return }
+            #else
+                if call == "101" || call == "115" { return }
+            #endif
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+
+    /// A `settings watch` running in the background: `waitForLines` waits for what it has
+    /// printed so far, and calling it waits for it to end and returns status and output.
+    final class Watching {
+        let process: Process
+        private let out: Pipe, err: Pipe
+        private var output = Data(), error = Data()
+
+        init(_ process: Process, out: Pipe, err: Pipe) { (self.process, self.out, self.err) = (process, out, err) }
+
+        /// Returns once the watch has printed `count` lines in all on standard output (or
+        /// `error`), or has ended: a change it reported, waited on instead of a sleep.
+        func waitForLines(_ count: Int, onError: Bool = false) {
+            let handle = (onError ? err : out).fileHandleForReading
+            while (onError ? error : output).count(where: { $0 == UInt8(ascii: "\n") }) < count {
+                let more = handle.availableData
+                if more.isEmpty { return }
+                if onError { error += more } else { output += more }
+            }
+        }
+
+        func callAsFunction() -> (Int32, String, String) {
+            output += out.fileHandleForReading.readDataToEndOfFile()
+            error += err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (
+                process.terminationStatus, String(decoding: output, as: UTF8.self),
+                String(decoding: error, as: UTF8.self)
+            )
+        }
+    }
+
+    /// Starts `settings watch ARGS…` and, unless told not to (the caller then waits for it
+    /// with `waitUntilWaiting`), waits until it waits for changes; calling the result waits
+    /// for it to end and returns status and output. `options` go before the verb
+    /// (`-currentHost`).
     private func watch(
-        _ arguments: [String], config: String? = nil, options: [String] = [], environment extra: [String: String] = [:]
-    ) throws -> () -> (
-        Int32, String, String
-    ) {
+        _ arguments: [String], config: String? = nil, options: [String] = [], environment extra: [String: String] = [:],
+        waiting: Bool = true
+    ) throws -> Watching {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Harness.settings)
         process.arguments = options + ["watch"] + arguments
@@ -51,12 +101,8 @@ final class WatchTests: XCTestCase {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        Self.waitUntilWaiting(process)
-        return {
-            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-        }
+        if waiting { Self.waitUntilWaiting(process) }
+        return Watching(process, out: out, err: err)
     }
 
     func testOneWriteIsExactlyOneLine() throws {
@@ -72,13 +118,13 @@ final class WatchTests: XCTestCase {
     /// which rewrites the file in place: six changes, six lines, no deletion.
     func testAtomicWritesAndFoundationWritesAlternating() throws {
         h.ok("write", "com.w", "n", "-int", "0")
-        let finish = try watch(["com.w", "--count", "6", "--debounce", "20"])
+        let finish = try watch(["com.w", "--count", "6", "--debounce", "20", "--timeout", "20"])
         for i in 1...3 {
             h.ok("write", "com.w", "n", "-int", "\(2 * i - 1)")
-            Thread.sleep(forTimeInterval: 0.15)
+            finish.waitForLines(2 * i - 1)
             let r = h.exec(Harness.probe, ["set", "com.w", "n", "int", "\(2 * i)"])
             XCTAssertEqual(r.status, 0, r.stderr)
-            Thread.sleep(forTimeInterval: 0.15)
+            finish.waitForLines(2 * i)
         }
         let (status, out, err) = finish()
         XCTAssertEqual(status, 0, err)
@@ -88,12 +134,12 @@ final class WatchTests: XCTestCase {
     /// Nothing changed before --timeout: status 124, as timeout(1), and one line (issue 19).
     func testOtherDomainsOnlyTimeOutWithStatus124() throws {
         h.ok("write", "com.w", "volume", "-int", "3")
-        let finish = try watch(["com.w", "--timeout", "1"])
+        let finish = try watch(["com.w", "--timeout", "0.3"])
         h.ok("write", "com.other", "music", "-bool", "true")
         let (status, out, err) = finish()
         XCTAssertEqual(status, 124)
         XCTAssertEqual(out, "")
-        XCTAssertEqual(err, "settings: no change to com.w in 1 s\n")
+        XCTAssertEqual(err, "settings: no change to com.w in 0.3 s\n")
     }
 
     func testAKeyFilterAndADeletedFile() throws {
@@ -237,11 +283,13 @@ final class WatchTests: XCTestCase {
     }
 
     /// Must-show 3, against the real binary: 20 writes in a few milliseconds are one line
-    /// with the final value, and a write with its revert inside the window is none.
+    /// with the final value, and a write with its revert inside the window is none: the
+    /// next line is a later change's, written three windows after the revert (a line for
+    /// the revert would come first, and `--count 2` ends the watch on it).
     func testABurstIsOneLineAndARevertIsNone() throws {
         h.ok("write", "com.w", "n", "-int", "0")
         let store = DomainStore(directory: h.config)
-        let finish = try watch(["com.w", "--timeout", "2", "--debounce", "100"])
+        let finish = try watch(["com.w", "--count", "2", "--timeout", "20", "--debounce", "100"])
         let start = DomainWatcher.clock()
         for i in 1...20 {
             try store.update(.named("com.w"), host: .any, key: "n") {
@@ -249,33 +297,38 @@ final class WatchTests: XCTestCase {
             }
         }
         let burst = DomainWatcher.clock() - start
-        Thread.sleep(forTimeInterval: 0.5)
+        finish.waitForLines(1)
         try store.update(.named("com.w"), host: .any, key: "n") {
             $0 = .int(99); return true
         }
         try store.update(.named("com.w"), host: .any, key: "n") {
             $0 = .int(20); return true
         }
+        Thread.sleep(forTimeInterval: 0.3)
+        try store.update(.named("com.w"), host: .any, key: "later") {
+            $0 = .int(1); return true
+        }
         let (status, out, err) = finish()
         XCTAssertEqual(status, 0, err)
-        XCTAssertEqual(out, "n\t20\n", "20 writes in \(Int(burst * 1000)) ms")
+        XCTAssertEqual(out, "n\t20\nlater\t1\n", "20 writes in \(Int(burst * 1000)) ms")
     }
 
     /// The global domain, a -currentHost domain and a path domain are watched like any other.
     func testGlobalCurrentHostAndPathDomains() throws {
-        let global = try watch(["-g", "--count", "1"])
-        h.ok("write", "NSGlobalDomain", "AppleLocale", "en_GB")
-        XCTAssertEqual(global().1, "AppleLocale\ten_GB\n")
-
-        let byHost = try watch(["com.w", "--count", "1"], options: ["-currentHost"])
-        h.ok("write", "com.w", "plain", "1")  // not the ByHost file: ignored
-        h.ok("-currentHost", "write", "com.w", "screen", "-int", "2")
-        XCTAssertEqual(byHost().1, "screen\t2\n")
-
+        // Three watches at once, each seeing only its own domain's write among the four.
         let file = h.config + "/elsewhere/Info.plist"
         try FileManager.default.createDirectory(atPath: h.config + "/elsewhere", withIntermediateDirectories: true)
-        let path = try watch([file, "--count", "1"])
+        let global = try watch(["-g", "--count", "1"], waiting: false)
+        let byHost = try watch(["com.w", "--count", "1"], options: ["-currentHost"], waiting: false)
+        let path = try watch([file, "--count", "1"], waiting: false)
+        for watching in [global, byHost, path] { Self.waitUntilWaiting(watching.process) }
+
+        h.ok("write", "com.w", "plain", "1")  // not the ByHost file: ignored
+        h.ok("write", "NSGlobalDomain", "AppleLocale", "en_GB")
+        h.ok("-currentHost", "write", "com.w", "screen", "-int", "2")
         h.ok("write", file, "CFBundleVersion", "42")
+        XCTAssertEqual(global().1, "AppleLocale\ten_GB\n")
+        XCTAssertEqual(byHost().1, "screen\t2\n")
         XCTAssertEqual(path().1, "CFBundleVersion\t42\n")
     }
 
@@ -283,10 +336,10 @@ final class WatchTests: XCTestCase {
     /// left byte for byte as it is, and the next good write is seen again.
     func testACorruptFileIsReportedOnceAndNeverAsDeletions() throws {
         h.ok("write", "com.w", "volume", "-int", "3")
-        let finish = try watch(["com.w", "--count", "1"])
+        let finish = try watch(["com.w", "--count", "1"], environment: ["SETTINGS_READ_RETRY": "0.1"])
         let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>volume</key>".utf8)
         try garbage.write(to: URL(fileURLWithPath: h.path("com.w")), options: .atomic)
-        Thread.sleep(forTimeInterval: 1.5)  // past the store's retries
+        finish.waitForLines(1, onError: true)  // past the store's retries
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: h.path("com.w"))), garbage)
         try Data(XMLWriter.encode(.dict(["volume": .int(4)]))).write(
             to: URL(fileURLWithPath: h.path("com.w")), options: .atomic)
@@ -353,7 +406,7 @@ final class WatchTests: XCTestCase {
         let finish = try watch(["com.w", "--count", "2", "--timeout", "5"], config: h.config + "/cfg")
         try FileManager.default.createSymbolicLink(atPath: h.config + "/cfg.new", withDestinationPath: "B")
         XCTAssertEqual(rename(h.config + "/cfg.new", h.config + "/cfg"), 0)
-        Thread.sleep(forTimeInterval: 0.3)
+        finish.waitForLines(1)
         try DomainStore(directory: h.config + "/cfg").update(.named("com.w"), host: .any, key: "k") {
             $0 = .int(3); return true
         }
@@ -366,11 +419,11 @@ final class WatchTests: XCTestCase {
     /// removed (its folders made after the watch started) is a change of the key.
     func testAnAdministratorsFilesAreWatchedToo() throws {
         h.ok("write", "com.w", "volume", "-int", "3")
-        let finish = try watch(["com.w", "--count", "3"])
+        let finish = try watch(["com.w", "--count", "3", "--timeout", "20"])
         h.admin("managed", "com.w.json", #"{"volume": 9}"#)
-        Thread.sleep(forTimeInterval: 0.3)
+        finish.waitForLines(1)
         h.admin("defaults", "com.w.plist", "{ theme = dark; }")
-        Thread.sleep(forTimeInterval: 0.3)
+        finish.waitForLines(2)
         try FileManager.default.removeItem(atPath: h.system + "/settings/managed/com.w.json")
         let (status, out, err) = finish()
         XCTAssertEqual(status, 0, err)

@@ -4,6 +4,10 @@
     import Musl
 #endif
 
+/// `prctl(2)` with one word argument, declared as the call it is: glibc's is variadic,
+/// which Swift does not import, and on Linux's ABIs the word goes in a register either way.
+@_extern(c, "prctl") private func prctlWord(_ option: CInt, _ value: CUnsignedLong) -> CInt
+
 /// A person's command run by a verb that runs until stopped (`watch --exec`): in a
 /// process group of its own, so that when a signal ends the verb the command and
 /// everything it started end with it (`endRunningCommand`), never left running under
@@ -23,6 +27,11 @@ extension Subprocess {
     package static func runCommand(
         _ arguments: [String], environment: Environment, input: [UInt8]
     ) throws(Errno) -> Int32 {
+        if adoptsOrphans {
+            // Orphans of earlier runs that have ended since: no other child is ours.
+            var status: CInt = 0
+            while waitpid(-1, &status, WNOHANG) > 0 {}
+        }
         var pipe: [CInt] = [-1, -1]
         guard pipe2(&pipe, O_CLOEXEC) == 0 else { throw Errno.current }
         var actions = posix_spawn_file_actions_t()
@@ -76,6 +85,22 @@ extension Subprocess {
         return waitForExit(pid)
     }
 
+    /// Makes this process the reaper of its commands' orphans (`PR_SET_CHILD_SUBREAPER`):
+    /// a command's child that outlives the command's shell is reparented here, not to
+    /// init, so `endRunningCommand` reaps it as soon as it ends rather than waiting for
+    /// init to (a second in some sandboxes; never where a container's first process
+    /// reaps nothing, and then the wait lasted the whole grace and a second more). Those
+    /// that end later are reaped before the next command starts (`runCommand`). For a
+    /// process that ends after its verb: a library's host would be made the parent of
+    /// processes it never waits for.
+    package static func adoptCommandOrphans() {
+        _ = prctlWord(36, 1)  // PR_SET_CHILD_SUBREAPER
+        adoptsOrphans = true
+    }
+
+    /// Whether `adoptCommandOrphans` made this process their reaper.
+    nonisolated(unsafe) private static var adoptsOrphans = false
+
     /// The signals that end a verb that runs until stopped.
     package static let endingSignals = [SIGINT, SIGTERM, SIGHUP]
 
@@ -97,8 +122,9 @@ extension Subprocess {
         var killed = false
         var status: CInt = 0
         while true {
-            // The shell is ours to reap; its children, once orphaned, are init's.
-            _ = waitpid(group, &status, WNOHANG)
+            // The shell is ours to reap; so are its children once orphaned, when this
+            // process adopts them (`adoptCommandOrphans`), else they are init's.
+            while waitpid(-group, &status, WNOHANG) > 0 {}
             if kill(-group, 0) != 0 { return }
             if FileSystem.monotonicSeconds() >= deadline {
                 if killed { return }

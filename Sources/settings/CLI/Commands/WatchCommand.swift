@@ -81,6 +81,7 @@ enum WatchCommand {
         var printed = 0
         let deadline = options.timeout.map { DomainWatcher.clock() + $0 }
         var runner = options.exec.map { Runner(command: $0, domain: domain, streams: streams, program: program) }
+        if runner != nil, streams.processEndsAfterRun { Subprocess.adoptCommandOrphans() }
         while options.count.map({ printed < $0 }) ?? true {
             let left = deadline.map { max(0, $0 - DomainWatcher.clock()) }
             let changes: [KeyChange]?
