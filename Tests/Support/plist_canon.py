@@ -3,9 +3,8 @@
   plist_canon.py canon FILE          prints the canonical form of a plist file
   plist_canon.py canon-tree DIR      one line per file below DIR: path, OK or ERR, canonical form
   plist_canon.py write FILE FMT      writes the edge-case dictionary as xml or binary
-  plist_canon.py serve               reads "canon<TAB>FILE" or "json<TAB>FILE" lines, answers
-                                     each with one line: the canonical form, or JSON with
-                                     sorted keys; "!" and the error when plistlib refuses it
+  plist_canon.py serve               answers requests, a line of JSON each, [OP, ARGS...], with
+                                     a line of JSON each, {"ok": BOOL, "out": TEXT} (see serve)
 
 The canonical form is compared with the Swift side's: every value with its type,
 reals by bit pattern, strings and data as hex, dictionaries sorted by key bytes.
@@ -58,17 +57,42 @@ def edge_cases():
 
 
 def serve():
-    # One Python for many files: its start costs more than most commands a test runs.
+    """One Python for many requests: its start costs more than most commands a test runs.
+
+    canon PATH: the file's canonical form. json PATH: its values as JSON with sorted keys
+    (for files of JSON's types). load PATH: the same, any other value as str(). format
+    PATH: xml or binary. dump PATH JSON FMT: the JSON's values written there as xml or
+    binary. A refusal answers ok false, with plistlib's error.
+    """
     import json
+
+    def load(path):
+        with open(path, "rb") as f:
+            return plistlib.load(f)
+
+    def dump(path, text, fmt):
+        with open(path, "wb") as f:
+            plistlib.dump(json.loads(text), f, fmt=plistlib.FMT_BINARY if fmt == "binary" else plistlib.FMT_XML)
+        return ""
+
+    def file_format(path):
+        with open(path, "rb") as f:
+            return "binary" if f.read(8) == b"bplist00" else "xml"
+
+    ops = {
+        "canon": lambda path: canon(load(path)),
+        "json": lambda path: json.dumps(load(path), sort_keys=True),
+        "load": lambda path: json.dumps(load(path), sort_keys=True, default=str),
+        "format": file_format,
+        "dump": dump,
+    }
     for line in sys.stdin:
-        cmd, _, path = line.rstrip("\n").partition("\t")
+        request = json.loads(line)
         try:
-            with open(path, "rb") as f:
-                value = plistlib.load(f)
-            answer = canon(value) if cmd == "canon" else json.dumps(value, sort_keys=True)
+            answer = {"ok": True, "out": ops[request[0]](*request[1:])}
         except Exception as e:  # said to the test, which fails with it
-            answer = "!%s: %s" % (type(e).__name__, str(e).replace("\n", " "))
-        sys.stdout.write(answer + "\n")
+            answer = {"ok": False, "out": "%s: %s" % (type(e).__name__, e)}
+        sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
 
 

@@ -242,30 +242,18 @@ struct Harness {
 
     /// plistlib's canonical form of a file.
     func plistlibCanon(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> String {
-        if let answer = PlistlibServer.shared.ask("canon", path) {
-            if answer.failed { XCTFail(answer.line, file: file, line: line) }
-            return answer.failed ? "" : answer.line
-        }
-        let r = python(["canon", path])
-        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
-        return r.stdout.trimmingCharacters(in: .newlines)
+        plistlib("canon", path, file: file, line: line)
     }
 
     /// A file as plistlib reads it, as JSON with sorted keys (for files of JSON's types).
     func plistlibJSON(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> String {
-        if let answer = PlistlibServer.shared.ask("json", path) {
-            if answer.failed { XCTFail(answer.line, file: file, line: line) }
-            return answer.failed ? "" : answer.line
-        }
-        let r = exec(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                "import json, plistlib, sys; print(json.dumps(plistlib.load(open(sys.argv[1], 'rb')), sort_keys=True))",
-                path,
-            ])
-        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
-        return r.stdout.trimmingCharacters(in: .newlines)
+        plistlib("json", path, file: file, line: line)
+    }
+
+    private func plistlib(_ request: String, _ path: String, file: StaticString, line: UInt) -> String {
+        let (ok, text) = Plistlib.shared.ask([request, path])
+        XCTAssertTrue(ok, "plistlib \(request) \(path): \(text)", file: file, line: line)
+        return ok ? text : ""
     }
 
     /// Every file in the config folder and its bytes, to show that nothing changed.
