@@ -446,7 +446,7 @@ package struct BinaryReader {
                 if checkingXML, xmlReady {
                     let key = try asciiBytes(ofObject: keyObject)
                     // Byte order, the order of `PlistDictionary.sortedEntries`.
-                    if let key, previousKey.map({ bytesPrecede($0, key) }) ?? true {
+                    if let key, previousKey.map({ bytesPrecede($0.span, key.span) }) ?? true {
                         previousKey = key
                     } else {
                         xmlReady = false

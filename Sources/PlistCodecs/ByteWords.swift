@@ -4,9 +4,8 @@
 enum ByteWords {
     /// The eight bytes of `bytes` at `offset`; nil within eight of the end.
     @inline(__always)
-    static func load(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt64? {
-        guard offset + 8 <= bytes.count else { return nil }
-        return UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self))
+    static func load(_ bytes: Span<UInt8>, at offset: Int) -> UInt64? {
+        offset + 8 <= bytes.count ? bytes.word(at: offset) : nil
     }
 
     /// `word` with the high bit of each byte below `n` (at most 128) set, and other
@@ -38,7 +37,7 @@ enum ByteWords {
         candidates: (UInt64) -> UInt64, matching matches: (UInt8) -> Bool
     ) -> Int {
         var i = start
-        while let word = load(bytes, at: i) {
+        while let word = load(bytes.span, at: i) {
             let found = candidates(word)
             if found != 0 {
                 var j = i + firstByte(found)
@@ -58,7 +57,7 @@ enum ByteWords {
     @inline(__always)
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0, high: UInt64 = 0
-        while let word = load(bytes, at: i) {
+        while let word = load(bytes.span, at: i) {
             high |= word
             i += 8
         }

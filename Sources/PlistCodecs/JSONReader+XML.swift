@@ -215,8 +215,8 @@ struct JSONToXML {
         keys.withUnsafeBufferPointer { all in
             func precedes(_ a: Int, _ b: Int) -> Bool {
                 bytesPrecede(
-                    UnsafeBufferPointer(rebasing: all[members[a].key]),
-                    UnsafeBufferPointer(rebasing: all[members[b].key]))
+                    UnsafeBufferPointer(rebasing: all[members[a].key]).span,
+                    UnsafeBufferPointer(rebasing: all[members[b].key]).span)
             }
             if (first + 1..<members.count).allSatisfy({ precedes($0 - 1, $0) }) { return [] }
             let order = (first..<members.count).sorted(by: precedes)

@@ -228,7 +228,7 @@ public enum JSONReader {
                 return .int(integer)
             }
             guard
-                let real = DecimalReal.parse(text)
+                let real = DecimalReal.parse(text.span)
                     ?? (text.count < 400 ? Double(String(decoding: text, as: UTF8.self)) : nil),
                 real.isFinite
             else {

@@ -120,7 +120,7 @@ struct XMLNodes {
     func precedes(_ a: Int, _ b: Int, text: UnsafeBufferPointer<UInt8>) -> Bool {
         decoded.withUnsafeBufferPointer { decoded in
             let bytes = Bytes(text: text, decoded: decoded, wide: UnsafeBufferPointer(start: nil, count: 0))
-            return bytesPrecede(bytes.of(nodes[a]), bytes.of(nodes[b]))
+            return bytesPrecede(bytes.of(nodes[a]).span, bytes.of(nodes[b]).span)
         }
     }
 
@@ -379,7 +379,7 @@ extension XMLNodes {
     private static func same(_ x: Node, _ y: Node, _ bytes: Bytes) -> Bool {
         guard x.info == y.info else { return false }
         switch x.kind {
-        case .ascii, .unicode, .data: return bytesEqual(bytes.of(x), bytes.of(y))
+        case .ascii, .unicode, .data: return bytesEqual(bytes.of(x).span, bytes.of(y).span)
         case .bool, .small: return x.payload == y.payload
         default: return bytes.bits(x) == bytes.bits(y)
         }

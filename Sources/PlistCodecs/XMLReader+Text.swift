@@ -70,7 +70,7 @@ struct XMLText: XMLConsumer {
         let inOrder = XMLReader.withBytes(text, in: r.bytes) { key in
             guard form == .defaults || !JSONWriter.isTagKey(key) else { return false }
             if let last = dict?.last {
-                guard XMLReader.withBytes(last, in: r.bytes, { bytesPrecede($0, key) }) else { return false }
+                guard XMLReader.withBytes(last, in: r.bytes, { bytesPrecede($0.span, key.span) }) else { return false }
             }
             if form == .json {
                 if dict != nil { out.append(UInt8(ascii: ",")) }
@@ -181,7 +181,7 @@ struct XMLText: XMLConsumer {
         if let ours = dict?.last {
             // Both halves' keys are in the one buffer (or decoded, their own).
             let inOrder = XMLReader.withBytes(ours, in: r.bytes) { last in
-                XMLReader.withBytes(theirs.first, in: r.bytes) { bytesPrecede(last, $0) }
+                XMLReader.withBytes(theirs.first, in: r.bytes) { bytesPrecede(last.span, $0.span) }
             }
             guard inOrder else { return false }
             if form == .json { out.append(UInt8(ascii: ",")) }

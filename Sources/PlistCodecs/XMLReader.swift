@@ -149,7 +149,7 @@ package struct XMLReader {
 
     /// The eight bytes at `offset` (`ByteWords.load`); nil within eight of the end.
     @inline(__always)
-    private func word(at offset: Int) -> UInt64? { ByteWords.load(bytes, at: offset) }
+    private func word(at offset: Int) -> UInt64? { ByteWords.load(bytes.span, at: offset) }
 
     /// The low `n` bytes of a word (`n` from 1 to 8).
     @inline(__always)

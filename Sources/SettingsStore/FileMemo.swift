@@ -45,7 +45,8 @@ package final class FileMemo: Sendable {
             spliced.append(contentsOf: bytes[end...])
             let shift = entry.count - (end - start)
             // Every bound past the entry moves by the change in its length.
-            bounds.withUnsafeMutableBufferPointer { all in
+            do {
+                var all = bounds.mutableSpan
                 for i in (index + 1)..<all.count { all[i] += shift }
             }
             switch (found, value != nil) {

@@ -73,35 +73,43 @@ struct KeyIndex {
         let pageCount = (tableBytes + page - 1) / page
         let bodyStart = bodyOffset(pageCount: pageCount)
         var out = [UInt8](repeating: 0, count: bodyStart + pageCount * page)
-        out.withUnsafeMutableBytes { raw in
+        /// `words` into `out` from `start`, little-endian.
+        func store(_ words: [UInt64], at start: Int) {
+            var span = out.mutableSpan
+            var raw = span.mutableBytes
+            for (i, word) in words.enumerated() {
+                raw.storeBytes(of: word.littleEndian, toByteOffset: start + i * 8, as: UInt64.self)
+            }
+        }
+        do {
+            var span = out.mutableSpan
+            var raw = span.mutableBytes
             var at = bodyStart
             for slot in slots {
                 raw.storeBytes(of: slot.littleEndian, toByteOffset: at, as: UInt64.self)
                 at += 8
             }
+            // Each place two words of two 32-bit fields, the first the low half.
             for place in places {
-                for word in [place.from, place.to, place.valueFrom, place.valueTo] {
-                    raw.storeBytes(of: word.littleEndian, toByteOffset: at, as: UInt32.self)
-                    at += 4
-                }
+                let first = UInt64(place.from) | UInt64(place.to) << 32
+                let second = UInt64(place.valueFrom) | UInt64(place.valueTo) << 32
+                raw.storeBytes(of: first.littleEndian, toByteOffset: at, as: UInt64.self)
+                raw.storeBytes(of: second.littleEndian, toByteOffset: at + 8, as: UInt64.self)
+                at += 16
             }
-            for p in 0..<pageCount {
-                let sum = checksum(
-                    UnsafeRawBufferPointer(rebasing: raw[(bodyStart + p * page)..<(bodyStart + (p + 1) * page)]))
-                raw.storeBytes(of: sum.littleEndian, toByteOffset: headerSize + p * 8, as: UInt64.self)
-            }
-            let words: [UInt64] = [
+        }
+        store(
+            (0..<pageCount).map { p in
+                checksum(out.span.extracting((bodyStart + p * page)..<(bodyStart + (p + 1) * page)))
+            },
+            at: headerSize)
+        store(
+            [
                 magic, format == .binary ? 2 : 1, status.device, status.inode, UInt64(status.size),
                 UInt64(bitPattern: status.modifiedNanoseconds), UInt64(bitPattern: status.changedNanoseconds),
                 UInt64(places.count), UInt64(slotCount), UInt64(pageCount), seed.k0, seed.k1,
-            ]
-            for (i, word) in words.enumerated() {
-                raw.storeBytes(of: word.littleEndian, toByteOffset: i * 8, as: UInt64.self)
-            }
-            raw.storeBytes(
-                of: headerSum(UnsafeRawBufferPointer(raw), pageCount: pageCount).littleEndian, toByteOffset: 120,
-                as: UInt64.self)
-        }
+            ], at: 0)
+        store([headerSum(out.span, pageCount: pageCount)], at: 120)
         return out
     }
 
@@ -203,9 +211,7 @@ struct KeyIndex {
             guard size >= page else { return nil }
             var bytes = FileSystem.readBytes(fd, count: page, at: 0)
             guard bytes.count == page else { return nil }
-            func word(_ i: Int) -> UInt64 {
-                bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)) }
-            }
+            func word(_ i: Int) -> UInt64 { bytes.span.word(at: i * 8) }
             guard word(0) == magic, word(1) == 1 || word(1) == 2 else { return nil }
             let (keys, slots, pages) = (word(7), word(8), word(9))
             // Bounds before arithmetic: nothing here may overflow or allocate on a lie.
@@ -219,13 +225,9 @@ struct KeyIndex {
                 bytes += FileSystem.readBytes(fd, count: bodyStart - page, at: page)
                 guard bytes.count == bodyStart else { return nil }
             }
-            let sum = bytes.withUnsafeBytes { headerSum($0, pageCount: pageCount) }
+            let sum = headerSum(bytes.span, pageCount: pageCount)
             guard sum == word(15) else { return nil }
-            let sums = (0..<pageCount).map { p in
-                bytes.withUnsafeBytes {
-                    UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: headerSize + p * 8, as: UInt64.self))
-                }
-            }
+            let sums = (0..<pageCount).map { p in bytes.span.word(at: headerSize + p * 8) }
             return Header(
                 format: word(1), device: word(2), inode: word(3), size: word(4), modified: word(5), changed: word(6),
                 keyCount: Int(keys), slotCount: Int(slots), pageCount: pageCount,
@@ -238,25 +240,24 @@ struct KeyIndex {
             guard p < header.pageCount else { return nil }
             if let bytes = pages[p] { return (bytes, offset - p * page) }
             let bytes = FileSystem.readBytes(fd, count: page, at: bodyOffset(pageCount: header.pageCount) + p * page)
-            guard bytes.count == page, bytes.withUnsafeBytes(checksum) == header.sums[p] else { return nil }
+            guard bytes.count == page, checksum(bytes.span) == header.sums[p] else { return nil }
             pages[p] = bytes
             return (bytes, offset - p * page)
         }
 
         mutating func word64(at offset: Int, _ header: Header) -> UInt64? {
             guard let (bytes, at) = pageBytes(holding: offset, header) else { return nil }
-            return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+            return bytes.span.word(at: at)
         }
 
         /// Entry `n`'s place (16 bytes, never across a page: entries start on a 16-byte boundary).
         mutating func place(_ n: Int, _ header: Header, hash: UInt64) -> KeyPlace? {
             guard let (bytes, at) = pageBytes(holding: header.slotCount * 8 + n * 16, header) else { return nil }
-            return bytes.withUnsafeBytes { raw in
-                func word(_ i: Int) -> UInt32 {
-                    UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at + i * 4, as: UInt32.self))
-                }
-                return KeyPlace(hash: hash, from: word(0), to: word(1), valueFrom: word(2), valueTo: word(3))
-            }
+            // Two 32-bit fields a word, the first the low half.
+            let (a, b) = (bytes.span.word(at: at), bytes.span.word(at: at + 8))
+            return KeyPlace(
+                hash: hash, from: UInt32(truncatingIfNeeded: a), to: UInt32(truncatingIfNeeded: a >> 32),
+                valueFrom: UInt32(truncatingIfNeeded: b), valueTo: UInt32(truncatingIfNeeded: b >> 32))
         }
     }
 
@@ -268,18 +269,17 @@ struct KeyIndex {
     }
 
     /// The header's checksum: its first 15 words and the pages' checksums.
-    static func headerSum(_ raw: UnsafeRawBufferPointer, pageCount: Int) -> UInt64 {
-        checksum(UnsafeRawBufferPointer(rebasing: raw[0..<120]))
-            ^ checksum(UnsafeRawBufferPointer(rebasing: raw[headerSize..<(headerSize + pageCount * 8)])) &* 3
+    static func headerSum(_ bytes: Span<UInt8>, pageCount: Int) -> UInt64 {
+        checksum(bytes.extracting(0..<120)) ^ checksum(bytes.extracting(headerSize..<(headerSize + pageCount * 8))) &* 3
     }
 
     /// A 64-bit checksum of whole 64-bit words (every length here is a multiple of 8):
     /// a multiply and a fold a word, enough to tell a torn or flipped page from a sound one.
-    static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
+    static func checksum(_ bytes: Span<UInt8>) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         var i = 0
-        while i + 8 <= raw.count {
-            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+        while i + 8 <= bytes.count {
+            h = (h ^ bytes.word(at: i)) &* 0xFF51_AFD7_ED55_8CCD
             h ^= h >> 32
             i += 8
         }

@@ -34,7 +34,7 @@ final class ByteScanTests: XCTestCase {
         each { bytes, place, b in
             let other = [UInt8](repeating: UInt8(ascii: "x"), count: bytes.count)
             for (a, c) in [(bytes, other), (other, bytes), (bytes, Array(other.prefix(place))), (bytes, other + [0])] {
-                let found = a.withUnsafeBufferPointer { a in c.withUnsafeBufferPointer { bytesPrecede(a, $0) } }
+                let found = bytesPrecede(a.span, c.span)
                 if found != a.lexicographicallyPrecedes(c) { XCTFail("byte \(b) at \(place) of \(bytes.count)") }
             }
         }

@@ -22,7 +22,7 @@ final class DecimalRealTests: XCTestCase {
     /// Its answer, or nil; and when it answers, the C parser's, bit for bit.
     @discardableResult
     private func check(_ text: String) -> Double? {
-        let fast = Array(text.utf8).withUnsafeBufferPointer { DecimalReal.parse($0) }
+        let fast = DecimalReal.parse(Array(text.utf8).span)
         guard let fast else { return nil }
         let slow = Double(text)
         if slow?.bitPattern != fast.bitPattern {
@@ -90,7 +90,7 @@ final class DecimalRealTests: XCTestCase {
         for text in [
             "", ".", "-", "1e", "1e+", "e5", "1.2.3", "1e5.5", "0x10", "1 ", " 1", "nan", "inf", "1e400", "1d5",
         ] {
-            XCTAssertNil(Array(text.utf8).withUnsafeBufferPointer { DecimalReal.parse($0) }, text)
+            XCTAssertNil(DecimalReal.parse(Array(text.utf8).span), text)
         }
     }
 

@@ -91,7 +91,7 @@ final class KeyIndexSeedTests: XCTestCase {
         encoded.withUnsafeMutableBytes { raw in
             raw.storeBytes(of: UInt64(0x0001_5844_4954_4553).littleEndian, toByteOffset: 0, as: UInt64.self)
             for word in [10, 11] { raw.storeBytes(of: UInt64(0), toByteOffset: word * 8, as: UInt64.self) }
-            let sum = KeyIndex.headerSum(UnsafeRawBufferPointer(raw), pageCount: pages)
+            let sum = KeyIndex.headerSum(UnsafeBufferPointer(raw.bindMemory(to: UInt8.self)).span, pageCount: pages)
             raw.storeBytes(of: sum.littleEndian, toByteOffset: 120, as: UInt64.self)
         }
         try index.replace(with: encoded)

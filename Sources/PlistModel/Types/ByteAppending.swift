@@ -18,6 +18,6 @@ extension Array where Element == UInt8 {
     /// `appendBytes` of a literal's UTF-8.
     @inlinable @inline(__always)
     package mutating func appendBytes(_ text: StaticString) {
-        appendBytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        text.withUTF8Buffer { appendBytes($0) }
     }
 }

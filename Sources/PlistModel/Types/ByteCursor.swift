@@ -51,11 +51,8 @@ package struct ByteCursor {
     /// Steps over `text` when it is next.
     @inlinable @inline(__always)
     package mutating func skip(_ text: StaticString) -> Bool {
-        let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        guard offset + expected.count <= bytes.count,
-            bytes[offset..<(offset + expected.count)].elementsEqual(expected)
-        else { return false }
-        offset += expected.count
+        guard starts(with: text) else { return false }
+        offset += text.utf8CodeUnitCount
         return true
     }
 
@@ -89,9 +86,7 @@ package struct ByteCursor {
     /// Steps over the next byte when it is one of `options`.
     @inlinable @inline(__always)
     package mutating func skip(anyOf options: StaticString) -> Bool {
-        guard let next = peek(),
-            UnsafeBufferPointer(start: options.utf8Start, count: options.utf8CodeUnitCount).contains(next)
-        else { return false }
+        guard let next = peek(), options.withUTF8Buffer({ $0.contains(next) }) else { return false }
         offset += 1
         return true
     }

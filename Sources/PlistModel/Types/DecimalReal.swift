@@ -8,9 +8,9 @@
 /// XML domain; this costs about 400.
 package enum DecimalReal {
     /// `[+-]digits[.digits][(e|E)[+-]digits]`, or nil.
-    package static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
-        guard let p = text.baseAddress, !text.isEmpty else { return nil }
-        let n = text.count
+    package static func parse(_ p: Span<UInt8>) -> Double? {
+        guard !p.isEmpty else { return nil }
+        let n = p.count
         var i = 0
         let negative = p[0] == UInt8(ascii: "-")
         if negative || p[0] == UInt8(ascii: "+") { i = 1 }
@@ -18,10 +18,10 @@ package enum DecimalReal {
         var significant = 0, scale = 0
         // The digits before the point, then after it (each of those a tenth smaller):
         // leading zeros are not significant, and past 19 digits w may overflow.
-        var digits = accumulate(p, n, &i, &w, &significant)
+        var digits = accumulate(p, &i, &w, &significant)
         if i < n, p[i] == UInt8(ascii: ".") {
             i += 1
-            let fraction = accumulate(p, n, &i, &w, &significant)
+            let fraction = accumulate(p, &i, &w, &significant)
             scale = -fraction
             digits += fraction
         }
@@ -62,10 +62,10 @@ package enum DecimalReal {
     /// The run of digits from `i` on, into `w` and `significant`; returns how many.
     @inline(__always)
     private static func accumulate(
-        _ p: UnsafePointer<UInt8>, _ n: Int, _ i: inout Int, _ w: inout UInt64, _ significant: inout Int
+        _ p: Span<UInt8>, _ i: inout Int, _ w: inout UInt64, _ significant: inout Int
     ) -> Int {
         let start = i
-        while i < n, p[i] &- UInt8(ascii: "0") < 10 {
+        while i < p.count, p[i] &- UInt8(ascii: "0") < 10 {
             if w != 0 || p[i] != UInt8(ascii: "0") {
                 significant += 1
                 w = w &* 10 &+ UInt64(p[i] &- UInt8(ascii: "0"))

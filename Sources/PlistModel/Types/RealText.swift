@@ -23,7 +23,7 @@ package enum RealText {
     /// inside this module: called generically across the module boundary, it made reading
     /// a big XML domain twice as slow.
     package static func parse(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
-        DecimalReal.parse(UnsafeBufferPointer(rebasing: bytes)) ?? parse(text: bytes)
+        DecimalReal.parse(bytes.base.span.extracting(bytes.startIndex..<bytes.endIndex)) ?? parse(text: bytes)
     }
 
     package static func parse<C: Collection<UInt8>>(text bytes: C) -> Double? {

@@ -79,33 +79,31 @@ public struct PlistDictionary: Sendable {
         // to compare its key copied its value too, and this runs once per key of a bulk edit.
         var key = key
         return key.withUTF8 { wanted in
-            entries.withUnsafeBufferPointer { entries in
-                var low = 0, high = entries.count
-                while low < high {
-                    let middle = (low &+ high) &>> 1
-                    if Self.compare(entries[middle].key, wanted) < 0 { low = middle &+ 1 } else { high = middle }
-                }
-                return (low, low < entries.count && Self.compare(entries[low].key, wanted) == 0)
+            let entries = entries.span, wanted = wanted.span
+            var low = 0, high = entries.count
+            while low < high {
+                let middle = (low &+ high) &>> 1
+                if Self.compare(entries[middle].key, wanted) < 0 { low = middle &+ 1 } else { high = middle }
             }
+            return (low, low < entries.count && Self.compare(entries[low].key, wanted) == 0)
         }
     }
 
     /// `key` against `wanted`, as bytes: negative before, zero the same, positive after.
     @inline(__always)
-    private static func compare(_ key: String, _ wanted: UnsafeBufferPointer<UInt8>) -> Int {
-        if let order = key.utf8.withContiguousStorageIfAvailable({ Self.compare($0, wanted) }) { return order }
+    private static func compare(_ key: String, _ wanted: Span<UInt8>) -> Int {
+        if let order = key.utf8.withContiguousStorageIfAvailable({ Self.compare($0.span, wanted) }) { return order }
         var key = key
-        return key.withUTF8 { Self.compare($0, wanted) }
+        return key.withUTF8 { Self.compare($0.span, wanted) }
     }
 
     /// One pass, eight bytes at a time (`bytesPrecede` and `bytesEqual` would be two).
     @inline(__always)
-    private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+    private static func compare(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Int {
         let n = min(a.count, b.count)
         var i = 0
         while i + 8 <= n {
-            let x = UnsafeRawPointer(a.baseAddress! + i).loadUnaligned(as: UInt64.self).bigEndian
-            let y = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self).bigEndian
+            let x = a.word(at: i).byteSwapped, y = b.word(at: i).byteSwapped
             if x != y { return x < y ? -1 : 1 }
             i += 8
         }
@@ -377,26 +375,25 @@ extension PlistDictionary: Equatable {
 @inlinable @inline(__always)
 package func sameKey(_ a: String, _ b: String) -> Bool {
     var a = a, b = b
-    return a.withUTF8 { pa in b.withUTF8 { pb in bytesEqual(pa, pb) } }
+    return a.withUTF8 { pa in b.withUTF8 { pb in bytesEqual(pa.span, pb.span) } }
 }
 
 /// Code-point order, which for UTF-8 is byte order.
 @inlinable @inline(__always)
 package func byteOrderPrecedes(_ a: String, _ b: String) -> Bool {
     var a = a, b = b
-    return a.withUTF8 { pa in b.withUTF8 { pb in bytesPrecede(pa, pb) } }
+    return a.withUTF8 { pa in b.withUTF8 { pb in bytesPrecede(pa.span, pb.span) } }
 }
 
 /// Whether `a`'s bytes sort before `b`'s, compared eight at a time: every sort and
 /// order check of a big domain's keys runs this, and the generic comparison, byte by
 /// byte, cost 2-4% of reading, writing or turning one into text.
 @inlinable @inline(__always)
-package func bytesPrecede(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+package func bytesPrecede(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
     let n = min(a.count, b.count)
     var i = 0
     while i + 8 <= n {
-        let x = UnsafeRawPointer(a.baseAddress! + i).loadUnaligned(as: UInt64.self).bigEndian
-        let y = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self).bigEndian
+        let x = a.word(at: i).byteSwapped, y = b.word(at: i).byteSwapped
         if x != y { return x < y }
         i += 8
     }
@@ -410,13 +407,11 @@ package func bytesPrecede(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPoin
 /// Whether `a` and `b` hold the same bytes, compared eight at a time (the generic
 /// `elementsEqual` goes byte by byte).
 @inlinable @inline(__always)
-package func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+package func bytesEqual(_ a: Span<UInt8>, _ b: Span<UInt8>) -> Bool {
     guard a.count == b.count else { return false }
     var i = 0
     while i + 8 <= a.count {
-        let x = UnsafeRawPointer(a.baseAddress! + i).loadUnaligned(as: UInt64.self)
-        let y = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)
-        if x != y { return false }
+        if a.word(at: i) != b.word(at: i) { return false }
         i += 8
     }
     while i < a.count {

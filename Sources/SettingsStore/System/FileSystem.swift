@@ -276,11 +276,11 @@ package enum FileSystem {
     }
 
     /// Writes every byte of `bytes` to `fd`, however many calls that takes.
-    static func writeAll(_ fd: CInt, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+    static func writeAll(_ fd: CInt, _ bytes: ArraySlice<UInt8>) throws(Errno) {
         var offset = 0
         while offset < bytes.count {
             let n = try retrying {
-                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
                 note("write", fd: fd, result: n)
                 return n
             }
@@ -296,7 +296,7 @@ package enum FileSystem {
     ) throws(Errno) {
         do {
             try contents { piece in
-                try piece.withUnsafeBytes { buffer in try writeAll(fd, buffer) }
+                try writeAll(fd, piece)
                 written?(piece)
             }
         } catch let error as Errno {
@@ -552,11 +552,7 @@ package enum StandardStreams {
     /// failure the caller reports, never a silent success. (A closed pipe ends the
     /// process with SIGPIPE first, as any Unix filter ends.)
     package static func write(_ bytes: [UInt8], toError: Bool = false) throws(Errno) {
-        var failure: Errno?
-        bytes.withUnsafeBytes { buffer in
-            do throws(Errno) { try FileSystem.writeAll(toError ? 2 : 1, buffer) } catch { failure = error }
-        }
-        if let failure { throw failure }
+        try FileSystem.writeAll(toError ? 2 : 1, bytes[...])
     }
 
     package static func write(_ text: String, toError: Bool = false) throws(Errno) {

@@ -99,13 +99,16 @@ package final class Inotify {
             // Each record: wd (4), mask (4), cookie (4), len (4), then `len` bytes of name, NUL-padded.
             var at = 0
             while at + 16 <= n {
-                let field = { [buffer] (i: Int) in
-                    buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at + 4 * i, as: UInt32.self) }
-                }
-                let length = Int(field(3))
+                // The four fields as two words, each two of them, the first the low half.
+                let (low, high) = (buffer.span.word(at: at), buffer.span.word(at: at + 8))
+                let length = Int(high >> 32)
                 let nameBytes = buffer[(at + 16)..<min(n, at + 16 + length)]
                 let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                events.append(Event(watch: CInt(bitPattern: field(0)), mask: field(1), name: name))
+                events.append(
+                    Event(
+                        watch: CInt(bitPattern: UInt32(truncatingIfNeeded: low)),
+                        mask: UInt32(truncatingIfNeeded: low >> 32),
+                        name: name))
                 at += 16 + length
             }
         }

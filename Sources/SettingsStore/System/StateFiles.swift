@@ -569,10 +569,6 @@ extension FileSystem {
 
     /// Writes all of `bytes` at `fd`'s offset.
     static func writeBytes(_ bytes: [UInt8], to fd: CInt) throws(Errno) {
-        var failure: Errno?
-        bytes.withUnsafeBytes { buffer in
-            do throws(Errno) { try writeAll(fd, buffer) } catch { failure = error }
-        }
-        if let failure { throw failure }
+        try writeAll(fd, bytes[...])
     }
 }
