@@ -5,6 +5,8 @@ import PlistModel
 /// for it (`XMLReader.lookup`: a value nobody asked for).
 struct XMLTree: XMLConsumer {
     var building = true
+    /// Told every `XMLNodeReading.progressEntries` entries of a dictionary (`read(utf8:)`).
+    var progress: (() -> Void)?
 
     func openDict(_ r: XMLReader) -> PlistDictionary {
         var dict = PlistDictionary()
@@ -15,6 +17,7 @@ struct XMLTree: XMLConsumer {
     }
 
     func key(_ text: XMLReader.Text, in dict: inout PlistDictionary, _ r: XMLReader) throws(PlistError) -> String? {
+        if let progress, (dict.count + 1) % XMLNodeReading.progressEntries == 0 { progress() }
         guard building else {
             try r.validate(text)
             return ""
@@ -64,9 +67,17 @@ extension XMLReader {
         -> PlistValue
     {
         let text = try TextDecoding.utf8(input, format: .xml)
-        return try text.withUnsafeBufferPointer { buffer throws(PlistError) in
+        return try read(utf8: text.span, inParallel: inParallel)
+    }
+
+    /// `read` of text that is UTF-8 as it is (`TextDecoding.isUTF8AsIs`), such as a mapped
+    /// file's, `progress` told as its entries are read, to give back the pages read so far.
+    package static func read(
+        utf8 text: Span<UInt8>, inParallel: PropertyList.InParallel? = nil, progress: (() -> Void)? = nil
+    ) throws(PlistError) -> PlistValue {
+        try text.withUnsafeBufferPointer { buffer throws(PlistError) in
             // The tree leaves no document: there is always a value.
-            try XMLWalk.read(buffer, inParallel: inParallel) { _ in XMLTree() }!.value
+            try XMLWalk.read(buffer, inParallel: inParallel) { _ in XMLTree(progress: progress) }!.value
         }
     }
 
