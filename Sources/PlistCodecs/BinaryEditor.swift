@@ -18,14 +18,12 @@ import PlistModel
 package struct BinaryEditor {
     private let key: String
     private let offsetSize: Int, refSize: Int, objectCount: Int, offsetTable: Int
-    /// The root dictionary: its entry count and where its key references start (the
-    /// value references follow them).
+    /// The root dictionary's entry count, and where its key references start (values follow).
     private let entryCount: Int, rootRefs: Int
     /// Which root entries are `key` (a file may hold a key twice; all of them go).
     private let matches: [Bool]
 
-    /// Nil when the root is no dictionary object: a UID root reads as `{CF$UID = n}`
-    /// but has no entries to edit.
+    /// Nil when the root is no dictionary object (a UID root, read as `{CF$UID = n}`).
     package init?(_ input: Span<UInt8>, layout: BinaryReader.Layout, key: String) {
         self.key = key
         (offsetSize, refSize, objectCount, offsetTable) =
@@ -34,10 +32,11 @@ package struct BinaryEditor {
         guard BPlistMarker(byte: input[start]) == .dictionary else { return nil }
         (entryCount, rootRefs) = Self.countAndBody(input, start)
         var matches = [Bool](repeating: false, count: entryCount)
+        let spelled = [Array(key.utf8), key.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }]
         for i in 0..<entryCount {
             let keyObject = Self.bigEndian(input, rootRefs + i * refSize, refSize)
             matches[i] = Self.isString(
-                input, at: Self.bigEndian(input, offsetTable + keyObject * offsetSize, offsetSize), key)
+                input, at: Self.bigEndian(input, offsetTable + keyObject * offsetSize, offsetSize), spelled)
         }
         self.matches = matches
     }
@@ -57,7 +56,6 @@ package struct BinaryEditor {
         let added = value.map { (key: writer.number(.string(key)), value: writer.number($0)) }
         let total = kept + writer.objectCount + 1
         let newRefSize = BinaryWriter.width(UInt64(total - 1))
-
         var out: [UInt8] = []
         out.reserveCapacity(chunk + 4096)
         var flushed = 0
@@ -77,8 +75,7 @@ package struct BinaryEditor {
             offsets.append(UInt32(flushed + out.count))
             let start = offset(input, of: index)
             let (refs, count) = references(input, ofObjectAt: start) ?? (start + Self.scalarLength(input, start), 0)
-            // One copy of the object's bytes (a span has no `append` of its own).
-            input.extracting(start..<refs).withUnsafeBufferPointer { out.append(contentsOf: $0) }
+            Self.append(input, start..<refs, to: &out)
             for r in 0..<count {
                 BinaryWriter.appendBigEndian(UInt64(newIndex[reference(input, refs, r)]), width: newRefSize, to: &out)
             }
@@ -113,7 +110,7 @@ package struct BinaryEditor {
 
     /// Each object the kept root entries reach, numbered in file order; -1 for the rest
     /// (the old root, the old value, anything the file held unreferenced).
-    private func renumberReachable(_ input: Span<UInt8>, _ dropPages: (() -> Void)?) -> (newIndex: [Int32], kept: Int) {
+    private func renumberReachable(_ input: Span<UInt8>, _ dropPages: (() -> Void)?) -> ([Int32], Int) {
         var newIndex = [Int32](repeating: -1, count: objectCount)
         var stack: [Int] = []
         for i in 0..<entryCount where !matches[i] {
@@ -151,6 +148,11 @@ package struct BinaryEditor {
         return v
     }
 
+    /// `bytes[range]` appended to `out` in one copy (a span has no `append` of its own).
+    private static func append(_ bytes: Span<UInt8>, _ range: Range<Int>, to out: inout [UInt8]) {
+        bytes.extracting(range).withUnsafeBufferPointer { out.append(contentsOf: $0) }
+    }
+
     /// For an array or dictionary object, where its references start and how many there
     /// are (a dictionary's keys, then its values); nil for any other object.
     private func references(_ input: Span<UInt8>, ofObjectAt start: Int) -> (first: Int, count: Int)? {
@@ -184,20 +186,15 @@ package struct BinaryEditor {
         }
     }
 
-    /// Whether the object at `start` is the string `key`, compared as UTF-8 bytes.
-    private static func isString(_ bytes: Span<UInt8>, at start: Int, _ key: String) -> Bool {
+    /// Whether the object at `start` is the string `spelled` spells, as ASCII or UTF-16 (the
+    /// reader checked it is valid, so equal code units are equal UTF-8, as `sameKey` compares).
+    private static func isString(_ bytes: Span<UInt8>, at start: Int, _ spelled: [[UInt8]]) -> Bool {
+        let marker = BPlistMarker(byte: bytes[start])
+        guard marker == .asciiString || marker == .utf16String else { return false }
         let (n, body) = countAndBody(bytes, start)
-        switch BPlistMarker(byte: bytes[start]) {
-        case .asciiString:
-            guard n == key.utf8.count else { return false }
-            for (i, byte) in key.utf8.enumerated() where bytes[body + i] != byte { return false }
-            return true
-        case .utf16String:
-            var units = [UInt16]()
-            units.reserveCapacity(n)
-            for i in 0..<n { units.append(UInt16(bytes[body + 2 * i]) << 8 | UInt16(bytes[body + 2 * i + 1])) }
-            return sameKey(String(decoding: units, as: UTF16.self), key)
-        default: return false
-        }
+        let key = spelled[marker == .asciiString ? 0 : 1]
+        guard key.count == (marker == .asciiString ? n : 2 * n) else { return false }
+        for i in 0..<key.count where bytes[body + i] != key[i] { return false }
+        return true
     }
 }

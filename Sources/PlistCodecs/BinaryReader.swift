@@ -54,7 +54,7 @@ package struct BinaryReader {
     package static let uidKey = "CF$UID"
 
     package static func read(_ input: [UInt8]) throws(PlistError) -> PlistValue {
-        try run(input.span, wanted: nil).root
+        try lookupWithLayout(input.span, key: nil).root
     }
 
     /// The value of one top-level key; the whole file is checked, only that value built.
@@ -62,7 +62,7 @@ package struct BinaryReader {
     package static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> (
         root: PlistValue, found: PlistValue?
     ) {
-        let (root, found, _) = try run(input.span, wanted: key)
+        let (root, found, _) = try lookupWithLayout(input.span, key: key)
         return (root, found)
     }
 
@@ -83,13 +83,6 @@ package struct BinaryReader {
                 (reader.offsetSize, reader.refSize, reader.objectCount, reader.offsetTable, reader.rootIndex)
             fileSize = reader.bytes.count
         }
-    }
-
-    /// `lookup`, with the layout of the file it checked; `progress` as `checkedForXML`'s.
-    package static func lookupWithLayout(_ input: Span<UInt8>, key: String, progress: (() -> Void)? = nil)
-        throws(PlistError) -> (root: PlistValue, found: PlistValue?, layout: Layout)
-    {
-        try run(input, wanted: key, progress: progress)
     }
 
     /// The file's layout when its XML can be written straight from its bytes, object by
@@ -153,11 +146,12 @@ package struct BinaryReader {
         }
     }
 
-    private static func run(_ input: Span<UInt8>, wanted: String?, progress: (() -> Void)? = nil)
+    /// `lookup` (`read` with no key) with the layout it checked; `progress` as `checkedForXML`'s.
+    package static func lookupWithLayout(_ input: Span<UInt8>, key: String?, progress: (() -> Void)? = nil)
         throws(PlistError) -> (root: PlistValue, found: PlistValue?, layout: Layout)
     {
         try input.withUnsafeBufferPointer { buffer throws(PlistError) in
-            var reader = try BinaryReader(buffer, wanted: wanted)
+            var reader = try BinaryReader(buffer, wanted: key)
             if let progress { (reader.progress, reader.nextProgress) = (progress, progressStep) }
             let root = try reader.document()
             return (root, reader.found, Layout(reader))

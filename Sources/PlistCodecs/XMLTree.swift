@@ -5,8 +5,7 @@ import PlistModel
 /// for it (`XMLReader.lookup`: a value nobody asked for).
 struct XMLTree: XMLConsumer {
     var building = true
-    /// Told every `XMLNodeReading.progressEntries` entries of a dictionary (`read(utf8:)`).
-    var progress: (() -> Void)?
+    var progress: (() -> Void)?  // `read(utf8:)`'s, told every `XMLNodeReading.progressEntries` entries
 
     func openDict(_ r: XMLReader) -> PlistDictionary {
         var dict = PlistDictionary()
@@ -70,8 +69,7 @@ extension XMLReader {
         return try read(utf8: text.span, inParallel: inParallel)
     }
 
-    /// `read` of text that is UTF-8 as it is (`TextDecoding.isUTF8AsIs`), such as a mapped
-    /// file's, `progress` told as its entries are read, to give back the pages read so far.
+    /// `read` of UTF-8 text as it is (a mapping's: `progress` gives back the pages read).
     package static func read(
         utf8 text: Span<UInt8>, inParallel: PropertyList.InParallel? = nil, progress: (() -> Void)? = nil
     ) throws(PlistError) -> PlistValue {

@@ -296,6 +296,11 @@ extension DomainStore {
             case .read(let bytes): try editor.write(value, from: bytes.span, chunk: 1 << 20, to: write)
             case .mapped(let mapped):
                 try editor.write(value, from: mapped.bytes.span, chunk: 1 << 20, dropPages: mapped.dropPages, to: write)
+                // Copied where it lies: a file another program changed in place meanwhile (a
+                // writer of ours renames) may have been copied half old, so it is not put in
+                // place (nor is one cut short: that one ends the program, see `MappedFile`).
+                let now = target.opened.flatMap { try? FileSystem.status(fd: $0.fd) }
+                guard now.map(FileStamp.init) == FileStamp(status) else { throw Errno(11) }  // EAGAIN
             }
         }
         written?(FileStamp(status), stamp)
