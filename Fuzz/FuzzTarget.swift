@@ -55,15 +55,15 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     #endif
     // The binary editor must give what rebuilding the tree gives, for a set and a removal.
     #if FUZZ_BINARY
-        if case .dict(let dict)? = value, let (_, _, layout) = try? BinaryReader.lookupWithLayout(bytes, key: "a"),
-            let editor = BinaryEditor(bytes, layout: layout, key: "a")
+        if case .dict(let dict)? = value, let (_, _, layout) = try? BinaryReader.lookupWithLayout(bytes.span, key: "a"),
+            let editor = BinaryEditor(bytes.span, layout: layout, key: "a")
         {
             for change in [PlistValue.int(1), nil] {
                 var expected = dict
                 expected["a"] = change
                 var out: [UInt8] = []
                 do {
-                    try editor.write(change, chunk: 64) { out.append(contentsOf: $0) }
+                    try editor.write(change, from: bytes.span, chunk: 64) { out.append(contentsOf: $0) }
                 } catch { fatalError("the editor failed: \(error)") }
                 guard (try? BinaryReader.read(out)) == .dict(expected) else {
                     fatalError("the editor changed another value")

@@ -54,7 +54,7 @@ package struct BinaryReader {
     package static let uidKey = "CF$UID"
 
     package static func read(_ input: [UInt8]) throws(PlistError) -> PlistValue {
-        try run(input, wanted: nil).root
+        try lookupWithLayout(input.span, key: nil).root
     }
 
     /// The value of one top-level key; the whole file is checked, only that value built.
@@ -62,7 +62,7 @@ package struct BinaryReader {
     package static func lookup(_ input: [UInt8], key: String) throws(PlistError) -> (
         root: PlistValue, found: PlistValue?
     ) {
-        let (root, found, _) = try run(input, wanted: key)
+        let (root, found, _) = try lookupWithLayout(input.span, key: key)
         return (root, found)
     }
 
@@ -83,13 +83,6 @@ package struct BinaryReader {
                 (reader.offsetSize, reader.refSize, reader.objectCount, reader.offsetTable, reader.rootIndex)
             fileSize = reader.bytes.count
         }
-    }
-
-    /// `lookup`, with the layout of the file it checked.
-    package static func lookupWithLayout(_ input: [UInt8], key: String) throws(PlistError) -> (
-        root: PlistValue, found: PlistValue?, layout: Layout
-    ) {
-        try run(input, wanted: key)
     }
 
     /// The file's layout when its XML can be written straight from its bytes, object by
@@ -153,11 +146,13 @@ package struct BinaryReader {
         }
     }
 
-    private static func run(_ input: [UInt8], wanted: String?) throws(PlistError) -> (
-        root: PlistValue, found: PlistValue?, layout: Layout
-    ) {
+    /// `lookup` (`read` with no key) with the layout it checked; `progress` as `checkedForXML`'s.
+    package static func lookupWithLayout(_ input: Span<UInt8>, key: String?, progress: (() -> Void)? = nil)
+        throws(PlistError) -> (root: PlistValue, found: PlistValue?, layout: Layout)
+    {
         try input.withUnsafeBufferPointer { buffer throws(PlistError) in
-            var reader = try BinaryReader(buffer, wanted: wanted)
+            var reader = try BinaryReader(buffer, wanted: key)
+            if let progress { (reader.progress, reader.nextProgress) = (progress, progressStep) }
             let root = try reader.document()
             return (root, reader.found, Layout(reader))
         }
@@ -221,7 +216,6 @@ package struct BinaryReader {
     }
 
     /// `width` bytes from `at` as a big-endian number; the caller has checked they exist.
-    /// (`BinaryEditor` reads the file with this too.)
     static func bigEndian<Bytes: RandomAccessCollection>(_ bytes: Bytes, _ at: Int, _ width: Int) -> UInt64
     where Bytes.Element == UInt8, Bytes.Index == Int {
         var v: UInt64 = 0

@@ -5,6 +5,7 @@ import PlistModel
 /// for it (`XMLReader.lookup`: a value nobody asked for).
 struct XMLTree: XMLConsumer {
     var building = true
+    var progress: (() -> Void)?  // `read(utf8:)`'s, told every `XMLNodeReading.progressEntries` entries
 
     func openDict(_ r: XMLReader) -> PlistDictionary {
         var dict = PlistDictionary()
@@ -15,6 +16,7 @@ struct XMLTree: XMLConsumer {
     }
 
     func key(_ text: XMLReader.Text, in dict: inout PlistDictionary, _ r: XMLReader) throws(PlistError) -> String? {
+        if let progress, (dict.count + 1) % XMLNodeReading.progressEntries == 0 { progress() }
         guard building else {
             try r.validate(text)
             return ""
@@ -64,9 +66,20 @@ extension XMLReader {
         _ input: [UInt8], inParallel: PropertyList.InParallel? = nil, halvesFrom: Int = halvesFrom
     ) throws(PlistError) -> PlistValue {
         let text = try TextDecoding.utf8(input, format: .xml)
-        return try text.withUnsafeBufferPointer { buffer throws(PlistError) in
+        return try read(utf8: text.span, inParallel: inParallel, halvesFrom: halvesFrom)
+    }
+
+    /// `read` of UTF-8 text as it is (a mapping's: `progress` gives back the pages read).
+    package static func read(
+        utf8 text: Span<UInt8>, inParallel: PropertyList.InParallel? = nil, halvesFrom: Int = halvesFrom,
+        progress: (() -> Void)? = nil
+    ) throws(PlistError) -> PlistValue {
+        try text.withUnsafeBufferPointer { buffer throws(PlistError) in
             // The tree leaves no document: there is always a value.
-            try XMLWalk.read(buffer, inParallel: inParallel, halvesFrom: halvesFrom) { _ in XMLTree() }!.value
+            let tree = try XMLWalk.read(buffer, inParallel: inParallel, halvesFrom: halvesFrom) { _ in
+                XMLTree(progress: progress)
+            }
+            return tree!.value
         }
     }
 

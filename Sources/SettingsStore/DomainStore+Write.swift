@@ -113,7 +113,8 @@ extension DomainStore {
     /// A binary domain is edited without building its values (see `BinaryEditor`): the
     /// whole file is checked, only this key's value is built, and every other object is
     /// copied as bytes, so a one-key write of a big binary domain costs little more
-    /// memory than the file.
+    /// memory than the file. In a program that lets the store map files (`MappedFile`),
+    /// the file, binary or XML, is read where it lies and never held whole (`mappedOneKey`).
     @discardableResult
     public func update(
         _ domain: DomainName, host: DomainHost = .any, key: String,
@@ -131,40 +132,46 @@ extension DomainStore {
     ) throws -> StoreWarning? {
         let managed = managedFile(of: domain, host: host)
         return try withTarget(domain, host: host) { target throws in
-            let file = try readFile(target.path, opened: target.opened) { bytes, _ throws(PlistError) -> OneKey in
-                // Smaller than 2 GiB, a file cannot hold more objects than the editor numbers.
-                guard PropertyList.sniff(bytes) == .binary, bytes.count < Int(Int32.max) else {
-                    if let known = memo?.take(bytes) { return .remembered(known) }
-                    return .tree(try Self.parse(bytes, memo: memo, inHalves: false))
+            var file = mappedOneKey(target, key: key, memo: memo)
+            if file == nil {
+                file = try readFile(target.path, opened: target.opened) { bytes, _ throws(PlistError) -> OneKey in
+                    // Smaller than 2 GiB, a file cannot hold more objects than the editor numbers.
+                    guard PropertyList.sniff(bytes) == .binary, bytes.count < Int(Int32.max) else {
+                        if let known = memo?.take(bytes) { return .remembered(known) }
+                        return .tree(try Self.parse(bytes, memo: memo, inHalves: false))
+                    }
+                    let (root, found, layout) = try BinaryReader.lookupWithLayout(bytes.span, key: key)
+                    guard case .dict = root else { return .notADictionary(root.type) }
+                    guard let editor = BinaryEditor(bytes.span, layout: layout, key: key) else {
+                        return .tree(try PropertyList.read(bytes))
+                    }
+                    return .binary(editor, found, .read(bytes))
                 }
-                let (root, found, layout) = try BinaryReader.lookupWithLayout(bytes, key: key)
-                guard case .dict = root else { return .notADictionary(root.type) }
-                guard let editor = BinaryEditor(bytes, layout: layout, key: key) else {
-                    return .tree(try PropertyList.read(bytes))
-                }
-                return .binary(editor, found)
             }
             var existing: FileRead?
             // The memo's bytes and values, taken out of it: a change spliced into them
             // copies neither (see `FileMemo.Known.set`).
             var known: FileMemo.Known?
-            if let file {
-                switch file.parsed {
-                case .binary(let editor, let found)?:
+            if let status = file?.status {
+                switch file.take()?.parsed {
+                case .binary(let editor, let found, let bytes)?:
                     memo?.forget()
                     return try edit(
-                        editor, found, key: key, status: file.status,
+                        editor, found, bytes, key: key, status: status,
                         policy: policy(domain, host: host, managed: managed, format: .binary, at: target.path),
                         change, at: target, written: written)
                 case .notADictionary(let type)?: throw StoreError.notADictionary(path: target.path, type)
                 case .remembered(let taken)?:
                     known = taken
-                    existing = FileRead(domain: Domain(values: [:], format: .xml), status: file.status)
-                case .tree(let tree)?: existing = try fileRead(tree, status: file.status, at: target.path)
-                case nil: existing = try fileRead(nil, status: file.status, at: target.path)
+                    existing = FileRead(domain: Domain(values: [:], format: .xml), status: status)
+                case .tree(let tree)?: existing = try fileRead(tree, status: status, at: target.path)
+                case nil: existing = try fileRead(nil, status: status, at: target.path)
                 }
             }
+            // Taken out of what was read (which `save` asks only for its format and
+            // status), so that setting the key changes them in place, not a copy.
             var values = existing?.domain.values ?? PlistDictionary()
+            existing?.domain.values = PlistDictionary()
             let old = known.map { $0.value(of: key) } ?? values[key]
             var value = old
             guard try change(&value) else {
@@ -233,10 +240,42 @@ extension DomainStore {
         return adminFile(of: domain, host: host, .managed, &unused)
     }
 
-    /// The binary branch of the one-key update.
+    /// `update(key:)`'s read of a file the program lets the store map (`MappedFile`): the
+    /// file the lock opened, where it lies, its pages given back as it is checked (and,
+    /// binary, as it is copied), so that a big domain is never held whole. Nil, for the
+    /// file to be read whole, when it cannot be mapped, when `memo` wants its bytes, or when
+    /// it is not a binary dictionary or a UTF-8 XML one that reads without fault: the whole
+    /// read then says why, or tries again, as for any file.
+    func mappedOneKey(_ target: Target, key: String, memo: FileMemo?) -> (parsed: OneKey?, status: FileSystem.Status)? {
+        guard memo == nil, let opened = target.opened,
+            let mapped = MappedFile(opened.fd, opened.status, path: target.path)
+        else { return nil }
+        defer { mapped.dropPages() }
+        let bytes = mapped.bytes
+        do throws(PlistError) {
+            if BinaryReader.hasHeader(bytes) {
+                guard bytes.count < Int(Int32.max) else { return nil }
+                let (root, found, layout) = try BinaryReader.lookupWithLayout(
+                    bytes.span, key: key, progress: mapped.dropPages)
+                guard case .dict = root, let editor = BinaryEditor(bytes.span, layout: layout, key: key) else {
+                    return nil
+                }
+                return (.binary(editor, found, .mapped(mapped)), opened.status)
+            }
+            let head = Array(bytes.prefix(512))
+            guard TextDecoding.isUTF8AsIs(head), PropertyList.sniff(head) == .xml else { return nil }
+            let root = try XMLReader.read(utf8: bytes.span, progress: mapped.dropPages)
+            guard case .dict = root else { return nil }
+            return (.tree((root, .xml)), opened.status)
+        } catch {
+            return nil
+        }
+    }
+
+    /// The binary branch of the one-key update: `editor` copies from `file`.
     func edit(
-        _ editor: BinaryEditor, _ found: PlistValue?, key: String, status: FileSystem.Status, policy: WritePolicy,
-        _ change: (inout PlistValue?) throws -> Bool, at target: Target, written: Written?
+        _ editor: BinaryEditor, _ found: PlistValue?, _ file: EditedFile, key: String, status: FileSystem.Status,
+        policy: WritePolicy, _ change: (inout PlistValue?) throws -> Bool, at target: Target, written: Written?
     ) throws -> StoreWarning? {
         var value = found
         guard try change(&value) else { return nil }
@@ -253,7 +292,16 @@ extension DomainStore {
         }
         try checkWritable(status, at: target.path)
         let (warning, stamp) = try transaction.replace(keeping: status) { write in
-            try editor.write(value, chunk: 1 << 20, to: write)
+            switch file {
+            case .read(let bytes): try editor.write(value, from: bytes.span, chunk: 1 << 20, to: write)
+            case .mapped(let mapped):
+                try editor.write(value, from: mapped.bytes.span, chunk: 1 << 20, dropPages: mapped.dropPages, to: write)
+                // Copied where it lies: a file another program changed in place meanwhile (a
+                // writer of ours renames) may have been copied half old, so it is not put in
+                // place (nor is one cut short: that one ends the program, see `MappedFile`).
+                let now = target.opened.flatMap { try? FileSystem.status(fd: $0.fd) }
+                guard now.map(FileStamp.init) == FileStamp(status) else { throw Errno(11) }  // EAGAIN
+            }
         }
         written?(FileStamp(status), stamp)
         return transaction.finish(changes, written: true, warning: warning)
@@ -267,11 +315,17 @@ extension DomainStore {
     /// What `update(_:host:key:_:)` read: a binary dictionary ready to edit with the
     /// key's value, any other document whole, or a root of another type.
     enum OneKey {
-        case binary(BinaryEditor, PlistValue?)
+        case binary(BinaryEditor, PlistValue?, EditedFile)
         /// The bytes `memo` remembers, taken out of it.
         case remembered(FileMemo.Known)
         case tree((PlistValue, PlistFormat))
         case notADictionary(ValueType)
+    }
+
+    /// The bytes a binary one-key edit copies from: the file read whole, or mapped.
+    enum EditedFile {
+        case read([UInt8])
+        case mapped(MappedFile)
     }
 
     /// Refuses to replace or remove a file its owner may not write (mode 0444), unless

@@ -10,8 +10,8 @@ import XCTest
 final class BinaryEditorTests: XCTestCase {
     /// An editor as the store makes one: from the layout of a lookup that checked the file.
     private func editor(_ bytes: [UInt8], _ key: String) -> BinaryEditor? {
-        guard let (_, _, layout) = try? BinaryReader.lookupWithLayout(bytes, key: key) else { return nil }
-        return BinaryEditor(bytes, layout: layout, key: key)
+        guard let (_, _, layout) = try? BinaryReader.lookupWithLayout(bytes.span, key: key) else { return nil }
+        return BinaryEditor(bytes.span, layout: layout, key: key)
     }
 
     /// The document `bytes` with `key` set to `value` (nil removes it), through the editor.
@@ -19,7 +19,7 @@ final class BinaryEditorTests: XCTestCase {
         _ = try BinaryReader.lookup(bytes, key: key)  // the editor's precondition: a checked file
         let editor = try XCTUnwrap(editor(bytes, key), "the root is no dictionary object")
         var out: [UInt8] = []
-        try editor.write(value, chunk: chunk) { out.append(contentsOf: $0) }
+        try editor.write(value, from: bytes.span, chunk: chunk) { out.append(contentsOf: $0) }
         return out
     }
 

@@ -21,19 +21,29 @@
 /// any thread (a thread looking at them reads them in again).
 package final class MappedFile: @unchecked Sendable {
     package let bytes: UnsafeBufferPointer<UInt8>
+    /// The mapping as `mmap` made it, for `munmap` and `madvise`.
+    private let mapping: UnsafeMutableRawPointer
 
     /// `path`'s bytes, when it is a regular file that is not empty and can be mapped; nil
     /// otherwise (no program hook, nothing there, another kind of file, an empty one, or
     /// any failure), and the caller reads the file as it reads any other.
-    package init?(_ path: String) {
-        guard let mapped = ProgramChoices.mappings.withLock({ $0 }),
-            let (fd, status) = try? FileSystem.openToRead(path)
+    package convenience init?(_ path: String) {
+        guard ProgramChoices.mappings.withLock({ $0 }) != nil, let (fd, status) = try? FileSystem.openToRead(path)
         else { return nil }
         defer { FileSystem.close(fd) }
-        guard status.isRegular, status.size > 0, status.size <= FileSystem.maximumReadSize,
+        self.init(fd, status, path: path)
+    }
+
+    /// The file open as `fd`, `status.size` bytes of it: the file a lock opened, mapped
+    /// rather than opened again by name, so the bytes are those the lock and `status`
+    /// stand for. Nil as for `init(_:)`; `path` is what the hook is told.
+    package init?(_ fd: CInt, _ status: FileSystem.Status, path: String) {
+        guard let mapped = ProgramChoices.mappings.withLock({ $0 }), status.isRegular, status.size > 0,
+            status.size <= FileSystem.maximumReadSize,
             let start = mmap(nil, status.size, PROT_READ, MAP_PRIVATE, fd, 0), start != MAP_FAILED
         else { return nil }
         FileSystem.note("mmap", fd: fd, result: status.size)
+        mapping = start
         bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: status.size)
         told = mapped
         mapped(path)
@@ -44,13 +54,13 @@ package final class MappedFile: @unchecked Sendable {
 
     deinit {
         told(nil)
-        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+        munmap(mapping, bytes.count)
     }
 
     /// Gives the pages looked at so far back to the kernel: the process's memory no longer
     /// counts them, and the bytes are unchanged.
     package func dropPages() {
-        let r = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count, MADV_DONTNEED)
+        let r = madvise(mapping, bytes.count, MADV_DONTNEED)
         FileSystem.note("madvise", result: Int(r))
     }
 }

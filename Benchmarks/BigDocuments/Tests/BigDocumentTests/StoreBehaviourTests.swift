@@ -99,9 +99,12 @@ final class StoreBehaviourTests: XCTestCase {
     }
 
     /// A one-key write to a 100,000-key binary domain edits the file's objects instead of
-    /// building every value: its peak memory, over that of a trivial read, stays under
-    /// twice the file (its stored threshold) (rebuilding the tree took over ten times), and plistlib reads every
-    /// other value unchanged. Memory, unlike time, is steady enough to test.
+    /// building every value (rebuilding the tree took over ten times the file), from a
+    /// mapping whose pages it gives back as it goes (issue 50: 3.3 times the file at its
+    /// peak, 1.7 over a trivial read's, when it held the file whole; 2.6 and 1.1 now): under
+    /// three times the file at its peak and 1.4 over the read's (its stored thresholds),
+    /// and plistlib reads every other value unchanged. Memory, unlike time, is steady
+    /// enough to test.
     func testOneKeyWriteOfABigBinaryDomainNeedsLittleMoreThanTheFile() throws {
         let big = h.path("com.big")
         let made = h.exec(
@@ -125,7 +128,10 @@ final class StoreBehaviourTests: XCTestCase {
         print("peak \(write) KB, baseline \(baseline) KB, file \(size / 1024) KB")
         Thresholds.check(
             "StoreBehaviourTests",
-            ["one-key binary write, growth over the file": Double((write - baseline) * 1024) / Double(size)])
+            [
+                "one-key binary write, growth over the file": Double((write - baseline) * 1024) / Double(size),
+                "one-key binary write, peak over the file": Double(write * 1024) / Double(size),
+            ])
         let check = h.exec(
             "/usr/bin/env",
             [
