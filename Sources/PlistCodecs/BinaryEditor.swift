@@ -51,67 +51,70 @@ package struct BinaryEditor {
     package var otherEntryCount: Int { matches.count { !$0 } }
 
     /// The document with `key` set to `value`, or removed when `value` is nil, handed to
-    /// `write` in pieces of about `chunk` bytes.
+    /// `write` in pieces of at most `chunk` bytes (`BinaryWriter.write(count:…)`).
     package func write(_ value: PlistValue?, chunk: Int, to write: (ArraySlice<UInt8>) throws -> Void) throws {
         let (newIndex, kept) = renumberReachable()
         // The new key and value, numbered after the kept objects; the root comes last.
         var writer = BinaryWriter()
         let added = value.map { (key: writer.number(.string(key)), value: writer.number($0)) }
         let total = kept + writer.objectCount + 1
-        let newRefSize = BinaryWriter.width(UInt64(total - 1))
-
-        var out: [UInt8] = []
-        out.reserveCapacity(chunk + 4096)
-        var flushed = 0
-        func flushIfFull(_ limit: Int = chunk) throws {
-            guard out.count >= limit, !out.isEmpty else { return }
-            try write(out[...])
-            flushed += out.count
-            out.removeAll(keepingCapacity: true)
-        }
-        // The file is under 2 GiB and the new value came from one command line, so every
-        // offset fits 32 bits: half the table an `Int` a piece would take.
-        var offsets: [UInt32] = []
-        offsets.reserveCapacity(total)
-        out.append(contentsOf: BinaryWriter.header)
-        for index in 0..<objectCount where newIndex[index] >= 0 {
-            offsets.append(UInt32(flushed + out.count))
-            let start = offset(of: index)
-            if let (refs, count) = references(ofObjectAt: start) {
-                out.append(contentsOf: input[start..<refs])
-                for r in 0..<count {
-                    BinaryWriter.appendBigEndian(UInt64(newIndex[reference(refs, r)]), width: newRefSize, to: &out)
-                }
-            } else {
-                out.append(contentsOf: input[start..<(start + Self.scalarLength(input, start))])
-            }
-            try flushIfFull()
-        }
-        for index in 0..<writer.objectCount {
-            offsets.append(UInt32(flushed + out.count))
-            writer.appendObject(index, refSize: newRefSize, base: kept, to: &out)
-            try flushIfFull()
-        }
+        let refSize = BinaryWriter.width(UInt64(total - 1))
         // The root: the kept entries in their order, the new one where the old one stood
         // (its last occurrence, the one readers use), else at the end. Keys, then values.
-        offsets.append(UInt32(flushed + out.count))
         let slot = matches.lastIndex(of: true) ?? entryCount
-        BinaryObject.collection(.dictionary, count: otherEntryCount + (added == nil ? 0 : 1)).append(to: &out)
-        for half in 0..<2 {
-            for i in 0...entryCount {
-                if i == slot, let added {
-                    BinaryWriter.appendBigEndian(
-                        UInt64(kept + (half == 0 ? added.key : added.value)), width: newRefSize, to: &out)
+        let rootCount = otherEntryCount + (added == nil ? 0 : 1)
+        let root = BinaryObject.collection(.dictionary, count: rootCount)
+        func rootReferences(_ body: (Int) -> Void) {
+            for half in 0..<2 {
+                for i in 0...entryCount {
+                    if i == slot, let added { body(kept + (half == 0 ? added.key : added.value)) }
+                    guard i < entryCount, !matches[i] else { continue }
+                    body(Int(newIndex[reference(rootRefs, half * entryCount + i)]))
                 }
-                guard i < entryCount, !matches[i] else { continue }
-                BinaryWriter.appendBigEndian(
-                    UInt64(newIndex[reference(rootRefs, half * entryCount + i)]), width: newRefSize, to: &out)
             }
-            try flushIfFull()
         }
-        try flushIfFull(0)  // the table goes into the emptied buffer instead of growing a full one
-        BinaryWriter.appendOffsetTable(offsets, refSize: newRefSize, root: total - 1, base: flushed, to: &out)
-        try write(out[...])
+        // The file's object written as number `o`: where it starts, where its references do
+        // (its end, for a scalar) and how many. The frame writer asks for the objects in
+        // order, twice over, so each is found from the last rather than kept in a table.
+        var cursor = (o: -1, index: -1)
+        func old(_ o: Int) -> (start: Int, refs: Int, count: Int) {
+            if o < cursor.o { cursor = (-1, -1) }
+            while cursor.o < o {
+                cursor.index += 1
+                if newIndex[cursor.index] >= 0 { cursor.o += 1 }
+            }
+            let start = offset(of: cursor.index)
+            let (refs, count) = references(ofObjectAt: start) ?? (start + Self.scalarLength(input, start), 0)
+            return (start, refs, count)
+        }
+        try input.withUnsafeBufferPointer { input in
+            try BinaryWriter.write(
+                count: total, refSize: refSize, root: total - 1, chunk: chunk,
+                size: { o in
+                    if o == total - 1 { return root.size + 2 * rootCount * refSize }
+                    if o >= kept { return writer.size(o - kept, refSize: refSize) }
+                    let object = old(o)
+                    return object.refs - object.start + object.count * refSize
+                },
+                store: { o, p in
+                    var at = p
+                    func put(_ reference: Int) {
+                        BinaryWriter.storeBigEndian(UInt64(reference), width: refSize, at: at)
+                        at += refSize
+                    }
+                    if o == total - 1 {
+                        at += root.store(at: p)
+                        rootReferences(put)
+                    } else if o >= kept {
+                        writer.store(o - kept, refSize: refSize, base: kept, at: p)
+                    } else {
+                        let object = old(o)
+                        at.initialize(from: input.baseAddress! + object.start, count: object.refs - object.start)
+                        at += object.refs - object.start
+                        for r in 0..<object.count { put(Int(newIndex[reference(object.refs, r)])) }
+                    }
+                }, to: write)
+        }
     }
 
     /// Each object the kept root entries reach, numbered in file order; -1 for the rest

@@ -87,8 +87,8 @@ package struct BinaryWriter {
     private enum Object {
         case scalar(PlistValue)
         case uid(UInt64)
-        case array([Int])
-        case dict(keys: [Int], values: [Int])
+        /// An array's references, or a dictionary's: its keys', then its values'.
+        case collection(BPlistMarker, [Int])
     }
 
     private var objects: [Object] = []
@@ -107,7 +107,14 @@ package struct BinaryWriter {
         writer.scalars.reserve(count)
         _ = writer.number(value)
         writer.scalars = ScalarTable()  // only numbering needs it
-        return writer.emit(capacity: capacity)
+        let refSize = width(UInt64(writer.objects.count - 1))
+        var out: [UInt8] = []
+        out.reserveCapacity(max(capacity, 64 + writer.objects.count * 4))
+        write(
+            count: writer.objects.count, refSize: refSize, root: 0, chunk: 1 << 14,
+            size: { writer.size($0, refSize: refSize) }, store: { writer.store($0, refSize: refSize, base: 0, at: $1) }
+        ) { out.append(contentsOf: $0) }
+        return out
     }
 
     /// How many values `value` holds, itself and every key included: the most objects
@@ -140,15 +147,15 @@ package struct BinaryWriter {
         switch value {
         case .array(let elements):
             let index = reserve()
-            objects[index] = .array(elements.map { number($0) })
+            objects[index] = .collection(.array, elements.map { number($0) })
             return index
         case .dict(let dict):
             if let uid = Self.uid(dict) { return scalar(.uid(uid), .uid(uid)) }
             let index = reserve()
             let entries = dict.sortedEntries
-            let keys = entries.map { scalar(.string($0.key), .scalar(.string($0.key))) }
-            let values = entries.map { number($0.value) }
-            objects[index] = .dict(keys: keys, values: values)
+            var refs = entries.map { scalar(.string($0.key), .scalar(.string($0.key))) }
+            for entry in entries { refs.append(number(entry.value)) }
+            objects[index] = .collection(.dictionary, refs)
             return index
         default: return scalar(Self.key(of: value), .scalar(value))
         }
@@ -163,7 +170,7 @@ package struct BinaryWriter {
     }
 
     private mutating func reserve() -> Int {
-        objects.append(.array([]))
+        objects.append(.uid(0))
         return objects.count - 1
     }
 
@@ -191,7 +198,7 @@ package struct BinaryWriter {
             switch object {
             case .uid(let n): key = .uid(n)
             case .scalar(let value): key = Self.key(of: value)
-            case .array, .dict: continue
+            case .collection: continue
             }
             let hash = key.hash(seed)
             let slot = bigger.find(key, hash: hash, in: objects).slot
@@ -216,86 +223,43 @@ package struct BinaryWriter {
         }
     }
 
-    // MARK: Pass 2: emit.
-
-    private func emit(capacity: Int) -> [UInt8] {
-        let refSize = Self.width(UInt64(objects.count - 1))
-        var out: [UInt8] = []
-        out.reserveCapacity(max(capacity, 64 + objects.count * 4))
-        out.append(contentsOf: Self.header)
-        var offsets: [Int] = []
-        offsets.reserveCapacity(objects.count)
-        for index in objects.indices {
-            offsets.append(out.count)
-            appendObject(index, refSize: refSize, base: 0, to: &out)
-        }
-        Self.appendOffsetTable(offsets, refSize: refSize, root: 0, to: &out)
-        return out
-    }
+    // MARK: Pass 2: write (`write(count:…)`).
 
     static let header = Array("bplist00".utf8)
 
-    /// Object `index`, its references shifted by `base` (where these objects start in a
-    /// document that holds others before them) and written `refSize` bytes wide.
-    func appendObject(_ index: Int, refSize: Int, base: Int, to out: inout [UInt8]) {
+    /// Object `index`'s encoding and the references after it (a dictionary's keys, then its
+    /// values), handed to `body`: a string's or data's bytes are only borrowed.
+    private func withObject<R>(_ index: Int, _ body: (BinaryObject, [Int]) -> R) -> R {
         switch objects[index] {
-        case .scalar(let value): Self.append(value, to: &out)
-        case .uid(let n): BinaryObject.uid(n).append(to: &out)
-        case .array(let refs):
-            BinaryObject.collection(.array, count: refs.count).append(to: &out)
-            for r in refs { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
-        case .dict(let keys, let values):
-            BinaryObject.collection(.dictionary, count: keys.count).append(to: &out)
-            for r in keys { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
-            for r in values { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
-        }
-    }
-
-    /// The offset table, in the smallest width that holds the last offset, and the
-    /// trailer (`storeTrailer`).
-    static func appendOffsetTable<Offset: BinaryInteger>(
-        _ offsets: [Offset], refSize: Int, root: Int, base: Int = 0,
-        to out: inout [UInt8]
-    ) {
-        let tableOffset = base + out.count
-        let offsetSize = width(UInt64(offsets.last ?? 0))
-        out.reserveCapacity(out.count + offsets.count * offsetSize + 32)
-        for offset in offsets { appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
-        out.append(addingCapacity: 32) { span in
-            span.withUnsafeMutableBufferPointer { buffer, count in
-                storeTrailer(
-                    offsetSize: offsetSize, refSize: refSize, count: offsets.count, root: root,
-                    tableOffset: tableOffset, at: buffer.baseAddress! + count)
-                count += 32
-            }
-        }
-    }
-
-    /// The 32-byte trailer: 6 unused bytes, the two widths, the object count, the root,
-    /// the offset table's offset.
-    static func storeTrailer(
-        offsetSize: Int, refSize: Int, count: Int, root: Int, tableOffset: Int, at p: UnsafeMutablePointer<UInt8>
-    ) {
-        p.initialize(repeating: 0, count: 6)
-        p[6] = UInt8(offsetSize)
-        p[7] = UInt8(refSize)
-        storeBigEndian(UInt64(count), width: 8, at: p + 8)
-        storeBigEndian(UInt64(root), width: 8, at: p + 16)
-        storeBigEndian(UInt64(tableOffset), width: 8, at: p + 24)
-    }
-
-    /// A scalar's object, appended.
-    private static func append(_ value: PlistValue, to out: inout [UInt8]) {
-        switch value {
-        case .bool(let b): BinaryObject.bool(b).append(to: &out)
-        case .int(let i): BinaryObject.integer(i).append(to: &out)
-        case .float(let f): BinaryObject.float(f.bitPattern).append(to: &out)
-        case .double(let d): BinaryObject.eight(.real, d.bitPattern).append(to: &out)
-        case .date(let d): BinaryObject.eight(.date, d.secondsSince2001.bitPattern).append(to: &out)
-        case .data(let bytes): bytes.withUnsafeBufferPointer { BinaryObject.data($0).append(to: &out) }
+        case .uid(let n): return body(.uid(n), [])
+        case .collection(let marker, let refs):
+            return body(.collection(marker, count: marker == .dictionary ? refs.count / 2 : refs.count), refs)
+        case .scalar(.bool(let b)): return body(.bool(b), [])
+        case .scalar(.int(let i)): return body(.integer(i), [])
+        case .scalar(.float(let f)): return body(.float(f.bitPattern), [])
+        case .scalar(.double(let d)): return body(.eight(.real, d.bitPattern), [])
+        case .scalar(.date(let d)): return body(.eight(.date, d.secondsSince2001.bitPattern), [])
+        case .scalar(.data(let bytes)): return bytes.withUnsafeBufferPointer { body(.data($0), []) }
         // ASCII, nearly every string, is seen eight bytes at a time and copied whole.
-        case .string(var s): s.withUTF8 { BinaryObject.string($0, ascii: ByteWords.isASCII($0)).append(to: &out) }
-        case .array, .dict: break
+        case .scalar(.string(var s)): return s.withUTF8 { body(.string($0, ascii: ByteWords.isASCII($0)), []) }
+        case .scalar(.array), .scalar(.dict): preconditionFailure("a collection numbered as a scalar")
+        }
+    }
+
+    /// How many bytes object `index` takes, its references `refSize` bytes wide.
+    func size(_ index: Int, refSize: Int) -> Int {
+        withObject(index) { object, refs in object.size + refs.count * refSize }
+    }
+
+    /// Object `index` stored at `p`, its references shifted by `base` (where these objects
+    /// start in a document that holds others before them) and `refSize` bytes wide.
+    func store(_ index: Int, refSize: Int, base: Int, at p: UnsafeMutablePointer<UInt8>) {
+        withObject(index) { object, refs in
+            var at = p + object.store(at: p)
+            for r in refs {
+                Self.storeBigEndian(UInt64(base + r), width: refSize, at: at)
+                at += refSize
+            }
         }
     }
 
@@ -357,13 +321,5 @@ package struct BinaryWriter {
     /// Bytes needed for `value` (at least one).
     static func width(_ value: UInt64) -> Int {
         max(1, (64 - value.leadingZeroBitCount + 7) / 8)
-    }
-
-    /// The low `width` bytes of `value`, most significant first, appended at once (a byte
-    /// at a time, each reference and offset of a big domain cost an append per byte).
-    static func appendBigEndian(_ value: UInt64, width: Int, to out: inout [UInt8]) {
-        withUnsafeBytes(of: value.bigEndian) {
-            out.appendBytes(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[(8 - width)...]))
-        }
     }
 }
