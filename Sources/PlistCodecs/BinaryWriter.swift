@@ -4,7 +4,7 @@ import PlistModel
 /// them with the smallest reference and offset widths that fit.
 ///
 /// The output depends only on the value, so an unchanged domain rewrites to the same bytes.
-package struct BinaryWriter {
+package struct BinaryWriter: ~Copyable {
     /// A scalar's identity for de-duplication: its type and exact bits (strings by
     /// their UTF-8 bytes, not by Swift's canonical equivalence).
     private enum ScalarKey {
@@ -49,41 +49,6 @@ package struct BinaryWriter {
         }
     }
 
-    /// The scalars numbered so far, by `ScalarKey.hash`: open addressing over object
-    /// numbers, sized once for every value (Swift's `Dictionary`, through `Hasher` and
-    /// growing by doubling, was most of an export's time).
-    private struct ScalarTable {
-        var slots: [Int32] = []
-        var tags: [UInt32] = []
-        var mask = 0
-        /// How many slots are taken.
-        var filled = 0
-
-        /// Whether another scalar would fill more than two thirds of the slots.
-        var isFull: Bool { (filled + 1) * 3 > (mask + 1) * 2 }
-
-        /// Slots for `count` scalars, at most two thirds of them filled: a big domain's
-        /// table is half what a half-empty one took, and every page of it was touched.
-        mutating func reserve(_ count: Int) {
-            var size = 16
-            while size * 2 < count * 3 { size <<= 1 }
-            slots = [Int32](repeating: -1, count: size)
-            tags = [UInt32](repeating: 0, count: size)
-            mask = size - 1
-        }
-
-        /// The object `key` names, or where to put it: the slot to fill.
-        func find(_ key: ScalarKey, hash: UInt64, in objects: [Object]) -> (found: Int?, slot: Int) {
-            var i = Int(truncatingIfNeeded: hash) & mask
-            let tag = UInt32(truncatingIfNeeded: hash >> 32)
-            while slots[i] >= 0 {
-                if tags[i] == tag, key.names(objects[Int(slots[i])]) { return (Int(slots[i]), i) }
-                i = (i + 1) & mask
-            }
-            return (nil, i)
-        }
-    }
-
     private enum Object {
         case scalar(PlistValue)
         case uid(UInt64)
@@ -92,21 +57,17 @@ package struct BinaryWriter {
     }
 
     private var objects: [Object] = []
-    private var scalars = ScalarTable()
-    /// The process's, read once here rather than through its global at every scalar.
-    private let seed = SipHash13.Seed.process
-    /// How many slots numbering looked at past each scalar's own, all told
-    /// (`probes(numbering:)`).
-    private var probes = 0
+    /// The scalars numbered so far, by `ScalarKey.hash`.
+    private var scalars = ScalarTable(numbers: 64, scalars: 64)
 
     package static func encode(_ value: PlistValue, capacity: Int = 4096) -> [UInt8] {
         var writer = BinaryWriter()
         // Room for every object up front: growing the table by doubling rehashed it all.
         let count = Self.valueCount(value)
         writer.objects.reserveCapacity(count)
-        writer.scalars.reserve(count)
+        writer.scalars = ScalarTable(numbers: count, scalars: count)
         _ = writer.number(value)
-        writer.scalars = ScalarTable()  // only numbering needs it
+        writer.scalars = ScalarTable(numbers: 0, scalars: 0)  // only numbering needs it
         let refSize = width(UInt64(writer.objects.count - 1))
         var out: [UInt8] = []
         out.reserveCapacity(max(capacity, 64 + writer.objects.count * 4))
@@ -132,9 +93,9 @@ package struct BinaryWriter {
     /// which count work rather than time it.
     package static func probes(numbering value: PlistValue) -> Int {
         var writer = BinaryWriter()
-        writer.scalars.reserve(valueCount(value))
+        writer.scalars = ScalarTable(numbers: valueCount(value), scalars: valueCount(value))
         _ = writer.number(value)
-        return writer.probes
+        return writer.scalars.probes
     }
 
     /// How many objects numbering has made so far.
@@ -175,24 +136,18 @@ package struct BinaryWriter {
     }
 
     private mutating func scalar(_ key: ScalarKey, _ object: Object) -> Int {
-        if scalars.slots.isEmpty { scalars.reserve(64) }
-        let hash = key.hash(seed)
-        let (found, slot) = scalars.find(key, hash: hash, in: objects)
-        probes &+= (slot &- Int(truncatingIfNeeded: hash)) & scalars.mask
-        if let found { return found }
-        objects.append(object)
-        scalars.slots[slot] = Int32(objects.count - 1)
-        scalars.tags[slot] = UInt32(truncatingIfNeeded: hash >> 32)
-        scalars.filled += 1
         // A writer sized for fewer (BinaryEditor numbers a value at a time) grows here.
-        if scalars.isFull { rehash() }
-        return objects.count - 1
+        if scalars.count == scalars.scalars || objects.count >= scalars.numbers { grow() }
+        let next = objects.count
+        let number = scalars.number(hash: key.hash(scalars.seed), next: next) { [objects] in key.names(objects[$0]) }
+        if number == next { objects.append(object) }
+        return number
     }
 
     /// The table at twice the size, every scalar numbered so far put back.
-    private mutating func rehash() {
-        var bigger = ScalarTable()
-        bigger.reserve(objects.count * 2)
+    private mutating func grow() {
+        let size = max(64, 2 * objects.count)
+        var bigger = ScalarTable(numbers: size, scalars: size)
         for (index, object) in objects.enumerated() {
             let key: ScalarKey
             switch object {
@@ -200,11 +155,7 @@ package struct BinaryWriter {
             case .scalar(let value): key = Self.key(of: value)
             case .collection: continue
             }
-            let hash = key.hash(seed)
-            let slot = bigger.find(key, hash: hash, in: objects).slot
-            bigger.slots[slot] = Int32(index)
-            bigger.tags[slot] = UInt32(truncatingIfNeeded: hash >> 32)
-            bigger.filled += 1
+            _ = bigger.number(hash: key.hash(bigger.seed), next: index) { _ in false }
         }
         scalars = bigger
     }
