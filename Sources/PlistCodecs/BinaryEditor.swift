@@ -37,7 +37,7 @@ package struct BinaryEditor {
             (layout.offsetSize, layout.refSize, layout.objectCount, layout.offsetTable)
         let start = Self.bigEndian(input, offsetTable + layout.rootIndex * offsetSize, offsetSize)
         guard BPlistMarker(byte: input[start]) == .dictionary else { return nil }
-        (entryCount, rootRefs) = Self.countAndBody(input, start)
+        (entryCount, rootRefs) = BPlistMarker.extent(input, at: start)!
         var matches = [Bool](repeating: false, count: entryCount)
         for i in 0..<entryCount {
             let keyObject = Self.bigEndian(input, rootRefs + i * refSize, refSize)
@@ -84,7 +84,7 @@ package struct BinaryEditor {
                 if newIndex[cursor.index] >= 0 { cursor.o += 1 }
             }
             let start = offset(of: cursor.index)
-            let (refs, count) = references(ofObjectAt: start) ?? (start + Self.scalarLength(input, start), 0)
+            let (refs, count) = references(ofObjectAt: start)
             return (start, refs, count)
         }
         try input.withUnsafeBufferPointer { input in
@@ -128,7 +128,7 @@ package struct BinaryEditor {
             while let index = stack.popLast() {
                 guard newIndex[index] < 0 else { continue }
                 newIndex[index] = 0
-                guard let (refs, count) = references(ofObjectAt: offset(of: index)) else { continue }
+                let (refs, count) = references(ofObjectAt: offset(of: index))
                 for r in 0..<count { stack.append(reference(refs, r)) }
             }
         }
@@ -154,45 +154,21 @@ package struct BinaryEditor {
         Int(BinaryReader.bigEndian(bytes, at, width))
     }
 
-    /// For an array or dictionary object, where its references start and how many there
-    /// are (a dictionary's keys, then its values); nil for any other object.
-    private func references(ofObjectAt start: Int) -> (first: Int, count: Int)? {
+    /// Where the references of the object at `start` start and how many there are (a
+    /// dictionary's keys, then its values); for a scalar, its end and none.
+    private func references(ofObjectAt start: Int) -> (first: Int, count: Int) {
         let marker = BPlistMarker(byte: input[start])
-        guard marker == .array || marker == .dictionary else { return nil }
-        let (n, first) = Self.countAndBody(input, start)
-        return (first, marker == .dictionary ? 2 * n : n)
-    }
-
-    /// The count in a marker (its low nibble, or the integer after it) and where the
-    /// body after the count starts.
-    private static func countAndBody(_ bytes: [UInt8], _ start: Int) -> (Int, Int) {
-        let low = BPlistMarker.low(bytes[start])
-        guard low == BPlistMarker.extendedCount else { return (Int(low), start + 1) }
-        let width = 1 << Int(BPlistMarker.low(bytes[start + 1]))
-        return (bigEndian(bytes, start + 2, width), start + 2 + width)
-    }
-
-    /// The length of a scalar object: marker, any count, and its bytes.
-    private static func scalarLength(_ bytes: [UInt8], _ start: Int) -> Int {
-        let marker = bytes[start]
-        let low = Int(BPlistMarker.low(marker))
-        switch BPlistMarker(byte: marker) {
-        case .integer, .real: return 1 + (1 << low)
-        case .date: return 9
-        case .data, .asciiString:
-            let (n, body) = countAndBody(bytes, start)
-            return body - start + n
-        case .utf16String:
-            let (n, body) = countAndBody(bytes, start)
-            return body - start + 2 * n
-        case .uid: return 2 + low
-        default: return 1  // booleans (the reader refused the rest)
+        let (n, body) = BPlistMarker.extent(input, at: start)!
+        switch marker {
+        case .array: return (body, n)
+        case .dictionary: return (body, 2 * n)
+        default: return (body + marker.bodySize(n, refSize: 0), 0)
         }
     }
 
     /// Whether the object at `start` is the string `key`, compared as UTF-8 bytes.
     private static func isString(_ bytes: [UInt8], at start: Int, _ key: String) -> Bool {
-        let (n, body) = countAndBody(bytes, start)
+        let (n, body) = BPlistMarker.extent(bytes, at: start)!
         switch BPlistMarker(byte: bytes[start]) {
         case .asciiString: return bytes[body..<(body + n)].elementsEqual(key.utf8)
         case .utf16String:
