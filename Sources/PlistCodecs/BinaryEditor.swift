@@ -73,48 +73,55 @@ package struct BinaryEditor {
                 }
             }
         }
-        // The file's object written as number `o`: where it starts, where its references do
-        // (its end, for a scalar) and how many. The frame writer asks for the objects in
-        // order, twice over, so each is found from the last rather than kept in a table.
-        var cursor = (o: -1, index: -1)
-        func old(_ o: Int) -> (start: Int, refs: Int, count: Int) {
-            if o < cursor.o { cursor = (-1, -1) }
-            while cursor.o < o {
-                cursor.index += 1
-                if newIndex[cursor.index] >= 0 { cursor.o += 1 }
-            }
-            let start = offset(of: cursor.index)
-            let (refs, count) = references(ofObjectAt: start)
-            return (start, refs, count)
-        }
+        var last: Kept = (-1, -1, 0, 0, 0)
         try input.withUnsafeBufferPointer { input in
             try BinaryWriter.write(
                 count: total, refSize: refSize, root: total - 1, chunk: chunk,
                 size: { o in
                     if o == total - 1 { return root.size + 2 * rootCount * refSize }
                     if o >= kept { return writer.size(o - kept, refSize: refSize) }
-                    let object = old(o)
+                    let object = self.kept(o, after: &last, newIndex)
                     return object.refs - object.start + object.count * refSize
                 },
                 store: { o, p in
-                    var at = p
-                    func put(_ reference: Int) {
-                        BinaryWriter.storeBigEndian(UInt64(reference), width: refSize, at: at)
-                        at += refSize
-                    }
                     if o == total - 1 {
-                        at += root.store(at: p)
-                        rootReferences(put)
+                        var at = p + root.store(at: p)
+                        rootReferences {
+                            BinaryWriter.storeBigEndian(UInt64($0), width: refSize, at: at)
+                            at += refSize
+                        }
                     } else if o >= kept {
                         writer.store(o - kept, refSize: refSize, base: kept, at: p)
                     } else {
-                        let object = old(o)
-                        at.initialize(from: input.baseAddress! + object.start, count: object.refs - object.start)
-                        at += object.refs - object.start
-                        for r in 0..<object.count { put(Int(newIndex[reference(object.refs, r)])) }
+                        let object = self.kept(o, after: &last, newIndex)
+                        p.initialize(from: input.baseAddress! + object.start, count: object.refs - object.start)
+                        var at = p + (object.refs - object.start)
+                        for r in 0..<object.count {
+                            BinaryWriter.storeBigEndian(
+                                UInt64(newIndex[reference(object.refs, r)]), width: refSize, at: at)
+                            at += refSize
+                        }
                     }
                 }, to: write)
         }
+    }
+
+    /// A kept object: its number, its index in the file, where it starts, where its
+    /// references do (its end, for a scalar) and how many.
+    private typealias Kept = (o: Int, index: Int, start: Int, refs: Int, count: Int)
+
+    /// The kept object numbered `o`, found from `last` (the one found before) on: the frame
+    /// writer asks for the objects in order, twice over, so none is kept in a table.
+    private func kept(_ o: Int, after last: inout Kept, _ newIndex: [Int32]) -> Kept {
+        if o == last.o { return last }
+        if o < last.o { last = (-1, -1, 0, 0, 0) }
+        while last.o < o {
+            last.index += 1
+            if newIndex[last.index] >= 0 { last.o += 1 }
+        }
+        last.start = offset(of: last.index)
+        (last.refs, last.count) = references(ofObjectAt: last.start)
+        return last
     }
 
     /// Each object the kept root entries reach, numbered in file order; -1 for the rest
@@ -128,7 +135,10 @@ package struct BinaryEditor {
             while let index = stack.popLast() {
                 guard newIndex[index] < 0 else { continue }
                 newIndex[index] = 0
-                let (refs, count) = references(ofObjectAt: offset(of: index))
+                let start = offset(of: index)
+                let marker = BPlistMarker(byte: input[start])
+                guard marker == .array || marker == .dictionary else { continue }
+                let (refs, count) = references(ofObjectAt: start)
                 for r in 0..<count { stack.append(reference(refs, r)) }
             }
         }
