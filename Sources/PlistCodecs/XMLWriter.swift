@@ -123,46 +123,43 @@ package enum XMLWriter {
 
     @inline(__always)
     static func writeInteger(_ i: PlistInteger, level: Int, into out: inout [UInt8]) {
-        tabs(level, &out)
-        put("<integer>", &out)
-        i.appendDecimal(to: &out)
-        put("</integer>\n", &out)
+        element("<integer>", "</integer>\n", level: level, into: &out) { i.appendDecimal(to: &$0) }
     }
 
     /// A real, from its shortest text (`RealText`).
     static func writeReal(_ text: String, level: Int, into out: inout [UInt8]) {
-        tabs(level, &out)
-        put("<real>", &out)
         var text = text
-        text.withUTF8 { out.appendBytes($0) }
-        put("</real>\n", &out)
+        element("<real>", "</real>\n", level: level, into: &out) { out in text.withUTF8 { out.appendBytes($0) } }
     }
 
     /// A string from its UTF-8 bytes, escaped.
     @inline(__always)
     static func writeString(_ utf8: UnsafeBufferPointer<UInt8>, level: Int, into out: inout [UInt8]) {
-        tabs(level, &out)
-        put("<string>", &out)
-        appendEscaped(utf8, &out)
-        put("</string>\n", &out)
+        element("<string>", "</string>\n", level: level, into: &out) { appendEscaped(utf8, &$0) }
     }
 
     /// A dictionary entry's key line, from its UTF-8 bytes, escaped.
     @inline(__always)
     static func writeKey(_ utf8: UnsafeBufferPointer<UInt8>, level: Int, into out: inout [UInt8]) {
-        tabs(level, &out)
-        put("<key>", &out)
-        appendEscaped(utf8, &out)
-        put("</key>\n", &out)
+        element("<key>", "</key>\n", level: level, into: &out) { appendEscaped(utf8, &$0) }
     }
 
     /// `<date>`, the text `text` appends (`XMLDate`'s form), and `</date>`.
     @inline(__always)
     static func writeDate(level: Int, into out: inout [UInt8], text: (inout [UInt8]) -> Void) {
+        element("<date>", "</date>\n", level: level, into: &out, text)
+    }
+
+    /// One line at `level`: `open`, what `body` appends, and `close`.
+    @inline(__always)
+    private static func element(
+        _ open: StaticString, _ close: StaticString, level: Int, into out: inout [UInt8],
+        _ body: (inout [UInt8]) -> Void
+    ) {
         tabs(level, &out)
-        put("<date>", &out)
-        text(&out)
-        put("</date>\n", &out)
+        put(open, &out)
+        body(&out)
+        put(close, &out)
     }
 
     /// `<data>`, the base64 lines `lines` appends (told their length and indent), and
