@@ -244,6 +244,7 @@ public enum JSONReader {
         /// The string at the cursor's quote, past its closing one, as bytes not yet checked
         /// to be UTF-8: the text's own when it has no escape, else decoded into `scratch`
         /// (valid until the next string).
+        @inline(__always)
         mutating func stringBytes() throws(JSONError) -> (text: UnsafeBufferPointer<UInt8>, escaped: Bool) {
             c.offset += 1
             let start = c.offset

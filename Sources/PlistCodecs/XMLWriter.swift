@@ -250,6 +250,12 @@ extension [UInt8] {
     @inline(__always)
     mutating func append(_ byte: UInt8, times n: Int) {
         guard n > 0 else { return }
-        append(addingCapacity: n) { $0.append(repeating: byte, count: n) }
+        // A memset: the output span's own `append(repeating:count:)` stores byte by byte.
+        append(addingCapacity: n) { span in
+            span.withUnsafeMutableBufferPointer { buffer, count in
+                (buffer.baseAddress! + count).initialize(repeating: byte, count: n)
+                count += n
+            }
+        }
     }
 }
