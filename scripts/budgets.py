@@ -20,7 +20,7 @@ import re
 import sys
 
 # name: (target, ceiling)
-BUDGETS = {"PlistCodecs lines": (4500, 6483), "lines mentioning unsafe, all of Sources": (120, 260)}
+BUDGETS = {"PlistCodecs lines": (4500, 6387), "lines mentioning unsafe, all of Sources": (120, 260)}
 
 
 def swift_files(folder):

@@ -61,12 +61,7 @@ package struct BinaryWriter: ~Copyable {
     private var scalars = ScalarTable(numbers: 64, scalars: 64)
 
     package static func encode(_ value: PlistValue, capacity: Int = 4096) -> [UInt8] {
-        var writer = BinaryWriter()
-        // Room for every object up front: growing the table by doubling rehashed it all.
-        let count = Self.valueCount(value)
-        writer.objects.reserveCapacity(count)
-        writer.scalars = ScalarTable(numbers: count, scalars: count)
-        _ = writer.number(value)
+        var writer = numbering(value)
         writer.scalars = ScalarTable(numbers: 0, scalars: 0)  // only numbering needs it
         let refSize = width(UInt64(writer.objects.count - 1))
         var out: [UInt8] = []
@@ -91,11 +86,16 @@ package struct BinaryWriter: ~Copyable {
     /// How many slots past their own numbering `value` looked at for its scalars: about one
     /// a scalar, or the square of their count when they share a slot. For the flood tests,
     /// which count work rather than time it.
-    package static func probes(numbering value: PlistValue) -> Int {
+    package static func probes(numbering value: PlistValue) -> Int { numbering(value).scalars.probes }
+
+    /// `value` numbered, with room for every object up front (doubling rehashed them all).
+    private static func numbering(_ value: PlistValue) -> BinaryWriter {
         var writer = BinaryWriter()
-        writer.scalars = ScalarTable(numbers: valueCount(value), scalars: valueCount(value))
+        let count = valueCount(value)
+        writer.objects.reserveCapacity(count)
+        writer.scalars = ScalarTable(numbers: count, scalars: count)
         _ = writer.number(value)
-        return writer.scalars.probes
+        return writer
     }
 
     /// How many objects numbering has made so far.
