@@ -48,4 +48,38 @@ package enum BPlistMarker: UInt8 {
     /// The low nibble that says the count follows as an integer object.
     package static let extendedCount: UInt8 = 0x0F
     package static let falseByte: UInt8 = 0x08, trueByte: UInt8 = 0x09
+
+    /// An object's length from its first bytes at `start` (elements, entries, bytes or
+    /// UTF-16 units by its kind; for another scalar, the bytes after its marker) and where
+    /// its body starts. Nil when the bytes end first, or the count is no integer of at most
+    /// 8 bytes below 2³².
+    static func extent<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at start: Int) -> (length: Int, body: Int)?
+    where Bytes.Index == Int {
+        let low = Int(low(bytes[start]))
+        switch BPlistMarker(byte: bytes[start]) {
+        case .simple: return (0, start + 1)
+        case .integer, .real: return (1 << low, start + 1)
+        case .date: return (8, start + 1)
+        case .uid: return (low + 1, start + 1)
+        default:
+            guard low == extendedCount else { return (low, start + 1) }
+            guard start + 1 < bytes.count, BPlistMarker(byte: bytes[start + 1]) == .integer else { return nil }
+            let width = 1 << Int(Self.low(bytes[start + 1]))
+            guard width <= 8, start + 2 + width <= bytes.count else { return nil }
+            let n = BinaryReader.bigEndian(bytes, start + 2, width)
+            guard n < 1 << 32 else { return nil }
+            return (Int(n), start + 2 + width)
+        }
+    }
+
+    /// How many bytes the body of an object of this kind and `length` takes, references
+    /// `refSize` bytes wide.
+    func bodySize(_ length: Int, refSize: Int) -> Int {
+        switch self {
+        case .utf16String: 2 * length
+        case .array, .set: length * refSize
+        case .dictionary: 2 * length * refSize
+        default: length
+        }
+    }
 }

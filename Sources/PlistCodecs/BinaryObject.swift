@@ -108,7 +108,7 @@ extension BinaryWriter {
     /// object bigger than that, alone): the header, `count` objects in order (object `o`
     /// takes `size(o)` bytes, which `store(o, p)` writes at `p`), the offset table, the
     /// trailer. No offset is kept, 8 bytes an object: each object is sized again for the
-    /// table. `XMLBinaryPlist` and `BinaryEditor` write through this.
+    /// table. Every binary writer writes through this: `encode`, `XMLBinaryPlist`, `BinaryEditor`.
     static func write(
         count: Int, refSize: Int, root: Int, chunk: Int, size: (Int) -> Int,
         store: (Int, UnsafeMutablePointer<UInt8>) -> Void, to sink: (ArraySlice<UInt8>) throws -> Void
@@ -163,10 +163,14 @@ extension BinaryWriter {
             if o < count { try flush() }
         }
         if used + 32 > room { try flush() }
+        // The trailer: 6 unused bytes, the two widths, the object count, the root, the table's offset.
         out.withUnsafeMutableBufferPointer { piece in
-            storeTrailer(
-                offsetSize: offsetSize, refSize: refSize, count: count, root: root, tableOffset: end,
-                at: piece.baseAddress! + used)
+            let p = piece.baseAddress! + used
+            p.initialize(repeating: 0, count: 6)
+            (p[6], p[7]) = (UInt8(offsetSize), UInt8(refSize))
+            storeBigEndian(UInt64(count), width: 8, at: p + 8)
+            storeBigEndian(UInt64(root), width: 8, at: p + 16)
+            storeBigEndian(UInt64(end), width: 8, at: p + 24)
         }
         used += 32
         try flush()

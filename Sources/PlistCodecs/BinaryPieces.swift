@@ -49,54 +49,21 @@ package enum BinaryPieces {
                 let start = number(entry, 0, offsetSize), start >= 8, start < table,
                 let head = fetch(start, min(16, table - start))
             else { return nil }
-            guard let (length, body) = extent(head) else { return nil }
-            let marker = head[0] >> 4
-            let bodyBytes: Int
-            switch marker {
-            case 0x4, 0x5: bodyBytes = length
-            case 0x6: bodyBytes = length * 2
-            case 0xA, 0xC: bodyBytes = length * refSize
-            case 0xD: bodyBytes = length * 2 * refSize
-            default: bodyBytes = length
-            }
-            let end = body + bodyBytes
+            guard let (length, body) = BPlistMarker.extent(head, at: 0) else { return nil }
+            let marker = BPlistMarker(byte: head[0])
+            let end = body + marker.bodySize(length, refSize: refSize)
             guard end <= table - start else { return nil }
+            var bytes = head
             if end > head.count {
                 guard let rest = fetch(start + head.count, end - head.count) else { return nil }
-                if marker == 0xA || marker == 0xC || marker == 0xD {
-                    let refs = head + rest
-                    for i in 0..<(bodyBytes / refSize) {
-                        guard let ref = number(refs, body + i * refSize, refSize) else { return nil }
-                        pending.append(ref)
-                    }
-                }
-            } else if marker == 0xA || marker == 0xC || marker == 0xD {
-                for i in 0..<(bodyBytes / refSize) {
-                    guard let ref = number(head, body + i * refSize, refSize) else { return nil }
-                    pending.append(ref)
-                }
+                bytes += rest
+            }
+            guard marker == .array || marker == .set || marker == .dictionary else { continue }
+            for i in 0..<((end - body) / refSize) {
+                guard let ref = number(bytes, body + i * refSize, refSize) else { return nil }
+                pending.append(ref)
             }
         }
         return PropertyList.value(at: place, key: key, binary: UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self)))
-    }
-
-    /// An object's length (elements, bytes or units, by kind) and where its body starts,
-    /// from its first bytes; for a scalar, the bytes after its marker.
-    private static func extent(_ head: [UInt8]) -> (Int, Int)? {
-        let (kind, low) = (head[0] >> 4, Int(head[0] & 0xF))
-        switch kind {
-        case 0x0: return (0, 1)
-        case 0x1, 0x2: return (1 << low, 1)
-        case 0x3: return (8, 1)
-        case 0x8: return (low + 1, 1)
-        default:
-            guard low == 0xF else { return (low, 1) }
-            guard head.count >= 2, head[1] >> 4 == 0x1 else { return nil }
-            let width = 1 << Int(head[1] & 0xF)
-            guard width <= 8, 2 + width <= head.count else { return nil }
-            let n = BinaryReader.bigEndian(head, 2, width)
-            guard n < 1 << 32 else { return nil }
-            return (Int(n), 2 + width)
-        }
     }
 }

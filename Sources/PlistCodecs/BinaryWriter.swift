@@ -4,7 +4,7 @@ import PlistModel
 /// them with the smallest reference and offset widths that fit.
 ///
 /// The output depends only on the value, so an unchanged domain rewrites to the same bytes.
-package struct BinaryWriter {
+package struct BinaryWriter: ~Copyable {
     /// A scalar's identity for de-duplication: its type and exact bits (strings by
     /// their UTF-8 bytes, not by Swift's canonical equivalence).
     private enum ScalarKey {
@@ -49,65 +49,28 @@ package struct BinaryWriter {
         }
     }
 
-    /// The scalars numbered so far, by `ScalarKey.hash`: open addressing over object
-    /// numbers, sized once for every value (Swift's `Dictionary`, through `Hasher` and
-    /// growing by doubling, was most of an export's time).
-    private struct ScalarTable {
-        var slots: [Int32] = []
-        var tags: [UInt32] = []
-        var mask = 0
-        /// How many slots are taken.
-        var filled = 0
-
-        /// Whether another scalar would fill more than two thirds of the slots.
-        var isFull: Bool { (filled + 1) * 3 > (mask + 1) * 2 }
-
-        /// Slots for `count` scalars, at most two thirds of them filled: a big domain's
-        /// table is half what a half-empty one took, and every page of it was touched.
-        mutating func reserve(_ count: Int) {
-            var size = 16
-            while size * 2 < count * 3 { size <<= 1 }
-            slots = [Int32](repeating: -1, count: size)
-            tags = [UInt32](repeating: 0, count: size)
-            mask = size - 1
-        }
-
-        /// The object `key` names, or where to put it: the slot to fill.
-        func find(_ key: ScalarKey, hash: UInt64, in objects: [Object]) -> (found: Int?, slot: Int) {
-            var i = Int(truncatingIfNeeded: hash) & mask
-            let tag = UInt32(truncatingIfNeeded: hash >> 32)
-            while slots[i] >= 0 {
-                if tags[i] == tag, key.names(objects[Int(slots[i])]) { return (Int(slots[i]), i) }
-                i = (i + 1) & mask
-            }
-            return (nil, i)
-        }
-    }
-
     private enum Object {
         case scalar(PlistValue)
         case uid(UInt64)
-        case array([Int])
-        case dict(keys: [Int], values: [Int])
+        /// An array's references, or a dictionary's: its keys', then its values'.
+        case collection(BPlistMarker, [Int])
     }
 
     private var objects: [Object] = []
-    private var scalars = ScalarTable()
-    /// The process's, read once here rather than through its global at every scalar.
-    private let seed = SipHash13.Seed.process
-    /// How many slots numbering looked at past each scalar's own, all told
-    /// (`probes(numbering:)`).
-    private var probes = 0
+    /// The scalars numbered so far, by `ScalarKey.hash`.
+    private var scalars = ScalarTable(numbers: 64, scalars: 64)
 
     package static func encode(_ value: PlistValue, capacity: Int = 4096) -> [UInt8] {
-        var writer = BinaryWriter()
-        // Room for every object up front: growing the table by doubling rehashed it all.
-        let count = Self.valueCount(value)
-        writer.objects.reserveCapacity(count)
-        writer.scalars.reserve(count)
-        _ = writer.number(value)
-        writer.scalars = ScalarTable()  // only numbering needs it
-        return writer.emit(capacity: capacity)
+        var writer = numbering(value)
+        writer.scalars = ScalarTable(numbers: 0, scalars: 0)  // only numbering needs it
+        let refSize = width(UInt64(writer.objects.count - 1))
+        var out: [UInt8] = []
+        out.reserveCapacity(max(capacity, 64 + writer.objects.count * 4))
+        write(
+            count: writer.objects.count, refSize: refSize, root: 0, chunk: 1 << 14,
+            size: { writer.size($0, refSize: refSize) }, store: { writer.store($0, refSize: refSize, base: 0, at: $1) }
+        ) { out.append(contentsOf: $0) }
+        return out
     }
 
     /// How many values `value` holds, itself and every key included: the most objects
@@ -123,11 +86,16 @@ package struct BinaryWriter {
     /// How many slots past their own numbering `value` looked at for its scalars: about one
     /// a scalar, or the square of their count when they share a slot. For the flood tests,
     /// which count work rather than time it.
-    package static func probes(numbering value: PlistValue) -> Int {
+    package static func probes(numbering value: PlistValue) -> Int { numbering(value).scalars.probes }
+
+    /// `value` numbered, with room for every object up front (doubling rehashed them all).
+    private static func numbering(_ value: PlistValue) -> BinaryWriter {
         var writer = BinaryWriter()
-        writer.scalars.reserve(valueCount(value))
+        let count = valueCount(value)
+        writer.objects.reserveCapacity(count)
+        writer.scalars = ScalarTable(numbers: count, scalars: count)
         _ = writer.number(value)
-        return writer.probes
+        return writer
     }
 
     /// How many objects numbering has made so far.
@@ -140,15 +108,15 @@ package struct BinaryWriter {
         switch value {
         case .array(let elements):
             let index = reserve()
-            objects[index] = .array(elements.map { number($0) })
+            objects[index] = .collection(.array, elements.map { number($0) })
             return index
         case .dict(let dict):
             if let uid = Self.uid(dict) { return scalar(.uid(uid), .uid(uid)) }
             let index = reserve()
             let entries = dict.sortedEntries
-            let keys = entries.map { scalar(.string($0.key), .scalar(.string($0.key))) }
-            let values = entries.map { number($0.value) }
-            objects[index] = .dict(keys: keys, values: values)
+            var refs = entries.map { scalar(.string($0.key), .scalar(.string($0.key))) }
+            for entry in entries { refs.append(number(entry.value)) }
+            objects[index] = .collection(.dictionary, refs)
             return index
         default: return scalar(Self.key(of: value), .scalar(value))
         }
@@ -163,41 +131,31 @@ package struct BinaryWriter {
     }
 
     private mutating func reserve() -> Int {
-        objects.append(.array([]))
+        objects.append(.uid(0))
         return objects.count - 1
     }
 
     private mutating func scalar(_ key: ScalarKey, _ object: Object) -> Int {
-        if scalars.slots.isEmpty { scalars.reserve(64) }
-        let hash = key.hash(seed)
-        let (found, slot) = scalars.find(key, hash: hash, in: objects)
-        probes &+= (slot &- Int(truncatingIfNeeded: hash)) & scalars.mask
-        if let found { return found }
-        objects.append(object)
-        scalars.slots[slot] = Int32(objects.count - 1)
-        scalars.tags[slot] = UInt32(truncatingIfNeeded: hash >> 32)
-        scalars.filled += 1
         // A writer sized for fewer (BinaryEditor numbers a value at a time) grows here.
-        if scalars.isFull { rehash() }
-        return objects.count - 1
+        if scalars.count == scalars.scalars || objects.count >= scalars.numbers { grow() }
+        let next = objects.count
+        let number = scalars.number(hash: key.hash(scalars.seed), next: next) { [objects] in key.names(objects[$0]) }
+        if number == next { objects.append(object) }
+        return number
     }
 
     /// The table at twice the size, every scalar numbered so far put back.
-    private mutating func rehash() {
-        var bigger = ScalarTable()
-        bigger.reserve(objects.count * 2)
+    private mutating func grow() {
+        let size = max(64, 2 * objects.count)
+        var bigger = ScalarTable(numbers: size, scalars: size)
         for (index, object) in objects.enumerated() {
             let key: ScalarKey
             switch object {
             case .uid(let n): key = .uid(n)
             case .scalar(let value): key = Self.key(of: value)
-            case .array, .dict: continue
+            case .collection: continue
             }
-            let hash = key.hash(seed)
-            let slot = bigger.find(key, hash: hash, in: objects).slot
-            bigger.slots[slot] = Int32(index)
-            bigger.tags[slot] = UInt32(truncatingIfNeeded: hash >> 32)
-            bigger.filled += 1
+            _ = bigger.number(hash: key.hash(bigger.seed), next: index) { _ in false }
         }
         scalars = bigger
     }
@@ -216,86 +174,43 @@ package struct BinaryWriter {
         }
     }
 
-    // MARK: Pass 2: emit.
-
-    private func emit(capacity: Int) -> [UInt8] {
-        let refSize = Self.width(UInt64(objects.count - 1))
-        var out: [UInt8] = []
-        out.reserveCapacity(max(capacity, 64 + objects.count * 4))
-        out.append(contentsOf: Self.header)
-        var offsets: [Int] = []
-        offsets.reserveCapacity(objects.count)
-        for index in objects.indices {
-            offsets.append(out.count)
-            appendObject(index, refSize: refSize, base: 0, to: &out)
-        }
-        Self.appendOffsetTable(offsets, refSize: refSize, root: 0, to: &out)
-        return out
-    }
+    // MARK: Pass 2: write (`write(count:…)`).
 
     static let header = Array("bplist00".utf8)
 
-    /// Object `index`, its references shifted by `base` (where these objects start in a
-    /// document that holds others before them) and written `refSize` bytes wide.
-    func appendObject(_ index: Int, refSize: Int, base: Int, to out: inout [UInt8]) {
+    /// Object `index`'s encoding and the references after it (a dictionary's keys, then its
+    /// values), handed to `body`: a string's or data's bytes are only borrowed.
+    private func withObject<R>(_ index: Int, _ body: (BinaryObject, [Int]) -> R) -> R {
         switch objects[index] {
-        case .scalar(let value): Self.append(value, to: &out)
-        case .uid(let n): BinaryObject.uid(n).append(to: &out)
-        case .array(let refs):
-            BinaryObject.collection(.array, count: refs.count).append(to: &out)
-            for r in refs { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
-        case .dict(let keys, let values):
-            BinaryObject.collection(.dictionary, count: keys.count).append(to: &out)
-            for r in keys { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
-            for r in values { Self.appendBigEndian(UInt64(base + r), width: refSize, to: &out) }
-        }
-    }
-
-    /// The offset table, in the smallest width that holds the last offset, and the
-    /// trailer (`storeTrailer`).
-    static func appendOffsetTable<Offset: BinaryInteger>(
-        _ offsets: [Offset], refSize: Int, root: Int, base: Int = 0,
-        to out: inout [UInt8]
-    ) {
-        let tableOffset = base + out.count
-        let offsetSize = width(UInt64(offsets.last ?? 0))
-        out.reserveCapacity(out.count + offsets.count * offsetSize + 32)
-        for offset in offsets { appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
-        out.append(addingCapacity: 32) { span in
-            span.withUnsafeMutableBufferPointer { buffer, count in
-                storeTrailer(
-                    offsetSize: offsetSize, refSize: refSize, count: offsets.count, root: root,
-                    tableOffset: tableOffset, at: buffer.baseAddress! + count)
-                count += 32
-            }
-        }
-    }
-
-    /// The 32-byte trailer: 6 unused bytes, the two widths, the object count, the root,
-    /// the offset table's offset.
-    static func storeTrailer(
-        offsetSize: Int, refSize: Int, count: Int, root: Int, tableOffset: Int, at p: UnsafeMutablePointer<UInt8>
-    ) {
-        p.initialize(repeating: 0, count: 6)
-        p[6] = UInt8(offsetSize)
-        p[7] = UInt8(refSize)
-        storeBigEndian(UInt64(count), width: 8, at: p + 8)
-        storeBigEndian(UInt64(root), width: 8, at: p + 16)
-        storeBigEndian(UInt64(tableOffset), width: 8, at: p + 24)
-    }
-
-    /// A scalar's object, appended.
-    private static func append(_ value: PlistValue, to out: inout [UInt8]) {
-        switch value {
-        case .bool(let b): BinaryObject.bool(b).append(to: &out)
-        case .int(let i): BinaryObject.integer(i).append(to: &out)
-        case .float(let f): BinaryObject.float(f.bitPattern).append(to: &out)
-        case .double(let d): BinaryObject.eight(.real, d.bitPattern).append(to: &out)
-        case .date(let d): BinaryObject.eight(.date, d.secondsSince2001.bitPattern).append(to: &out)
-        case .data(let bytes): bytes.withUnsafeBufferPointer { BinaryObject.data($0).append(to: &out) }
+        case .uid(let n): return body(.uid(n), [])
+        case .collection(let marker, let refs):
+            return body(.collection(marker, count: marker == .dictionary ? refs.count / 2 : refs.count), refs)
+        case .scalar(.bool(let b)): return body(.bool(b), [])
+        case .scalar(.int(let i)): return body(.integer(i), [])
+        case .scalar(.float(let f)): return body(.float(f.bitPattern), [])
+        case .scalar(.double(let d)): return body(.eight(.real, d.bitPattern), [])
+        case .scalar(.date(let d)): return body(.eight(.date, d.secondsSince2001.bitPattern), [])
+        case .scalar(.data(let bytes)): return bytes.withUnsafeBufferPointer { body(.data($0), []) }
         // ASCII, nearly every string, is seen eight bytes at a time and copied whole.
-        case .string(var s): s.withUTF8 { BinaryObject.string($0, ascii: ByteWords.isASCII($0)).append(to: &out) }
-        case .array, .dict: break
+        case .scalar(.string(var s)): return s.withUTF8 { body(.string($0, ascii: ByteWords.isASCII($0)), []) }
+        case .scalar(.array), .scalar(.dict): preconditionFailure("a collection numbered as a scalar")
+        }
+    }
+
+    /// How many bytes object `index` takes, its references `refSize` bytes wide.
+    func size(_ index: Int, refSize: Int) -> Int {
+        withObject(index) { object, refs in object.size + refs.count * refSize }
+    }
+
+    /// Object `index` stored at `p`, its references shifted by `base` (where these objects
+    /// start in a document that holds others before them) and `refSize` bytes wide.
+    func store(_ index: Int, refSize: Int, base: Int, at p: UnsafeMutablePointer<UInt8>) {
+        withObject(index) { object, refs in
+            var at = p + object.store(at: p)
+            for r in refs {
+                Self.storeBigEndian(UInt64(base + r), width: refSize, at: at)
+                at += refSize
+            }
         }
     }
 
@@ -357,13 +272,5 @@ package struct BinaryWriter {
     /// Bytes needed for `value` (at least one).
     static func width(_ value: UInt64) -> Int {
         max(1, (64 - value.leadingZeroBitCount + 7) / 8)
-    }
-
-    /// The low `width` bytes of `value`, most significant first, appended at once (a byte
-    /// at a time, each reference and offset of a big domain cost an append per byte).
-    static func appendBigEndian(_ value: UInt64, width: Int, to out: inout [UInt8]) {
-        withUnsafeBytes(of: value.bigEndian) {
-            out.appendBytes(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[(8 - width)...]))
-        }
     }
 }

@@ -200,19 +200,8 @@ package enum DefaultsPrinter {
         indent(level, &out)
     }
 
-    /// Spaces enough for most depths, appended as a slice (a `repeatElement` per line
-    /// cost 3% of printing a big domain).
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
-
     @inline(__always)
-    static func indent(_ level: Int, _ out: inout [UInt8]) {
-        var n = level * 4
-        while n > 0 {
-            let step = min(n, spaces.count)
-            spaces.withUnsafeBufferPointer { out.appendBytes(UnsafeBufferPointer(rebasing: $0[0..<step])) }
-            n -= step
-        }
-    }
+    static func indent(_ level: Int, _ out: inout [UInt8]) { out.append(UInt8(ascii: " "), times: 4 * level) }
 
     /// What each byte asks of the text it is in: 0, nothing (an ASCII letter or digit,
     /// which print bare); 1, quotes; 3, quotes and a backslash before it (`"`, `\\`, line

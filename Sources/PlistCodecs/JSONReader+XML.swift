@@ -51,7 +51,6 @@ extension JSONReader {
     package static func encodedDomain(_ json: [UInt8]) -> EncodedDomain? {
         json.withUnsafeBufferPointer { buffer in
             var writer = JSONToXML(buffer)
-            defer { writer.decoded.deallocate() }
             guard let xml = writer.document() else { return nil }
             return EncodedDomain(
                 xml: xml, keyText: writer.keys, keyRanges: writer.members.map(\.key), json: json,
@@ -87,9 +86,6 @@ struct JSONToXML {
     var keys: [UInt8] = []
     /// The entries of the objects being written; the root's are left at the end.
     var members: [Member] = []
-    /// A string with escapes, decoded: never longer than its JSON text, and made as long
-    /// as the longest such text so far. Valid until the next string is read.
-    var decoded = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64)
 
     /// The reader steps over a byte-order mark, as `JSONReader.read` does.
     init(_ bytes: UnsafeBufferPointer<UInt8>) { parser = JSONReader.Parser(bytes: bytes) }
@@ -293,57 +289,10 @@ struct JSONToXML {
     // MARK: Text
 
     /// The string at `i`, past its closing quote: well-formed UTF-8 XML can hold, its
-    /// bytes in the JSON or, with escapes, in `decoded` until the next string.
+    /// bytes in the JSON or, with escapes, decoded until the next string.
     mutating func string() -> UnsafeBufferPointer<UInt8>? {
-        i += 1
-        let start = i
-        // Up to a quote, an escape or a control byte: the bytes JSON escapes.
-        i = JSONWriter.firstEscaped(in: bytes, from: i)
-        guard i < bytes.count, bytes[i] >= 0x20 else { return nil }
-        if bytes[i] == UInt8(ascii: "\"") {
-            i += 1
-            let text = UnsafeBufferPointer(rebasing: bytes[start..<(i - 1)])
-            return isValidUTF8(text) ? text : nil
-        }
-        // Escapes: decoded into `decoded`, as long as the text at least.
-        var end = i
-        while end < bytes.count, bytes[end] == UInt8(ascii: "\\") {
-            end = JSONWriter.firstEscaped(in: bytes, from: end + 2)
-        }
-        if end - start > decoded.count {
-            decoded.deallocate()
-            decoded = .allocate(capacity: max(end - start, 2 * decoded.count))
-        }
-        var n = i - start
-        _ = UnsafeMutableBufferPointer(rebasing: decoded[0..<n]).update(fromContentsOf: bytes[start..<i])
-        while true {
-            guard i < bytes.count else { return nil }
-            let byte = bytes[i]
-            i += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                let text = UnsafeBufferPointer(rebasing: decoded[0..<n])
-                return isValidUTF8(text) && !XMLWriter.hasUnwritable(text) ? text : nil
-            case UInt8(ascii: "\\"):
-                guard i < bytes.count else { return nil }
-                let escape = bytes[i]
-                i += 1
-                if escape == UInt8(ascii: "u") {
-                    guard let scalar = try? parser.unicodeEscape() else { return nil }
-                    for unit in UTF8.encode(scalar)! {
-                        decoded[n] = unit
-                        n += 1
-                    }
-                    continue
-                }
-                guard let plain = JSONReader.Parser.unescaped(escape) else { return nil }
-                decoded[n] = plain
-                n += 1
-            case 0..<0x20: return nil
-            default:
-                decoded[n] = byte
-                n += 1
-            }
-        }
+        guard let (text, escaped) = try? parser.stringBytes(), isValidUTF8(text) else { return nil }
+        // Only an escape can spell a byte XML cannot hold.
+        return escaped && XMLWriter.hasUnwritable(text) ? nil : text
     }
 }

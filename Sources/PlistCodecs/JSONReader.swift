@@ -52,6 +52,8 @@ public enum JSONReader {
         let tags: Bool
         /// When not nil, a member set to `null` is left out and its keys kept here.
         var nulls: [[String]]?
+        /// A string with escapes, decoded (`stringBytes`).
+        let scratch = Scratch()
 
         init(bytes: UnsafeBufferPointer<UInt8>, tags: Bool = true) {
             c = ByteCursor(bytes)
@@ -237,29 +239,46 @@ public enum JSONReader {
             return .double(real)
         }
 
-        mutating func string() throws(JSONError) -> String {
+        mutating func string() throws(JSONError) -> String { try text(stringBytes().text) }
+
+        /// The string at the cursor's quote, past its closing one, as bytes not yet checked
+        /// to be UTF-8: the text's own when it has no escape, else decoded into `scratch`
+        /// (valid until the next string).
+        @inline(__always)
+        mutating func stringBytes() throws(JSONError) -> (text: UnsafeBufferPointer<UInt8>, escaped: Bool) {
             c.offset += 1
             let start = c.offset
-            // The common case: no escapes, one copy.
-            c.skip { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 >= 0x20 }
-            let plain = c.text(from: start)
-            if c.skip(UInt8(ascii: "\"")) { return try text(plain) }
-            var out = Array(plain)
+            // Up to a quote, an escape or a control byte: the bytes JSON escapes.
+            c.offset = JSONWriter.firstEscaped(in: c.bytes, from: start)
+            if c.skip(UInt8(ascii: "\"")) {
+                return (UnsafeBufferPointer(rebasing: c.bytes[start..<(c.offset - 1)]), false)
+            }
+            // Escapes: decoded into `scratch`, made at least as long as the text.
+            var end = c.offset
+            while end < c.bytes.count, c.bytes[end] == UInt8(ascii: "\\") {
+                end = JSONWriter.firstEscaped(in: c.bytes, from: end + 2)
+            }
+            let decoded = scratch.reserve(end - start)
+            var n = c.offset - start
+            _ = UnsafeMutableBufferPointer(rebasing: decoded[0..<n]).update(fromContentsOf: c.bytes[start..<c.offset])
+            func put(_ byte: UInt8) {
+                decoded[n] = byte
+                n += 1
+            }
             while true {
                 guard let byte = c.pop() else { throw syntax(.unterminatedString) }
                 switch byte {
-                case UInt8(ascii: "\""):
-                    return try out.withUnsafeBufferPointer { buffer throws(JSONError) in try text(buffer) }
+                case UInt8(ascii: "\""): return (UnsafeBufferPointer(rebasing: decoded[0..<n]), true)
                 case UInt8(ascii: "\\"):
                     guard let escape = c.pop() else { throw syntax(.unterminatedString) }
                     if escape == UInt8(ascii: "u") {
-                        out += Array(String(try unicodeEscape()).utf8)
+                        UTF8.encode(try unicodeEscape())!.forEach(put)
                     } else {
                         guard let plain = Self.unescaped(escape) else { throw syntax(.unknownEscape(escape)) }
-                        out.append(plain)
+                        put(plain)
                     }
                 case 0..<0x20: throw syntax(.controlCharacter)
-                default: out.append(byte)
+                default: put(byte)
                 }
             }
         }
@@ -324,6 +343,22 @@ public enum JSONReader {
         func invalid(_ code: JSONError.ValueCode) -> JSONError {
             .value(code, pointer: PlistKeyPath(path).pointer)
         }
+    }
+}
+
+/// Room for a string's decoded bytes, made as long as the longest such text so far.
+final class Scratch {
+    private var bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64)
+
+    deinit { bytes.deallocate() }
+
+    /// At least `count` bytes, their contents left behind.
+    func reserve(_ count: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        if count > bytes.count {
+            bytes.deallocate()
+            bytes = .allocate(capacity: max(count, 2 * bytes.count))
+        }
+        return bytes
     }
 }
 

@@ -197,7 +197,7 @@ public enum JSONWriter {
 
     private static func newline(_ level: Int, _ out: inout [UInt8]) {
         out.append(UInt8(ascii: "\n"))
-        for _ in 0..<(2 * level) { out.append(UInt8(ascii: " ")) }
+        out.append(UInt8(ascii: " "), times: 2 * level)
     }
 
     /// Text known to need no escaping (a number, a literal), as its UTF-8 bytes.

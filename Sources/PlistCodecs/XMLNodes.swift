@@ -25,8 +25,9 @@ struct XMLNodes {
     }
 
     static let maximumCount: UInt32 = (1 << 28) - 1
-    /// The most values a document written straight may hold (see `Numbering`).
-    static let maximumNumbered = Numbering.maximumCount
+    /// The most values a document written straight may hold: past it, fewer than 8 bits
+    /// of a `ScalarTable` slot would be left for the hash.
+    static let maximumNumbered = (1 << 24) - 2
     /// A text this long or longer is not read into nodes: its offsets, and the flag beside
     /// them, fit 32 bits below it.
     static let maximumText = 1 << 31
@@ -250,15 +251,8 @@ extension XMLNodes {
         var objectCount = 0
         let references: UnsafeMutablePointer<Int32>
         var referenceCount = 0
-        /// The scalars numbered so far: open addressing by a scalar's keyed hash (its high
-        /// half scaled to the table's size, which need not be a power of two), each slot
-        /// another 8 bits of that hash (high 8 bits) and the object's number plus one (low
-        /// 24 bits, zero when empty): 4 bytes a slot, not 8, and a match by those 8 bits is
-        /// rarely false.
-        var slots: UnsafeMutablePointer<UInt32>?
-        let size: Int
-        /// The process's hash seed, read once.
-        let seed = SipHash13.Seed.process
+        /// The scalars numbered so far, then an empty table (`freeSlots`).
+        var table: ScalarTable
         /// Scalars numbered, for `dropPages`.
         var scalars = 0
         /// Slots looked at past each scalar's own, all told (`XMLBinaryPlist.probes`).
@@ -267,30 +261,22 @@ extension XMLNodes {
         /// compared with its first, anywhere in the text.
         var dropPages: (@Sendable () -> Void)?
 
-        /// The most nodes a numbering takes: their numbers plus one fit a slot's 24 bits.
-        static let maximumCount = (1 << 24) - 2
-
-        /// Room for `count` nodes (at most `maximumCount`), `scalars` of them hashed: the
-        /// table never more than three quarters full, and no bigger (it is, with the nodes,
-        /// most of what numbering holds).
+        /// Room for `count` nodes (at most `maximumNumbered`), `scalars` of them hashed.
         init(count: Int, scalars: Int) {
-            size = max(16, scalars + scalars / 3 + 1)
-            slots = .allocate(capacity: size)
-            slots!.initialize(repeating: 0, count: size)
+            table = ScalarTable(numbers: count, scalars: scalars)
             objects = .allocate(capacity: max(count, 1))
             references = .allocate(capacity: max(count, 1))
         }
 
         deinit {
-            slots?.deallocate()
             objects.deallocate()
             references.deallocate()
         }
 
         /// Only numbering needs the table.
         mutating func freeSlots() {
-            slots?.deallocate()
-            slots = nil
+            probes = table.probes
+            table = ScalarTable(numbers: 0, scalars: 0)
         }
 
         /// Numbers node `i` and what it holds; returns its object's number. A container's
@@ -328,25 +314,18 @@ extension XMLNodes {
 
         /// The number of the scalar node `i` stands for: an earlier one's, or the next.
         private mutating func scalar(_ i: Int, _ nodes: UnsafeMutablePointer<Node>, _ bytes: Bytes) -> Int32 {
-            let node = nodes[i], slots = slots!
+            let (node, objects) = (nodes[i], objects)
             scalars += 1
             if let dropPages, scalars % XMLNodes.dropEvery == 0 { dropPages() }
-            let hash = XMLNodes.hash(node, bytes, seed)
-            let tag = UInt32(truncatingIfNeeded: hash) & 0xFF00_0000
-            var s = Int(((hash >> 32) &* UInt64(size)) >> 32)
-            while slots[s] != 0 {
-                if slots[s] & 0xFF00_0000 == tag {
-                    let object = Int32(slots[s] & 0x00FF_FFFF) - 1
-                    if XMLNodes.same(nodes[Int(objects[Int(object)])], node, bytes) { return object }
-                }
-                s += 1
-                if s == size { s = 0 }
-                probes &+= 1
+            let hash = XMLNodes.hash(node, bytes, table.seed)
+            let number = table.number(hash: hash, next: objectCount) {
+                XMLNodes.same(nodes[Int(objects[$0])], node, bytes)
             }
-            objects[objectCount] = Int32(i)
-            objectCount += 1
-            slots[s] = tag | UInt32(objectCount)
-            return Int32(objectCount - 1)
+            if number == objectCount {
+                objects[objectCount] = Int32(i)
+                objectCount += 1
+            }
+            return Int32(number)
         }
     }
 

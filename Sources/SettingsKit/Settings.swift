@@ -209,7 +209,7 @@ public final class Settings: Sendable {
             }
             return known.values
         }
-        if known == nil, let size = stamp?.size, size > Self.lookUpFirstAbove {
+        if known == nil, let size = stamp?.size, size > Self.lookUpFirstAbove.load(ordering: .relaxed) {
             let first = state.withLock { $0.lookedUp.insert(ExactKey(path)).inserted }
             if first { return nil }
         }
@@ -413,7 +413,7 @@ public final class Settings: Sendable {
     /// Past this size (1 MiB) a domain's first read looks the one key up rather than
     /// indexing the whole file (`values`). A test seam, so the path is tried on a small
     /// domain; set before any read, never by the product.
-    nonisolated(unsafe) package static var lookUpFirstAbove = 1 << 20
+    package static let lookUpFirstAbove = Atomic(1 << 20)
 
     static func foundationBool(_ text: String) -> Bool {
         var rest = text.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }

@@ -267,9 +267,8 @@ final class SettingsTests: XCTestCase {
     /// and both see changes.
     func testABigDomainIsLookedUpFirstThenIndexed() throws {
         // "Big" is 64 KiB here, not 1 MiB: the same path on a sixteenth of the file.
-        let big = Settings.lookUpFirstAbove
-        Settings.lookUpFirstAbove = 1 << 16
-        defer { Settings.lookUpFirstAbove = big }
+        let big = Settings.lookUpFirstAbove.exchange(1 << 16, ordering: .relaxed)
+        defer { Settings.lookUpFirstAbove.store(big, ordering: .relaxed) }
         let store = DomainStore(directory: scratch.directory)
         try store.update(.named("com.example.kit")) { values in
             // Built whole: setting 2,500 keys one by one would scan the entries each time.
@@ -282,7 +281,7 @@ final class SettingsTests: XCTestCase {
         }
         XCTAssertGreaterThan(
             try XCTUnwrap(DomainStore.stamp(at: store.path(of: .named("com.example.kit")))).size,
-            Settings.lookUpFirstAbove)
+            Settings.lookUpFirstAbove.load(ordering: .relaxed))
         XCTAssertEqual(settings[.volume], 5)
         XCTAssertEqual(settings[.volume], 5)
         scratch.run("settings", ["write", "com.example.kit", "volume", "-int", "6"])

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -27,7 +29,7 @@ extension Subprocess {
     package static func runCommand(
         _ arguments: [String], environment: Environment, input: [UInt8]
     ) throws(Errno) -> Int32 {
-        if adoptsOrphans {
+        if adoptsOrphans.load(ordering: .relaxed) {
             // Orphans of earlier runs that have ended since: no other child is ours.
             var status: CInt = 0
             while waitpid(-1, &status, WNOHANG) > 0 {}
@@ -95,11 +97,11 @@ extension Subprocess {
     /// processes it never waits for.
     package static func adoptCommandOrphans() {
         _ = prctlWord(36, 1)  // PR_SET_CHILD_SUBREAPER
-        adoptsOrphans = true
+        adoptsOrphans.store(true, ordering: .relaxed)
     }
 
     /// Whether `adoptCommandOrphans` made this process their reaper.
-    nonisolated(unsafe) private static var adoptsOrphans = false
+    private static let adoptsOrphans = Atomic(false)
 
     /// The signals that end a verb that runs until stopped.
     package static let endingSignals = [SIGINT, SIGTERM, SIGHUP]
