@@ -39,8 +39,7 @@ package struct BinaryEditor {
             return (entryCount, rootRefs, matches)
         }
         guard let found else { return nil }
-        (self.key, self.layout) = (key, layout)
-        (entryCount, rootRefs, matches) = found
+        (self.key, self.layout, (entryCount, rootRefs, matches)) = (key, layout, found)
     }
 
     /// Root entries for other keys: zero means setting `key` to nil empties the domain.
@@ -70,6 +69,7 @@ package struct BinaryEditor {
             try BinaryWriter.write(
                 count: total, refSize: refSize, root: total - 1, chunk: chunk,
                 size: { o in
+                    if o % BinaryReader.progressStep == 0 { dropPages?() }  // the table's pass walks the file again
                     if o == total - 1 { return root.size + 2 * rootCount * refSize }
                     if o >= kept { return writer.size(o - kept, refSize: refSize) }
                     let object = objects.kept(o, after: &last, newIndex)

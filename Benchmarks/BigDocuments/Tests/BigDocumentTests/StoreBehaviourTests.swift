@@ -101,8 +101,8 @@ final class StoreBehaviourTests: XCTestCase {
     /// A one-key write to a 100,000-key binary domain edits the file's objects instead of
     /// building every value (rebuilding the tree took over ten times the file), from a
     /// mapping whose pages it gives back as it goes (issue 50: 3.3 times the file at its
-    /// peak, 1.7 over a trivial read's, when it held the file whole; 2.6 and 1.1 now): under
-    /// three times the file at its peak and 1.4 over the read's (its stored thresholds),
+    /// peak, 1.7 over a trivial read's, when it held the file whole; 2.58 and 1.05 now): at
+    /// most 2.8 times the file at its peak and 1.2 over the read's (its stored thresholds),
     /// and plistlib reads every other value unchanged. Memory, unlike time, is steady
     /// enough to test.
     func testOneKeyWriteOfABigBinaryDomainNeedsLittleMoreThanTheFile() throws {
