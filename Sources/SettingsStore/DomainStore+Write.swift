@@ -300,7 +300,7 @@ extension DomainStore {
                 // writer of ours renames) may have been copied half old, so it is not put in
                 // place (nor is one cut short: that one ends the program, see `MappedFile`).
                 let now = target.opened.flatMap { try? FileSystem.status(fd: $0.fd) }
-                guard now.map(FileStamp.init) == FileStamp(status) else { throw Errno(11) }  // EAGAIN
+                guard now.map(FileStamp.init) == FileStamp(status) else { throw Errno.changedInPlace }
             }
         }
         written?(FileStamp(status), stamp)

@@ -70,6 +70,8 @@ public enum StoreError: Error, Sendable, Equatable {
             "cannot use \(path): its root is \(TypeTable.row(for: type).phrase), not a dictionary"
         case let .lockTimeout(path, seconds):
             "timed out after \(RealText.shortest(seconds)) s waiting for another writer of \(path)"
+        case let .writeFailed(path, errno) where errno == .changedInPlace:
+            "cannot write \(path): another program changed it in place while it was read; try again"
         case let .writeFailed(path, errno): "cannot write \(path): \(errno.message)"
         case let .readOnly(path): "cannot write \(path): the file is read-only"
         case let .unstorable(path, .controlCharacter(character)):

@@ -129,4 +129,14 @@ final class OneKeyMappingTests: XCTestCase {
             }
         }
     }
+
+    /// A binary file changed in place while its objects were copied from the mapping is not
+    /// put in place: the write fails, saying so in words a user can act on, not the system's
+    /// "Resource temporarily unavailable" it borrowed the number of.
+    func testAFileChangedInPlaceWhileCopiedSaysSo() {
+        let error = StoreError.writeFailed(path: "/c/com.x.plist", .changedInPlace)
+        XCTAssertEqual(
+            error.message,
+            "cannot write /c/com.x.plist: another program changed it in place while it was read; try again")
+    }
 }

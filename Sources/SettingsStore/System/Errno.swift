@@ -23,6 +23,9 @@ public struct Errno: Error, Sendable, Equatable {
     static let fileTooLarge = Errno(EFBIG)
     static let tooManyOpenFiles = Errno(EMFILE)
     static let noSpace = Errno(ENOSPC)
+    /// A mapped file another program changed in place while its bytes were copied: EAGAIN's
+    /// number, with a message of its own (`StoreError.message`).
+    static let changedInPlace = Errno(EAGAIN)
     package static let ioError = Errno(EIO)
 
     /// `strerror(3)`'s text, lower-cased first letter as in git's messages.
