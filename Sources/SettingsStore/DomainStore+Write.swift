@@ -243,11 +243,12 @@ extension DomainStore {
     /// `update(key:)`'s read of a file the program lets the store map (`MappedFile`): the
     /// file the lock opened, where it lies, its pages given back as it is checked (and,
     /// binary, as it is copied), so that a big domain is never held whole. Nil, for the
-    /// file to be read whole, when it cannot be mapped, when `memo` wants its bytes, or when
-    /// it is not a binary dictionary or a UTF-8 XML one that reads without fault: the whole
-    /// read then says why, or tries again, as for any file.
+    /// file to be read whole, when it is under `mapOneKeyFrom`, when it cannot be mapped,
+    /// when `memo` wants its bytes, or when it is not a binary dictionary or a UTF-8 XML
+    /// one that reads without fault: the whole read then says why, or tries again, as for
+    /// any file.
     func mappedOneKey(_ target: Target, key: String, memo: FileMemo?) -> (parsed: OneKey?, status: FileSystem.Status)? {
-        guard memo == nil, let opened = target.opened,
+        guard memo == nil, let opened = target.opened, opened.status.size >= mapOneKeyFrom,
             let mapped = MappedFile(opened.fd, opened.status, path: target.path)
         else { return nil }
         defer { mapped.dropPages() }

@@ -61,6 +61,10 @@ public struct DomainStore: Sendable {
     /// The size from which `output` reads an XML file on two threads
     /// (`XMLReader.halvesFrom`): tests set less, to read small files the same way.
     package var halvesFrom = XMLReader.halvesFrom
+    /// The size from which a one-key write reads a file mapped (`mappedOneKey`): below it
+    /// the mapping's calls cost more than the copy they save (a third of a small write's
+    /// instructions). Tests set less, to map small files.
+    package var mapOneKeyFrom = 1 << 20
 
     /// The variables the store was made from; schemas are looked up in its `XDG_DATA_DIRS`.
     public let environment: Environment

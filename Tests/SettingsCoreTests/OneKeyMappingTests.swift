@@ -19,6 +19,7 @@ final class OneKeyMappingTests: XCTestCase {
         mappings = ProgramChoices.mappings.withLock { $0 }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("onekey-\(UUID().uuidString)").path
         store = DomainStore(directory: directory, readRetry: 0)
+        store.mapOneKeyFrom = 0  // these files are small; the size is tested on its own below
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
@@ -138,5 +139,26 @@ final class OneKeyMappingTests: XCTestCase {
         XCTAssertEqual(
             error.message,
             "cannot write /c/com.x.plist: another program changed it in place while it was read; try again")
+    }
+
+    /// A file under `mapOneKeyFrom` (1 MiB, a real domain's size and far more) is read whole
+    /// even in a program that allows mappings: mapping it costs more than the copy it saves.
+    func testASmallFileIsReadWholeEvenWithTheProgramsLeave() throws {
+        ProgramChoices.mappings.withLock { $0 = { _ in } }
+        store.mapOneKeyFrom = DomainStore(directory: directory).mapOneKeyFrom
+        XCTAssertEqual(store.mapOneKeyFrom, 1 << 20)
+        for format in [PlistFormat.binary, .xml] {
+            let file = try PropertyList.encode(.dict(["a": 1]), as: format)
+            let path = directory + "/com.small.\(format).plist"
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(file)))
+            let (_, calls) = try CallTrace.record {
+                try store.update(.named("com.small.\(format)"), key: "k") {
+                    $0 = 1; return true
+                }
+            }
+            XCTAssertEqual(mapped(calls), [], "\(format)")
+            XCTAssertTrue(calls.contains { $0.name == "read" && $0.result == file.count }, "\(format): read whole")
+            XCTAssertEqual(try store.load(.named("com.small.\(format)"))?.values, ["a": 1, "k": 1])
+        }
     }
 }
