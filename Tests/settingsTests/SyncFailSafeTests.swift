@@ -401,7 +401,7 @@ final class SyncFailSafeTests: SyncTestCase {
     /// edits and removals in between: nothing is lost and no edit is undone. The loop's
     /// length is `SETTINGS_KILLS` (CI runs 50).
     func testRandomKillsDuringRoundsLoseNothingAndUndoNoEdit() throws {
-        let kills = Int(ProcessInfo.processInfo.environment["SETTINGS_KILLS"] ?? "") ?? 8
+        let kills = Int(ProcessInfo.processInfo.environment["SETTINGS_KILLS"] ?? "") ?? 4
         on("a", "sync", "init", world.remote)
         on("b", "sync", "init", world.remote)
         var big: [String: Int] = [:]
