@@ -36,9 +36,12 @@ let package = Package(
         // `capture`), the commands that replay them, desired states (`apply`) with what
         // they replaced, and undo over the store's journal. Foundation-free like the core.
         .target(name: "SettingsCode", dependencies: core),
+        // Apple's other plist tools (`plutil`, `PlistBuddy`): their key paths, edits and
+        // printed forms on the value model; every write goes through the store.
+        .target(name: "PlistTools", dependencies: core),
         // The command line: argv -> verb -> store, and nothing else.
         .executableTarget(
-            name: "settings", dependencies: core + ["SettingsSync", "SettingsCode"],
+            name: "settings", dependencies: core + ["SettingsSync", "SettingsCode", "PlistTools"],
             // A fully static release binary: with no dynamic loader resolving symbols at
             // start-up (76% of a one-key `read` before), it starts faster than git config.
             // STATIC_EXECUTABLE keeps glibc's dlopen out of it (StaticLinking.swift).
@@ -67,6 +70,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "SettingsCodeTests", dependencies: core + ["SettingsCode", "TestSupport"]),
+        .testTarget(name: "PlistToolsTests", dependencies: core + ["PlistTools", "TestSupport"]),
         // Sync's merge and rounds in process, with the user's git and repositories on disk.
         .testTarget(name: "SettingsSyncTests", dependencies: core + ["SettingsSync", "TestSupport"]),
         .testTarget(

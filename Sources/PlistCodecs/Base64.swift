@@ -1,10 +1,10 @@
 import PlistModel
 /// Base64 as property lists use it: Apple's line layout when writing, strict on reading.
-enum Base64 {
+package enum Base64 {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// 255 for bytes outside the alphabet.
-    static let decodeTable: [UInt8] = {
+    package static let decodeTable: [UInt8] = {
         var table = [UInt8](repeating: 255, count: 256)
         for (i, c) in alphabet.enumerated() { table[Int(c)] = UInt8(i) }
         return table
@@ -37,14 +37,14 @@ enum Base64 {
     }
 
     /// All of `bytes` on one line, no newline.
-    static func encode(_ bytes: [UInt8], into out: inout [UInt8]) {
+    package static func encode(_ bytes: [UInt8], into out: inout [UInt8]) {
         encodeLines(bytes, lineLength: .max, indent: 0, into: &out)
         if !bytes.isEmpty { out.removeLast() }
     }
 
     /// Decodes base64 with any whitespace between characters. Nil for a character
     /// outside the alphabet, a bad length or padding anywhere but the end.
-    static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+    package static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(text.count / 4 * 3)
         var quad: UInt32 = 0

@@ -37,7 +37,7 @@ public enum JSONReader {
     }
 
     /// `tags: false` reads the text as plain JSON: `{"$date": …}` stays a dictionary.
-    static func read(_ bytes: [UInt8], tags: Bool) throws(JSONError) -> PlistValue {
+    package static func read(_ bytes: [UInt8], tags: Bool) throws(JSONError) -> PlistValue {
         try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
             var parser = Parser(bytes: buffer, tags: tags)
             return try parser.document()

@@ -1,8 +1,8 @@
 import PlistModel
 /// XML plist dates: `YYYY-MM-DDTHH:MM:SSZ`, UTC, whole seconds.
-enum XMLDate {
+package enum XMLDate {
     /// Also takes the shortened forms plistlib accepts (`2004Z`, `2004-10-26Z`, …).
-    static func parse(_ text: some Collection<UInt8>) -> PlistDate? {
+    package static func parse(_ text: some Collection<UInt8>) -> PlistDate? {
         let b = Array(text)
         guard b.last == UInt8(ascii: "Z") else { return nil }
         var fields: [Int] = []

@@ -54,7 +54,8 @@ final class CompletionFilesTests: XCTestCase {
             Verb.all.flatMap { verb in [verb.name] + verb.aliases + verb.options.map(\.name) + verb.subverbs.map(\.name)
             }
                 + TypeTable.allFlags
-        ).subtracting(["settings", "help", "set", "log", "complete", "line", "-v", "--", "-o"])  // shell syntax too
+                // Shell syntax too.
+        ).subtracting(["settings", "help", "set", "log", "complete", "line", "-v", "--", "-o", "-n"])
         for (file, text) in CompletionScripts.files {
             XCTAssertTrue(text.contains("complete line"), file)
             // Comments aside, the words of the code.

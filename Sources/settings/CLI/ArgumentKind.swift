@@ -47,6 +47,8 @@ enum ArgumentKind: String, Sendable, CaseIterable {
     case place
     /// A word of the command line being completed (`complete line`).
     case word
+    /// A format of `plutil -convert` and `-extract`.
+    case plistFormat
 
     /// How help shows it: `<domain>`, `S`.
     var placeholder: String {
@@ -62,6 +64,7 @@ enum ArgumentKind: String, Sendable, CaseIterable {
         case .milliseconds: "MS"
         case .count: "N"
         case .text: "<text>"
+        case .plistFormat: "<fmt>"
         }
     }
 
@@ -72,6 +75,7 @@ enum ArgumentKind: String, Sendable, CaseIterable {
         case .shell: CompletionScripts.shells
         case .place: VerbOption.Place.allCases.map(\.rawValue)
         case .format: ["json", "xml"]
+        case .plistFormat: ["xml1", "binary1", "json", "swift", "objc", "raw"]
         default: nil
         }
     }

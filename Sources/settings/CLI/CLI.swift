@@ -68,13 +68,19 @@ enum CLI {
                         "\(program): warning: \(CLI.oneLine("the change is in place, but not in its history: " + message))\n"
                             .utf8))
             }
-            let invocation = try Invocation(arguments: words)
-            context.host = invocation.host
-            context.verbWrites = invocation.verb.writes
-            context.verbTakesForce = invocation.verb.options.contains { $0.name == "--force" }
-            context.store.writer = "\(program) \(invocation.verb.name)"
-            try invocation.verb.run(&context, invocation.arguments)
-            status = context.status
+            if let (name, toolWords) = appleTool(program: program, words) {
+                // Apple's other plist tools, by the name the binary was linked as, or as a verb.
+                context.store.writer = name
+                status = PlutilCommand.run(&context, toolWords, name: name)
+            } else {
+                let invocation = try Invocation(arguments: words)
+                context.host = invocation.host
+                context.verbWrites = invocation.verb.writes
+                context.verbTakesForce = invocation.verb.options.contains { $0.name == "--force" }
+                context.store.writer = "\(program) \(invocation.verb.name)"
+                try invocation.verb.run(&context, invocation.arguments)
+                status = context.status
+            }
         } catch {
             let diagnostic = Diagnostic(
                 error, program: program, verbWrites: context.verbWrites, takesForce: context.verbTakesForce)
@@ -132,6 +138,17 @@ enum CLI {
             }
         }
         return out
+    }
+
+    /// `plutil` run by that name (`plutil -p Info.plist`) or as `settings plutil …`: the
+    /// name its messages use, and its words; nil for any other command line.
+    static func appleTool(program: String, _ words: [String]) -> (name: String, words: [String])? {
+        if program == "plutil" { return (program, words) }
+        // `settings plutil --help` is the verb's help, as for every verb.
+        if words.first?.lowercased() == "plutil", !["--help", "-h"].contains(words.dropFirst().first) {
+            return ("\(program) plutil", Array(words.dropFirst()))
+        }
+        return nil
     }
 
     /// The name the binary was invoked as: `defaults` when linked under that name.

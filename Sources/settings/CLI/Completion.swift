@@ -148,7 +148,7 @@ struct Completion {
             candidates = [("-", "standard input or output")]
         case .directory: also = .directories
         case .verb: offerVerbs()
-        case .shell, .place, .format: candidates = (kind.words ?? []).map { ($0, "") }
+        case .shell, .place, .format, .plistFormat: candidates = (kind.words ?? []).map { ($0, "") }
         case .value, .jqPath, .json, .seconds, .milliseconds, .count, .url, .text, .word:
             message = kind.placeholder
         }

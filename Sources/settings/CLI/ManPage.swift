@@ -928,6 +928,87 @@ enum ManPage {
         Without an option, the repository of the current folder.
         Running it again changes nothing; it prints what it wrote.
         .TP
+        .BI plutil " \fR[\fPcommand\fR] [\fPoptions\fR]\fP file ..."
+        Apple's
+        .BR plutil ,
+        run by that name (a link called
+        .BR plutil )
+        or as
+        .BR "settings plutil" ,
+        with its commands, options, output and exit status (0, or 1 when any file failed, each
+        failure one line
+        .IB file ": " message
+        on standard error).
+        The commands:
+        .B \-lint
+        (the default; property lists only, never JSON;
+        .B \-s
+        prints only problems),
+        .B \-p
+        (for people, not a stable format),
+        .B \-convert
+        .IR fmt " (" xml1 ", " binary1 ", " json ", " swift ", " objc ;
+        .B \-header
+        also writes an Objective-C header),
+        .BI \-insert " keypath " \-type " value"
+        (an array index inserts before that element, the count appends;
+        .B \-append
+        adds to the array at
+        .IR keypath ),
+        .B \-replace
+        (the same, but sets a key that is there; on an array index it inserts, as Apple's does),
+        .BI \-remove " keypath" ,
+        .BI \-extract " keypath fmt"
+        .RB ( raw
+        prints a scalar's text, a dictionary's keys, an array's count;
+        .BI \-expect " type"
+        checks the type first; without
+        .B \-o
+        a format other than
+        .B raw
+        replaces the file itself, as Apple's does),
+        .BI \-type " keypath"
+        and
+        .BI \-create " fmt" .
+        Types:
+        .BR \-bool ,
+        .BR \-integer ,
+        .BR \-float ,
+        .BR \-string ,
+        .B \-date
+        .RI ( 2024\-01\-02T03:04:05Z ),
+        .B \-data
+        (base64),
+        .BR \-xml ,
+        .BR \-json ,
+        .BR \-dictionary ,
+        .BR \-array .
+        Options:
+        .BI \-o " path"
+        (\fB\-\fP: standard output),
+        .BI \-e " ext" ,
+        .B \-r
+        (JSON indented, keys sorted),
+        .B \-n
+        (no newline after
+        .B raw
+        and
+        .B \-type
+        output),
+        .B \-s
+        and
+        .BR \-\- .
+        A key path joins keys with
+        .BR . ;
+        .B \e.
+        is a dot inside a key, and a number is an array's index.
+        .B \-help
+        prints plutil's own usage.
+        A file changed in place is replaced atomically under its folder's lock, keeping its mode,
+        owner and attributes; a read-only file is refused.
+        See
+        .BR "APPLE'S PLIST TOOLS" .
+        .TP
         .BI "sync init" " remote " \fR[\fPpattern\fR ...]\fP
         Sets this machine up to sync with
         .I remote
@@ -1990,6 +2071,59 @@ enum ManPage {
         settings undo com.example.app
         settings redo com.example.app
         .fi
+        .SH APPLE'S PLIST TOOLS
+        .B plutil
+        is the same engine under Apple's command line, for the scripts that build and patch
+        iOS and macOS bundles on Linux (Bazel's rules_apple, fastlane, theos, React Native and Expo
+        version bumps, pre-commit hooks).
+        Its output is held to the
+        .B plutil
+        that ships with the Swift toolchain, beside
+        .BR swift ,
+        by a differential test over random documents and command lines.
+        Where that port differs from macOS's
+        .BR plutil ,
+        this one follows macOS; where both are poor, it does better:
+        .IP \(bu 2
+        .B \-p
+        prints data with two hex digits a byte (the Linux port drops leading zeros, and of data
+        over 24 bytes prints every other byte).
+        .IP \(bu 2
+        .B \-\-
+        ends the options, as plutil(1) says.
+        .IP \(bu 2
+        Writes are atomic and locked: a reader never sees half a file, and two writers never lose
+        each other's change.
+        Apple's rewrites the file in place.
+        .IP \(bu 2
+        .B \-insert \-date
+        with a date it cannot read, and
+        .B \-append
+        at an index past an array's end, are errors (the Linux port crashes).
+        .IP \(bu 2
+        Reals are written in their shortest digits
+        .RB ( 0.1 ,
+        where Foundation writes
+        .BR 0.10000000000000001 ),
+        which read back as the same number; \-0.0 keeps its sign.
+        .IP \(bu 2
+        A file read from standard input and changed without
+        .B \-o
+        goes to standard output (Apple's writes a file named
+        .BR \- ).
+        .IP \(bu 2
+        Swift and Objective-C literals escape every backslash.
+        .IP \(bu 2
+        Error messages after
+        .IB file ": "
+        are this engine's where a file does not parse.
+        .PP
+        .B \-convert json
+        refuses dates and data, as Apple's does; it then says, once, that
+        .B settings export
+        .I file
+        .B \- \-\-json
+        keeps them.
         .SH COMPATIBILITY
         .B import
         merges at the top level, as macOS defaults does: in the public reconstruction of its

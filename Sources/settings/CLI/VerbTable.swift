@@ -395,6 +395,47 @@ extension Verb {
             ],
             exits: [(4, "git failed or could not be run, or a file cannot be written")], run: GitCommand.gitSetup),
         Verb(
+            name: "plutil", summary: "Apple's plutil: lint, print, convert and edit plist files",
+            usage: [
+                (
+                    "plutil [-lint] [-s] <file>...",
+                    "checks each file; plutil by that name (a link) takes the same words"
+                ),
+                ("plutil -p <file>...", "prints each file for people"),
+                ("plutil -convert <fmt> [-o <path>|-e <ext>] [-r] <file>...", "xml1 binary1 json swift objc"),
+                ("plutil -insert|-replace <keypath> -<type> <value> [-append] <file>...", "puts a value"),
+                ("plutil -remove <keypath> <file>...", "removes a value"),
+                ("plutil -extract <keypath> <fmt> [-expect <type>] [-o <path>] <file>...", "a value as fmt or raw"),
+                ("plutil -type <keypath> <file>...", "prints the type of a value"),
+                ("plutil -create <fmt> <file>...", "writes an empty dictionary"),
+            ],
+            arguments: [.file], repeatsLast: true,
+            options: [
+                VerbOption("-lint", "check that each file is a property list (the default)", at: [.start]),
+                VerbOption("-p", "print each file for people", at: [.start]),
+                VerbOption("-convert", "write each file in this format", argument: .plistFormat, at: [.start]),
+                VerbOption(
+                    "-insert", "add the value at the key path (next: -TYPE VALUE)", argument: .text, at: [.start]),
+                VerbOption("-replace", "set the value at the key path", argument: .text, at: [.start]),
+                VerbOption("-remove", "remove the value at the key path", argument: .text, at: [.start]),
+                VerbOption("-extract", "write the value at the key path (next: FMT)", argument: .text, at: [.start]),
+                VerbOption("-type", "print the type of the value at the key path", argument: .text, at: [.start]),
+                VerbOption("-create", "write an empty dictionary in this format", argument: .plistFormat, at: [.start]),
+                VerbOption("-help", "plutil's own usage", at: [.start]),
+                VerbOption("-s", "print nothing on success", at: [.after]),
+                VerbOption("-o", "write the result here (- for standard output)", argument: .file, at: [.after]),
+                VerbOption("-e", "write the result beside the file with this extension", argument: .text, at: [.after]),
+                VerbOption("-r", "indent JSON, keys sorted", at: [.after]),
+                VerbOption("-n", "no newline after raw and -type output", at: [.after]),
+            ],
+            examples: [
+                "plutil -lint App/Info.plist", "plutil -replace CFBundleVersion -string 42 App/Info.plist",
+                "plutil -extract CFBundleShortVersionString raw App/Info.plist",
+                "plutil -convert json -r -o - App/Info.plist",
+            ],
+            exits: [(1, "a file could not be read, changed or written: its line says which")], writes: true,
+            run: { _, _ in }),
+        Verb(
             name: "sync", summary: "carry settings between machines in a git repository",
             usage: [
                 (

@@ -1,0 +1,143 @@
+import Foundation
+import XCTest
+
+/// `plutil` as a user runs it, and what it keeps of the store's promise: a change in place
+/// is one atomic, locked, journalled write that keeps the file's format and mode; a
+/// read-only file, a folder or a link's target outside reach lose nothing. Files are read
+/// back with plistlib.
+final class PlutilTests: XCTestCase {
+    var h: Harness!
+    override func setUp() { h = Harness() }
+    override func tearDown() { h.cleanUp() }
+
+    /// A binary Info.plist written by plistlib, mode 0640.
+    func infoPlist() -> String {
+        let path = h.file("Info.plist", "")
+        let script = """
+            import plistlib, sys
+            plistlib.dump({"CFBundleVersion": "1", "CFBundleURLTypes": [{"CFBundleURLSchemes": ["app"]}]},
+                          open(sys.argv[1], "wb"), fmt=plistlib.FMT_BINARY)
+            """
+        XCTAssertEqual(h.exec("/usr/bin/env", ["python3", "-c", script, path]).status, 0)
+        XCTAssertEqual(chmod(path, 0o640), 0)
+        return path
+    }
+
+    func inode(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.systemFileNumber] as? Int) ?? -1
+    }
+
+    /// The binary linked as `plutil` is plutil: the name is all it takes.
+    func testTheBinaryLinkedAsPlutilIsPlutil() throws {
+        let path = infoPlist()
+        let link = h.files + "/plutil"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Harness.settings)
+        let r = h.exec(link, ["-replace", "CFBundleVersion", "-string", "42", path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(h.exec(link, ["-extract", "CFBundleVersion", "raw", path]).stdout, "42\n")
+        XCTAssertEqual(h.exec(link, ["-lint", path]).stdout, "\(path): OK\n")
+        XCTAssertEqual(h.exec(link, ["-x", path]).stderr, "unrecognized option: -x\n")
+        XCTAssertTrue(h.exec(link, ["-help"]).stdout.hasPrefix("usage: plutil "))
+        XCTAssertTrue(h.run(["plutil", "-help"]).stdout.hasPrefix("usage: settings plutil "))
+        // `settings plutil --help` is the verb's help, as for every verb.
+        XCTAssertTrue(h.run(["plutil", "--help"]).stdout.contains("plutil -convert"))
+    }
+
+    /// An edit in place is a new file renamed over the old one, in the old one's format and
+    /// mode, with a line in the file's history.
+    func testAnEditInPlaceIsOneAtomicJournalledWriteKeepingFormatAndMode() throws {
+        let path = infoPlist()
+        let before = inode(path)
+        XCTAssertEqual(h.run(["plutil", "-replace", "CFBundleVersion", "-string", "42", path]).status, 0)
+        XCTAssertNotEqual(inode(path), before, "replaced by a rename, not rewritten in place")
+        XCTAssertEqual(
+            h.run(["plutil", "-insert", "CFBundleURLTypes.0.CFBundleURLSchemes.0", "-string", "first", path]).status, 0)
+        XCTAssertEqual(
+            h.plistlibJSON(path),
+            #"{"CFBundleURLTypes": [{"CFBundleURLSchemes": ["first", "app"]}], "CFBundleVersion": "42"}"#)
+        XCTAssertEqual(Plistlib.shared.ask(["format", path]).text, "binary")
+        let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
+        XCTAssertEqual(mode, 0o640)
+        let history = h.ok("history", path)
+        XCTAssertTrue(history.contains("plutil") && history.contains(#"+/CFBundleVersion = "42""#), history)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: h.files).sorted(), ["Info.plist"])
+    }
+
+    /// A read-only file is refused and kept; a folder and a missing file are one line each,
+    /// and the other files on the line are still done.
+    func testWhatCannotBeWrittenIsOneLineAndTheRestIsDone() throws {
+        let locked = infoPlist()
+        XCTAssertEqual(chmod(locked, 0o444), 0)
+        let bytes = FileManager.default.contents(atPath: locked)
+        let other = h.file("other.plist", "{a = 1;}")
+        let folder = h.files + "/folder.plist"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let r = h.run(["plutil", "-insert", "k", "-bool", "YES", locked, folder, h.files + "/none.plist", other])
+        XCTAssertEqual(r.status, 1)
+        let lines = r.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 4, r.stderr)
+        XCTAssertTrue(lines[0].hasPrefix("\(locked): ") && lines[0].contains("read-only"), r.stderr)
+        XCTAssertEqual(FileManager.default.contents(atPath: locked), bytes)
+        // The OpenStep file is read, but nothing writes OpenStep: Apple's says the same.
+        XCTAssertTrue(lines[1].hasPrefix("\(folder): "), r.stderr)
+        XCTAssertEqual(
+            String(lines[2]), "\(h.files)/none.plist: (The operation could not be completed. The file doesn’t exist.)")
+        XCTAssertEqual(String(lines[3]), "\(other): Conversion to OpenStep format is not supported")
+        XCTAssertEqual(h.run(["plutil", "-convert", "xml1", other]).status, 0)
+        XCTAssertEqual(h.plistlibJSON(other), #"{"a": "1"}"#)
+    }
+
+    /// A link is written through: its target changes, the link stays a link.
+    func testALinkStaysALinkAndItsTargetChanges() throws {
+        let target = infoPlist()
+        let link = h.files + "/link.plist"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        XCTAssertEqual(h.run(["plutil", "-replace", "CFBundleVersion", "-string", "7", link]).status, 0)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), target)
+        XCTAssertTrue(h.plistlibJSON(target).contains(#""CFBundleVersion": "7""#))
+    }
+
+    /// Writers at once lose nothing: each one's read, change and write is one locked step.
+    func testConcurrentEditsLoseNothing() throws {
+        let path = infoPlist()
+        let link = h.files + "/plutil"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Harness.settings)
+        let script = #"for i in $(seq 1 12); do "$0" -insert "k$1$i" -integer $i "$2" || exit 1; done"#
+        let writers = try (0..<3).map { n -> Process in
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/sh")
+            p.arguments = ["-c", script, link, "w\(n)_", path]
+            try p.run()
+            return p
+        }
+        for p in writers {
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, 0)
+        }
+        let keys = h.run(["plutil", "-extract", "", "raw", path])
+        XCTAssertEqual(keys.status, 1, "an empty key path names nothing")
+        let listed = h.run(["plutil", "-p", path]).stdout
+        for n in 0..<3 {
+            for i in 1...12 { XCTAssertTrue(listed.contains("\"kw\(n)_\(i)\" => \(i)"), "kw\(n)_\(i) lost") }
+        }
+    }
+
+    /// -convert json refuses dates and data as Apple's does, then says once what keeps them;
+    /// standard input converts to standard output; -create makes an empty dictionary.
+    func testJSONRefusalPointsAtTheLosslessExport() throws {
+        let path = h.file("d.plist", "{ when = <2a>; }")
+        let r = h.run(["plutil", "-convert", "json", "-o", "-", path, path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(
+            r.stderr,
+            "\(path): Invalid object in plist for JSON format\n"
+                + "hint: settings export \(path) - --json keeps dates and data ({\"$date\": …}, {\"$data\": …})\n"
+                + "\(path): Invalid object in plist for JSON format\n")
+        XCTAssertEqual(h.ok("export", path, "-", "--json"), #"{"when":{"$data":"Kg=="}}"# + "\n")
+        let piped = h.run(["plutil", "-convert", "json", "-"], stdin: Data(#"{"a": [1, true]}"#.utf8))
+        XCTAssertEqual(piped.stdout, #"{"a":[1,true]}"#)
+        let made = h.files + "/new.plist"
+        XCTAssertEqual(h.run(["plutil", "-create", "binary1", made]).status, 0)
+        XCTAssertEqual(h.plistlibJSON(made), "{}")
+    }
+}
