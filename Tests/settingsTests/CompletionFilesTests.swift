@@ -55,7 +55,7 @@ final class CompletionFilesTests: XCTestCase {
             }
                 + TypeTable.allFlags
                 // Shell syntax too.
-        ).subtracting(["settings", "help", "set", "log", "complete", "line", "-v", "--", "-o", "-n"])
+        ).subtracting(["settings", "help", "set", "log", "complete", "line", "-v", "--", "-o", "-n", "-c", "-l"])
         for (file, text) in CompletionScripts.files {
             XCTAssertTrue(text.contains("complete line"), file)
             // Comments aside, the words of the code.

@@ -582,6 +582,9 @@ package enum StandardStreams {
     /// True when standard output is a terminal (JSON is then pretty-printed).
     package static var outputIsTerminal: Bool { isatty(1) == 1 }
 
+    /// Whether a person types standard input (PlistBuddy then prompts).
+    package static var inputIsTerminal: Bool { isatty(0) == 1 }
+
     /// One line of standard input, without its newline (a person's answer to a prompt);
     /// nil at its end. Read a byte at a time, so nothing after the line is taken.
     package static func readLine() -> String? {

@@ -71,7 +71,10 @@ enum CLI {
             if let (name, toolWords) = appleTool(program: program, words) {
                 // Apple's other plist tools, by the name the binary was linked as, or as a verb.
                 context.store.writer = name
-                status = PlutilCommand.run(&context, toolWords, name: name)
+                status =
+                    name.lowercased().hasSuffix("plutil")
+                    ? PlutilCommand.run(&context, toolWords, name: name)
+                    : PlistBuddyCommand.run(&context, toolWords, name: name)
             } else {
                 let invocation = try Invocation(arguments: words)
                 context.host = invocation.host
@@ -140,13 +143,16 @@ enum CLI {
         return out
     }
 
-    /// `plutil` run by that name (`plutil -p Info.plist`) or as `settings plutil …`: the
-    /// name its messages use, and its words; nil for any other command line.
+    /// `plutil` or `PlistBuddy` run by that name (`plutil -p Info.plist`) or as a verb
+    /// (`settings plistbuddy …`): the name its messages use, and its words; nil for any
+    /// other command line.
     static func appleTool(program: String, _ words: [String]) -> (name: String, words: [String])? {
-        if program == "plutil" { return (program, words) }
+        if program == "plutil" || program == "PlistBuddy" { return (program, words) }
         // `settings plutil --help` is the verb's help, as for every verb.
-        if words.first?.lowercased() == "plutil", !["--help", "-h"].contains(words.dropFirst().first) {
-            return ("\(program) plutil", Array(words.dropFirst()))
+        if let verb = words.first?.lowercased(), verb == "plutil" || verb == "plistbuddy",
+            !["--help", "-h"].contains(words.dropFirst().first)
+        {
+            return ("\(program) \(verb)", Array(words.dropFirst()))
         }
         return nil
     }

@@ -1009,6 +1009,67 @@ enum ManPage {
         See
         .BR "APPLE'S PLIST TOOLS" .
         .TP
+        .BI plistbuddy " \fR[\fP\fB\-c\fP command\fR ...] [\fP\fB\-x\fP\fR] [\fP\fB\-l\fP\fR]\fP file"
+        Apple's
+        .BR PlistBuddy ,
+        run by that name (a link called
+        .BR PlistBuddy )
+        or as
+        .BR "settings plistbuddy" .
+        Each
+        .B \-c
+        command runs in order, under the file's lock; a command that fails says so in one line and
+        the others still run (so
+        .B \-c "Delete :x" \-c "Add :x string y"
+        works whether
+        .B :x
+        was there or not); then every change is written in one atomic save, in the file's format,
+        and the exit status is 1 if any command failed.
+        A file that does not exist is made by the first change.
+        Without
+        .BR \-c ,
+        commands are read from standard input, one a line, with a
+        .B Command:
+        prompt at a terminal, and
+        .B Save
+        writes (refusing if another program changed the file meanwhile).
+        The commands:
+        .BR Print " [\fIentry\fP] (" \-x :
+        an XML property list),
+        .BI Set " entry value" ,
+        .BI Add " entry type " \fR[\fPvalue\fR]\fP
+        (an array index inserts, a trailing
+        .B :
+        appends),
+        .BI Copy " from to" ,
+        .BI Delete " entry" ,
+        .BI Merge " file " \fR[\fPentry\fR]\fP ,
+        .BI Import " entry file"
+        (the file's bytes as data),
+        .BR Clear " [\fItype\fP],"
+        .BR Save ,
+        .BR Revert ,
+        .B Exit
+        and
+        .BR Help .
+        An entry joins keys with
+        .B :
+        (the first may be left out), a number is an array's index, and
+        .B \e
+        keeps the next character in a key.
+        Types: string, array, dict, bool, real, integer, date, data.
+        .B Print
+        shows
+        .B Dict {
+        and
+        .B Array {
+        four spaces a level, reals as
+        .BR %f ,
+        dates as
+        .I "Tue Jan 02 03:04:05 UTC 2024"
+        and data as its raw bytes; its messages are PlistBuddy's
+        .RB ( "Print: Entry, \(dq:x\(dq, Does Not Exist" ).
+        .TP
         .BI "sync init" " remote " \fR[\fPpattern\fR ...]\fP
         Sets this machine up to sync with
         .I remote
@@ -2073,7 +2134,9 @@ enum ManPage {
         .fi
         .SH APPLE'S PLIST TOOLS
         .B plutil
-        is the same engine under Apple's command line, for the scripts that build and patch
+        and
+        .B plistbuddy
+        are the same engine under Apple's command lines, for the scripts that build and patch
         iOS and macOS bundles on Linux (Bazel's rules_apple, fastlane, theos, React Native and Expo
         version bumps, pre-commit hooks).
         Its output is held to the

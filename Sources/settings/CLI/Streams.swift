@@ -19,6 +19,8 @@ struct Streams: Sendable {
     var inputLine: @Sendable () -> String?
     /// Whether a person reads the output (JSON is then pretty-printed).
     var outputIsTerminal: Bool
+    /// Whether a person types the input (a prompt is then shown).
+    var inputIsTerminal = false
     /// For a verb that runs until stopped (`watch`): SIGINT, SIGTERM and SIGHUP end the
     /// process with status 0, as stopping it is how it is meant to end.
     var endQuietlyOnSignals: @Sendable () -> Void
@@ -31,7 +33,7 @@ struct Streams: Sendable {
         error: { bytes in try? StandardStreams.write(bytes, toError: true) },
         input: { () throws(Errno) in try StandardStreams.readAll() },
         inputLine: { StandardStreams.readLine() },
-        outputIsTerminal: StandardStreams.outputIsTerminal,
+        outputIsTerminal: StandardStreams.outputIsTerminal, inputIsTerminal: StandardStreams.inputIsTerminal,
         endQuietlyOnSignals: StandardStreams.exitQuietlyOnSignals,
         processEndsAfterRun: true)
 

@@ -436,6 +436,35 @@ extension Verb {
             exits: [(1, "a file could not be read, changed or written: its line says which")], writes: true,
             run: { _, _ in }),
         Verb(
+            name: "plistbuddy", summary: "Apple's PlistBuddy: edit one plist with commands",
+            usage: [
+                (
+                    "plistbuddy -c <command> [-c <command>...] [-x] <file>",
+                    "runs the commands, then saves every change at once"
+                ),
+                ("plistbuddy <file>", "reads commands from standard input (a prompt at a terminal); Save writes"),
+            ],
+            arguments: [.file],
+            options: [
+                VerbOption(
+                    "-c", "a command: Print, Set, Add, Delete, Copy, Merge, Import, Clear, Save, Revert, Exit",
+                    argument: .text, at: [.start], repeats: true),
+                VerbOption("-x", "Print writes an XML property list", at: [.start]),
+                VerbOption("-l", "refuse a file reached through a symbolic link", at: [.start]),
+            ],
+            examples: [
+                "plistbuddy -c 'Set :CFBundleVersion 42' App/Info.plist",
+                "plistbuddy -c 'Add :CFBundleURLTypes:0:CFBundleURLSchemes: string myapp' App/Info.plist",
+                "plistbuddy -c 'Print :CFBundleShortVersionString' App/Info.plist",
+            ],
+            exits: [
+                (
+                    1,
+                    "a command failed, its line says why and the others still ran; or the file cannot be read or written"
+                )
+            ],
+            writes: true, run: { _, _ in }),
+        Verb(
             name: "sync", summary: "carry settings between machines in a git repository",
             usage: [
                 (
