@@ -14,7 +14,8 @@
 #   make check                    everything CI runs (.ci/run), ending in the test count
 #   make fuzz [FUZZ_SECONDS=30]   each reader under libFuzzer (scripts/fuzz.sh)
 #   make bench                    Benchmarks/run.sh, against git config, plistlib, Foundation
-# DEFAULTS_LINK=1 also installs `defaults`, a link to settings, with its man page and
+# `plutil` and `PlistBuddy` links are installed unless a program of that name is on PATH
+# (APPLE_LINKS=0: never). DEFAULTS_LINK=1 also installs `defaults`, a link to settings, with its man page and
 # completions, so scripts written for macOS defaults run unchanged. Where an installed
 # shell does not look for completion under PREFIX, install says what to add (see
 # scripts/install.sh).
@@ -58,7 +59,7 @@ $(BUILD)/settings:
 # scripts/install.sh installs (and uninstalls) both this tree and a release archive, and
 # says what a shell needs where it does not look under PREFIX.
 install: $(BUILD)/settings
-	DESTDIR="$(DESTDIR)" DEFAULTS_LINK="$(DEFAULTS_LINK)" sh scripts/install.sh "$(PREFIX)"
+	DESTDIR="$(DESTDIR)" DEFAULTS_LINK="$(DEFAULTS_LINK)" APPLE_LINKS="$(APPLE_LINKS)" sh scripts/install.sh "$(PREFIX)"
 
 dist: $(BUILD)/settings
 	rm -rf .build/$(DIST) .build/$(DIST).tar.gz

@@ -1,4 +1,4 @@
-# bash completion for settings, and for it installed or linked as `defaults`: the
+# bash completion for settings, and for it installed or linked as `defaults`, `plutil` or `PlistBuddy`: the
 # words typed go to `settings complete line`, which answers from its verb table.
 _settings() {
     local cur=${COMP_WORDS[COMP_CWORD]} line also
@@ -27,4 +27,4 @@ _settings() {
     esac
 }
 
-complete -F _settings settings defaults
+complete -F _settings settings defaults plutil PlistBuddy

@@ -18,6 +18,6 @@ function __settings_complete
     end
 end
 
-for program in settings defaults
+for program in settings defaults plutil PlistBuddy
     complete -c $program -f -a '(__settings_complete)'
 end

@@ -7,7 +7,8 @@
 #   ./install.sh --uninstall [PREFIX]  removes the files and links install put there, and
 #                                      the folders it made (recorded in share/settings)
 # DEFAULTS_LINK=1 also installs `defaults`, a link to settings, with its man page and
-# completion. DESTDIR=/stage puts everything under /stage for a package and touches nothing
+# completion. `plutil` and `PlistBuddy` links are installed the same way, unless a program
+# of that name is already on PATH, which keeps its name (APPLE_LINKS=0: none). DESTDIR=/stage puts everything under /stage for a package and touches nothing
 # outside it.
 #
 # The binary goes in PREFIX/bin, the man page in PREFIX/share/man/man1 (man finds it from
@@ -62,12 +63,14 @@ fish_admin_dir() {
 
 if [ "$uninstall" -eq 1 ]; then
     rm -f "$bindir/settings" "$man1dir/settings.1" "$bashdir/settings" "$zshdir/_settings" "$fishdir/settings.fish"
-    for f in "$bindir/defaults" "$man1dir/defaults.1" "$bashdir/defaults" "$fishdir/defaults.fish"; do
-        if [ -L "$f" ]; then rm -f "$f"; fi
+    for name in defaults plutil PlistBuddy; do
+        for f in "$bindir/$name" "$man1dir/$name.1" "$bashdir/$name" "$fishdir/$name.fish"; do
+            if [ -L "$f" ]; then rm -f "$f"; fi
+        done
     done
     # The links a system-wide install made for fish, if they still point at this PREFIX.
     if [ -z "$destdir" ] && admin=$(fish_admin_dir); then
-        for name in settings defaults; do
+        for name in settings defaults plutil PlistBuddy; do
             if [ -L "$admin/$name.fish" ] && [ "$(readlink "$admin/$name.fish")" = "$fishdir/$name.fish" ]; then
                 rm -f "$admin/$name.fish"
             fi
@@ -131,6 +134,21 @@ if [ "${DEFAULTS_LINK:-0}" = 1 ]; then
     ln -sf settings "$bashdir/defaults"
     ln -sf settings.fish "$fishdir/defaults.fish"
     names="settings defaults"
+fi
+if [ "${APPLE_LINKS:-1}" = 1 ]; then
+    # At low priority: a plutil already on PATH (the Swift toolchain's, say) keeps its name.
+    for name in plutil PlistBuddy; do
+        found=$(command -v "$name" 2>/dev/null || true)
+        if [ -z "$destdir" ] && [ -n "$found" ] && [ "$found" != "$bindir/$name" ]; then
+            echo "not linking $name: $found is there"
+            continue
+        fi
+        ln -sf settings "$bindir/$name"
+        ln -sf settings.1 "$man1dir/$name.1"
+        ln -sf settings "$bashdir/$name"
+        ln -sf settings.fish "$fishdir/$name.fish"
+        names="$names $name"
+    done
 fi
 echo "installed settings in $bindir"
 [ -z "$destdir" ] || exit 0

@@ -289,7 +289,7 @@ extension DomainStore {
             let warning = try save(
                 PlistDictionary(), over: FileRead(domain: Domain(values: [:], format: .binary), status: status),
                 to: target, written: written, in: transaction)
-            return transaction.finish(changes, written: target.linked, warning: warning)
+            return transaction.finish(changes, written: target.keepsEmptyFile, warning: warning)
         }
         try checkWritable(status, at: target.path)
         let (warning, stamp) = try transaction.replace(keeping: status) { write in
@@ -308,9 +308,10 @@ extension DomainStore {
         return transaction.finish(changes, written: true, warning: warning)
     }
 
-    /// Whether a save of `values` leaves a file: not for an emptied domain, unless it is a link.
+    /// Whether a save of `values` leaves a file: not for an emptied domain, unless it is a
+    /// link or a path.
     func remains(_ values: PlistDictionary, _ target: Target) -> Bool {
-        !values.isEmpty || target.linked
+        !values.isEmpty || target.keepsEmptyFile
     }
 
     /// What `update(_:host:key:_:)` read: a binary dictionary ready to edit with the
@@ -357,7 +358,7 @@ extension DomainStore {
         try checkWritable(existing?.status, at: path)
         memo?.forget()
         let before = existing.map { FileStamp($0.status) }
-        if values.isEmpty, existing != nil, !target.linked {
+        if values.isEmpty, existing != nil, !target.keepsEmptyFile {
             _ = try transaction.remove()
             written?(before, nil)
             return nil

@@ -18,7 +18,13 @@ extension DomainStore {
         /// The domain's file as named (`path(of:host:)`), looked up under the lock.
         let named: String
         let linked: Bool
+        /// A file named by its path (`./Info.plist`): emptied, it stays a file, an empty
+        /// dictionary, as PlistBuddy's `Clear` leaves one; a domain's file goes, as
+        /// Foundation removes it.
+        var isPath = false
         let directoryFD: CInt
+        /// Whether an emptied file stays, as an empty dictionary: a link's target, or a path.
+        var keepsEmptyFile: Bool { linked || isPath }
         /// The file at `path`, open to read, when the lock opened it (see `FolderLock`).
         let opened: LockedFile?
     }
@@ -62,11 +68,14 @@ extension DomainStore {
             let targetFolder = Path.directory(of: path)
             if !linked || Self.sameFile(folderFD, targetFolder) {
                 let opened = path == alone ? fileFD : nil
-                return try body(
-                    Target(path: path, named: named, linked: linked, directoryFD: folderFD, opened: opened))
+                var target = Target(path: path, named: named, linked: linked, directoryFD: folderFD, opened: opened)
+                if case .path = domain { target.isPath = true }
+                return try body(target)
             }
             return try holdingLock(targetFolder, for: path) { targetFD, _ throws in
-                try body(Target(path: path, named: named, linked: true, directoryFD: targetFD, opened: nil))
+                var target = Target(path: path, named: named, linked: true, directoryFD: targetFD, opened: nil)
+                if case .path = domain { target.isPath = true }
+                return try body(target)
             }
         }
     }

@@ -38,6 +38,10 @@ check "the installed binary writes and reads" sh -c \
 check "it is the package's" test "$(command -v settings)" = /usr/bin/settings
 check "defaults is an alternative for settings" test "$(readlink -f /usr/bin/defaults)" = /usr/bin/settings
 check "defaults names itself" test "$(defaults read com.none 2>&1)" = "defaults: Domain com.none does not exist"
+check "plutil is an alternative for settings" test "$(readlink -f /usr/bin/plutil)" = /usr/bin/settings
+check "PlistBuddy is an alternative for settings" test "$(readlink -f /usr/bin/PlistBuddy)" = /usr/bin/settings
+check "PlistBuddy edits a file" sh -c 'cd "$0" && /usr/bin/PlistBuddy -c "Add :CFBundleVersion string 42" Info.plist >/dev/null &&
+    test "$(/usr/bin/plutil -extract CFBundleVersion raw Info.plist)" = 42' "$work"
 check "man settings finds the page" sh -c 'MANPAGER=cat man settings 2>/dev/null | grep -q "EXIT STATUS"'
 check "man defaults finds the page" sh -c 'MANPAGER=cat man defaults 2>/dev/null | grep -q "SYNOPSIS"'
 complete_line() { # COMMAND LINE: bash's candidates, as bash-completion loads the script
@@ -67,5 +71,7 @@ done <<<"$files"
 check "nothing the package installed is left${left:+:$left}" test -z "$left"
 check "the defaults alternative is gone" sh -c '[ ! -e /usr/bin/defaults ] && [ ! -L /usr/bin/defaults ] &&
     [ ! -e /etc/alternatives/defaults ] && ! update-alternatives --query defaults >/dev/null 2>&1'
+check "the plutil and PlistBuddy alternatives are gone" sh -c '[ ! -e /usr/bin/plutil ] && [ ! -L /usr/bin/PlistBuddy ] &&
+    ! update-alternatives --query plutil >/dev/null 2>&1 && ! update-alternatives --query PlistBuddy >/dev/null 2>&1'
 check "no empty folder of its own is left" sh -c '! [ -d /usr/share/doc/settings ]'
 finish

@@ -35,7 +35,10 @@ final class CompletionFilesTests: XCTestCase {
                 case .element:
                     XCTAssertEqual(
                         Set(flags),
-                        Set(["-bool", "-boolean", "-int", "-integer", "-float", "-double", "-string", "-data", "-date"])
+                        Set([
+                            "-bool", "-boolean", "-int", "-integer", "-float", "-double", "-string", "-data",
+                            "--data-base64", "-date",
+                        ])
                     )
                 case .start, .key, .after: XCTAssertEqual(flags, [], "\(verb.name) \(place)")
                 }
@@ -54,8 +57,10 @@ final class CompletionFilesTests: XCTestCase {
             Verb.all.flatMap { verb in [verb.name] + verb.aliases + verb.options.map(\.name) + verb.subverbs.map(\.name)
             }
                 + TypeTable.allFlags
-                // Shell syntax too.
-        ).subtracting(["settings", "help", "set", "log", "complete", "line", "-v", "--", "-o", "-n", "-c", "-l"])
+                // Shell syntax too, and the names the scripts complete for (a link's name).
+        ).subtracting([
+            "settings", "help", "set", "log", "complete", "line", "-v", "--", "-o", "-n", "-c", "-l", "plutil",
+        ])
         for (file, text) in CompletionScripts.files {
             XCTAssertTrue(text.contains("complete line"), file)
             // Comments aside, the words of the code.

@@ -138,6 +138,14 @@ check "man finds the page from PATH" contains "$(login man settings 2>&1)" "EXIT
 check "man finds defaults(1)" contains "$(login man defaults 2>&1)" "SYNOPSIS"
 check "defaults link reads" test "$(defaults read com.apple.dock orientation)" = left
 check "defaults link names itself" test "$(defaults read com.none 2>&1)" = "defaults: Domain com.none does not exist"
+# PlistBuddy is linked; plutil only where none is on PATH (the Swift toolchain's keeps its name).
+check "PlistBuddy link edits a file" sh -c 'f=$(mktemp -d)/I.plist && "$HOME/.local/bin/PlistBuddy" -c "Add :V string 7" "$f" >/dev/null &&
+    test "$(settings read "$f" V)" = 7'
+if other=$(PATH=${PATH//$HOME\/.local\/bin/} command -v plutil); then
+    check "an existing plutil keeps its name ($other)" test ! -e "$HOME/.local/bin/plutil"
+else
+    check "plutil link lints" contains "$("$HOME/.local/bin/plutil" -lint "$HOME/.config/com.apple.dock.plist")" ": OK"
+fi
 
 prefix=$HOME/.local
 check "bash: verbs" contains "$(bash_complete 'settings re')" "read-type"

@@ -61,8 +61,8 @@ package enum TypeTable {
             parse: { PlistValue.string($0) },
             text: { if case .string(let s) = $0 { s } else { "" } }),
         TypeRow(
-            type: .data, flags: ["-data"], addFlag: nil, word: "data", schemaWord: "data",
-            expected: "an even number of hex digits",
+            type: .data, flags: ["-data", "--data-base64"], addFlag: nil, word: "data", schemaWord: "data",
+            expected: "an even number of hex digits, or @FILE for a file's bytes",
             parse: { CommandLineText.hexData($0).map(PlistValue.data) },
             text: { if case .data(let d) = $0 { DefaultsText.data(d) } else { "" } }, printsBare: true),
         TypeRow(

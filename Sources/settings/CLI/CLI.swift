@@ -47,7 +47,10 @@ enum CLI {
         var context = Context(program: program, streams: streams)
         var status: Int32
         do {
-            let words = try checkedWords(Array(argv.dropFirst()))
+            var words = try checkedWords(Array(argv.dropFirst()))
+            // The shell's completion asks the program by the name it was typed as:
+            // `plutil complete line -convert …` completes `settings plutil -convert …`.
+            if let verb = appleVerbs[program], words.starts(with: ["complete", "line"]) { words.insert(verb, at: 2) }
             let environment = streams.environment
             if let timeout = try DomainStore.secondsFromEnvironment(DomainStore.lockTimeoutVariable, in: environment) {
                 context.store.lockTimeout = timeout
@@ -68,7 +71,7 @@ enum CLI {
                         "\(program): warning: \(CLI.oneLine("the change is in place, but not in its history: " + message))\n"
                             .utf8))
             }
-            if let (name, toolWords) = appleTool(program: program, words) {
+            if let (name, toolWords) = appleTool(program: program, words), !words.starts(with: ["complete", "line"]) {
                 // Apple's other plist tools, by the name the binary was linked as, or as a verb.
                 context.store.writer = name
                 status =
@@ -146,8 +149,10 @@ enum CLI {
     /// `plutil` or `PlistBuddy` run by that name (`plutil -p Info.plist`) or as a verb
     /// (`settings plistbuddy …`): the name its messages use, and its words; nil for any
     /// other command line.
+    static let appleVerbs = ["plutil": "plutil", "PlistBuddy": "plistbuddy"]
+
     static func appleTool(program: String, _ words: [String]) -> (name: String, words: [String])? {
-        if program == "plutil" || program == "PlistBuddy" { return (program, words) }
+        if appleVerbs[program] != nil { return (program, words) }
         // `settings plutil --help` is the verb's help, as for every verb.
         if let verb = words.first?.lowercased(), verb == "plutil" || verb == "plistbuddy",
             !["--help", "-h"].contains(words.dropFirst().first)

@@ -69,6 +69,8 @@ enum CLIError: Error, Equatable {
     case cannotRun(String, Errno)
     /// `edit` ended without changing anything: why.
     case editAbandoned(String)
+    /// `create` of a file that is there.
+    case fileExists(String)
 }
 
 /// The one place an error becomes its message and exit status (SPEC §6).
@@ -264,6 +266,8 @@ struct Diagnostic {
         case let .gitFailed(command, status, said):
             return ("\(command) failed (status \(status))" + (said.map { ": \($0)" } ?? ""), 4)
         case .editAbandoned(let why): return ("\(why); the domain is unchanged", 1)
+        case .fileExists(let path):
+            return ("\(path) already exists; it is unchanged (plistbuddy -c Clear empties it)", 1)
         case let .cannotRun(command, errno):
             // As a shell says it: 127 when there is no such program, 126 when it cannot run.
             return ("cannot run \(command): \(errno.message)", errno == .noSuchFile ? 127 : 126)

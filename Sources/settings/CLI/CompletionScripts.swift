@@ -20,12 +20,13 @@ enum CompletionScripts {
 
     /// The file installed for each shell, under completions/.
     static let files: [(name: String, text: String)] = [
-        ("settings.bash", bash), ("_settings", "#compdef settings defaults\n" + zshFunction + "\n_settings \"$@\"\n"),
+        ("settings.bash", bash),
+        ("_settings", "#compdef settings defaults plutil PlistBuddy\n" + zshFunction + "\n_settings \"$@\"\n"),
         ("settings.fish", fish),
     ]
 
     static let bash = #"""
-        # bash completion for settings, and for it installed or linked as `defaults`: the
+        # bash completion for settings, and for it installed or linked as `defaults`, `plutil` or `PlistBuddy`: the
         # words typed go to `settings complete line`, which answers from its verb table.
         _settings() {
             local cur=${COMP_WORDS[COMP_CWORD]} line also
@@ -54,7 +55,7 @@ enum CompletionScripts {
             esac
         }
 
-        complete -F _settings settings defaults
+        complete -F _settings settings defaults plutil PlistBuddy
 
         """#
 
@@ -93,12 +94,12 @@ enum CompletionScripts {
     static let zshRegister = #"""
 
         if (( $+functions[compdef] )); then
-          compdef _settings settings defaults
+          compdef _settings settings defaults plutil PlistBuddy
         else
           _settings_register() {
             add-zsh-hook -d precmd _settings_register
             if (( $+functions[compdef] )); then
-              compdef _settings settings defaults
+              compdef _settings settings defaults plutil PlistBuddy
             else
               print -u2 "settings: completion needs compinit: add 'autoload -Uz compinit && compinit' to ~/.zshrc"
             fi
@@ -131,7 +132,7 @@ enum CompletionScripts {
             end
         end
 
-        for program in settings defaults
+        for program in settings defaults plutil PlistBuddy
             complete -c $program -f -a '(__settings_complete)'
         end
 

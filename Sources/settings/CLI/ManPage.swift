@@ -928,6 +928,29 @@ enum ManPage {
         Without an option, the repository of the current folder.
         Running it again changes nothing; it prints what it wrote.
         .TP
+        .BI create " file " \fR[\fP\fB\-\-binary\fP\fR]\fP
+        Makes
+        .I file
+        a property list holding an empty dictionary, XML (or binary), atomically under its folder's
+        lock; a file that is there is left unchanged, with status 1.
+        A file named by its path that a change empties stays a file, holding an empty dictionary
+        (as PlistBuddy's
+        .B Clear
+        leaves one); a domain of the config folder that is emptied loses its file, as Foundation
+        removes it.
+        .TP
+        .BI lint " file ... " \fR[\fP\fB\-v\fP\fR]\fP
+        Checks that each
+        .I file
+        is a property list, XML, binary or OpenStep: each bad one is one line on standard error,
+        .IB file ": " why\fR,\fP
+        with the line where the format has lines; an empty file is bad.
+        .B \-v
+        also prints
+        .IB file ": OK"
+        for each good one.
+        Exits 1 when any file is bad: for pre-commit hooks and CI.
+        .TP
         .BI plutil " \fR[\fPcommand\fR] [\fPoptions\fR]\fP file ..."
         Apple's
         .BR plutil ,
@@ -1258,12 +1281,17 @@ enum ManPage {
         \-float	a finite number that fits 32 bits	real
         \-double	a finite number	real
         \-string	any text	string
-        \-data	hex digits, an even count	data
+        \-data	hex digits, an even count; @FILE	data
+        \-\-data\-base64	base64	data
         \-date	YYYY\-MM\-DD HH:MM:SS +ZZZZ, ISO 8601	date
         \-array, \-array\-add	values	array
         \-dict, \-dict\-add	key and value pairs	dictionary
         .TE
         .PP
+        .BI "\-data @" file
+        stores the file's bytes;
+        .B \-\-data\-base64
+        reads base64, spaces and line breaks allowed.
         Elements of arrays and values of dictionaries may carry a scalar flag.
         An untyped value without any of
         .B \(dq ( ) [ ] { } < >

@@ -70,7 +70,20 @@ enum ValueArguments {
         return try scalar(row, flag: word.text, text: text)
     }
 
+    /// `-data @FILE` is the file's bytes (PlistBuddy's `Import`), and `--data-base64` reads
+    /// base64 (plutil's `-data`); the table's parsers take text alone.
     private static func scalar(_ row: TypeRow, flag: String, text: String) throws(CLIError) -> PlistValue {
+        if row.type == .data, flag == "--data-base64" {
+            guard let bytes = Base64.decode(text.utf8) else {
+                throw CLIError.badValue(flag: flag, text: text, expected: "base64, spaces and line breaks allowed")
+            }
+            return .data(bytes)
+        }
+        if row.type == .data, text.hasPrefix("@") {
+            do throws(StoreError) { return .data(try PlistFiles.read(String(text.dropFirst()))) } catch {
+                throw CLIError.store(error)
+            }
+        }
         guard let value = row.parse?(text) else {
             throw CLIError.badValue(flag: flag, text: text, expected: row.expected)
         }

@@ -150,9 +150,12 @@ extension Context {
 }
 
 extension DomainName {
-    /// The file a path domain names, for messages; nil for the config folder's domains.
+    var isPath: Bool { if case .path = self { true } else { false } }
+
+    /// The file a path domain names, for messages, when there is none; nil for the config
+    /// folder's domains and for a file that is there (an empty dictionary).
     var file: String? {
-        if case .path(let path) = self { return path }
+        if case .path(let path) = self, (try? FileSystem.linkStatus(path)) == nil { return path }
         return nil
     }
 }

@@ -395,6 +395,22 @@ extension Verb {
             ],
             exits: [(4, "git failed or could not be run, or a file cannot be written")], run: GitCommand.gitSetup),
         Verb(
+            name: "create", summary: "make a plist file holding an empty dictionary",
+            usage: [
+                ("create <file> [--binary]", "an empty dictionary, XML (or binary); a file that is there is left alone")
+            ],
+            arguments: [.file],
+            options: [VerbOption("--binary", "a binary property list", at: [.after])],
+            examples: ["create App/Settings.plist", "create cache.plist --binary"],
+            exits: [(1, "the file is there already"), unwritable], writes: true, run: FileCommand.create),
+        Verb(
+            name: "lint", summary: "check that files are property lists (for pre-commit hooks)",
+            usage: [("lint <file>... [-v]", "one line per bad file, with its line where the format has lines")],
+            arguments: [.file], repeatsLast: true,
+            options: [VerbOption("-v", "also say FILE: OK of each good file", at: [.after])],
+            examples: ["lint App/Info.plist Resources/*.plist", "lint -v Settings.bundle/Root.plist"],
+            exits: [(1, "a file is not a property list, or cannot be read")], run: FileCommand.lint),
+        Verb(
             name: "plutil", summary: "Apple's plutil: lint, print, convert and edit plist files",
             usage: [
                 (

@@ -91,7 +91,7 @@ enum HelpCommand {
         ("settings as code", ["diff", "snapshot", "capture", "apply", "history", "undo", "redo", "edit"]),
         ("schemas", ["list-keys", "describe", "range", "reset", "validate", "schema"]),
         ("git and sync", ["textconv", "merge-file", "git-setup", "sync", "conflicts"]),
-        ("Apple's plist tools", ["plutil", "plistbuddy"]),
+        ("plist files", ["create", "lint", "plutil", "plistbuddy"]),
         ("shell", ["completion", "complete", "help", "version"]),
     ]
 

@@ -19,24 +19,36 @@ enum ReadCommand {
         }
         let domain = try context.domainName(domainToken)
         if arguments.count == 1, options.path == nil {
-            // Plain `read D` is the user's file, as defaults prints it; the layers and the
-            // schema's defaults only with --with-defaults.
-            if !options.withDefaults, !options.json {
-                let text = try context.store.output(of: domain, host: context.host, as: .defaults) { values in
-                    guard !values.isEmpty else { throw CLIError.domainMissing(domainToken.text, file: domain.file) }
+            do {
+                // Plain `read D` is the user's file, as defaults prints it; the layers and the
+                // schema's defaults only with --with-defaults.
+                if !options.withDefaults, !options.json {
+                    let text = try context.store.output(of: domain, host: context.host, as: .defaults) { values in
+                        guard !values.isEmpty else { throw CLIError.domainMissing(domainToken.text, file: domain.file) }
+                    }
+                    try printed(text, &context)
+                    return
                 }
-                try printed(text, &context)
+                var values = try context.store.load(domain, host: context.host)?.values ?? [:]
+                if options.withDefaults { values = context.mergedView(of: domain, user: values) }
+                guard !values.isEmpty else { throw CLIError.domainMissing(domainToken.text, file: domain.file) }
+                if options.json {
+                    context.output.append(contentsOf: render(.dict(values), false))
+                } else {
+                    try printed(DomainText(values, as: .defaults), &context)
+                }
+                return
+            } catch StoreError.notADictionary(let path, _) where domain.isPath {
+                // A file's root may be an array or a scalar (an app's list, an exported
+                // value): shown whole, as any value is. Domains proper stay dictionaries.
+                let root: PlistValue
+                let bytes = try PlistFiles.read(path)
+                do throws(PlistError) { root = try PropertyList.read(bytes).0 } catch {
+                    throw StoreError.corrupt(path: path, error)
+                }
+                context.output.append(contentsOf: render(root, true))
                 return
             }
-            var values = try context.store.load(domain, host: context.host)?.values ?? [:]
-            if options.withDefaults { values = context.mergedView(of: domain, user: values) }
-            guard !values.isEmpty else { throw CLIError.domainMissing(domainToken.text, file: domain.file) }
-            if options.json {
-                context.output.append(contentsOf: render(.dict(values), false))
-            } else {
-                try printed(DomainText(values, as: .defaults), &context)
-            }
-            return
         }
         let value: PlistValue, source: ValueSource
         do {
