@@ -157,6 +157,29 @@ cp "$work/merge-base.plist" "$work/merge-ours.orig" && cp "$work/merge-base.plis
 "$settings" write "$work/merge-theirs.plist" key099999 -int 2 && "$settings" write "$work/merge-theirs.plist" theirs -int 2
 bench merge-file "$runs_big" "cp $work/merge-ours.orig $work/merge-ours.plist" \
     "$settings merge-file $work/merge-base.plist $work/merge-ours.plist $work/merge-theirs.plist"
+# Issue 51: Apple's plist tools against the plutil the Swift toolchain ships (beside swift):
+# linting 1,000 Info.plist files, and a one-key edit of one, both through sh for the glob.
+toolchain_plutil="$(dirname "$(readlink -f "$(command -v swift)")")/plutil"
+python3 - "$work/lint" <<'INFO'
+import os, plistlib, sys
+os.makedirs(sys.argv[1], exist_ok=True)
+for i in range(1000):
+    info = {"CFBundleIdentifier": f"com.example.app{i}", "CFBundleVersion": str(i), "CFBundleShortVersionString": "1.0",
+            "CFBundleURLTypes": [{"CFBundleURLSchemes": [f"app{i}"]}], "UIRequiredDeviceCapabilities": ["arm64"],
+            "LSRequiresIPhoneOS": True, "NSAppTransportSecurity": {"NSAllowsArbitraryLoads": False}}
+    plistlib.dump(info, open(f"{sys.argv[1]}/Info{i}.plist", "wb"), fmt=plistlib.FMT_BINARY if i % 2 else plistlib.FMT_XML)
+INFO
+cp "$work/lint/Info0.plist" "$work/Info.orig.plist"
+bench plutil-lint "$runs_small" "" \
+    "sh -c '$settings plutil -lint -s $work/lint/*.plist'" \
+    "sh -c '$toolchain_plutil -lint -s $work/lint/*.plist'"
+bench plistbuddy-set "$runs_small" "cp $work/Info.orig.plist $work/Info.plist" \
+    "$settings plistbuddy -c 'Set :CFBundleVersion 42' $work/Info.plist" \
+    "$toolchain_plutil -replace CFBundleVersion -string 42 $work/Info.plist"
+bench plutil-replace "$runs_small" "cp $work/Info.orig.plist $work/Info.plist" \
+    "$settings plutil -replace CFBundleVersion -string 42 $work/Info.plist" \
+    "$toolchain_plutil -replace CFBundleVersion -string 42 $work/Info.plist"
+
 # Issue 34's rows: interleaved rounds, each ratio the median of the rounds' own ratios
 # (Benchmarks/pairs.py), as the issue measured them.
 pairs() { # NAME RUNS PREPARE COMMAND...
@@ -290,6 +313,9 @@ rows = [
     ("100k-key binary to XML, stdout", "binary-to-xml", ["floor (issue 34)"], [4.0]),
     ("4 writers x 200, 4 domains", "writers-domains", ["1 writer x 200 (issue 34)", "4 writers, nothing shared"], [None, 1.1]),
     ("4 writers x 200, one domain", "writers-shared", ["git config, 4 x 200 (issue 34)"], [1.5]),
+    ("plutil -lint, 1,000 Info.plists", "plutil-lint", ["the toolchain's plutil (issue 51)"], [1.0]),
+    ("PlistBuddy Set, one Info.plist", "plistbuddy-set", ["toolchain plutil -replace (issue 51)"], [1.0]),
+    ("plutil -replace, one Info.plist", "plutil-replace", ["the toolchain's plutil (issue 51)"], [1.0]),
 ]
 ok = True
 print(f"{'benchmark':32} {'settings':>10}   {'baseline':24} {'median':>10} {'ratio':>7}  target")
