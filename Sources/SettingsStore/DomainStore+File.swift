@@ -6,7 +6,8 @@ extension DomainStore {
     /// transaction as `update`: `change` gets the file's bytes (nil: there is none) and
     /// returns the new root with the bytes to write for it (nil: nothing is written),
     /// encoded in the format the caller chose, so a tool may read and write JSON or
-    /// convert. The file's mode, owner and attributes are kept; a read-only file is refused.
+    /// convert. The file's mode, owner and attributes are kept; a read-only file is refused;
+    /// a new file is `newFileMode` (a domain's 0600; a project's file, 0644).
     ///
     /// A path domain's root may be of any type; a domain proper stays a dictionary. When
     /// both roots are dictionaries, each changed key is held to the `WritePolicy` and
@@ -14,7 +15,7 @@ extension DomainStore {
     /// journalled by its file's stamp only, since it has no keys.
     @discardableResult
     package func replaceFile(
-        _ domain: DomainName, host: DomainHost = .any,
+        _ domain: DomainName, host: DomainHost = .any, newFileMode: FileSystem.Mode = 0o600,
         _ change: ([UInt8]?) throws -> (root: PlistValue, bytes: [UInt8])?
     ) throws -> StoreWarning? {
         let managed = managedFile(of: domain, host: host)
@@ -47,7 +48,9 @@ extension DomainStore {
             }
             try checkWritable(file?.status, at: target.path)
             let transaction = WriteTransaction(self, target, before: file.map { FileStamp($0.status) }) { old }
-            let (warning, _) = try transaction.replace(keeping: file?.status) { write in try write(newBytes[...]) }
+            let (warning, _) = try transaction.replace(keeping: file?.status, newFileMode: newFileMode) { write in
+                try write(newBytes[...])
+            }
             return transaction.finish(changes, count: max(count, changes.count), written: true, warning: warning)
         }
     }

@@ -50,12 +50,13 @@ final class WriteTransaction {
     /// file's status after: a warning when it is in place but not confirmed durable, and
     /// the new file's stamp; nothing replaced, and `writeFailed`, when it failed.
     func replace(
-        keeping old: FileSystem.Status?, contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
+        keeping old: FileSystem.Status?, newFileMode: FileSystem.Mode = 0o600,
+        contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void
     ) throws(StoreError) -> (warning: StoreWarning?, stamp: FileStamp?) {
         do throws(Errno) {
             let copy = entry.map { entry in AtomicFile.Copy(limit: Journal.comparedSize) { entry.copy($0) } }
             let replaced = try AtomicFile.replace(
-                path, directoryFD: directoryFD, keeping: old, copy: copy, contents: contents)
+                path, directoryFD: directoryFD, keeping: old, newFileMode: newFileMode, copy: copy, contents: contents)
             entry?.placed(replaced.status)
             return (StoreWarning(replaced.durability, path: path), replaced.status.map(FileStamp.init))
         } catch {

@@ -167,6 +167,7 @@ final class PlistBuddyTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
         XCTAssertEqual(buddy(["-c", "Add :a string b", path]).status, 0)
         XCTAssertEqual(loaded(path), #"{"a": "b"}"#)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int, 0o644)
         XCTAssertEqual(buddy(["-c", "Clear dict", path]).status, 0)
         XCTAssertEqual(loaded(path), "{}", "Clear leaves an empty dictionary, and the file")
     }

@@ -17,6 +17,8 @@ final class PlistFileVerbTests: XCTestCase {
         XCTAssertEqual(Plistlib.shared.ask(["load", xml]).text, "{}")
         XCTAssertEqual(Plistlib.shared.ask(["format", xml]).text, "xml")
         XCTAssertEqual(Plistlib.shared.ask(["format", binary]).text, "binary")
+        // A project's file, as plutil -create makes one: readable by all (a domain's is 0600).
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: xml)[.posixPermissions] as? Int, 0o644)
         h.ok("write", xml, "k", "-int", "1")
         let again = h.run(["create", xml])
         XCTAssertEqual(again.status, 1)

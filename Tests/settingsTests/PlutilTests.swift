@@ -141,3 +141,39 @@ final class PlutilTests: XCTestCase {
         XCTAssertEqual(h.plistlibJSON(made), "{}")
     }
 }
+
+/// The attack rows through both new entry points: a FIFO with no writer, a device, a
+/// folder, a dangling link and a link loop in place of the file each get one line and a
+/// failure, never a hang, and nothing is made in their place.
+final class AppleToolsAttackTests: XCTestCase {
+    var h: Harness!
+    override func setUp() { h = Harness() }
+    override func tearDown() { h.cleanUp() }
+
+    func testOddFilesAreOneLineEachAndNothingIsMade() throws {
+        _ = h.file("placeholder", "")
+        let fifo = h.files + "/fifo.plist", folder = h.files + "/folder.plist"
+        let dangling = h.files + "/dangling.plist", loop = h.files + "/loop.plist"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: h.files + "/nowhere.plist")
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+        let before = try FileManager.default.contentsOfDirectory(atPath: h.files).sorted()
+        for target in [fifo, folder, loop, "/dev/null"] {
+            for words in [
+                ["plutil", "-insert", "k", "-string", "v", target], ["plutil", "-convert", "binary1", target],
+                ["plistbuddy", "-c", "Add :k string v", target],
+            ] {
+                let r = h.run(words)
+                XCTAssertNotEqual(r.status, 0, "\(words)")
+                XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(words): \(r.stderr)")
+            }
+        }
+        // A dangling link is written through, as `cp` would: its target is made, the link stays.
+        XCTAssertEqual(h.run(["plistbuddy", "-c", "Add :k string v", dangling]).status, 0)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: dangling), h.files + "/nowhere.plist")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: h.files).sorted(), (before + ["nowhere.plist"]).sorted())
+        XCTAssertEqual(Plistlib.shared.ask(["load", h.files + "/nowhere.plist"]).text, #"{"k": "v"}"#)
+    }
+}

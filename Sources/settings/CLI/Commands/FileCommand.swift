@@ -13,7 +13,7 @@ enum FileCommand {
         try expectAtMost(1, files)
         let path = PlutilCommand.absolute(file.text)
         context.note(
-            try context.store.replaceFile(.path(path)) { bytes in
+            try context.store.replaceFile(.path(path), newFileMode: 0o644) { bytes in
                 guard bytes == nil else { throw CLIError.fileExists(file.text) }
                 return (.dict([:]), try PropertyList.encode(.dict([:]), as: binary ? .binary : .xml))
             })

@@ -97,6 +97,8 @@ enum PlistBuddyCommand {
             } else {
                 bytes = try PlistFiles.read(file)
             }
+            // A stream that ends at once holds nothing to read: no file is made from it.
+            guard !bytes.isEmpty else { throw PlistBuddyFailure("Error Reading File: \(file) (it is empty)") }
             var (session, _) = try open(bytes, file, options, said: &said)
             var failed = false
             for command in options.commands {
@@ -114,7 +116,7 @@ enum PlistBuddyCommand {
         var failed = false
         var printed: [UInt8] = [], errors: [UInt8] = []
         let store = context.store
-        let warning = try store.replaceFile(.path(PlutilCommand.absolute(file))) { bytes in
+        let warning = try store.replaceFile(.path(PlutilCommand.absolute(file)), newFileMode: 0o644) { bytes in
             (printed, errors, failed) = ([], [], false)
             var (session, format) = try open(bytes, file, options, said: &printed)
             var toWrite: PlistValue?
@@ -195,7 +197,7 @@ enum PlistBuddyCommand {
                 let root = session.root, before = read
                 var written: [UInt8] = []
                 context.note(
-                    try context.store.replaceFile(.path(PlutilCommand.absolute(file))) { now in
+                    try context.store.replaceFile(.path(PlutilCommand.absolute(file)), newFileMode: 0o644) { now in
                         guard now == before || (now == nil && before == nil) else {
                             throw PlistBuddyFailure(
                                 "Save: \(file) changed since it was read; Revert to read it, then make the change again"

@@ -166,7 +166,7 @@ enum PlutilCommand {
         if destination == path, path != "-" {
             let domain = DomainName.path(absolute(path))
             context.note(
-                try context.store.replaceFile(domain) { current in
+                try context.store.replaceFile(domain, newFileMode: 0o644) { current in
                     guard let current else {
                         if creating { return try produce([]) }
                         throw PlutilError.unreadable("The operation could not be completed. The file doesn’t exist.")
