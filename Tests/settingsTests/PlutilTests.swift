@@ -173,7 +173,8 @@ final class AppleToolsAttackTests: XCTestCase {
         XCTAssertEqual(h.run(["plistbuddy", "-c", "Add :k string v", dangling]).status, 0)
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: dangling), h.files + "/nowhere.plist")
         XCTAssertEqual(
-            try FileManager.default.contentsOfDirectory(atPath: h.files).sorted(), (before + ["nowhere.plist"]).sorted())
+            try FileManager.default.contentsOfDirectory(atPath: h.files).sorted(), (before + ["nowhere.plist"]).sorted()
+        )
         XCTAssertEqual(Plistlib.shared.ask(["load", h.files + "/nowhere.plist"]).text, #"{"k": "v"}"#)
     }
 }
