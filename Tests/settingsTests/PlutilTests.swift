@@ -178,3 +178,28 @@ final class AppleToolsAttackTests: XCTestCase {
         XCTAssertEqual(Plistlib.shared.ask(["load", h.files + "/nowhere.plist"]).text, #"{"k": "v"}"#)
     }
 }
+
+/// `-convert objc -header` writes the constant's definition and its header beside the file.
+final class PlutilLiteralFileTests: XCTestCase {
+    var h: Harness!
+    override func setUp() { h = Harness() }
+    override func tearDown() { h.cleanUp() }
+
+    func testObjCWithAHeaderAndSwiftBesideTheFile() throws {
+        let path = h.file("Colors.plist", "{ red = 1; name = \"Red\"; }")
+        XCTAssertEqual(h.run(["plutil", "-convert", "objc", "-header", path]).status, 0)
+        XCTAssertEqual(
+            String(decoding: FileManager.default.contents(atPath: h.files + "/Colors.m") ?? Data(), as: UTF8.self),
+            "#import \"Colors.h\"\n\n/// Generated from Colors.plist\n__attribute__((visibility(\"hidden\")))\n"
+                + "NSDictionary * const Colors = @{\n    @\"name\" : @\"Red\",\n    @\"red\" : @\"1\",\n};\n")
+        XCTAssertEqual(
+            String(decoding: FileManager.default.contents(atPath: h.files + "/Colors.h") ?? Data(), as: UTF8.self),
+            "#import <Foundation/Foundation.h>\n\n/// Generated from Colors.plist\n"
+                + "__attribute__((visibility(\"hidden\")))\nextern NSDictionary * const Colors;\n")
+        XCTAssertEqual(h.run(["plutil", "-convert", "swift", path]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: h.files + "/Colors.swift"))
+        XCTAssertEqual(
+            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self),
+            "{ red = 1; name = \"Red\"; }", "the source is kept")
+    }
+}
