@@ -12,40 +12,14 @@ package struct PlistBuddyEntry: Sendable, Equatable {
 
     package init(_ text: String) {
         self.text = text
-        var components: [String] = [], current: [UInt8] = []
         var bytes = Array(text.utf8)[...]
         if bytes.first == UInt8(ascii: ":") { bytes.removeFirst() }
-        var any = !bytes.isEmpty
-        while let byte = bytes.popFirst() {
-            if byte == UInt8(ascii: "\\"), let next = bytes.popFirst() {
-                current.append(next)
-            } else if byte == UInt8(ascii: ":") {
-                components.append(String(decoding: current, as: UTF8.self))
-                current = []
-                any = true
-            } else {
-                current.append(byte)
-            }
-        }
-        if any { components.append(String(decoding: current, as: UTF8.self)) }
-        self.components = components
+        components = bytes.isEmpty ? [] : KeySplitting.split(bytes, at: UInt8(ascii: ":"), escapingAny: true)
     }
 
     /// The value at the entry in `root`, or nil.
     package func value(in root: PlistValue) -> PlistValue? {
-        var node = root
-        for key in components {
-            switch node {
-            case .dict(let dict):
-                guard let next = dict[key] else { return nil }
-                node = next
-            case .array(let items):
-                guard let i = Int(key), items.indices.contains(i) else { return nil }
-                node = items[i]
-            default: return nil
-            }
-        }
-        return node
+        KeySplitting.value(at: components, in: root, emptyNamesNothing: false)
     }
 
     /// How `change` treats the entry's last key: set or remove a value there.

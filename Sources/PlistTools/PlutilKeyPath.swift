@@ -11,39 +11,13 @@ package struct PlutilKeyPath: Sendable, Equatable {
 
     package init(_ text: String) {
         self.text = text
-        var components: [String] = [], current: [UInt8] = []
-        var bytes = Array(text.utf8)[...]
-        while let byte = bytes.popFirst() {
-            if byte == UInt8(ascii: "\\"), bytes.first == UInt8(ascii: ".") {
-                current.append(bytes.removeFirst())
-            } else if byte == UInt8(ascii: ".") {
-                components.append(String(decoding: current, as: UTF8.self))
-                current = []
-            } else {
-                current.append(byte)
-            }
-        }
-        components.append(String(decoding: current, as: UTF8.self))
-        self.components = components
+        components = KeySplitting.split(Array(text.utf8)[...], at: UInt8(ascii: "."), escapingAny: false)
     }
 
     /// The value the path names in `root`, or nil: a missing key, an index that is no
     /// number or out of range, or a scalar in the way. An empty key names nothing.
     package func value(in root: PlistValue) -> PlistValue? {
-        var node = root
-        for key in components {
-            guard !key.isEmpty else { return nil }
-            switch node {
-            case .dict(let dict):
-                guard let next = dict[key] else { return nil }
-                node = next
-            case .array(let items):
-                guard let i = Self.index(key), items.indices.contains(i) else { return nil }
-                node = items[i]
-            default: return nil
-            }
-        }
-        return node
+        KeySplitting.value(at: components, in: root, emptyNamesNothing: true)
     }
 
     /// `root` with `value` put at the path. The last key of a dictionary is set (when

@@ -14,11 +14,11 @@ enum PlutilLiteral {
         default: break
         }
         text += " = "
-        try appendSwift(value, depth: 0, to: &text)
+        try appendSwift(value, 0, &text)
         return text + "\n"
     }
 
-    private static func appendSwift(_ value: PlistValue, depth: Int, to text: inout String) throws(PlutilError) {
+    private static func appendSwift(_ value: PlistValue, _ depth: Int, _ text: inout String) throws(PlutilError) {
         switch value {
         case .bool(let b): text += b ? "true" : "false"
         case .int(let i): text += i.description
@@ -29,22 +29,8 @@ enum PlutilLiteral {
             let hex = Array("0123456789ABCDEF")
             text += "Data(bytes: [" + bytes.map { "0x\(hex[Int($0 >> 4)])\(hex[Int($0 & 15)])," }.joined() + "])"
         case .date(let date): text += "Date(timeIntervalSinceReferenceDate: \(date.secondsSince2001))"
-        case .array(let items):
-            text += "[\n"
-            for item in items {
-                text += indentation(depth + 1)
-                try appendSwift(item, depth: depth + 1, to: &text)
-                text += ",\n"
-            }
-            text += indentation(depth) + "]"
-        case .dict(let dict):
-            text += "[\n"
-            for entry in PlutilText.sortedEntries(dict) {
-                text += indentation(depth + 1) + "\"\(entry.key)\" : "
-                try appendSwift(entry.value, depth: depth + 1, to: &text)
-                text += ",\n"
-            }
-            text += indentation(depth) + "]"
+        case .array, .dict:
+            try appendCollection(value, depth, ("[", "]"), ("[", "]"), key: { "\"\($0)\" : " }, to: &text, appendSwift)
         }
     }
 
@@ -52,7 +38,7 @@ enum PlutilLiteral {
     static func objc(_ value: PlistValue, source: String, output: String) throws(PlutilError) -> String {
         var text = output == "-" ? "" : "#import \"\(stem(lastComponent(output))).h\"\n\n"
         text += try declaration(value, source: source, header: false) + " = "
-        try appendObjC(value, depth: 0, to: &text)
+        try appendObjC(value, 0, &text)
         return text + ";\n"
     }
 
@@ -76,7 +62,7 @@ enum PlutilLiteral {
             + (header ? "extern " : "") + "\(type) * const \(variableName(source))"
     }
 
-    private static func appendObjC(_ value: PlistValue, depth: Int, to text: inout String) throws(PlutilError) {
+    private static func appendObjC(_ value: PlistValue, _ depth: Int, _ text: inout String) throws(PlutilError) {
         switch value {
         case .bool(let b): text += b ? "@YES" : "@NO"
         case .int(let i): text += "@" + i.description
@@ -84,23 +70,37 @@ enum PlutilLiteral {
         case .double(let d): text += "@" + PlutilText.fixed(d)
         case .string(let s): text += "@\"" + escaped(s) + "\""
         case .data, .date: throw .notForLiteral(swift: false)
-        case .array(let items):
-            text += "@[\n"
-            for item in items {
-                text += indentation(depth + 1)
-                try appendObjC(item, depth: depth + 1, to: &text)
-                text += ",\n"
-            }
-            text += indentation(depth) + "]"
-        case .dict(let dict):
-            text += "@{\n"
-            for entry in PlutilText.sortedEntries(dict) {
-                text += indentation(depth + 1) + "@\"\(escaped(entry.key))\" : "
-                try appendObjC(entry.value, depth: depth + 1, to: &text)
-                text += ",\n"
-            }
-            text += indentation(depth) + "}"
+        case .array, .dict:
+            try appendCollection(
+                value, depth, ("@[", "]"), ("@{", "}"), key: { "@\"\(escaped($0))\" : " }, to: &text, appendObjC)
         }
+    }
+
+    /// An array's or a dictionary's literal (the latter's keys sorted as `-p` sorts them),
+    /// an element a line, four spaces a level, each followed by a comma.
+    private static func appendCollection(
+        _ value: PlistValue, _ depth: Int, _ array: (String, String), _ dictionary: (String, String),
+        key: (String) -> String, to text: inout String,
+        _ element: (PlistValue, Int, inout String) throws(PlutilError) -> Void
+    ) throws(PlutilError) {
+        var items: [(String, PlistValue)] = []
+        let (open, close): (String, String)
+        switch value {
+        case .dict(let dict):
+            (open, close) = dictionary
+            items = PlutilText.sortedEntries(dict).map { (indentation(depth + 1) + key($0.key), $0.value) }
+        case .array(let values):
+            (open, close) = array
+            items = values.map { (indentation(depth + 1), $0) }
+        default: return
+        }
+        text += open + "\n"
+        for (lead, item) in items {
+            text += lead
+            try element(item, depth + 1, &text)
+            text += ",\n"
+        }
+        text += indentation(depth) + close
     }
 
     private static func escaped(_ s: String) -> String {
