@@ -24,7 +24,8 @@ package struct PlistBuddyEntry: Sendable, Equatable {
 
     /// How `change` treats the entry's last key: set or remove a value there.
     package enum Change {
-        /// `Add`: the entry must not be there; an array index inserts, an empty last key appends.
+        /// `Add`: the entry must not be there (missing dictionaries on its way are made); an
+        /// array index inserts, an empty last key appends.
         case add(PlistValue)
         /// `Set`, `Import`: the value there is replaced (it must be there unless `creating`).
         case set(PlistValue, creating: Bool)
@@ -47,9 +48,11 @@ package struct PlistBuddyEntry: Sendable, Equatable {
         switch node {
         case .dict(var dict):
             if !last {
-                guard let inner = dict[key], let changed = apply(change, to: inner, at: keys.dropFirst()) else {
-                    return nil
-                }
+                // `Add` makes the dictionaries on its way, as PlistBuddy does (React Native's
+                // `Add NSAppTransportSecurity:NSExceptionDomains:host:… bool true`).
+                var inner = dict[key]
+                if inner == nil, case .add = change { inner = .dict([:]) }
+                guard let inner, let changed = apply(change, to: inner, at: keys.dropFirst()) else { return nil }
                 dict[key] = changed
                 return .dict(dict)
             }

@@ -28,11 +28,22 @@ package struct PlistBuddySession {
         package var action = Action.none
     }
 
+    /// Whether a command line only reads (`Print`, `Help`): such commands need no lock.
+    package static func onlyLooks(_ line: String) -> Bool {
+        let first = words(line).first ?? ""
+        let name = first.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return ["print", "help", "exit", "quit", "bye", "revert", ""].contains(name.lowercased())
+    }
+
     package static let types = ["string", "array", "dict", "bool", "real", "integer", "date", "data"]
 
     package mutating func run(_ line: String) -> Result {
         var result = Result()
-        let words = Self.words(line)
+        var words = Self.words(line)
+        // `Print:Key` and `Set:Key 42`, as scripts write them, are `Print :Key`.
+        if let first = words.first, let colon = first.firstIndex(of: ":"), colon != first.startIndex {
+            words[0...0] = [String(first[..<colon]), String(first[colon...])]
+        }
         guard let name = words.first else { return result }
         let args = Array(words.dropFirst())
         do throws(PlistBuddyError) {

@@ -42,6 +42,7 @@ package enum PlutilError: Error, Equatable {
     case notForRaw(keyPath: String, type: String)
     case cannotCreateOpenStep
     case cannotWriteOpenStep
+    case notForXML(String)
     case emptyPath
     case writeFailed(String)
 
@@ -87,6 +88,7 @@ package enum PlutilError: Error, Equatable {
             "Value at \(path) is a \(type) type and cannot be extracted in raw format"
         case .cannotCreateOpenStep: "Cannot create open step property lists"
         case .cannotWriteOpenStep: "Conversion to OpenStep format is not supported"
+        case .notForXML(let why): "Invalid object in plist for XML format: \(why) (binary1 keeps it)"
         case .emptyPath: "Empty path specified"
         case .writeFailed(let why): why
         }

@@ -25,7 +25,12 @@ package enum PlutilOutput {
         output: String = "-", keyPath: String? = nil
     ) throws(PlutilError) -> [UInt8] {
         switch format {
-        case .xml1: return XMLWriter.encode(value)
+        case .xml1:
+            // Text XML cannot hold (a control character) is refused, not written unreadable.
+            if case .controlCharacter(let c)? = PropertyList.unstorable(key: "", value: value, format: .xml) {
+                throw .notForXML("a control character, U+" + String(c, radix: 16, uppercase: true).leftPadded(4))
+            }
+            return XMLWriter.encode(value)
         case .binary1: return BinaryWriter.encode(value)
         case .json:
             // Foundation writes only an object or an array at the top.
@@ -133,6 +138,10 @@ package enum PlutilOutput {
         }
         out.append(UInt8(ascii: "\""))
     }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
 /// A file as `plutil` reads one: a property list in any of the three formats, or else

@@ -81,7 +81,9 @@ package enum AtomicFile {
         // The pieces are slices of the writer's own arrays: kept, they cost no copy.
         var pieces: [ArraySlice<UInt8>]? = copy == nil ? nil : []
         var size = 0
-        try FileSystem.writeAll(fd, from: contents) { piece in
+        // Never a file larger than a reader takes (`maximumReadSize`): it could not be read
+        // back, nor changed again, by this tool or the next.
+        try FileSystem.writeAll(fd, from: contents, limit: FileSystem.maximumReadSize) { piece in
             size += piece.count
             if let limit = copy?.limit, size > limit { pieces = nil } else { pieces?.append(piece) }
         }

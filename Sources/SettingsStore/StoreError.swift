@@ -61,8 +61,11 @@ public enum StoreError: Error, Sendable, Equatable {
         switch self {
         case let .invalidDomain(name, reason): "invalid domain '\(name)': \(reason)"
         case let .unreadable(path, errno) where errno == .fileTooLarge:
-            "cannot read \(path): it is larger than "
-                + "\(FileSystem.maximumReadSize >> 30) GiB, the most a property list may be"
+            FileSystem.readLimit < FileSystem.maximumReadSize
+                ? "cannot read \(path): it is larger than \(FileSystem.readLimit >> 20) MiB, "
+                    + "a quarter of the memory this process may have (ulimit -v)"
+                : "cannot read \(path): it is larger than "
+                    + "\(FileSystem.maximumReadSize >> 30) GiB, the most a property list may be"
         case let .unreadable(path, errno): "cannot read \(path): \(errno.message)"
         case let .notAFile(path, kind): "cannot use \(path): it is \(kind.phrase), not a regular file"
         case let .corrupt(path, error): "cannot parse \(path): \(error.message)"

@@ -33,8 +33,13 @@ final class PlistBuddySessionTests: XCTestCase {
         XCTAssertNil(s.run("Add :list:0 string a").error)
         XCTAssertNil(s.run("Add :list: string c").error)
         XCTAssertEqual(s.root, .dict(["list": .array(["a", "b", "c"])]))
+        XCTAssertNil(s.run("Print:list:0").error, "a command joined to its entry, as scripts write it")
         XCTAssertEqual(s.run("Add :list string x").error, #"Add: ":list" Entry Already Exists"#)
-        XCTAssertEqual(s.run("Add :no:deeper string x").error, #"Add: Entry, ":no:deeper", Does Not Exist"#)
+        // Dictionaries missing on the way are made, as PlistBuddy makes them.
+        XCTAssertNil(s.run("Add :no:deeper string x").error)
+        XCTAssertEqual(PlistBuddyEntry(":no:deeper").value(in: s.root), "x")
+        XCTAssertEqual(s.run("Add :list:0:x string y").error, #"Add: Entry, ":list:0:x", Does Not Exist"#)
+        XCTAssertEqual(s.run("Add :list:7:x string y").error, #"Add: Entry, ":list:7:x", Does Not Exist"#)
         XCTAssertEqual(s.run("Add :list:9 string x").error, #"Add: Entry, ":list:9", Does Not Exist"#)
         XCTAssertTrue(s.changed)
     }

@@ -162,3 +162,26 @@ final class OneKeyMappingTests: XCTestCase {
         }
     }
 }
+
+/// No file is ever written larger than a reader takes: past the limit the write stops.
+final class WriteLimitTests: XCTestCase {
+    func testAWritePastItsLimitStopsWithEFBIG() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("limit-\(UUID().uuidString)").path
+        let fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        XCTAssertThrowsError(
+            try FileSystem.writeAll(
+                fd,
+                from: { write in
+                    try write([1, 2, 3, 4, 5, 6, 7, 8][...])
+                    try write([9, 10, 11][...])
+                }, limit: 10)
+        ) { XCTAssertEqual($0 as? Errno, Errno.fileTooLarge) }
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: path))[.size] as? Int, 8)
+        XCTAssertEqual(FileSystem.maximumReadSize, 1 << 30, "the limit AtomicFile writes to: what a reader takes")
+    }
+}

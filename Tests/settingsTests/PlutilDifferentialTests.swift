@@ -23,6 +23,8 @@ import XCTest
 ///   no document holds it.
 /// - strings of Swift and Objective-C literals escape every backslash (the port's make
 ///   source that does not compile): no generated string holds one.
+/// - XML is never written with a control character, which no reader takes (the port
+///   writes it): no generated string holds one (`AppleToolsAttackFindingsTests`).
 /// - standard input converted without `-o` goes to standard output, not to a file named `-`.
 final class PlutilDifferentialTests: XCTestCase {
     var h: Harness!

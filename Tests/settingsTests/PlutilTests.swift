@@ -203,3 +203,63 @@ final class PlutilLiteralFileTests: XCTestCase {
             "{ red = 1; name = \"Red\"; }", "the source is kept")
     }
 }
+
+/// What the outside attack on issue 51 found, each fixed and kept as a test.
+final class AppleToolsAttackFindingsTests: XCTestCase {
+    var h: Harness!
+    override func setUp() { h = Harness() }
+    override func tearDown() { h.cleanUp() }
+
+    /// React Native's `Add NSAppTransportSecurity:NSExceptionDomains:$IP.xip.io:… bool true`
+    /// and LLVM's `Print:CFBundleVersion`: parents made, and a command joined to its entry.
+    func testScriptsPlistBuddyLines() throws {
+        let path = h.file("Info.plist", "{ CFBundleVersion = 7; }")
+        let r = h.run([
+            "plistbuddy", "-c",
+            "Add NSAppTransportSecurity:NSExceptionDomains:10.0.2.2.xip.io:NSTemporaryExceptionAllowsInsecureHTTPLoads bool true",
+            path,
+        ])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(
+            Plistlib.shared.ask(["load", path]).text.contains(
+                #"{"NSExceptionDomains": {"10.0.2.2.xip.io": {"NSTemporaryExceptionAllowsInsecureHTTPLoads": true}}}"#))
+        XCTAssertEqual(h.run(["plistbuddy", "-c", "Print:CFBundleVersion", path]).stdout, "7\n")
+    }
+
+    /// XML cannot hold a control character: converting such a file to xml1 is refused and
+    /// the file is kept (Apple's writes an XML file no reader takes).
+    func testXMLThatCouldNotBeReadIsNeverWritten() throws {
+        let path = h.file("ctl.plist", "")
+        let script =
+            "import plistlib, sys; plistlib.dump({'s': 'a\\x07b'}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)"
+        XCTAssertEqual(h.exec("/usr/bin/env", ["python3", "-c", script, path]).status, 0)
+        let before = FileManager.default.contents(atPath: path)
+        let r = h.run(["plutil", "-convert", "xml1", path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(
+            r.stderr,
+            "\(path): Invalid object in plist for XML format: a control character, U+0007 (binary1 keeps it)\n")
+        XCTAssertEqual(FileManager.default.contents(atPath: path), before)
+    }
+
+    /// An endless input under `ulimit -v` is refused in one line, not a crash: reads stop at
+    /// a quarter of the address space the process may have.
+    func testEndlessInputUnderAMemoryLimitIsOneLine() throws {
+        for words in [["plutil", "-lint", "-"], ["import", "com.example.zero", "-"]] {
+            let r = h.exec(
+                "/bin/sh", ["-c", #"ulimit -v 600000; exec "$0" "$@" < /dev/zero"#, Harness.settings] + words)
+            XCTAssertTrue(r.status == 1 || r.status == 3, "\(words): \(r.status) \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(words): \(r.stderr)")
+        }
+    }
+
+    /// A name or entry with a line break or an escape sequence is one line on stderr.
+    func testErrorsAreOneLine() throws {
+        _ = h.file("x", "")
+        let odd = h.files + "/bad\nname\u{1B}[31m.plist"
+        XCTAssertEqual(h.run(["plutil", "-p", odd]).stderr.split(separator: "\n").count, 1)
+        let path = h.file("p.plist", "{ a = 1; }")
+        let r = h.run(["plistbuddy", "-c", "Print :x\u{1B}[2J", path])
+        XCTAssertEqual(r.stderr, "Print: Entry, \":x\\u{1B}[2J\", Does Not Exist\n")
+    }
+}

@@ -158,6 +158,17 @@ package enum FileSystem {
     /// refused (EFBIG) instead of read until memory runs out, as `/dev/zero` would be.
     static let maximumReadSize = 1 << 30
 
+    /// `maximumReadSize`, or a quarter of the address space the process may have when
+    /// `ulimit -v` sets less: past it, growing the buffer would fail, and an allocation
+    /// that fails ends a Swift program instead of giving back an error.
+    static let readLimit: Int = {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+            return maximumReadSize
+        }
+        return min(maximumReadSize, Int(clamping: limit.rlim_cur / 4))
+    }()
+
     /// What a whole-file read accepts besides regular files.
     package enum Accepting {
         /// Regular files only: domains and schemas. Anything else would hang (a FIFO),
@@ -218,7 +229,7 @@ package enum FileSystem {
     {
         switch (status.kind, accepting) {
         case (.regular, _):
-            guard status.size <= maximumReadSize else { throw .system(Errno(EFBIG)) }
+            guard status.size <= readLimit else { throw .system(Errno(EFBIG)) }
             do { return try readAll(fd, expected: status.size, isStream: false) } catch { throw .system(error) }
         case (.fifo, .streams):
             // Block from here on: the writer is there, or the read ends at once.
@@ -237,7 +248,7 @@ package enum FileSystem {
 
     /// Reads `fd` to its end: a file of `expected` bytes in one buffer of that size
     /// (filled in place, no zero-fill), stopping there; a stream in doubling steps.
-    /// More than `maximumReadSize` bytes throws EFBIG.
+    /// More than `readLimit` bytes throws EFBIG.
     private static func readAll(_ fd: CInt, expected: Int, isStream: Bool) throws(Errno) -> [UInt8] {
         var bytes: [UInt8] = []
         var capacity = isStream ? 64 * 1024 : expected
@@ -258,8 +269,8 @@ package enum FileSystem {
             if let readError { throw readError }
             if bytes.isEmpty { bytes = chunk } else { bytes.append(contentsOf: chunk) }
             if atEnd || !isStream { return bytes }
-            guard capacity < maximumReadSize else { throw Errno(EFBIG) }
-            capacity = min(capacity * 2, maximumReadSize + 1)
+            guard capacity < readLimit else { throw Errno(EFBIG) }
+            capacity = min(capacity * 2, readLimit + 1)
         }
     }
 
@@ -289,13 +300,18 @@ package enum FileSystem {
     }
 
     /// Writes every piece `contents` hands over to `fd`, showing each to `written` once
-    /// it is. An encoder's own error (there are none today) is reported as EIO.
+    /// it is, and at most `limit` bytes. An encoder's own error (there are none today) is
+    /// reported as EIO.
     static func writeAll(
-        _ fd: CInt, from contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void,
+        _ fd: CInt, from contents: ((ArraySlice<UInt8>) throws -> Void) throws -> Void, limit: Int = .max,
         written: ((ArraySlice<UInt8>) -> Void)? = nil
     ) throws(Errno) {
+        var total = 0
         do {
             try contents { piece in
+                // Past `limit` bytes, EFBIG: the write stops, and its file is not put in place.
+                total += piece.count
+                guard total <= limit else { throw Errno.fileTooLarge }
                 try writeAll(fd, piece)
                 written?(piece)
             }

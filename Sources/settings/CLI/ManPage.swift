@@ -2205,6 +2205,23 @@ enum ManPage {
         .IP \(bu 2
         Swift and Objective-C literals escape every backslash.
         .IP \(bu 2
+        .B \-convert xml1
+        of text XML cannot hold (a control character) is refused; Apple's writes a file no reader
+        takes.
+        .IP \(bu 2
+        A change is a new file renamed over the old one, so it needs to write the file's folder:
+        a file in a folder the user cannot write, or a single file bind-mounted into a container,
+        is refused where Apple's rewrites it in place; another hard link to the file keeps the old
+        contents.
+        .IP \(bu 2
+        PlistBuddy's
+        .B Add
+        makes the dictionaries missing on its way, and
+        .B Print:Key
+        (no space) is
+        .BR "Print :Key" ,
+        as Apple's.
+        .IP \(bu 2
         Error messages after
         .IB file ": "
         are this engine's where a file does not parse.

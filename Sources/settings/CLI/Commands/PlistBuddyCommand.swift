@@ -67,7 +67,7 @@ enum PlistBuddyCommand {
                 case let error as StoreError: error.message
                 default: "\(error)"
                 }
-            context.error.append(contentsOf: "\(message)\n".utf8)
+            context.error.append(contentsOf: "\(CLI.oneLine(message))\n".utf8)
             return 1
         }
     }
@@ -84,29 +84,35 @@ enum PlistBuddyCommand {
     private static func batch(_ context: inout Context, _ file: String, _ options: Options) throws -> Int32 {
         // A stream (/dev/stdin, a pipe, <(command)) is read to its end: commands print from
         // it, and a change, which has nowhere to go, is refused.
-        if file == "/dev/stdin"
+        let stream =
+            file == "/dev/stdin"
             || (try? FileSystem.status(file)).map({ [.fifo, .characterDevice].contains($0.kind) }) == true
-        {
+        // Commands that only look (`Print`) take no lock: a folder the user may search but
+        // not write is fine, as it is for `cat`.
+        if stream || options.commands.allSatisfy(PlistBuddySession.onlyLooks) {
             var said: [UInt8] = []
-            let bytes: [UInt8]
+            var bytes: [UInt8]?
             if file == "/dev/stdin" {
                 // The run's standard input, which is the process's own outside the test suite.
                 do throws(Errno) { bytes = try context.streams.input() } catch {
                     throw PlistBuddyFailure("Error Reading File: \(file) (\(error.message))")
                 }
-            } else {
+            } else if stream || (try? FileSystem.linkStatus(file)) != nil {
                 bytes = try PlistFiles.read(file)
             }
             // A stream that ends at once holds nothing to read: no file is made from it.
-            guard !bytes.isEmpty else { throw PlistBuddyFailure("Error Reading File: \(file) (it is empty)") }
+            if stream, bytes?.isEmpty != false {
+                throw PlistBuddyFailure("Error Reading File: \(file) (it is empty)")
+            }
             var (session, _) = try open(bytes, file, options, said: &said)
+            context.output += said
             var failed = false
             for command in options.commands {
                 let result = session.run(command)
                 context.output += result.output
                 if let error = result.error {
                     failed = true
-                    context.error += Array((error + "\n").utf8)
+                    context.error += Array((CLI.oneLine(error) + "\n").utf8)
                 }
                 if result.action == .exit { break }
             }
@@ -125,7 +131,7 @@ enum PlistBuddyCommand {
                 printed += result.output
                 if let error = result.error {
                     failed = true
-                    errors += Array((error + "\n").utf8)
+                    errors += Array((CLI.oneLine(error) + "\n").utf8)
                 }
                 if result.action == .exit { break }
                 switch result.action {
@@ -182,7 +188,7 @@ enum PlistBuddyCommand {
             var result = session.run(line)
             if let error = result.error {
                 failed = true
-                context.error += Array((error + "\n").utf8)
+                context.error += Array((CLI.oneLine(error) + "\n").utf8)
                 context.streams.error(context.error)
                 context.error = []
             }

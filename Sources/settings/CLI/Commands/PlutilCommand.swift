@@ -34,7 +34,9 @@ enum PlutilCommand {
                     case let error as StoreError: "(\(error.message))"
                     default: "(\(error))"
                     }
-                context.error.append(contentsOf: "\(path == "-" ? "<stdin>" : path): \(message)\n".utf8)
+                // One line whatever the name or key holds: control characters are escaped.
+                context.error.append(
+                    contentsOf: (CLI.oneLine("\(path == "-" ? "<stdin>" : path): \(message)") + "\n").utf8)
                 if case .notForJSON(datesOrData: true) = error as? PlutilError, !hinted {
                     hinted = true
                     context.error.append(contentsOf: hintForJSON(path).utf8)
