@@ -20,6 +20,16 @@ package struct PlutilKeyPath: Sendable, Equatable {
         KeySplitting.value(at: components, in: root, emptyNamesNothing: true)
     }
 
+    /// Whether the path's last key is an index into an array that is there: where
+    /// `-replace` inserts rather than replaces.
+    package func namesArrayElement(in root: PlistValue) -> Bool {
+        guard case .array? = KeySplitting.value(at: Array(components.dropLast()), in: root, emptyNamesNothing: true)
+        else {
+            return false
+        }
+        return Int(components.last ?? "") != nil
+    }
+
     /// `root` with `value` put at the path. The last key of a dictionary is set (when
     /// `replacing`, or when it is absent; `appending` adds to the array there instead);
     /// an array's last index inserts before that element, or appends at its count. Every

@@ -29,7 +29,7 @@ final class PlutilTextTests: XCTestCase {
     }
 
     /// `-p` as macOS prints it: data with two hex digits a byte, and from 25 bytes the first
-    /// and last 8 (Apple's Linux port drops the leading zeros, swift-corelibs-foundation#5284).
+    /// and last 8 (Apple's Linux port drops the leading zeros, swift-corelibs-foundation#5284, PR #5421).
     func testPrintShowsDataAsMacOSDoes() {
         let value: PlistValue = .dict([
             "short": .data([0x01, 0xAB]), "long": .data(Array(0..<30)), "n": .array([1, .double(1), "s"]),

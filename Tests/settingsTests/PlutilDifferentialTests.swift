@@ -11,7 +11,7 @@ import XCTest
 /// Where the toolchain's plutil differs from macOS's, this project follows macOS, and the
 /// generator keeps away from the difference (each is tested on its own elsewhere):
 /// - `-p` prints data without leading zeros, and of data over 24 bytes only every other
-///   byte of its first 16 (Apple's Linux port, swift-corelibs-foundation#5284): documents
+///   byte of its first 16 (Apple's Linux port, swift-corelibs-foundation#5284, fixed by #5421 after 6.3.1): documents
 ///   printed with `-p` hold data of at most 24 bytes, none below 0x10 (`PlutilTests`).
 /// - `--` does not end the options (the port's loop `break`s its `switch`, not the loop).
 /// - `-insert … -date` with a date it cannot read, and `-append` at an index past the end,

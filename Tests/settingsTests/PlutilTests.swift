@@ -242,6 +242,22 @@ final class AppleToolsAttackFindingsTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: path), before)
     }
 
+    /// Apple's oddity kept, with the verb that does better said once: -replace on an array's
+    /// index inserts; `write -p` replaces.
+    func testReplaceOnAnArrayIndexInsertsAndSaysWhatReplaces() throws {
+        let path = h.file("a.plist", "")
+        h.ok("write", path, "list", "-array", "x", "y")
+        let r = h.run(["plutil", "-replace", "list.0", "-string", "w", path, path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(
+            r.stderr,
+            "hint: -replace on an array index inserts, as Apple's plutil does; settings write \(path) -p /list/0 … "
+                + "replaces the element\n")
+        XCTAssertEqual(h.ok("write", path, "-p", "/list/0", "-string", "v"), "")
+        XCTAssertEqual(
+            h.ok("read", path, "--json"), #"{"list":["v","w","x","y"]}"# + "\n", "both files' inserts, one hint")
+    }
+
     /// An endless input under `ulimit -v` is refused in one line, not a crash: reads stop at
     /// a quarter of the address space the process may have.
     func testEndlessInputUnderAMemoryLimitIsOneLine() throws {

@@ -2232,6 +2232,12 @@ enum ManPage {
         .I file
         .B \- \-\-json
         keeps them.
+        .B \-replace
+        on an array's index inserts, as Apple's does; it then says, once, that
+        .B settings write
+        .I file
+        .BI \-p " pointer"
+        replaces the element.
         .SH COMPATIBILITY
         .B import
         merges at the top level, as macOS defaults does: in the public reconstruction of its

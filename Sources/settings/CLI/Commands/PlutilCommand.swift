@@ -22,10 +22,10 @@ enum PlutilCommand {
         if case .print = invocation.command, invocation.silent {
             context.error.append(contentsOf: "-s doesn't make a lot of sense with -p.\n".utf8)
         }
-        var failed = false, hinted = false
+        var failed = false, hinted = false, hintedArray = false
         for path in invocation.paths {
             do {
-                try run(&context, invocation, path)
+                try run(&context, invocation, path, hintedArray: &hintedArray)
             } catch {
                 failed = true
                 let message =
@@ -53,7 +53,11 @@ enum PlutilCommand {
         return "hint: settings export \(file) - --json keeps dates and data ({\"$date\": …}, {\"$data\": …})\n"
     }
 
-    private static func run(_ context: inout Context, _ invocation: PlutilInvocation, _ path: String) throws {
+    /// One file's command; `hintedArray`: whether the hint after an array's `-replace` was
+    /// said in this run.
+    private static func run(
+        _ context: inout Context, _ invocation: PlutilInvocation, _ path: String, hintedArray: inout Bool
+    ) throws {
         guard !path.isEmpty else { throw PlutilError.emptyPath }
         switch invocation.command {
         case .help: return
@@ -81,8 +85,19 @@ enum PlutilCommand {
                 try PlistFiles.write(Array(text.utf8), to: headerPath, lockTimeout: context.store.lockTimeout)
             }
         case .insert(let keyPath, let value, let replacing, let appending):
+            var intoArray = false
             try edit(&context, invocation, path) { root throws(PlutilError) in
-                try keyPath.inserting(value, into: root, replacing: replacing, appending: appending)
+                intoArray = replacing && keyPath.namesArrayElement(in: root)
+                return try keyPath.inserting(value, into: root, replacing: replacing, appending: appending)
+            }
+            // Apple's oddity, kept: -replace on an array's index inserts. Said once.
+            if intoArray, !hintedArray {
+                hintedArray = true
+                let pointer = PlistKeyPath(keyPath.components).pointer
+                context.error += Array(
+                    ("hint: -replace on an array index inserts, as Apple's plutil does; "
+                        + "settings write \(path.contains("/") ? path : "./" + path) -p \(pointer) … replaces the element\n")
+                        .utf8)
             }
         case .remove(let keyPath):
             try edit(&context, invocation, path) { root throws(PlutilError) in try keyPath.removing(from: root) }
