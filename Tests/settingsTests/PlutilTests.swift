@@ -263,7 +263,7 @@ final class AppleToolsAttackFindingsTests: XCTestCase {
     func testEndlessInputUnderAMemoryLimitIsOneLine() throws {
         for words in [["plutil", "-lint", "-"], ["import", "com.example.zero", "-"]] {
             let r = h.exec(
-                "/bin/sh", ["-c", #"ulimit -v 600000; exec "$0" "$@" < /dev/zero"#, Harness.settings] + words)
+                "/bin/sh", ["-c", #"ulimit -v 200000; exec "$0" "$@" < /dev/zero"#, Harness.settings] + words)
             XCTAssertTrue(r.status == 1 || r.status == 3, "\(words): \(r.status) \(r.stderr)")
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "\(words): \(r.stderr)")
         }
