@@ -274,6 +274,7 @@ final class AppleToolsAttackFindingsTests: XCTestCase {
         _ = h.file("x", "")
         let odd = h.files + "/bad\nname\u{1B}[31m.plist"
         XCTAssertEqual(h.run(["plutil", "-p", odd]).stderr.split(separator: "\n").count, 1)
+        XCTAssertEqual(h.run(["plutil", "-\nx\u{1B}[2J", odd]).stderr, "unrecognized option: -\\nx\\u{1B}[2J\n")
         let path = h.file("p.plist", "{ a = 1; }")
         let r = h.run(["plistbuddy", "-c", "Print :x\u{1B}[2J", path])
         XCTAssertEqual(r.stderr, "Print: Entry, \":x\\u{1B}[2J\", Does Not Exist\n")

@@ -12,7 +12,7 @@ enum PlutilCommand {
     static func run(_ context: inout Context, _ words: [String], name: String) -> Int32 {
         let invocation: PlutilInvocation
         do throws(PlutilError) { invocation = try PlutilInvocation(words) } catch {
-            context.error.append(contentsOf: (error.message + "\n").utf8)
+            context.error.append(contentsOf: (CLI.oneLine(error.message) + "\n").utf8)
             return 1
         }
         if case .help = invocation.command {
