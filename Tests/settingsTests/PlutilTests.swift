@@ -10,15 +10,12 @@ final class PlutilTests: XCTestCase {
     override func setUp() { h = Harness() }
     override func tearDown() { h.cleanUp() }
 
-    /// A binary Info.plist written by plistlib, mode 0640.
+    /// A binary Info.plist written by Foundation, mode 0640.
     func infoPlist() -> String {
         let path = h.file("Info.plist", "")
-        let script = """
-            import plistlib, sys
-            plistlib.dump({"CFBundleVersion": "1", "CFBundleURLTypes": [{"CFBundleURLSchemes": ["app"]}]},
-                          open(sys.argv[1], "wb"), fmt=plistlib.FMT_BINARY)
-            """
-        XCTAssertEqual(h.exec("/usr/bin/env", ["python3", "-c", script, path]).status, 0)
+        let info: [String: Any] = ["CFBundleVersion": "1", "CFBundleURLTypes": [["CFBundleURLSchemes": ["app"]]]]
+        let bytes = try? PropertyListSerialization.data(fromPropertyList: info, format: .binary, options: 0)
+        XCTAssertNoThrow(try bytes?.write(to: URL(fileURLWithPath: path)))
         XCTAssertEqual(chmod(path, 0o640), 0)
         return path
     }
