@@ -40,7 +40,7 @@ package enum PlutilText {
                 out += hex(bytes[...])
             }
             out += "}\n"
-        case .date(let date): out += dateText(date) + "\n"
+        case .date(let date): out += DefaultsText.date(date) + "\n"
         case .bool(let b): out += b ? "true\n" : "false\n"
         case .int(let i): out += i.description + "\n"
         case .float(let f): out += Double(f).description + "\n"
@@ -53,16 +53,6 @@ package enum PlutilText {
         var out = ""
         for b in bytes { out += String(digits[Int(b >> 4)]) + String(digits[Int(b & 15)]) }
         return out
-    }
-
-    /// `2024-01-02 03:04:05 +0000`, as Foundation describes a date.
-    static func dateText(_ date: PlistDate) -> String {
-        guard let c = PlistDate(secondsSince2001: date.secondsSince2001.rounded(.down)).components else {
-            return RealText.shortest(date.secondsSince2001)
-        }
-        var out: [UInt8] = []
-        DefaultsText.appendDate(c, to: &out)
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// `-extract KEYPATH raw`: a scalar's text (a real as `%f` does it, a date as ISO 8601

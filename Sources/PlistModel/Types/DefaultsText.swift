@@ -1,7 +1,7 @@
 /// The scalar texts of `defaults read` output (SPEC §4).
 package enum DefaultsText {
     /// `YYYY-MM-DD HH:MM:SS +0000`, always UTC.
-    static func date(_ date: PlistDate) -> String {
+    package static func date(_ date: PlistDate) -> String {
         guard let c = date.components else { return RealText.shortest(date.secondsSince2001) }
         var out = [UInt8]()
         out.reserveCapacity(25)
