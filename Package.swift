@@ -39,9 +39,12 @@ let package = Package(
         // Apple's other plist tools (`plutil`, `PlistBuddy`): their key paths, edits and
         // printed forms on the value model; every write goes through the store.
         .target(name: "PlistTools", dependencies: core),
+        // The Linux desktop's own settings (GSettings schemas, dconf) as domains: GLib's
+        // GVDB files and GVariant values read here, writes made by the user's own dconf.
+        .target(name: "DesktopSettings", dependencies: core),
         // The command line: argv -> verb -> store, and nothing else.
         .executableTarget(
-            name: "settings", dependencies: core + ["SettingsSync", "SettingsCode", "PlistTools"],
+            name: "settings", dependencies: core + ["SettingsSync", "SettingsCode", "PlistTools", "DesktopSettings"],
             // A fully static release binary: with no dynamic loader resolving symbols at
             // start-up (76% of a one-key `read` before), it starts faster than git config.
             // STATIC_EXECUTABLE keeps glibc's dlopen out of it (StaticLinking.swift).
@@ -66,11 +69,17 @@ let package = Package(
         // Golden/ is read by path (GoldenTests), not bundled.
         .testTarget(
             name: "settingsTests",
-            dependencies: core + ["settings", "SettingsSync", "SettingsCode", "InteropProbe", "TestSupport"],
+            dependencies: core + [
+                "settings", "SettingsSync", "SettingsCode", "DesktopSettings", "InteropProbe", "TestSupport",
+            ],
             exclude: ["Golden"]
         ),
         .testTarget(name: "SettingsCodeTests", dependencies: core + ["SettingsCode", "TestSupport"]),
         .testTarget(name: "PlistToolsTests", dependencies: core + ["PlistTools", "TestSupport"]),
+        // Fixtures/ (schemas GLib compiled, what gsettings and dconf printed) is read by path.
+        .testTarget(
+            name: "DesktopSettingsTests", dependencies: core + ["DesktopSettings", "TestSupport"], exclude: ["Fixtures"]
+        ),
         // Sync's merge and rounds in process, with the user's git and repositories on disk.
         .testTarget(name: "SettingsSyncTests", dependencies: core + ["SettingsSync", "TestSupport"]),
         .testTarget(

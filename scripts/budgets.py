@@ -20,7 +20,7 @@ import re
 import sys
 
 # name: (target, ceiling)
-BUDGETS = {"PlistCodecs lines": (4500, 6402), "lines mentioning unsafe, all of Sources": (120, 225)}
+BUDGETS = {"PlistCodecs lines": (4500, 6401), "lines mentioning unsafe, all of Sources": (120, 225)}
 
 
 def swift_files(folder):

@@ -142,10 +142,9 @@ public enum JSONReader {
 
         /// A one-key object whose key starts with `$` is a tag; any other object is a dictionary.
         func tagged(_ dict: PlistDictionary) throws(JSONError) -> PlistValue {
-            guard dict.entries.count == 1, let entry = dict.entries.first, entry.key.utf8.first == UInt8(ascii: "$")
-            else {
-                return .dict(dict)
-            }
+            guard dict.entries.count == 1, let entry = dict.entries.first, entry.key.utf8.first == UInt8(ascii: "$"),
+                !PlistDictionary.isGVariantTag(entry)
+            else { return .dict(dict) }  // `$gvariant`'s is kept as the dictionary it is
             switch (entry.key, entry.value) {
             case ("$date", .string(let text)):
                 guard let date = RFC3339.parse(Array(text.utf8)) else {
@@ -170,7 +169,7 @@ public enum JSONReader {
                     throw invalid(.tagHolds(tag: "$float", .string))
                 }
                 return .float(value)
-            case ("$date", _), ("$data", _), ("$real", _), ("$dict", _), ("$float", _):
+            case ("$date", _), ("$data", _), ("$real", _), ("$dict", _), ("$float", _), ("$gvariant", _):
                 throw invalid(.tagHolds(tag: entry.key, entry.value.type))
             default:
                 throw invalid(.unknownTag(entry.key))
@@ -455,7 +454,7 @@ public enum JSONError: Error, Sendable, Equatable {
             case let .notARealWord(text): "\"$real\" takes \"nan\", \"inf\" or \"-inf\", not \"\(text)\""
             case let .tagHolds(tag, type): "\"\(tag)\" holds \(TypeTable.row(for: type).phrase), not what the tag takes"
             case let .unknownTag(tag):
-                "unknown tag \"\(tag)\" (the tags are $date, $data, $real and "
+                "unknown tag \"\(tag)\" (the tags are $date, $data, $real, $gvariant and "
                     + "$dict; wrap a dictionary with one such key in {\"$dict\": …})"
             case .dateOutOfRange: "the date is outside 0000-12-30 to 9999-12-31"
             case let .integerOutOfRange(text):

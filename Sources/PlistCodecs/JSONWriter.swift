@@ -55,9 +55,9 @@ public enum JSONWriter {
         try sink(out)
     }
 
-    /// A dictionary that would read back as a tag, so it is written inside `$dict`.
+    /// A dictionary that would read back as a tag (`$gvariant`'s reads as itself), so it is written in `$dict`.
     static func isTagShaped(_ entries: [PlistDictionary.Entry]) -> Bool {
-        entries.count == 1 && isTagKey(entries[0].key.utf8)
+        entries.count == 1 && isTagKey(entries[0].key.utf8) && !PlistDictionary.isGVariantTag(entries[0])
     }
 
     /// Whether a key is spelled as the tags are, `$…` (which `XMLReader.text` leaves).

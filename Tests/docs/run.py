@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs every shell block of README.md and of each guide in docs/, in order, as a newcomer would
 paste it: in a scratch folder, with a scratch HOME and XDG_CONFIG_HOME, and the release binary
-first on PATH. Each document starts from a scratch folder of its own, so a guide holds all the
+first on PATH, in a D-Bus session of its own (dbus-run-session) where one can be started. Each document starts from a scratch folder of its own, so a guide holds all the
 set-up its blocks need.
 
 Each line of a ```sh block is one check. It must exit 0, unless its comment says otherwise:
@@ -28,6 +28,7 @@ import os
 import plistlib
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -116,7 +117,10 @@ def run_document(document, bindir):
         info = os.path.join(scratch, "work/App/Info.plist")
         env = {"PATH": bindir + os.pathsep + os.environ["PATH"], "HOME": os.path.join(scratch, "home"),
                "XDG_CONFIG_HOME": os.path.join(scratch, "config"), "LANG": "C.UTF-8"}
-        run = subprocess.run(["bash", "-c", script_for(document, name, repository, scratch)], env=env,
+        # In a D-Bus session of its own where there is one to start, as on a desktop, so the
+        # desktop's settings (`gsettings:` domains, written through dconf's service) run too.
+        session = ["dbus-run-session", "--"] if shutil.which("dbus-run-session") else []
+        run = subprocess.run(session + ["bash", "-c", script_for(document, name, repository, scratch)], env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
         for line in run.stdout.splitlines():
             if re.match(r"^\[\d+\][+-]? +(Done|Terminated)", line):

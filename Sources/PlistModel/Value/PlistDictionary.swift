@@ -427,3 +427,17 @@ extension PlistDictionary: ExpressibleByDictionaryLiteral {
         self.init(entries: elements.map { Entry(key: $0.0, value: $0.1) })
     }
 }
+
+extension PlistDictionary {
+    /// The desktop's JSON tag: `{"$gvariant": TEXT}` holds a GVariant value with no
+    /// property-list twin (a `nothing`, a `uint32` where no schema says the type) as its
+    /// text. In the value model it is this one-key dictionary, which JSON writes and reads
+    /// as itself, not inside `$dict`.
+    package static let gvariantTag = "$gvariant"
+
+    /// Whether an entry is the desktop's tag: the key `$gvariant` and a string.
+    package static func isGVariantTag(_ entry: Entry) -> Bool {
+        if case .string = entry.value { return entry.key == gvariantTag }
+        return false
+    }
+}

@@ -48,7 +48,7 @@ package enum FileError: Error, Equatable {
 
 extension FileError {
     /// What went wrong, without the path: the caller names it.
-    var message: String {
+    package var message: String {
         switch self {
         case .system(let errno): errno.message
         case .notAFile(let kind): "it is \(kind.phrase), not a regular file"

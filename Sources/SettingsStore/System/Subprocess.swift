@@ -259,6 +259,19 @@ package enum Subprocess {
 
     /// The path of the running program, as the kernel knows it (so a driver written into
     /// git's config runs this binary, wherever it is and whatever PATH holds).
+    /// Where `name` is on the environment's PATH (the one the command line was given, not
+    /// necessarily this process's): the first regular file anyone may run; nil if none.
+    package static func program(_ name: String, in environment: Environment) -> String? {
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where folder.hasPrefix("/") {
+            let candidate = folder + "/" + name
+            if let status = try? FileSystem.status(candidate), status.isRegular, status.permissions & 0o111 != 0 {
+                return candidate
+            }
+        }
+        return nil
+    }
+
     package static var currentExecutable: String? { FileSystem.resolvedPath("/proc/self/exe") }
 }
 

@@ -84,7 +84,11 @@ enum CLI {
                 context.verbWrites = invocation.verb.writes
                 context.verbTakesForce = invocation.verb.options.contains { $0.name == "--force" }
                 context.store.writer = "\(program) \(invocation.verb.name)"
-                try invocation.verb.run(&context, invocation.arguments)
+                if DesktopCommand.names(invocation.verb, invocation.arguments) {
+                    try DesktopCommand.run(&context, invocation.verb, invocation.arguments)
+                } else {
+                    try invocation.verb.run(&context, invocation.arguments)
+                }
                 status = context.status
             }
         } catch {

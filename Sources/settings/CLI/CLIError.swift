@@ -1,6 +1,7 @@
 import PlistModel
 import SettingsCode
 import PlistCodecs
+import DesktopSettings
 import SettingsStore
 import SettingsSync
 
@@ -119,6 +120,7 @@ struct Diagnostic {
         switch error {
         case let error as CLIError:
             (message, status) = Self.describe(error, program: program, unchanged: unchanged, takesForce: takesForce)
+        case let error as DesktopError: (message, status) = (error.message, error.status)
         case let error as StoreError:
             (message, status) = Self.describe(
                 .store(error), program: program, unchanged: unchanged, takesForce: takesForce)

@@ -1,3 +1,4 @@
+import DesktopSettings
 import PlistModel
 import PlistCodecs
 import SettingsStore
@@ -129,9 +130,12 @@ struct Completion {
                 also = .files
             } else {
                 candidates = [("-g", "the global domain")] + CompleteCommand.domainNames(&context).map { ($0, "") }
+                candidates += DesktopCompletion.domains(current, context)
             }
         case .pattern:
             candidates = CompleteCommand.domainNames(&context).map { ($0, "") }
+        case .key where domain.map(DesktopDomain.isDesktop) == true:
+            candidates = DesktopCompletion.keys(of: domain!, context).map { ($0, "") }
         case .key:
             guard let domain, let name = try? context.domainName(Token(text: domain, position: 0)) else { return }
             candidates = CompleteCommand.keys(of: name, &context).map { ($0, "") }
@@ -157,6 +161,10 @@ struct Completion {
     /// A value for `KEY` of `domain`: the schema's choices (or true and false), else what
     /// its range allows, as a message.
     private mutating func offerValues(domain: String, key: String, _ context: inout Context) {
+        if DesktopDomain.isDesktop(domain) {
+            (candidates, message) = DesktopCompletion.values(of: domain, key: key, context)
+            return
+        }
         guard let name = try? context.domainName(Token(text: domain, position: 0)),
             let schema = context.schema(for: name)?.key(key)
         else { return }

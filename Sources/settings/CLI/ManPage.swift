@@ -78,6 +78,15 @@ enum ManPage {
         .I domain
         prints the user's own file, as defaults does.
         .TP
+        .BI read " domain key " \fB\-\-gvariant\fP
+        Prints a desktop key's value as GVariant text, exactly as
+        .B gsettings get
+        prints it
+        .RB ( "uint32 300" ,
+        .BR "[('xkb', 'us')]" );
+        see
+        .BR "DESKTOP SETTINGS" .
+        .TP
         .BI read\-type " domain key\fR|\fP\fB\-p\fP pointer"
         Prints
         .BI "Type is " type\fR,\fP
@@ -1471,7 +1480,12 @@ enum ManPage {
         .B undo
         gives one back as it was), is
         .BR {"$float":"0.3"} ,
-        and a dictionary whose only key starts with
+        a desktop value with no property-list twin (see
+        .BR "DESKTOP SETTINGS" )
+        is
+        .BR {"$gvariant":"uint32 5"} ,
+        its GVariant text,
+        and any other dictionary whose only key starts with
         .B $
         is wrapped as
         .B {"$dict":{...}}
@@ -2160,6 +2174,124 @@ enum ManPage {
         settings undo com.example.app
         settings redo com.example.app
         .fi
+        .SH DESKTOP SETTINGS
+        The Linux desktop keeps its settings in dconf, typed by GSettings schemas (GNOME,
+        Cinnamon, MATE, Budgie, Pantheon).
+        Three kinds of domain name reach them; the prefixes cannot be a plist domain's name:
+        .TP
+        .BI gsettings: schema
+        A schema with its own path, such as
+        .BR gsettings:org.gnome.desktop.interface .
+        .TP
+        .BI gsettings: schema : /path/
+        A relocatable schema at a path, as gsettings spells it (a terminal profile).
+        .TP
+        .BI dconf: /path/
+        A dconf folder: its keys are every key under it, named by their path below it
+        .RB ( desktop/interface/color\-scheme
+        under
+        .BR dconf:/org/gnome/ ),
+        typed by the values they hold.
+        .PP
+        These verbs take them:
+        .BR read ,
+        .BR read\-type ,
+        .BR write ,
+        .B delete
+        and
+        .B reset
+        (a key back to its default, as
+        .BR "gsettings reset" ),
+        .BR keys ,
+        .BR list\-keys ,
+        .BR describe ,
+        .BR range ,
+        .BR validate ,
+        .B export
+        and
+        .BR import ;
+        .B domains
+        lists, after the plist domains, each schema the user has set a value of.
+        The other verbs (watch, diff, snapshot, capture, apply, history, undo, edit, check, sync)
+        refuse them with status 2 for now.
+        .PP
+        Schemas are read from the compiled
+        .B gschemas.compiled
+        files where GLib finds them
+        .RB ( $GSETTINGS_SCHEMA_DIR ,
+        .BR $XDG_DATA_HOME/glib\-2.0/schemas ,
+        then each of
+        .BR $XDG_DATA_DIRS ),
+        each key's summary and description from the
+        .B .gschema.xml
+        files beside them.
+        Values are read from the files dconf's own clients read: the user's database
+        .RB ( $XDG_CONFIG_HOME/dconf/user ),
+        then the read-only databases of dconf's profile
+        .RB ( $DCONF_PROFILE ,
+        else
+        .BR /etc/dconf/profile/user ),
+        whose values are the
+        .B system
+        layer and whose locks the
+        .B managed
+        one
+        .RB ( "read \-\-source" ).
+        A value of the wrong type in the user's database is ignored, as GSettings ignores it.
+        Reads need no D-Bus session.
+        .PP
+        Writes go through the user's own
+        .BR dconf ,
+        so dconf's service makes the change and every running application sees it at once;
+        .B import
+        sets all its keys in one
+        .BR "dconf load" .
+        Each value is first checked against its key's type, range and choices, with status 2 and
+        one line for what GSettings would refuse; a key the administrator locked is refused with
+        status 4.
+        With no D-Bus session, no
+        .B dconf
+        program or no schemas installed, a desktop domain says so in one line with status 3;
+        plist domains behave as ever.
+        .PP
+        A value is typed by its key's schema, so nothing needs GVariant's quoting:
+        .B write gsettings:org.gnome.desktop.interface color\-scheme prefer\-dark
+        sets the string, and an enum's or a choice's name is checked against the schema.
+        For a key that is not a string, one word is GVariant text
+        .RB ( 600 ,
+        .BR true ,
+        .BR "\(dq[('xkb', 'us')]\(dq" );
+        the type flags
+        .RB ( \-int ,
+        .BR \-bool ,
+        .BR "\-array a b" )
+        and
+        .B \-\-json
+        work too.
+        In a
+        .B dconf:
+        folder, a key is typed by the value it holds, and a new one by its text, as
+        .B dconf write
+        infers it, else a string.
+        In the value model (JSON, export, read's text), a boolean, an integer of any width, a
+        double, a string, an object path, bytes
+        .RB ( ay ,
+        as data), an array and a dictionary keyed by strings are themselves, and, where the
+        schema gives the type back, a tuple is an array and a maybe its value.
+        Everything else (a
+        .BR nothing ,
+        a dictionary keyed by numbers, or in a
+        .B dconf:
+        folder any value whose JSON form would not say its type, such as a
+        .BR uint32 )
+        is
+        .BR {"$gvariant":"TEXT"} ,
+        its GVariant text, so an export imports back to the same values.
+        .PP
+        Where it differs from gsettings:
+        .B describe
+        of a key with neither summary nor description prints an empty line, where gsettings
+        prints "(null)".
         .SH APPLE'S PLIST TOOLS
         .B plutil
         and

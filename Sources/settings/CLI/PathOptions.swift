@@ -21,6 +21,8 @@ struct PathOptions {
     /// `read D --with-defaults`, `export D … --with-defaults`: the domain as readers see
     /// it (the layers applied, the schema's defaults filled in).
     var withDefaults = false
+    /// `read D K --gvariant`: a desktop key's GVariant text, as `gsettings get` prints it.
+    var gvariant = false
 
     /// Takes the options out of `words`, wherever they stand, and returns the rest.
     /// `allowed` names the ones the verb takes; others are left in the words.
@@ -43,6 +45,7 @@ struct PathOptions {
             case "--replace" where takesIt: options.replace = true
             case "--source" where takesIt: options.source = true
             case "--with-defaults" where takesIt: options.withDefaults = true
+            case "--gvariant" where takesIt: options.gvariant = true
             default: rest.append(words[i])
             }
             i += 1

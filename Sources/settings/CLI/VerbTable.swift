@@ -26,6 +26,8 @@ extension Verb {
                 VerbOption(
                     "--with-defaults", "the domain as readers see it: managed, machine-wide and schema values applied",
                     at: [.after]),
+                VerbOption(
+                    "--gvariant", "with a desktop key: prints its GVariant text, as gsettings get does", at: [.after]),
             ],
             examples: [
                 "read com.example.app", "read com.example.app volume",

@@ -1,0 +1,53 @@
+/// A desktop domain as a command line names it: `gsettings:SCHEMA` for a GSettings schema,
+/// `gsettings:SCHEMA:/PATH/` for a relocatable one at its path (gsettings' own spelling),
+/// and `dconf:/PATH/` for a dconf folder, whose keys are every key under it, named by
+/// their path below it (`desktop/interface/color-scheme` under `dconf:/org/gnome/`). The
+/// prefixes cannot be a plist domain's name, which never holds a colon before a slash.
+package struct DesktopDomain: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
+        case schema(id: String, path: String?)
+        case folder(String)
+    }
+
+    /// The name as it was given, for messages.
+    package let name: String
+    package let kind: Kind
+
+    package static let schemaPrefix = "gsettings:", folderPrefix = "dconf:"
+
+    /// Whether a domain argument names a desktop domain rather than a plist one.
+    package static func isDesktop(_ name: String) -> Bool {
+        name.hasPrefix(schemaPrefix) || name.hasPrefix(folderPrefix)
+    }
+
+    package init(_ name: String) throws(DesktopError) {
+        self.name = name
+        if name.hasPrefix(Self.folderPrefix) {
+            let path = String(name.dropFirst(Self.folderPrefix.count))
+            guard Self.isFolder(path) else { throw .badPath(path) }
+            kind = .folder(path)
+            return
+        }
+        let rest = name.dropFirst(Self.schemaPrefix.count)
+        let parts = rest.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let id = String(parts[0])
+        guard !id.isEmpty, id.utf8.allSatisfy({ Self.idBytes.contains($0) }) else { throw .noSuchSchema(id) }
+        if parts.count == 2 {
+            let path = String(parts[1])
+            guard Self.isFolder(path) else { throw .badPath(path) }
+            kind = .schema(id: id, path: path)
+        } else {
+            kind = .schema(id: id, path: nil)
+        }
+    }
+
+    private static let idBytes = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_".utf8)
+
+    /// A dconf folder: starts and ends with `/`, with no `//`.
+    package static func isFolder(_ path: String) -> Bool {
+        path.hasPrefix("/") && path.hasSuffix("/") && !path.contains("//")
+    }
+
+    /// A key's name: not empty, no `/` (dconf's rule for a key in its folder).
+    package static func isKeyName(_ name: String) -> Bool { !name.isEmpty && !name.contains("/") }
+}

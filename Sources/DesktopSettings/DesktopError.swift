@@ -1,0 +1,59 @@
+/// Why a desktop setting could not be read or written: one line a user can act on, and
+/// the exit status the command line ends with.
+package enum DesktopError: Error, Equatable, Sendable {
+    /// A GVDB file or a value in it that does not hold together (wrapped with its file
+    /// by `file(_:)`).
+    case corrupt(String)
+    case corruptFile(path: String, reason: String)
+    /// No compiled schema file in any folder GLib looks in.
+    case noSchemas(searched: [String])
+    case noSuchSchema(String)
+    case noSuchKey(schema: String, key: String)
+    /// A relocatable schema named without its path, or a path where none is taken.
+    case needsPath(String)
+    case pathNotTaken(String)
+    case badPath(String)
+    /// Nothing to write through: no dconf or gsettings program, or no D-Bus session.
+    case noDesktop(String)
+    /// A value the key's type, range or choices refuse.
+    case refused(key: String, reason: String)
+    /// A key the administrator locked (a dconf lock).
+    case locked(String)
+    /// dconf's own refusal or failure, in its words.
+    case writerFailed(String)
+
+    package var message: String {
+        switch self {
+        case .corrupt(let reason): "corrupt GVDB data: \(reason)"
+        case .corruptFile(let path, let reason): "\(path) is corrupt: \(reason)"
+        case .noSchemas(let folders):
+            "no GSettings schemas are installed (no gschemas.compiled in \(folders.joined(separator: ", ")))"
+        case .noSuchSchema(let id): "no GSettings schema named \(id) is installed"
+        case .noSuchKey(let schema, let key): "the schema \(schema) has no key \(key)"
+        case .needsPath(let id): "\(id) is relocatable: name it with its path, as gsettings:\(id):/path/to/it/"
+        case .pathNotTaken(let id): "\(id) has its own path; name it without one"
+        case .badPath(let path): "\(path) is not a dconf path: it starts and ends with /, with no //"
+        case .noDesktop(let reason): "no desktop settings here: \(reason)"
+        case .refused(let key, let reason): "\(key): \(reason)"
+        case .locked(let key): "\(key) is locked by the administrator (a dconf lock)"
+        case .writerFailed(let reason): "dconf refused the change: \(reason)"
+        }
+    }
+
+    /// 1: not found; 2: a usage or value error; 3: nothing to read or write through;
+    /// 4: the write failed or was refused.
+    package var status: Int32 {
+        switch self {
+        case .noSuchSchema, .noSuchKey: 1
+        case .needsPath, .pathNotTaken, .badPath, .refused: 2
+        case .corrupt, .corruptFile, .noSchemas, .noDesktop: 3
+        case .locked, .writerFailed: 4
+        }
+    }
+
+    /// A `corrupt` reason, said of the file it came from.
+    func file(_ path: String) -> DesktopError {
+        if case .corrupt(let reason) = self { return .corruptFile(path: path, reason: reason) }
+        return self
+    }
+}

@@ -1,0 +1,253 @@
+import SettingsStore
+
+/// The desktop's settings as domains: reads from the files dconf's own clients read (the
+/// user's database and the profile's system ones, typed by the compiled schemas), writes
+/// through the user's own `dconf` program, so dconf's service makes the change and every
+/// running application sees it at once.
+package final class DesktopStore {
+    package let environment: Environment
+    package let schemas: SchemaSource
+    package let profile: DconfProfile
+    private var databases: [String: DconfDatabase] = [:]
+
+    package init(environment: Environment) {
+        self.environment = environment
+        schemas = SchemaSource(environment: environment)
+        profile = DconfProfile(environment: environment)
+    }
+
+    /// A domain, resolved: its schema (none for a dconf folder) and its folder.
+    package struct Place: Sendable {
+        package let domain: DesktopDomain
+        package let schema: DesktopSchema?
+        /// The dconf folder, ending in `/`.
+        package let folder: String
+
+        /// A key's full dconf path.
+        package func path(of key: String) -> String { folder + key }
+    }
+
+    /// Where a value came from, as `read --source` says it for any domain.
+    package enum Source: String, Sendable {
+        case user, system, managed
+        case schemaDefault = "default"
+    }
+
+    package func place(_ domain: DesktopDomain) throws(DesktopError) -> Place {
+        switch domain.kind {
+        case .folder(let folder): return Place(domain: domain, schema: nil, folder: folder)
+        case .schema(let id, let path):
+            let schema = try schemas.schema(id)
+            switch (schema.path, path) {
+            case (let own?, nil): return Place(domain: domain, schema: schema, folder: own)
+            case (nil, let given?): return Place(domain: domain, schema: schema, folder: given)
+            case (nil, nil): throw .needsPath(id)
+            case (_?, _?): throw .pathNotTaken(id)
+            }
+        }
+    }
+
+    private func database(_ path: String) throws(DesktopError) -> DconfDatabase {
+        if let known = databases[path] { return known }
+        let database = try DconfDatabase(path)
+        databases[path] = database
+        return database
+    }
+
+    /// The schema's key, or why there is none.
+    package func key(_ place: Place, _ name: String) throws(DesktopError) -> DesktopKey? {
+        guard let schema = place.schema else {
+            guard DesktopDomain.isKeyName(name) || !name.hasPrefix("/") && !name.hasSuffix("/") && !name.contains("//")
+            else { throw .noSuchKey(schema: place.domain.name, key: name) }
+            return nil
+        }
+        guard let key = schema.key(name) else { throw .noSuchKey(schema: schema.id, key: name) }
+        return key
+    }
+
+    /// A key's value as applications see it, and where it came from: a locked key's from
+    /// the administrator's database (or its default); else the user's, if of the key's
+    /// type; else a system database's; else the schema's default. Nil for a dconf key
+    /// no database holds.
+    package func read(_ place: Place, _ name: String) throws(DesktopError) -> (Variant, Source)? {
+        let key = try self.key(place, name)
+        let path = place.path(of: name)
+        let fits = { (value: Variant) in key == nil || value.type == key!.type }
+        for system in profile.systemDatabases where try database(system).isLocked(path) {
+            for other in profile.systemDatabases {
+                if let value = try database(other).value(path), fits(value) { return (value, .managed) }
+            }
+            return key.map { ($0.defaultValue, .managed) }
+        }
+        if let user = profile.userDatabase, let value = try database(user).value(path), fits(value) {
+            return (value, .user)
+        }
+        for system in profile.systemDatabases {
+            if let value = try database(system).value(path), fits(value) { return (value, .system) }
+        }
+        return key.map { ($0.defaultValue, .schemaDefault) }
+    }
+
+    /// The values the user set in the domain, by key name, sorted: for a schema, its keys
+    /// the user's database holds (of the key's type, the only ones GSettings reads, unless
+    /// `ofTheKeysType` is false: then every key in its folder); for a folder, every key
+    /// under it.
+    package func userValues(_ place: Place, ofTheKeysType: Bool = true) throws(DesktopError) -> [(
+        key: String, value: Variant
+    )] {
+        guard let user = profile.userDatabase else { return [] }
+        var found: [(key: String, value: Variant)] = []
+        for (path, value) in try database(user).values(under: place.folder) {
+            let name = String(path.dropFirst(place.folder.count))
+            if let schema = place.schema {
+                guard !name.contains("/") else { continue }
+                if ofTheKeysType { guard let key = schema.key(name), key.type == value.type else { continue } }
+            }
+            found.append((name, value))
+        }
+        return found.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+    }
+
+    /// Every key's value as applications see it: the schema's keys (each user, system or
+    /// default), or a folder's keys in any database.
+    package func effectiveValues(_ place: Place) throws(DesktopError) -> [(key: String, value: Variant)] {
+        var names: [String]
+        if let schema = place.schema {
+            names = schema.keys.map(\.name)
+        } else {
+            var all = Set<String>()
+            for path in [profile.userDatabase].compactMap({ $0 }) + profile.systemDatabases {
+                for (key, _) in try database(path).values(under: place.folder) {
+                    all.insert(String(key.dropFirst(place.folder.count)))
+                }
+            }
+            names = all.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        }
+        var values: [(key: String, value: Variant)] = []
+        for name in names { if let (value, _) = try read(place, name) { values.append((name, value)) } }
+        return values
+    }
+
+    /// Why the key cannot take `value` (its type, range or choices, or a lock), or nil.
+    package func check(_ place: Place, _ name: String, _ value: Variant) throws(DesktopError) {
+        if let key = try self.key(place, name), let reason = key.refusal(value) {
+            throw .refused(key: name, reason: reason)
+        }
+        try checkUnlocked(place.path(of: name))
+    }
+
+    private func checkUnlocked(_ path: String) throws(DesktopError) {
+        for system in profile.systemDatabases where try database(system).isLocked(path) { throw .locked(path) }
+    }
+
+    /// Sets (a value) and resets (nil) keys of the domain through dconf, each checked first:
+    /// the sets as one `dconf load`, one change dconf applies whole, the resets after.
+    package func write(_ place: Place, _ changes: [(key: String, value: Variant?)]) throws(DesktopError) {
+        for (name, value) in changes {
+            if let value {
+                try check(place, name, value)
+            } else {
+                _ = try key(place, name)
+                try checkUnlocked(place.path(of: name))
+            }
+        }
+        let sets = changes.compactMap { change in change.value.map { (place.path(of: change.key), $0) } }
+        let resets = changes.filter { $0.value == nil }.map { place.path(of: $0.key) }
+        if sets.count == 1 {
+            try dconf(["write", sets[0].0, sets[0].1.gvariantText])
+        } else if !sets.isEmpty {
+            try dconf(["load", "/"], input: Array(Self.keyFile(sets).utf8))
+        }
+        for path in resets { try dconf(["reset", path]) }
+        databases = [:]
+    }
+
+    /// Every key under a folder reset at once (`dconf reset -f`).
+    package func resetFolder(_ folder: String) throws(DesktopError) {
+        guard DesktopDomain.isFolder(folder) else { throw .badPath(folder) }
+        try dconf(["reset", "-f", folder])
+        databases = [:]
+    }
+
+    /// `dconf load /`'s input: a `[folder]` group per folder, `key=TEXT` lines.
+    static func keyFile(_ sets: [(String, Variant)]) -> String {
+        var groups: [String: [String]] = [:], order: [String] = []
+        for (path, value) in sets {
+            let slash = path.lastIndex(of: "/")!
+            let folder = String(path[path.index(after: path.startIndex)..<slash])
+            if groups[folder] == nil { order.append(folder) }
+            groups[folder, default: []].append(String(path[path.index(after: slash)...]) + "=" + value.gvariantText)
+        }
+        return order.map { "[\($0.isEmpty ? "/" : $0)]\n" + groups[$0]!.joined(separator: "\n") + "\n" }.joined(
+            separator: "\n")
+    }
+
+    /// Whether a D-Bus session is there for dconf's service: its address, or the
+    /// session's socket where systemd puts it.
+    package var hasSession: Bool {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return false }
+        return FileSystem.exists(runtime + "/bus")
+    }
+
+    /// Runs the user's `dconf` with `arguments`; its refusal in one line.
+    private func dconf(_ arguments: [String], input: [UInt8]? = nil) throws(DesktopError) {
+        guard hasSession else {
+            throw .noDesktop("no D-Bus session for dconf's service (DBUS_SESSION_BUS_ADDRESS is not set)")
+        }
+        guard let program = Subprocess.program("dconf", in: environment) else {
+            throw .noDesktop("dconf is not installed (Debian: apt install dconf-cli)")
+        }
+        let result: Subprocess.Result
+        do throws(Errno) {
+            result = try Subprocess.run([program] + arguments, environment: environment, input: input, timeLimit: 30)
+        } catch {
+            throw .noDesktop("cannot run \(program): \(error.message)")
+        }
+        guard result.status != 0 || result.stopped != nil else { return }
+        let said = String(decoding: result.errors, as: UTF8.self)
+        if said.contains("ServiceUnknown") || said.contains("not provided by any .service")
+            || said.contains("autolaunch")
+        {
+            throw .noDesktop("dconf's service cannot be reached (Debian: apt install dconf-service)")
+        }
+        let line = said.split(separator: "\n").first.map(String.init) ?? "dconf exited with status \(result.status)"
+        throw .writerFailed(result.stopped != nil ? "dconf did not answer within 30 s" : line)
+    }
+}
+
+extension DesktopStore {
+    /// The fixed schemas the user's database holds a value of, as domain names
+    /// (`gsettings:org.gnome.desktop.interface`), sorted: the desktop's part of `domains`.
+    package func domainsWithValues() throws(DesktopError) -> [String] {
+        guard let user = profile.userDatabase, FileSystem.exists(user), try schemas.hasSchemas() else { return [] }
+        var folders = Set<String>()
+        for (path, _) in try database(user).values(under: "/") {
+            folders.insert(String(path[...path.lastIndex(of: "/")!]))
+        }
+        var names: [String] = []
+        for schema in try schemas.all() where schema.path.map(folders.contains) == true {
+            let place = Place(
+                domain: try DesktopDomain(DesktopDomain.schemaPrefix + schema.id), schema: schema, folder: schema.path!)
+            if try !userValues(place).isEmpty { names.append(DesktopDomain.schemaPrefix + schema.id) }
+        }
+        return names
+    }
+}
+
+extension DesktopStore {
+    /// Every folder of the user's database holding a value (`/org/gnome/desktop/interface/`),
+    /// with each folder above it, sorted: what `dconf:` completes to.
+    package func folders() throws(DesktopError) -> [String] {
+        guard let user = profile.userDatabase else { return [] }
+        var folders = Set<String>()
+        for (path, _) in try database(user).values(under: "/") {
+            var folder = path[...path.lastIndex(of: "/")!]
+            while folders.insert(String(folder)).inserted, folder.count > 1 {
+                folder = folder.dropLast()
+                folder = folder[...folder.lastIndex(of: "/")!]
+            }
+        }
+        return folders.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+}

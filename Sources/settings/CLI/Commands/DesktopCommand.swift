@@ -1,0 +1,269 @@
+import DesktopSettings
+import PlistCodecs
+import PlistModel
+import SettingsStore
+
+/// The verbs on the desktop's own settings: `gsettings:SCHEMA`, `gsettings:SCHEMA:/PATH/`
+/// and `dconf:/PATH/` domains. They parse and print; `DesktopStore` reads dconf's
+/// databases, typed by the compiled schemas, and writes through the user's `dconf`.
+enum DesktopCommand {
+    /// The verbs that take a desktop domain.
+    static let verbs: Set<String> = [
+        "read", "read-type", "write", "delete", "reset", "keys", "list-keys", "describe", "range", "validate", "export",
+        "import",
+    ]
+
+    /// Whether the verb's domain argument names a desktop domain.
+    static func names(_ verb: Verb, _ arguments: [Token]) -> Bool {
+        guard verb.takesDomain else { return false }
+        return arguments.first { !$0.text.hasPrefix("-") }.map { DesktopDomain.isDesktop($0.text) } ?? false
+    }
+
+    static func run(_ context: inout Context, _ verb: Verb, _ arguments: [Token]) throws {
+        guard verbs.contains(verb.name) else {
+            throw CLIError.usage(
+                "\(verb.name) does not take desktop domains; they take "
+                    + verbs.sorted().joined(separator: ", "))
+        }
+        var arguments = arguments
+        context.takeForce(&arguments)
+        let (options, words) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: verb.name))
+        guard options.path == nil else { throw CLIError.usage("-p does not reach inside desktop values yet") }
+        guard let domainToken = words.first else { throw CLIError.usage("\(verb.name) needs a domain") }
+        let store = DesktopStore(environment: context.store.environment)
+        let place = try store.place(try DesktopDomain(domainToken.text))
+        let rest = Array(words.dropFirst())
+        var session = Session(store: store, place: place, options: options)
+        switch verb.name {
+        case "read": try session.read(&context, rest)
+        case "read-type": try session.readType(&context, rest)
+        case "write": try session.write(&context, rest)
+        case "delete", "reset": try session.reset(&context, rest, verb: verb.name)
+        case "keys":
+            try expectAtMost(0, rest)
+            for (key, _) in try store.userValues(place) { context.print(key) }
+        case "list-keys":
+            try expectAtMost(0, rest)
+            let names = try place.schema.map { $0.keys.map(\.name) } ?? store.effectiveValues(place).map(\.key)
+            for name in names { context.print(name) }
+        case "describe": try session.describe(&context, rest)
+        case "range":
+            try expectAtMost(1, rest)
+            guard let name = rest.first else { throw CLIError.usage("range needs a domain and a key") }
+            guard let key = try store.key(place, name.text) else {
+                throw CLIError.noSchema(domain: domainToken.text, key: name.text)
+            }
+            context.print(key.rangeText)
+        case "validate": try session.validate(&context, rest)
+        case "export": try session.export(&context, rest)
+        default: try session.importValues(&context, rest)
+        }
+    }
+
+    /// One verb's run on one domain.
+    struct Session {
+        let store: DesktopStore
+        let place: DesktopStore.Place
+        let options: PathOptions
+        var typed: Bool { place.schema != nil }
+
+        /// A value in the value model, for `read`'s text and JSON.
+        func plist(_ value: Variant) -> PlistValue { value.plistValue(typed: typed) }
+
+        func dictionary(_ values: [(key: String, value: Variant)]) -> PlistDictionary {
+            PlistDictionary(entries: values.map { .init(key: $0.key, value: plist($0.value)) })
+        }
+
+        /// `read D`: the values the user set; `--with-defaults`, every key as applications
+        /// see it. `read D K`: the key as applications see it (`--source`: from where;
+        /// `--gvariant`: its GVariant text, as `gsettings get` prints it).
+        func read(_ context: inout Context, _ words: [Token]) throws {
+            try expectAtMost(1, words)
+            guard let name = words.first?.text else {
+                let values = dictionary(
+                    try options.withDefaults ? store.effectiveValues(place) : store.userValues(place))
+                context.output +=
+                    options.json ? jsonOutput(.dict(values), context.streams) : DefaultsPrinter.render(.dict(values))
+                return
+            }
+            guard let (value, source) = try store.read(place, name) else {
+                throw CLIError.pairMissing(domain: place.domain.name, key: name)
+            }
+            if options.source { return context.print(source.rawValue) }
+            if options.gvariant { return context.print(value.gvariantText) }
+            context.output +=
+                options.json ? jsonOutput(plist(value), context.streams) : DefaultsPrinter.renderBare(plist(value))
+        }
+
+        /// `read-type D K`: `Type is WORD (T)`, the value model's word and the GVariant type.
+        func readType(_ context: inout Context, _ words: [Token]) throws {
+            guard words.count == 1 else { throw CLIError.usage("read-type needs a domain and a key") }
+            guard let (value, _) = try store.read(place, words[0].text) else {
+                throw CLIError.pairMissing(domain: place.domain.name, key: words[0].text)
+            }
+            let type = try store.key(place, words[0].text)?.type ?? value.type
+            context.print("Type is \(TypeTable.row(for: plist(value)).word) (\(type.text))")
+        }
+
+        /// `write D K VALUE`: a value typed by the key's schema (or, in a dconf folder, by
+        /// the value the key holds), checked against its range and choices, set by dconf.
+        func write(_ context: inout Context, _ words: [Token]) throws {
+            guard words.count >= 2 else { throw CLIError.usage("write needs a domain, a key and a value") }
+            let name = words[0].text
+            let key = try store.key(place, name)
+            let type = try key?.type ?? store.read(place, name)?.0.type
+            let value = try Self.value(Array(words.dropFirst()), type: type, key: name)
+            try store.write(place, [(name, value)])
+        }
+
+        /// The value words of `write`: one untyped word (a string for a string key, else
+        /// GVariant text), a type flag (`-bool`, `-int`, `-array` …) or `--json TEXT`.
+        static func value(_ words: [Token], type: VariantType?, key: String) throws -> Variant {
+            var plain: PlistValue?
+            if words[0].text == "--json" {
+                guard words.count == 2 else { throw CLIError.usage("--json takes one JSON text") }
+                do throws(JSONError) { plain = try JSONReader.read(Array(words[1].text.utf8)) } catch {
+                    throw CLIError.json(error, source: "--json")
+                }
+            } else if TypeTable.row(forFlag: words[0].text) != nil {
+                var lookalikes: [ValueArguments.Lookalike] = []
+                guard case .set(let value) = try ValueArguments.parse(words, lookalikes: &lookalikes) else {
+                    throw CLIError.usage("-array-add and -dict-add do not work on desktop keys; write the whole value")
+                }
+                plain = value
+            }
+            if plain == nil { try expectAtMost(1, words) }
+            let text = words[0].text
+            do throws(VariantParser.Failure) {
+                if let plain { return try Variant.from(plain, as: type) }
+                switch type {
+                case .basic(let c)? where c == UInt8(ascii: "s") || c == UInt8(ascii: "o") || c == UInt8(ascii: "g"):
+                    return try Variant.from(.string(text), as: type!)
+                case .maybe(.basic(UInt8(ascii: "s")))? where text != "nothing":
+                    return .maybe(.string, .string(text))
+                case let type?: return try VariantParser.parse(text, as: type)
+                case nil: return (try? VariantParser.parse(text, as: nil)) ?? .string(text)
+                }
+            } catch {
+                throw DesktopError.refused(key: key, reason: error.message)
+            }
+        }
+
+        /// `delete D [K]`, `reset D K… | --all`: each key back to its default (dconf's
+        /// `reset`); the whole domain when no key is named.
+        func reset(_ context: inout Context, _ words: [Token], verb: String) throws {
+            var names = words.map(\.text)
+            if verb == "delete" { try expectAtMost(1, words) }
+            if verb == "reset", names.isEmpty { throw CLIError.usage("reset needs a domain and keys, or --all") }
+            if names.isEmpty || names == ["--all"] {
+                if place.schema == nil { return try store.resetFolder(place.folder) }
+                names = try store.userValues(place).map(\.key)
+                if names.isEmpty, verb == "delete" {
+                    throw CLIError.domainMissing(place.domain.name, file: place.folder)
+                }
+            }
+            try store.write(place, names.map { ($0, nil) })
+        }
+
+        /// `describe D K`: the key's description, or its summary, as gsettings prints it;
+        /// `describe D`: a line per key: its name, rule, default and summary.
+        func describe(_ context: inout Context, _ words: [Token]) throws {
+            try expectAtMost(1, words)
+            guard let schema = place.schema else {
+                throw CLIError.noSchema(domain: place.domain.name, key: words.first?.text)
+            }
+            if let name = words.first?.text {
+                guard try store.key(place, name) != nil else { return }
+                let texts = SchemaTexts.of(name, in: schema)
+                return context.print(texts.description ?? texts.summary ?? "")
+            }
+            for key in schema.keys {
+                var line = "\(key.name): " + key.rangeText.split(separator: "\n").joined(separator: " ")
+                line += ", default \(key.defaultValue.gvariantText)"
+                let texts = SchemaTexts.of(key.name, in: schema)
+                if let about = texts.summary ?? texts.description { line += " - " + about }
+                context.print(line)
+            }
+        }
+
+        /// `validate D`: each value the user set that its key does not allow (GSettings
+        /// ignores a value of the wrong type), one line each, and status 1.
+        func validate(_ context: inout Context, _ words: [Token]) throws {
+            try expectAtMost(0, words)
+            guard let schema = place.schema else { throw CLIError.noSchema(domain: place.domain.name, key: nil) }
+            var problems: [String] = []
+            for (name, value) in try store.userValues(place, ofTheKeysType: false) {
+                guard let key = schema.key(name) else {
+                    problems.append("\(name): not a key of the schema \(schema.id)")
+                    continue
+                }
+                if let reason = key.refusal(value) { problems.append("\(name): \(reason)") }
+            }
+            for problem in problems { context.print(problem) }
+            if !problems.isEmpty { context.status = 1 }
+        }
+
+        /// `export D PATH|- [--json] [--with-defaults]`: the values as a property list
+        /// (XML on standard output, binary in a file) or JSON.
+        func export(_ context: inout Context, _ words: [Token]) throws {
+            guard words.count == 1 else {
+                throw CLIError.usage("export needs a domain and a path (or - for standard output)")
+            }
+            let values = dictionary(try options.withDefaults ? store.effectiveValues(place) : store.userValues(place))
+            let path = words[0].text
+            let form: DomainText.Form = options.json ? .json : path == "-" ? .xml : .binary
+            let text = DomainText(values, as: form)
+            if path == "-" {
+                do { try text.write { try context.streams.output(Array($0)) } } catch let error as Errno {
+                    throw CLIError.outputFailed(error)
+                }
+            } else {
+                context.note(
+                    try PlistFiles.write(to: path, lockTimeout: context.store.lockTimeout) { try text.write(to: $0) })
+            }
+        }
+
+        /// `import D PATH|- [--json] [--replace]`: each key of the file set, typed by the
+        /// schema, in one dconf change; `--replace` resets the keys the file does not have.
+        func importValues(_ context: inout Context, _ words: [Token]) throws {
+            guard words.count == 1 else {
+                throw CLIError.usage("import needs a domain and a path (or - for standard input)")
+            }
+            let path = words[0].text, name = path == "-" ? "standard input" : path
+            let bytes: [UInt8]
+            if path == "-" {
+                do throws(Errno) { bytes = try context.streams.input() } catch {
+                    throw StoreError.unreadable(path: name, error)
+                }
+            } else {
+                bytes = try PlistFiles.read(path)
+            }
+            let imported: PlistDictionary
+            if options.json {
+                let value: PlistValue
+                do throws(JSONError) { value = try JSONReader.read(bytes) } catch {
+                    throw CLIError.json(error, source: name)
+                }
+                guard case .dict(let dict) = value else {
+                    throw CLIError.json(.value(.topLevelNotObject(value.type), pointer: ""), source: name)
+                }
+                imported = dict
+            } else {
+                imported = try PlistFiles.dictionary(from: bytes, name: name)
+            }
+            var changes: [(key: String, value: Variant?)] = []
+            for entry in imported.entries {
+                let type = try store.key(place, entry.key)?.type ?? store.read(place, entry.key)?.0.type
+                do throws(VariantParser.Failure) {
+                    changes.append((entry.key, try Variant.from(entry.value, as: type)))
+                } catch {
+                    throw DesktopError.refused(key: entry.key, reason: error.message)
+                }
+            }
+            if options.replace {
+                for (key, _) in try store.userValues(place) where imported[key] == nil { changes.append((key, nil)) }
+            }
+            try store.write(place, changes)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import XCTest
+
+/// A private D-Bus session for one test, as `dbus-run-session` gives one: its own
+/// `dbus-daemon`, which starts dconf's service on first use, writing the test's own
+/// `XDG_CONFIG_HOME/dconf/user`. `gsettings`, `dconf` and `settings` all run in it.
+final class DesktopSession {
+    let h: Harness
+    let runtime: String
+    private let daemon: Process
+    /// What every program of the session is given beside the harness's environment.
+    let variables: [String: String]
+
+    init(_ h: Harness, extra: [String: String] = [:]) throws {
+        try Harness.require("dbus-daemon", package: "dbus-daemon")
+        try Harness.require("dconf", package: "dconf-cli")
+        try Harness.require("gsettings", package: "libglib2.0-bin")
+        self.h = h
+        runtime = h.config + "-run"
+        try FileManager.default.createDirectory(
+            atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        daemon.arguments = [
+            "dbus-daemon", "--session", "--nofork", "--print-address=1", "--address=unix:path=\(runtime)/bus",
+        ]
+        let base = ["XDG_RUNTIME_DIR": runtime, "GSETTINGS_BACKEND": "dconf"].merging(extra) { $1 }
+        daemon.environment = h.environment(base)
+        let out = Pipe()
+        daemon.standardOutput = out
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let more = out.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            line += more
+        }
+        let address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard address.hasPrefix("unix:") else { throw XCTSkip("dbus-daemon gave no address") }
+        variables = base.merging(["DBUS_SESSION_BUS_ADDRESS": address]) { $1 }
+    }
+
+    func stop() {
+        daemon.terminate()
+        daemon.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: runtime)
+    }
+
+    /// `settings` in the session.
+    func run(_ arguments: [String], stdin: Data? = nil, extra: [String: String] = [:]) -> Harness.Result {
+        h.run(arguments, stdin: stdin, environment: variables.merging(extra) { $1 })
+    }
+
+    /// `settings`, which must succeed; its output.
+    func ok(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) -> String {
+        let r = run(arguments)
+        XCTAssertEqual(r.status, 0, "settings \(arguments.joined(separator: " ")): \(r.stderr)", file: file, line: line)
+        return r.stdout
+    }
+
+    /// GLib's own tools (`gsettings`, `dconf`) in the session.
+    @discardableResult
+    func tool(_ arguments: [String], stdin: Data? = nil) -> Harness.Result {
+        h.exec("/usr/bin/env", arguments, stdin: stdin, environment: variables)
+    }
+
+    /// `gsettings get`'s text, without its newline.
+    func gsettings(_ schema: String, _ key: String) -> String {
+        tool(["gsettings", "get", schema, key]).stdout.trimmingCharacters(in: .newlines)
+    }
+}

@@ -1,0 +1,376 @@
+import Foundation
+import XCTest
+
+@testable import DesktopSettings
+@testable import PlistCodecs
+@testable import PlistModel
+@testable import SettingsStore
+
+/// Issue 52: the desktop's settings under the same verbs, against the real thing: GLib's
+/// `gsettings` and dconf's `dconf` and service, in a private D-Bus session per test, on
+/// every key of Debian's gsettings-desktop-schemas.
+final class DesktopTests: XCTestCase {
+    var h: Harness!
+    var session: DesktopSession!
+    override func setUpWithError() throws {
+        h = Harness()
+        session = try DesktopSession(h)
+    }
+    override func tearDown() {
+        session?.stop()
+        h.cleanUp()
+    }
+
+    /// The installed fixed schemas of the desktop (`org.gnome.desktop.*`), each with a
+    /// value for every key that differs from its default where its rule allows one.
+    func desktopSchemas() throws -> [(schema: DesktopSchema, values: [(DesktopKey, Variant)])] {
+        let source = SchemaSource(environment: Environment(h.environment(session.variables)))
+        var found: [(DesktopSchema, [(DesktopKey, Variant)])] = []
+        for id in try source.ids() where id.hasPrefix("org.gnome.desktop.") {
+            let schema = try source.schema(id)
+            guard schema.path != nil else { continue }
+            found.append((schema, schema.keys.map { ($0, Self.changed($0)) }))
+        }
+        XCTAssertGreaterThan(found.count, 30, "gsettings-desktop-schemas must be installed")
+        return found
+    }
+
+    /// A value the key allows, other than its default where that is simple to find.
+    static func changed(_ key: DesktopKey) -> Variant {
+        let value = key.defaultValue
+        switch (key.allowed, value) {
+        case (.enumeration(let names), _), (.choices(let names), .string):
+            return names.first { Variant.string($0) != value }.map(Variant.string) ?? value
+        case (.flags(let names), .array(let element, let items)):
+            return .array(element, items.isEmpty ? names.prefix(1).map(Variant.string) : [])
+        case (.range(let low, let high), _): return value == low ? high : low
+        case (.any, .bool(let b)): return .bool(!b)
+        case (.any, .signed(let n, let c)): return .signed(n == 0 ? 1 : 0, c)
+        case (.any, .unsigned(let n, let c)): return .unsigned(n == 0 ? 1 : 0, c)
+        case (.any, .double(let d)): return .double(d + 0.5)
+        case (.any, .string(_, UInt8(ascii: "s"))): return .string("settings test")
+        case (.any, .array(.basic(UInt8(ascii: "s")), let items)): return .array(.string, items + [.string("x'y")])
+        default: return value
+        }
+    }
+
+    /// `gsettings list-recursively SCHEMA`, as key → printed value (its own keys only).
+    func listed(_ id: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for line in session.tool(["gsettings", "list-recursively", id]).stdout.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
+            if parts.count == 3, parts[0] == id { values[parts[1]] = parts[2] }
+        }
+        return values
+    }
+
+    /// Every key of every desktop schema, written by `settings import --json` (typed by
+    /// the schema), reads back the same in `gsettings`: types, enums, flags, tuples.
+    func testEveryKeyWrittenIsWhatGsettingsGets() throws {
+        var keys = 0
+        for (schema, values) in try desktopSchemas() {
+            var json = PlistDictionary()
+            for (key, value) in values { json[key.name] = value.plistValue(typed: true) }
+            let file = h.file(
+                schema.id + ".json", String(decoding: JSONWriter.encode(.dict(json), pretty: false), as: UTF8.self))
+            let r = session.run(["import", "gsettings:" + schema.id, file, "--json"])
+            XCTAssertEqual(r.status, 0, "\(schema.id): \(r.stderr)")
+            let got = listed(schema.id)
+            for (key, value) in values {
+                XCTAssertEqual(got[key.name], value.gvariantText, "\(schema.id) \(key.name)")
+                keys += 1
+            }
+        }
+        XCTAssertGreaterThan(keys, 300)
+    }
+
+    /// `write` of each kind of type, one key at a time, as a user types it.
+    func testWriteTakesWhatAUserTypes() throws {
+        let cases: [([String], String, String, String)] = [
+            (
+                ["org.gnome.desktop.interface", "color-scheme", "prefer-dark"], "org.gnome.desktop.interface",
+                "color-scheme", "'prefer-dark'"
+            ),
+            (
+                ["org.gnome.desktop.session", "idle-delay", "600"], "org.gnome.desktop.session", "idle-delay",
+                "uint32 600"
+            ),
+            (
+                ["org.gnome.desktop.session", "idle-delay", "-int", "900"], "org.gnome.desktop.session", "idle-delay",
+                "uint32 900"
+            ),
+            (
+                ["org.gnome.desktop.input-sources", "sources", "[('xkb', 'us'), ('xkb', 'de')]"],
+                "org.gnome.desktop.input-sources", "sources", "[('xkb', 'us'), ('xkb', 'de')]"
+            ),
+            (
+                ["org.gnome.desktop.input-sources", "xkb-options", "-array", "caps:ctrl_modifier", "compose:ralt"],
+                "org.gnome.desktop.input-sources", "xkb-options", "['caps:ctrl_modifier', 'compose:ralt']"
+            ),
+            (
+                ["org.gnome.desktop.interface", "text-scaling-factor", "1.25"], "org.gnome.desktop.interface",
+                "text-scaling-factor", "1.25"
+            ),
+            (
+                ["org.gnome.desktop.privacy", "disable-camera", "-bool", "YES"], "org.gnome.desktop.privacy",
+                "disable-camera", "true"
+            ),
+            (
+                ["org.gnome.desktop.wm.preferences", "button-layout", "appmenu:close"],
+                "org.gnome.desktop.wm.preferences", "button-layout", "'appmenu:close'"
+            ),
+            (
+                ["org.gnome.desktop.interface", "font-name", "it's 12"], "org.gnome.desktop.interface", "font-name",
+                "\"it's 12\""
+            ),
+        ]
+        for (words, schema, key, expected) in cases {
+            let r = session.run(["write", "gsettings:" + words[0]] + words.dropFirst())
+            XCTAssertEqual(r.status, 0, "\(words): \(r.stderr)")
+            XCTAssertEqual(session.gsettings(schema, key), expected, "\(words)")
+            XCTAssertEqual(session.ok("read", "gsettings:" + schema, key, "--gvariant"), expected + "\n")
+        }
+        XCTAssertEqual(
+            session.ok("read-type", "gsettings:org.gnome.desktop.session", "idle-delay"), "Type is integer (u)\n")
+        XCTAssertEqual(
+            session.ok("read", "gsettings:org.gnome.desktop.input-sources", "sources", "--json"),
+            #"[["xkb","us"],["xkb","de"]]"# + "\n")
+    }
+
+    /// What gsettings and dconf write, `settings` reads: each key as `--gvariant` and as
+    /// JSON; and `export --json` of a folder is `dconf dump` of it.
+    func testWhatGLibWritesSettingsReads() throws {
+        var keyFile = ""
+        var expected: [(String, DesktopKey, Variant)] = []
+        for (schema, values) in try desktopSchemas() {
+            keyFile += "[\(schema.path!.dropFirst().dropLast())]\n"
+            for (key, value) in values {
+                keyFile += "\(key.name)=\(value.gvariantText)\n"
+                expected.append((schema.id, key, value))
+            }
+            keyFile += "\n"
+        }
+        let load = session.tool(["dconf", "load", "/"], stdin: Data(keyFile.utf8))
+        XCTAssertEqual(load.status, 0, load.stderr)
+        for (id, key, value) in expected {
+            XCTAssertEqual(
+                session.ok("read", "gsettings:" + id, key.name, "--gvariant"), value.gvariantText + "\n",
+                "\(id) \(key.name)")
+            let json = session.ok("read", "gsettings:" + id, key.name, "--json")
+            XCTAssertEqual(try JSONReader.read(Array(json.utf8)), value.plistValue(typed: true), "\(id) \(key.name)")
+        }
+        // export --json of /org/gnome/ against dconf dump of it, key by key.
+        let exported = try JSONReader.read(Array(session.ok("export", "dconf:/org/gnome/", "-", "--json").utf8))
+        guard case .dict(let dict) = exported else { return XCTFail("not a dictionary") }
+        var dumped: [String: String] = [:], section = ""
+        for line in session.tool(["dconf", "dump", "/org/gnome/"]).stdout.split(separator: "\n") {
+            if line.hasPrefix("[") { section = String(line.dropFirst().dropLast()); continue }
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            dumped[(section == "/" ? "" : section + "/") + parts[0]] = parts[1]
+        }
+        XCTAssertEqual(dict.count, dumped.count)
+        for entry in dict.entries {
+            XCTAssertEqual(try Variant.natural(entry.value).gvariantText, dumped[entry.key], entry.key)
+        }
+    }
+
+    /// `range` and `describe` print what gsettings prints, for every key in CI
+    /// (`SETTINGS_DESKTOP_ALL=1`) or a sample of each rule here.
+    func testRangeAndDescribeAreGsettings() throws {
+        let all = ProcessInfo.processInfo.environment["SETTINGS_DESKTOP_ALL"] == "1"
+        var seen = Set<String>(), checked = 0
+        for (schema, values) in try desktopSchemas() {
+            for (key, _) in values {
+                let rule = "\(key.allowed)".prefix(5) + key.type.text
+                guard all || seen.insert(String(rule)).inserted else { continue }
+                let range = session.tool(["gsettings", "range", schema.id, key.name]).stdout
+                XCTAssertEqual(
+                    session.ok("range", "gsettings:" + schema.id, key.name), range, "\(schema.id) \(key.name)")
+                let about = session.tool(["gsettings", "describe", schema.id, key.name]).stdout
+                if about != "(null)\n" {
+                    XCTAssertEqual(
+                        session.ok("describe", "gsettings:" + schema.id, key.name), about, "\(schema.id) \(key.name)")
+                }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 10)
+    }
+
+    /// A value out of range, not among the choices or of the wrong type is refused by
+    /// both, and nothing changes; `delete` is `gsettings reset`.
+    func testRefusesWhatGsettingsRefusesAndDeleteResets() throws {
+        for (schema, key, text) in [
+            ("org.gnome.desktop.interface", "color-scheme", "dark"),
+            ("org.gnome.desktop.interface", "text-scaling-factor", "9.0"),
+            ("org.gnome.desktop.session", "idle-delay", "-5"),
+            ("org.gnome.desktop.privacy", "disable-camera", "maybe"),
+            ("org.gnome.desktop.input-sources", "sources", "[('xkb')]"),
+        ] {
+            XCTAssertNotEqual(session.tool(["gsettings", "set", schema, key, text]).status, 0, "\(key) \(text)")
+            let before = session.gsettings(schema, key)
+            let r = session.run(
+                ["write", "gsettings:" + schema, key, "--", text].filter { $0 != "--" || text.hasPrefix("-") })
+            XCTAssertEqual(r.status, 2, "\(key) \(text): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertEqual(session.gsettings(schema, key), before)
+        }
+        XCTAssertEqual(
+            session.run(["write", "gsettings:org.gnome.desktop.interface", "color-scheme", "prefer-dark"]).status, 0)
+        XCTAssertEqual(
+            session.ok("read", "gsettings:org.gnome.desktop.interface", "color-scheme", "--source"), "user\n")
+        XCTAssertEqual(session.run(["delete", "gsettings:org.gnome.desktop.interface", "color-scheme"]).status, 0)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "color-scheme"), "'default'")
+        XCTAssertEqual(session.tool(["dconf", "read", "/org/gnome/desktop/interface/color-scheme"]).stdout, "")
+        XCTAssertEqual(
+            session.ok("read", "gsettings:org.gnome.desktop.interface", "color-scheme", "--source"), "default\n")
+    }
+
+    /// A running application sees a write at once: `gsettings monitor` reports it.
+    func testARunningApplicationSeesTheWrite() throws {
+        let monitor = Process()
+        monitor.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        monitor.arguments = ["gsettings", "monitor", "org.gnome.desktop.interface", "color-scheme"]
+        monitor.environment = h.environment(session.variables)
+        let out = Pipe()
+        monitor.standardOutput = out
+        try monitor.run()
+        defer { monitor.terminate() }
+        // The monitor has subscribed once a change by gsettings itself reaches it.
+        var seen = ""
+        let deadline = Date().addingTimeInterval(10)
+        var wrote = false
+        while Date() < deadline, !seen.contains("prefer-dark") {
+            if !wrote {
+                Thread.sleep(forTimeInterval: 0.3)
+                XCTAssertEqual(
+                    session.run(["write", "gsettings:org.gnome.desktop.interface", "color-scheme", "prefer-dark"])
+                        .status, 0)
+                wrote = true
+            }
+            seen += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        XCTAssertEqual(seen, "color-scheme: 'prefer-dark'\n")
+    }
+
+    /// dconf's locks are the managed layer and its system databases the system layer;
+    /// a locked key is refused (4), as dconf refuses it.
+    func testLocksAreManagedAndSystemDatabasesAreTheSystemLayer() throws {
+        let keys = h.files + "/site.d"
+        try FileManager.default.createDirectory(atPath: keys + "/locks", withIntermediateDirectories: true)
+        try "[org/gnome/desktop/interface]\ncolor-scheme='prefer-dark'\nfont-name='Sans 9'\n".write(
+            toFile: keys + "/00-site", atomically: true, encoding: .utf8)
+        try "/org/gnome/desktop/interface/color-scheme\n".write(
+            toFile: keys + "/locks/00", atomically: true, encoding: .utf8)
+        XCTAssertEqual(session.tool(["dconf", "compile", h.files + "/site", keys]).status, 0)
+        let profile = h.file("profile", "user-db:user\nfile-db:\(h.files)/site\n")
+        let locked = try DesktopSession(h, extra: ["DCONF_PROFILE": profile])
+        defer { locked.stop() }
+        let d = "gsettings:org.gnome.desktop.interface"
+        XCTAssertEqual(locked.ok("read", d, "font-name", "--source"), "system\n")
+        XCTAssertEqual(locked.ok("read", d, "font-name"), "Sans 9\n")
+        XCTAssertEqual(locked.ok("read", d, "color-scheme", "--source"), "managed\n")
+        let r = locked.run(["write", d, "color-scheme", "default"])
+        XCTAssertEqual(r.status, 4, r.stderr)
+        XCTAssertTrue(r.stderr.contains("locked"), r.stderr)
+        XCTAssertEqual(locked.gsettings("org.gnome.desktop.interface", "color-scheme"), "'prefer-dark'")
+        XCTAssertEqual(locked.run(["write", d, "font-name", "Sans 11"]).status, 0)
+        XCTAssertEqual(locked.gsettings("org.gnome.desktop.interface", "font-name"), "'Sans 11'")
+    }
+
+    /// With no desktop (no D-Bus session, no dconf, no schemas) a desktop domain says so
+    /// in one line with status 3; plist domains behave as ever. A corrupt schema file is
+    /// named; a missing schema or key is status 1.
+    func testNoDesktopIsOneLineAndStatusThree() throws {
+        let noBus = ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": h.files]
+        for (words, extra, status, words2) in [
+            (
+                ["write", "gsettings:org.gnome.desktop.interface", "color-scheme", "prefer-dark"], noBus, Int32(3),
+                "D-Bus"
+            ),
+            (
+                ["write", "gsettings:org.gnome.desktop.interface", "color-scheme", "prefer-dark"],
+                ["PATH": "/nonexistent"], 3, "dconf is not installed"
+            ),
+            (
+                ["read", "gsettings:org.gnome.desktop.interface", "color-scheme"],
+                ["XDG_DATA_DIRS": "/nonexistent", "XDG_DATA_HOME": "/nonexistent"], 3, "no GSettings schemas"
+            ),
+            (["read", "gsettings:org.example.none", "k"], [:], 1, "no GSettings schema named org.example.none"),
+            (["read", "gsettings:org.gnome.desktop.interface", "nokey"], [:], 1, "has no key nokey"),
+            (
+                ["read", "gsettings:org.gnome.Terminal.Legacy.Profile", "font"],
+                ["GSETTINGS_SCHEMA_DIR": Self.fixtures], 1, "no GSettings schema"
+            ),
+            (
+                ["read", "gsettings:org.example.desktop.profile", "font"], ["GSETTINGS_SCHEMA_DIR": Self.fixtures], 2,
+                "relocatable"
+            ),
+            (["read", "dconf:/a//b/", "k"], [:], 2, "not a dconf path"),
+        ] {
+            let r = session.run(words, extra: extra)
+            XCTAssertEqual(r.status, status, "\(words) \(extra): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains(words2), r.stderr)
+        }
+        // Reads need no session: the files are read directly.
+        XCTAssertEqual(
+            session.run(["read", "gsettings:org.gnome.desktop.interface", "color-scheme"], extra: noBus).stdout,
+            "default\n")
+        // Plist domains are untouched by any of it.
+        XCTAssertEqual(session.run(["write", "com.example.app", "k", "1"], extra: noBus).status, 0)
+        XCTAssertEqual(session.run(["read", "com.example.app", "k"], extra: noBus).stdout, "1\n")
+        // A corrupt compiled file is refused, named, in one line.
+        let folder = h.files + "/corrupt"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("GVariant".utf8 + Array(repeating: 0xFF, count: 40)).write(
+            to: URL(fileURLWithPath: folder + "/gschemas.compiled"))
+        let r = session.run(
+            ["read", "gsettings:org.gnome.desktop.interface", "color-scheme"], extra: ["GSETTINGS_SCHEMA_DIR": folder])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        XCTAssertTrue(r.stderr.contains(folder + "/gschemas.compiled is corrupt"), r.stderr)
+    }
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("DesktopSettingsTests/Fixtures").path
+
+    /// A relocatable schema at its path; a dconf folder of keys under it, typed by what
+    /// they hold; `domains` lists the desktop schemas the user set a value of.
+    func testRelocatableSchemasFoldersAndDomains() throws {
+        let env = ["GSETTINGS_SCHEMA_DIR": Self.fixtures]
+        let d = "gsettings:org.example.desktop.profile:/org/example/profiles/one/"
+        XCTAssertEqual(session.run(["write", d, "columns", "120"], extra: env).status, 0)
+        XCTAssertEqual(session.tool(["dconf", "read", "/org/example/profiles/one/columns"]).stdout, "120\n")
+        XCTAssertEqual(session.run(["read", d, "columns"], extra: env).stdout, "120\n")
+        XCTAssertEqual(session.run(["write", d, "columns", "5"], extra: env).status, 2)
+        XCTAssertEqual(session.ok("write", "dconf:/my/app/", "volume", "5"), "")
+        XCTAssertEqual(session.ok("write", "dconf:/my/app/", "name", "hello world"), "")
+        XCTAssertEqual(session.ok("write", "dconf:/my/app/", "volume", "7"), "")
+        XCTAssertEqual(session.tool(["dconf", "read", "/my/app/volume"]).stdout, "7\n")
+        XCTAssertEqual(session.tool(["dconf", "read", "/my/app/name"]).stdout, "'hello world'\n")
+        XCTAssertEqual(session.ok("read", "dconf:/my/", "--json"), #"{"app/name":"hello world","app/volume":7}"# + "\n")
+        XCTAssertEqual(session.ok("write", "gsettings:org.gnome.desktop.interface", "color-scheme", "prefer-dark"), "")
+        XCTAssertEqual(session.ok("domains"), "gsettings:org.gnome.desktop.interface\n")
+        XCTAssertEqual(session.ok("delete", "dconf:/my/"), "")
+        XCTAssertEqual(session.tool(["dconf", "dump", "/my/"]).stdout, "")
+    }
+
+    /// Completion offers the installed schemas, a schema's keys, a key's choices, and the
+    /// user's dconf folders.
+    func testCompletesSchemasKeysChoicesAndFolders() throws {
+        func words(_ line: String...) -> [String] {
+            Array(session.run(["complete", "line"] + line).stdout.split(separator: "\n").dropFirst().map(String.init))
+        }
+        XCTAssertEqual(words("read", "gsettings:org.gnome.desktop.interf"), ["gsettings:org.gnome.desktop.interface"])
+        XCTAssertTrue(words("read", "gsettings:org.gnome.desktop.interface", "color-").contains("color-scheme"))
+        XCTAssertEqual(
+            words("write", "gsettings:org.gnome.desktop.interface", "color-scheme", ""),
+            ["default", "prefer-dark", "prefer-light"])
+        XCTAssertEqual(words("write", "gsettings:org.gnome.desktop.privacy", "disable-camera", ""), ["true", "false"])
+        XCTAssertEqual(session.ok("write", "dconf:/my/app/", "volume", "5"), "")
+        XCTAssertEqual(words("read", "dconf:/my/"), ["dconf:/my/", "dconf:/my/app/"])
+        XCTAssertEqual(words("read", "dconf:/my/app/", ""), ["volume"])
+        XCTAssertFalse(
+            words("read", "").contains { $0.hasPrefix("gsettings:") }, "an empty word completes plist domains")
+    }
+}
