@@ -1,3 +1,4 @@
+import PlistModel
 import SettingsStore
 
 /// The desktop's settings as domains: reads from the files dconf's own clients read (the
@@ -249,5 +250,41 @@ extension DesktopStore {
             }
         }
         return folders.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+}
+
+extension DesktopStore {
+    /// Every value the user set, as domains of the value model, for `capture`, `diff` and
+    /// `snapshot`: a folder a fixed schema owns as `gsettings:ID` (the keys of its types,
+    /// typed), every other key as `dconf:/FOLDER/` (its own folder, untyped). Sorted.
+    package func stateDomains() throws(DesktopError) -> [(name: String, values: PlistDictionary)] {
+        guard let user = profile.userDatabase, FileSystem.exists(user) else { return [] }
+        var owners: [String: DesktopSchema] = [:]
+        if try schemas.hasSchemas() {
+            for schema in try schemas.all() where schema.path != nil && owners[schema.path!] == nil {
+                owners[schema.path!] = schema
+            }
+        }
+        var domains: [String: PlistDictionary] = [:]
+        for (path, value) in try database(user).values(under: "/") {
+            let slash = path.lastIndex(of: "/")!
+            let folder = String(path[...slash]), name = String(path[path.index(after: slash)...])
+            if let schema = owners[folder], let key = schema.key(name), key.type == value.type {
+                domains[DesktopDomain.schemaPrefix + schema.id, default: [:]][name] = value.plistValue(typed: true)
+            } else {
+                domains[DesktopDomain.folderPrefix + folder, default: [:]][name] = value.plistValue(typed: false)
+            }
+        }
+        return domains.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }.map {
+            ($0.key, $0.value)
+        }
+    }
+
+    /// One domain's user values as a state domain (nil when it has none).
+    package func stateDomain(_ place: Place) throws(DesktopError) -> PlistDictionary? {
+        let values = try userValues(place)
+        guard !values.isEmpty else { return nil }
+        return PlistDictionary(
+            entries: values.map { .init(key: $0.key, value: $0.value.plistValue(typed: place.schema != nil)) })
     }
 }

@@ -1,3 +1,4 @@
+import DesktopSettings
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -225,6 +226,9 @@ struct Context {
     /// The domain argument, checked; `~` is the run's `$HOME`.
     /// A file-sync engine's conflict copy is never a domain (see `ConflictCopy`).
     func domainName(_ token: Token) throws(CLIError) -> DomainName {
+        // `gsettings:…` and `dconf:…` name the desktop's settings, never a file: a verb
+        // that does not take them yet says so (`DesktopCommand` runs those that do).
+        if DesktopDomain.isDesktop(token.text) { throw CLIError.desktopDomain(token.text) }
         let name: DomainName
         do throws(StoreError) { name = try DomainName(commandLine: token.text, environment: streams.environment) } catch
         {

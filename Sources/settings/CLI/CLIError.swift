@@ -35,6 +35,8 @@ enum CLIError: Error, Equatable {
     case domainMissing(String, file: String? = nil)
     /// A file-sync engine's conflict copy named as a domain; the domain it belongs to.
     case conflictCopy(String, of: String)
+    /// A desktop domain (`gsettings:…`, `dconf:…`) given to a verb that does not take one.
+    case desktopDomain(String)
     /// `write D K` with no value after the key.
     case valueMissing(key: String)
     /// `delete D K` of a key the domain does not have.
@@ -216,6 +218,11 @@ struct Diagnostic {
             return (
                 "\(name) is a file-sync conflict copy of \(domain), not a domain: "
                     + "settings conflicts --resolve \(domain) merges it back", 1
+            )
+        case .desktopDomain(let name):
+            return (
+                "\(name) is a desktop domain, which this verb does not take yet; "
+                    + "man settings, DESKTOP SETTINGS, lists the verbs that do", 2
             )
         case .valueMissing(let key):
             return ("no value after the key \(key): give one, as in write <domain> \(key) <value>\(unchanged)", 2)

@@ -2212,7 +2212,18 @@ enum ManPage {
         .BR import ;
         .B domains
         lists, after the plist domains, each schema the user has set a value of.
-        The other verbs (watch, diff, snapshot, capture, apply, history, undo, edit, check, sync)
+        .B capture
+        records them beside the plist domains: those named, or with none named every desktop
+        value the user set (a folder a fixed schema owns as its
+        .B gsettings:
+        domain, any other key as its folder's
+        .B dconf:
+        domain), and prints what changed as
+        .B settings
+        commands that replay it, so
+        .B "capture \-\- gnome\-control\-center"
+        answers which key a toggle changed.
+        The other verbs (watch, diff, snapshot, apply, history, undo, edit, check, sync)
         refuse them with status 2 for now.
         .PP
         Schemas are read from the compiled

@@ -1,3 +1,4 @@
+import DesktopSettings
 import PlistCodecs
 import PlistModel
 import SettingsCode
@@ -33,11 +34,22 @@ enum CaptureCommand {
         guard timeout != nil || !command.isEmpty || context.streams.processEndsAfterRun else {
             throw CLIError.usage("capture in process needs --timeout or a command")
         }
+        // The desktop's domains (`gsettings:…`, `dconf:…`) beside the plist ones: those named,
+        // or, with none named, every one the user set a value in.
+        let desktop = words.filter { DesktopDomain.isDesktop($0.text) }
+        words.removeAll { DesktopDomain.isDesktop($0.text) }
         let named = try DiffCommand.stateNames(words, &context)
         let store = context.store
         // A domain that cannot be read is said once, and left out of the comparison.
         var skipped: [StoreError] = []
-        let before = try SettingsState.live(named, in: store) { skipped.append($0) }
+        func live(_ skipped: (StoreError) -> Void) throws -> SettingsState {
+            var state =
+                named.isEmpty && !desktop.isEmpty
+                ? SettingsState() : try SettingsState.live(named, in: store, skipped: skipped)
+            state.domains += try DesktopCommand.state(desktop, every: named.isEmpty && desktop.isEmpty, &context)
+            return state
+        }
+        let before = try live { skipped.append($0) }
 
         var status: Int32 = 0
         let stop = try? CancelSignal()
@@ -49,7 +61,8 @@ enum CaptureCommand {
                 throw CLIError.cannotRun(command[0], error)
             }
         } else {
-            let what = named.isEmpty ? "every domain" : named.count == 1 ? named[0] : "\(named.count) domains"
+            let count = named.count + desktop.count
+            let what = count == 0 ? "every domain" : count == 1 ? (named + desktop.map(\.text))[0] : "\(count) domains"
             let until = timeout.map { "for \(CLI.seconds($0)) s" } ?? "until Ctrl-C"
             context.streams.error(Array("\(context.program): recording \(what) \(until)\n".utf8))
             _ = stop?.wait(seconds: timeout ?? WatchCommand.maximumTimeout)
@@ -57,7 +70,7 @@ enum CaptureCommand {
 
         // With no domain named, both states hold every domain: one made meanwhile was
         // absent before, one removed is absent now.
-        var after = try SettingsState.live(named, in: store) { _ in }
+        var after = try live { _ in }
         after.unreadable += before.unreadable
         for error in skipped { context.warn(Diagnostic(error, verbWrites: false).message) }
         let filter = NoiseFilter(ignored, builtIn: !all)

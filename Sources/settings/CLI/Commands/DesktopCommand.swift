@@ -13,18 +13,15 @@ enum DesktopCommand {
         "import",
     ]
 
-    /// Whether the verb's domain argument names a desktop domain.
+    /// Whether the verb is one of `verbs` and its domain argument names a desktop domain.
+    /// Any other verb meets a desktop name in `Context.domainName`, which refuses it
+    /// (`capture` takes them out first).
     static func names(_ verb: Verb, _ arguments: [Token]) -> Bool {
-        guard verb.takesDomain else { return false }
+        guard verb.takesDomain, verbs.contains(verb.name) else { return false }
         return arguments.first { !$0.text.hasPrefix("-") }.map { DesktopDomain.isDesktop($0.text) } ?? false
     }
 
     static func run(_ context: inout Context, _ verb: Verb, _ arguments: [Token]) throws {
-        guard verbs.contains(verb.name) else {
-            throw CLIError.usage(
-                "\(verb.name) does not take desktop domains; they take "
-                    + verbs.sorted().joined(separator: ", "))
-        }
         var arguments = arguments
         context.takeForce(&arguments)
         let (options, words) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: verb.name))
@@ -57,6 +54,27 @@ enum DesktopCommand {
         case "validate": try session.validate(&context, rest)
         case "export": try session.export(&context, rest)
         default: try session.importValues(&context, rest)
+        }
+    }
+
+    /// The desktop's part of a state (`capture`): each named desktop domain's user values
+    /// (nil: none), or with `every`, every desktop domain holding one. A desktop that cannot
+    /// be read is then a warning, and no domain.
+    static func state(_ named: [Token], every: Bool, _ context: inout Context) throws -> [(
+        name: String, values: PlistDictionary?
+    )] {
+        let store = DesktopStore(environment: context.store.environment)
+        guard every else {
+            return try named.map { token in
+                let place = try store.place(try DesktopDomain(token.text))
+                return (token.text, try store.stateDomain(place))
+            }
+        }
+        do throws(DesktopError) {
+            return try store.stateDomains().map { ($0.name, $0.values) }
+        } catch {
+            context.warn(error.message)
+            return []
         }
     }
 
@@ -141,8 +159,17 @@ enum DesktopCommand {
                     return try Variant.from(.string(text), as: type!)
                 case .maybe(.basic(UInt8(ascii: "s")))? where text != "nothing":
                     return .maybe(.string, .string(text))
-                case let type?: return try VariantParser.parse(text, as: type)
-                case nil: return (try? VariantParser.parse(text, as: nil)) ?? .string(text)
+                default:
+                    do { return try VariantParser.parse(text, as: type) } catch {
+                        // defaults' own form of a collection, a property list's XML: what
+                        // `capture` and `diff` print for a nested value.
+                        if text.hasPrefix("<"), let plain = try? ValueArguments.untyped(text) {
+                            if case .string = plain {} else { return try Variant.from(plain, as: type) }
+                        }
+                        // A new dconf key whose text is no GVariant value is a string.
+                        guard type != nil else { return .string(text) }
+                        throw error
+                    }
                 }
             } catch {
                 throw DesktopError.refused(key: key, reason: error.message)
