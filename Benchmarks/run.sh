@@ -20,6 +20,8 @@ command -v hyperfine >/dev/null || need+=(hyperfine)
 command -v /usr/bin/defaults >/dev/null || need+=(gnustep-base-runtime)
 [ -x /usr/bin/time ] || need+=(time)
 command -v dconf >/dev/null || need+=(dconf-cli)
+command -v dbus-daemon >/dev/null || need+=(dbus-daemon dconf-service)
+[ -f /usr/share/glib-2.0/schemas/org.gnome.desktop.interface.gschema.xml ] || need+=(gsettings-desktop-schemas)
 if ((${#need[@]})) && command -v apt-get >/dev/null; then
     apt-get install -y -qq "${need[@]}" >/dev/null
 fi
@@ -180,6 +182,35 @@ bench plutil-replace "$runs_small" "cp $work/Info.orig.plist $work/Info.plist" \
     "$settings plutil -replace CFBundleVersion -string 42 $work/Info.plist" \
     "$toolchain_plutil -replace CFBundleVersion -string 42 $work/Info.plist"
 
+# Issue 52: the desktop's settings against GLib's own tools, in a private D-Bus session
+# whose dconf service keeps its database in a folder of this run: a one-key read against
+# dconf read and gsettings get, a write against gsettings set (and the dconf write it runs),
+# and export --json of /org/gnome/ (every desktop key set) against dconf dump.
+if command -v dbus-daemon >/dev/null && command -v gsettings >/dev/null; then
+    desktop_env="XDG_CONFIG_HOME=$work/desktop XDG_RUNTIME_DIR=$work/desktop-run"
+    mkdir -p "$work/desktop" "$work/desktop-run" && chmod 700 "$work/desktop-run"
+    bus=$(env $desktop_env dbus-daemon --session --fork --print-address=1 --print-pid=1 \
+        --address="unix:path=$work/desktop-run/bus" | tr '\n' ' ')
+    desktop_env="$desktop_env DBUS_SESSION_BUS_ADDRESS=${bus%% *}"
+    trap 'kill ${bus##* } 2>/dev/null; rm -rf "$work"' EXIT
+    for schema in $(env $desktop_env gsettings list-schemas | grep '^org\.gnome\.desktop\.'); do
+        env $desktop_env "$settings" export "gsettings:$schema" "$work/desktop.json" --json --with-defaults &&
+            env $desktop_env "$settings" import "gsettings:$schema" "$work/desktop.json" --json
+    done
+    env $desktop_env "$settings" write gsettings:org.gnome.desktop.interface color-scheme prefer-dark
+    bench desktop-read "$runs_small" "" \
+        "env $desktop_env $settings read gsettings:org.gnome.desktop.interface color-scheme" \
+        "env $desktop_env dconf read /org/gnome/desktop/interface/color-scheme" \
+        "env $desktop_env gsettings get org.gnome.desktop.interface color-scheme"
+    bench desktop-write "$runs_small" "" \
+        "env $desktop_env $settings write gsettings:org.gnome.desktop.interface color-scheme prefer-dark" \
+        "env $desktop_env gsettings set org.gnome.desktop.interface color-scheme prefer-dark" \
+        "env $desktop_env dconf write /org/gnome/desktop/interface/color-scheme \"'prefer-dark'\""
+    bench desktop-export "$runs_small" "" \
+        "env $desktop_env $settings export dconf:/org/gnome/ - --json" \
+        "env $desktop_env dconf dump /org/gnome/"
+fi
+
 # Issue 34's rows: interleaved rounds, each ratio the median of the rounds' own ratios
 # (Benchmarks/pairs.py), as the issue measured them.
 pairs() { # NAME RUNS PREPARE COMMAND...
@@ -316,10 +347,16 @@ rows = [
     ("plutil -lint, 1,000 Info.plists", "plutil-lint", ["the toolchain's plutil (issue 51)"], [1.0]),
     ("PlistBuddy Set, one Info.plist", "plistbuddy-set", ["toolchain plutil -replace (issue 51)"], [1.0]),
     ("plutil -replace, one Info.plist", "plutil-replace", ["the toolchain's plutil (issue 51)"], [1.0]),
+    ("desktop key read", "desktop-read", ["dconf read (issue 52)", "gsettings get"], [1.0, None]),
+    ("desktop key write", "desktop-write", ["gsettings set (issue 52)", "dconf write (which it runs)"], [1.0, None]),
+    ("export --json of /org/gnome/", "desktop-export", ["dconf dump (issue 52)"], [1.0]),
 ]
 ok = True
 print(f"{'benchmark':32} {'settings':>10}   {'baseline':24} {'median':>10} {'ratio':>7}  target")
 for title, name, baselines, targets in rows:
+    if not os.path.exists(f"{work}/{name}.json"):
+        print(f"{title:32} not run here (its tools are missing)")
+        continue
     m, r = medians(name), ratios(name)
     for i, (base, target) in enumerate(zip(baselines, targets)):
         ratio = r[i]

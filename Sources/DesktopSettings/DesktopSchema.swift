@@ -1,36 +1,52 @@
 /// A GSettings schema, as its compiled file holds it: its id, the dconf path of a fixed
-/// schema (a relocatable one is given its path when named), and its keys.
+/// schema (a relocatable one is given its path when named), and its keys, each decoded
+/// when asked for: a one-key read decodes one key, not the schema's hundred.
 package struct DesktopSchema: Sendable {
     package let id: String
     /// The dconf folder its keys live in, ending in `/`; nil for a relocatable schema.
     package let path: String?
-    /// Its keys, sorted by name.
-    package let keys: [DesktopKey]
     /// The folder of the compiled file it came from, where its `.gschema.xml` texts are.
     package let folder: String
-
-    package func key(_ name: String) -> DesktopKey? {
-        keys.first { $0.name == name }
-    }
+    private let table: GVDB.Table
 
     /// A schema from its table in a compiled file.
     init(id: String, table: GVDB.Table, folder: String) throws(DesktopError) {
-        var path: String?
-        var keys: [DesktopKey] = []
-        for item in table.allItems where item.type == UInt8(ascii: "v") {
-            let name = try item.key()
-            if name == Array(".path".utf8) {
-                path = try item.value().text
-                continue
-            }
-            // `.gettext-domain`, `.extends`, `.list-of`, and children (`name/`) are not keys.
-            guard name.first != UInt8(ascii: "."), name.last != UInt8(ascii: "/") else { continue }
-            keys.append(try DesktopKey(name: String(decoding: name, as: UTF8.self), compiled: try item.value()))
-        }
         self.id = id
-        self.path = path
-        self.keys = keys.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+        self.table = table
         self.folder = folder
+        path = try table.item(Array(".path".utf8))?.value().text
+    }
+
+    /// The key named `name`, or nil when the schema has none.
+    package func key(_ name: String) throws(DesktopError) -> DesktopKey? {
+        let bytes = Array(name.utf8)
+        guard Self.isKeyName(bytes) else { return nil }
+        do throws(DesktopError) {
+            guard let item = try table.item(bytes), item.type == UInt8(ascii: "v") else { return nil }
+            return try DesktopKey(name: name, compiled: try item.value())
+        } catch {
+            throw error.file(folder + "/gschemas.compiled")
+        }
+    }
+
+    /// Every key, sorted by name.
+    package func keys() throws(DesktopError) -> [DesktopKey] {
+        var keys: [DesktopKey] = []
+        do throws(DesktopError) {
+            for item in table.allItems where item.type == UInt8(ascii: "v") {
+                let name = try item.key()
+                guard Self.isKeyName(name) else { continue }
+                keys.append(try DesktopKey(name: String(decoding: name, as: UTF8.self), compiled: try item.value()))
+            }
+        } catch {
+            throw error.file(folder + "/gschemas.compiled")
+        }
+        return keys.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    /// `.path`, `.gettext-domain`, `.extends`, `.list-of`, and children (`name/`) are not keys.
+    private static func isKeyName(_ name: some BidirectionalCollection<UInt8>) -> Bool {
+        name.first != UInt8(ascii: ".") && name.last != UInt8(ascii: "/") && !name.isEmpty
     }
 }
 

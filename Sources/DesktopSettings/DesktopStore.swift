@@ -62,7 +62,7 @@ package final class DesktopStore {
             else { throw .noSuchKey(schema: place.domain.name, key: name) }
             return nil
         }
-        guard let key = schema.key(name) else { throw .noSuchKey(schema: schema.id, key: name) }
+        guard let key = try schema.key(name) else { throw .noSuchKey(schema: schema.id, key: name) }
         return key
     }
 
@@ -102,7 +102,7 @@ package final class DesktopStore {
             let name = String(path.dropFirst(place.folder.count))
             if let schema = place.schema {
                 guard !name.contains("/") else { continue }
-                if ofTheKeysType { guard let key = schema.key(name), key.type == value.type else { continue } }
+                if ofTheKeysType { guard let key = try schema.key(name), key.type == value.type else { continue } }
             }
             found.append((name, value))
         }
@@ -114,7 +114,7 @@ package final class DesktopStore {
     package func effectiveValues(_ place: Place) throws(DesktopError) -> [(key: String, value: Variant)] {
         var names: [String]
         if let schema = place.schema {
-            names = schema.keys.map(\.name)
+            names = try schema.keys().map(\.name)
         } else {
             var all = Set<String>()
             for path in [profile.userDatabase].compactMap({ $0 }) + profile.systemDatabases {
@@ -269,7 +269,7 @@ extension DesktopStore {
         for (path, value) in try database(user).values(under: "/") {
             let slash = path.lastIndex(of: "/")!
             let folder = String(path[...slash]), name = String(path[path.index(after: slash)...])
-            if let schema = owners[folder], let key = schema.key(name), key.type == value.type {
+            if let schema = owners[folder], let key = try schema.key(name), key.type == value.type {
                 domains[DesktopDomain.schemaPrefix + schema.id, default: [:]][name] = value.plistValue(typed: true)
             } else {
                 domains[DesktopDomain.folderPrefix + folder, default: [:]][name] = value.plistValue(typed: false)

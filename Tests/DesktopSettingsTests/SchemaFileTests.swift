@@ -12,10 +12,10 @@ final class SchemaFileTests: XCTestCase {
         let schema = try Fixture.schema()
         let expected = try Fixture.pairs("defaults.tsv")
         XCTAssertEqual(
-            schema.keys.map(\.name),
+            try schema.keys().map(\.name),
             expected.map(\.0).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
         for (name, printed) in expected {
-            let key = try XCTUnwrap(schema.key(name), name)
+            let key = try XCTUnwrap(try schema.key(name), name)
             XCTAssertEqual(key.defaultValue.gvariantText, printed, name)
             XCTAssertEqual(try VariantParser.parse(printed, as: key.type), key.defaultValue, name)
         }
@@ -24,12 +24,13 @@ final class SchemaFileTests: XCTestCase {
 
     func testRulesAreGsettingsRanges() throws {
         let schema = try Fixture.schema()
-        XCTAssertEqual(schema.key("scheme")?.allowed, .enumeration(["default", "prefer-dark", "prefer-light"]))
-        XCTAssertEqual(schema.key("days")?.allowed, .flags(["monday", "tuesday", "wednesday"]))
-        XCTAssertEqual(schema.key("size")?.allowed, .choices(["small", "large"]))
+        XCTAssertEqual(try schema.key("scheme")?.allowed, .enumeration(["default", "prefer-dark", "prefer-light"]))
+        XCTAssertEqual(try schema.key("days")?.allowed, .flags(["monday", "tuesday", "wednesday"]))
+        XCTAssertEqual(try schema.key("size")?.allowed, .choices(["small", "large"]))
         XCTAssertEqual(
-            schema.key("delay")?.allowed, .range(.unsigned(0, UInt8(ascii: "u")), .unsigned(3600, UInt8(ascii: "u"))))
-        XCTAssertEqual(schema.key("enabled")?.allowed, .any)
+            try schema.key("delay")?.allowed,
+            .range(.unsigned(0, UInt8(ascii: "u")), .unsigned(3600, UInt8(ascii: "u"))))
+        XCTAssertEqual(try schema.key("enabled")?.allowed, .any)
         XCTAssertEqual(
             try SchemaSource(environment: Fixture.environment()).schema("org.example.desktop.profile").path, nil)
     }
@@ -37,7 +38,7 @@ final class SchemaFileTests: XCTestCase {
     func testRefusesWhatGSettingsRefuses() throws {
         let schema = try Fixture.schema()
         func refusal(_ key: String, _ text: String) throws -> String? {
-            let key = try XCTUnwrap(schema.key(key))
+            let key = try XCTUnwrap(try schema.key(key))
             return key.refusal(try VariantParser.parse(text, as: key.type))
         }
         XCTAssertNil(try refusal("scheme", "'prefer-dark'"))
@@ -48,7 +49,7 @@ final class SchemaFileTests: XCTestCase {
         XCTAssertNil(try refusal("delay", "uint32 3600"))
         XCTAssertEqual(try refusal("delay", "uint32 3601"), "uint32 3601 is outside uint32 0 to uint32 3600")
         XCTAssertNotNil(try refusal("scale", "0.4"))
-        XCTAssertNotNil(schema.key("enabled")!.refusal(.int32(1)))
+        XCTAssertNotNil(try schema.key("enabled")!.refusal(.int32(1)))
     }
 
     func testListsSchemasAndRefusesMissingOnes() throws {
@@ -95,7 +96,7 @@ final class SchemaFileTests: XCTestCase {
                     return
                 }
                 let schema = try DesktopSchema(id: "org.example.desktop", table: try item.subtable(), folder: "")
-                for key in schema.keys { _ = key.defaultValue.gvariantText }
+                for key in try schema.keys() { _ = key.defaultValue.gvariantText }
                 read += 1
             } catch {
                 XCTAssertEqual(error.status, 3, "\(error)")
@@ -129,7 +130,7 @@ final class SchemaFileTests: XCTestCase {
 
     /// Each default in the value model and back is itself, typed by the schema or not.
     func testValuesRoundTripThroughTheValueModel() throws {
-        for key in try Fixture.schema().keys {
+        for key in try Fixture.schema().keys() {
             let typed = key.defaultValue.plistValue(typed: true)
             XCTAssertEqual(try Variant.from(typed, as: key.type), key.defaultValue, key.name)
             let untyped = key.defaultValue.plistValue(typed: false)

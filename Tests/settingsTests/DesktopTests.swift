@@ -29,7 +29,7 @@ final class DesktopTests: XCTestCase {
         for id in try source.ids() where id.hasPrefix("org.gnome.desktop.") {
             let schema = try source.schema(id)
             guard schema.path != nil else { continue }
-            found.append((schema, schema.keys.map { ($0, Self.changed($0)) }))
+            found.append((schema, try schema.keys().map { ($0, Self.changed($0)) }))
         }
         XCTAssertGreaterThan(found.count, 30, "gsettings-desktop-schemas must be installed")
         return found

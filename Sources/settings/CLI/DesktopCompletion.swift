@@ -28,7 +28,7 @@ enum DesktopCompletion {
     static func keys(of domain: String, _ context: Context) -> [String] {
         let store = DesktopStore(environment: context.store.environment)
         guard let place = try? store.place(try DesktopDomain(domain)) else { return [] }
-        if let schema = place.schema { return schema.keys.map(\.name) }
+        if let schema = place.schema { return ((try? schema.keys()) ?? []).map(\.name) }
         return ((try? store.effectiveValues(place)) ?? []).map(\.key)
     }
 

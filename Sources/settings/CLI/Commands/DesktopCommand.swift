@@ -41,7 +41,7 @@ enum DesktopCommand {
             for (key, _) in try store.userValues(place) { context.print(key) }
         case "list-keys":
             try expectAtMost(0, rest)
-            let names = try place.schema.map { $0.keys.map(\.name) } ?? store.effectiveValues(place).map(\.key)
+            let names = try place.schema.map { try $0.keys().map(\.name) } ?? store.effectiveValues(place).map(\.key)
             for name in names { context.print(name) }
         case "describe": try session.describe(&context, rest)
         case "range":
@@ -204,7 +204,7 @@ enum DesktopCommand {
                 let texts = SchemaTexts.of(name, in: schema)
                 return context.print(texts.description ?? texts.summary ?? "")
             }
-            for key in schema.keys {
+            for key in try schema.keys() {
                 var line = "\(key.name): " + key.rangeText.split(separator: "\n").joined(separator: " ")
                 line += ", default \(key.defaultValue.gvariantText)"
                 let texts = SchemaTexts.of(key.name, in: schema)
@@ -220,7 +220,7 @@ enum DesktopCommand {
             guard let schema = place.schema else { throw CLIError.noSchema(domain: place.domain.name, key: nil) }
             var problems: [String] = []
             for (name, value) in try store.userValues(place, ofTheKeysType: false) {
-                guard let key = schema.key(name) else {
+                guard let key = try schema.key(name) else {
                     problems.append("\(name): not a key of the schema \(schema.id)")
                     continue
                 }
