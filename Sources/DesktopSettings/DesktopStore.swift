@@ -48,6 +48,9 @@ package final class DesktopStore {
         }
     }
 
+    /// Reads every database again from here on: a watch after a change.
+    package func forgetDatabases() { databases = [:] }
+
     private func database(_ path: String) throws(DesktopError) -> DconfDatabase {
         if let known = databases[path] { return known }
         let database = try DconfDatabase(path)

@@ -432,7 +432,6 @@ final class DesktopTests: XCTestCase {
     /// for a plist file's.
     func testOtherVerbsRefuseDesktopDomainsAndMakeNoFile() throws {
         for words in [
-            ["watch", "gsettings:org.gnome.desktop.interface", "--timeout", "0"],
             ["diff", "gsettings:org.gnome.desktop.interface", "dconf:/org/"], ["snapshot", "dconf:/org/"],
             ["rename", "gsettings:org.gnome.desktop.interface", "a", "b"],
             ["history", "gsettings:org.gnome.desktop.interface"],
@@ -444,5 +443,31 @@ final class DesktopTests: XCTestCase {
         }
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: h.config).filter { $0.hasSuffix(".plist") }, [])
+    }
+
+    /// `watch` reports what dconf's service changes in the domain, one line a key, as a
+    /// plist domain's watch does; nothing within the timeout is status 124.
+    func testWatchReportsWhatGsettingsChanges() throws {
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: Harness.settings)
+        watch.arguments = ["watch", "gsettings:org.gnome.desktop.interface", "--count", "3", "--timeout", "20"]
+        watch.environment = h.environment(session.variables)
+        let out = Pipe()
+        watch.standardOutput = out
+        try watch.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertEqual(
+            session.tool(["gsettings", "set", "org.gnome.desktop.interface", "color-scheme", "prefer-dark"]).status, 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertEqual(session.run(["write", "gsettings:org.gnome.desktop.interface", "cursor-size", "48"]).status, 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertEqual(session.tool(["gsettings", "reset", "org.gnome.desktop.interface", "color-scheme"]).status, 0)
+        watch.waitUntilExit()
+        XCTAssertEqual(watch.terminationStatus, 0)
+        XCTAssertEqual(
+            String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            "color-scheme\tprefer-dark\ncursor-size\t48\ncolor-scheme\t(deleted)\n")
+        let idle = session.run(["watch", "dconf:/org/gnome/", "--timeout", "0.3"])
+        XCTAssertEqual(idle.status, 124, idle.stderr)
     }
 }

@@ -2223,8 +2223,13 @@ enum ManPage {
         commands that replay it, so
         .B "capture \-\- gnome\-control\-center"
         answers which key a toggle changed.
-        The other verbs (watch, diff, snapshot, apply, history, undo, edit, check, sync)
-        refuse them with status 2 for now.
+        .B watch
+        prints a line per key as dconf's service changes the user's values in the domain
+        (without
+        .B \-\-exec
+        for now).
+        The other verbs (diff, snapshot, apply, history, undo, edit, check, sync) refuse them
+        with status 2 for now.
         .PP
         Schemas are read from the compiled
         .B gschemas.compiled

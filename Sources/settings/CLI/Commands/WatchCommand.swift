@@ -1,3 +1,4 @@
+import DesktopSettings
 import PlistModel
 import PlistCodecs
 import SettingsCode
@@ -49,6 +50,7 @@ enum WatchCommand {
 
     static func watch(_ context: inout Context, _ arguments: [Token]) throws {
         guard let domainToken = arguments.first else { throw CLIError.usage("watch needs a domain") }
+        if DesktopDomain.isDesktop(domainToken.text) { return try watchDesktop(&context, arguments) }
         let domain = try context.domainName(domainToken)
         let options = try parse(Array(arguments.dropFirst()))
         let watcher = try DomainWatcher(
@@ -120,6 +122,44 @@ enum WatchCommand {
         }
     }
 
+    /// `watch gsettings:… | dconf:…`: the same lines, as dconf's service changes the user's
+    /// values (`DesktopWatcher`); `--exec` is not offered for them yet.
+    static func watchDesktop(_ context: inout Context, _ arguments: [Token]) throws {
+        let options = try parse(Array(arguments.dropFirst()))
+        guard options.exec == nil else { throw CLIError.usage("--exec does not work on desktop domains yet") }
+        let store = DesktopStore(environment: context.store.environment)
+        let name = arguments[0].text
+        let watcher = try DesktopWatcher(
+            store: store, place: try store.place(try DesktopDomain(name)), debounce: options.debounce)
+        context.streams.endQuietlyOnSignals()
+        let streams = context.streams
+        let emit = { (event: Event) throws(CLIError) in
+            do throws(Errno) { try streams.output(options.json ? json(event, domain: name) : text(event)) } catch {
+                throw CLIError.outputFailed(error)
+            }
+        }
+        if options.initial {
+            let initial = watcher.values.sortedEntries.map { KeyChange(key: $0.key, old: nil, new: $0.value) }
+            for event in events(initial, options.selectors) { try emit(event.initial) }
+        }
+        var printed = 0
+        let deadline = options.timeout.map { DomainWatcher.clock() + $0 }
+        while options.count.map({ printed < $0 }) ?? true {
+            let left = deadline.map { max(0, $0 - DomainWatcher.clock()) }
+            guard let changes = try watcher.next(timeout: left) else { break }
+            for event in events(changes, options.selectors) {
+                try emit(event)
+                printed += 1
+                if let count = options.count, printed >= count { break }
+            }
+        }
+        if let timeout = options.timeout, printed == 0 {
+            context.error.append(
+                contentsOf: "\(context.program): no change to \(name) in \(CLI.seconds(timeout)) s\n".utf8)
+            context.status = 124
+        }
+    }
+
     /// The lines one batch of key changes makes: every changed key when nothing was
     /// selected, else each selector that saw a change, in the order they were given.
     static func events(_ changes: [KeyChange], _ selectors: [Selector]) -> [Event] {
@@ -161,9 +201,11 @@ enum WatchCommand {
 
     /// A JSON Lines record: `{"domain","key","path","change","old","new"}`, a value
     /// that is not there (before a new key, after a deletion) as `null`.
-    private static func json(_ event: Event, domain: DomainName) -> [UInt8] {
+    private static func json(_ event: Event, domain: DomainName) -> [UInt8] { json(event, domain: domain.displayName) }
+
+    private static func json(_ event: Event, domain: String) -> [UInt8] {
         var line = Array("{\"domain\":".utf8)
-        line += JSONWriter.encode(.string(domain.displayName))
+        line += JSONWriter.encode(.string(domain))
         line += Array(",\"key\":".utf8) + JSONWriter.encode(.string(event.key))
         line += Array(",\"path\":".utf8) + JSONWriter.encode(.string(event.path.pointer))
         line += Array(",\"change\":\"\(event.kind.rawValue)\",\"old\":".utf8)
