@@ -54,12 +54,12 @@ final class DesktopTests: XCTestCase {
         }
     }
 
-    /// `gsettings list-recursively SCHEMA`, as key → printed value (its own keys only).
-    func listed(_ id: String) -> [String: String] {
-        var values: [String: String] = [:]
-        for line in session.tool(["gsettings", "list-recursively", id]).stdout.split(separator: "\n") {
+    /// `gsettings list-recursively` of every schema, as schema → key → printed value.
+    func listed() -> [String: [String: String]] {
+        var values: [String: [String: String]] = [:]
+        for line in session.tool(["gsettings", "list-recursively"]).stdout.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
-            if parts.count == 3, parts[0] == id { values[parts[1]] = parts[2] }
+            if parts.count == 3 { values[parts[0], default: [:]][parts[1]] = parts[2] }
         }
         return values
     }
@@ -68,16 +68,19 @@ final class DesktopTests: XCTestCase {
     /// the schema), reads back the same in `gsettings`: types, enums, flags, tuples.
     func testEveryKeyWrittenIsWhatGsettingsGets() throws {
         var keys = 0
-        for (schema, values) in try desktopSchemas() {
+        let schemas = try desktopSchemas()
+        for (schema, values) in schemas {
             var json = PlistDictionary()
             for (key, value) in values { json[key.name] = value.plistValue(typed: true) }
             let file = h.file(
                 schema.id + ".json", String(decoding: JSONWriter.encode(.dict(json), pretty: false), as: UTF8.self))
             let r = session.run(["import", "gsettings:" + schema.id, file, "--json"])
             XCTAssertEqual(r.status, 0, "\(schema.id): \(r.stderr)")
-            let got = listed(schema.id)
+        }
+        let got = listed()
+        for (schema, values) in schemas {
             for (key, value) in values {
-                XCTAssertEqual(got[key.name], value.gvariantText, "\(schema.id) \(key.name)")
+                XCTAssertEqual(got[schema.id]?[key.name], value.gvariantText, "\(schema.id) \(key.name)")
                 keys += 1
             }
         }
