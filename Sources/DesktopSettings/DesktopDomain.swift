@@ -43,11 +43,31 @@ package struct DesktopDomain: Equatable, Sendable {
 
     private static let idBytes = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_".utf8)
 
-    /// A dconf folder: starts and ends with `/`, with no `//`.
+    /// A dconf folder: starts and ends with `/`, with no `//`, each name in it one
+    /// `isKeyName` allows.
     package static func isFolder(_ path: String) -> Bool {
-        path.hasPrefix("/") && path.hasSuffix("/") && !path.contains("//")
+        path.hasPrefix("/") && path.hasSuffix("/")
+            && (path == "/"
+                || path.dropFirst().dropLast().split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+                    isKeyName(String($0))
+                })
     }
 
-    /// A key's name: not empty, no `/` (dconf's rule for a key in its folder).
-    package static func isKeyName(_ name: String) -> Bool { !name.isEmpty && !name.contains("/") }
+    /// A key's name (or a folder's): not empty, no `/` (dconf's rule), and one dconf's own
+    /// `dump` and `load` can carry, as GLib's key files hold keys: no `=`, `[`, `]`, line
+    /// break or other control character, no space first or last.
+    package static func isKeyName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, let last = name.unicodeScalars.last, first != " ", last != " "
+        else {
+            return false
+        }
+        return name.unicodeScalars.allSatisfy { scalar in
+            !"/=[]".unicodeScalars.contains(scalar) && scalar.value >= 0x20 && scalar.value != 0x7F
+        }
+    }
+
+    /// A key below a dconf folder: its folders' names and its own, each `isKeyName`.
+    package static func isRelativeKey(_ path: String) -> Bool {
+        path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { isKeyName(String($0)) }
+    }
 }

@@ -13,6 +13,8 @@ package enum DesktopError: Error, Equatable, Sendable {
     case needsPath(String)
     case pathNotTaken(String)
     case badPath(String)
+    /// A dconf key name dconf's own dump and load could not carry.
+    case badKey(String)
     /// Nothing to write through: no dconf or gsettings program, or no D-Bus session.
     case noDesktop(String)
     /// A value the key's type, range or choices refuse.
@@ -32,7 +34,11 @@ package enum DesktopError: Error, Equatable, Sendable {
         case .noSuchKey(let schema, let key): "the schema \(schema) has no key \(key)"
         case .needsPath(let id): "\(id) is relocatable: name it with its path, as gsettings:\(id):/path/to/it/"
         case .pathNotTaken(let id): "\(id) has its own path; name it without one"
-        case .badPath(let path): "\(path) is not a dconf path: it starts and ends with /, with no //"
+        case .badPath(let path):
+            "\(path) is not a dconf folder: it starts and ends with /, with no // and no =, [, ] or control character"
+        case .badKey(let key):
+            "\(key) is not a dconf key name: no =, [, ], control character or space first or last, "
+                + "which dconf dump and load could not carry"
         case .noDesktop(let reason): "no desktop settings here: \(reason)"
         case .refused(let key, let reason): "\(key): \(reason)"
         case .locked(let key): "\(key) is locked by the administrator (a dconf lock)"
@@ -45,7 +51,7 @@ package enum DesktopError: Error, Equatable, Sendable {
     package var status: Int32 {
         switch self {
         case .noSuchSchema, .noSuchKey: 1
-        case .needsPath, .pathNotTaken, .badPath, .refused: 2
+        case .needsPath, .pathNotTaken, .badPath, .badKey, .refused: 2
         case .corrupt, .corruptFile, .noSchemas, .noDesktop: 3
         case .locked, .writerFailed: 4
         }

@@ -61,8 +61,7 @@ package final class DesktopStore {
     /// The schema's key, or why there is none.
     package func key(_ place: Place, _ name: String) throws(DesktopError) -> DesktopKey? {
         guard let schema = place.schema else {
-            guard DesktopDomain.isKeyName(name) || !name.hasPrefix("/") && !name.hasSuffix("/") && !name.contains("//")
-            else { throw .noSuchKey(schema: place.domain.name, key: name) }
+            guard DesktopDomain.isRelativeKey(name) else { throw .badKey(name) }
             return nil
         }
         guard let key = try schema.key(name) else { throw .noSuchKey(schema: schema.id, key: name) }

@@ -323,7 +323,10 @@ final class DesktopTests: XCTestCase {
                 ["read", "gsettings:org.example.desktop.profile", "font"], ["GSETTINGS_SCHEMA_DIR": Self.fixtures], 2,
                 "relocatable"
             ),
-            (["read", "dconf:/a//b/", "k"], [:], 2, "not a dconf path"),
+            (["read", "dconf:/a//b/", "k"], [:], 2, "not a dconf folder"),
+            (["write", "dconf:/a/", "k=v", "1"], [:], 2, "not a dconf key name"),
+            (["write", "dconf:/a/", "line\nbreak", "1"], [:], 2, "not a dconf key name"),
+            (["write", "dconf:/a[1]/", "k", "1"], [:], 2, "not a dconf folder"),
         ] {
             let r = session.run(words, extra: extra)
             XCTAssertEqual(r.status, status, "\(words) \(extra): \(r.stderr)")
