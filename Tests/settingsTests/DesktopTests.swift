@@ -476,4 +476,79 @@ final class DesktopTests: XCTestCase {
         let idle = session.run(["watch", "dconf:/org/gnome/", "--timeout", "0.3"])
         XCTAssertEqual(idle.status, 124, idle.stderr)
     }
+
+    /// One desired-state file holds desktop and plist keys; `apply` makes both true,
+    /// `--check` then finds nothing; dropping a key gives it back what it held before
+    /// (its schema's default when it held nothing), and a key someone changed since is
+    /// left as they set it.
+    func testApplyHoldsDesktopAndPlistKeysAndPrunes() throws {
+        XCTAssertEqual(
+            session.tool(["gsettings", "set", "org.gnome.desktop.interface", "cursor-size", "32"]).status, 0)
+        let first = h.file(
+            "home.json",
+            #"""
+            {"gsettings:org.gnome.desktop.interface": {"color-scheme": "prefer-dark", "cursor-size": 48},
+             "gsettings:org.gnome.desktop.input-sources": {"sources": [["xkb", "us"], ["xkb", "de"]]},
+             "gsettings:org.gnome.desktop.session": {"idle-delay": 600},
+             "com.example.app": {"volume": 3}}
+            """#)
+        XCTAssertEqual(session.run(["apply", first, "--check"]).status, 1)
+        let r = session.run(["apply", first])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("--- gsettings:org.gnome.desktop.interface\n"), r.stdout)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "48")
+        XCTAssertEqual(
+            session.gsettings("org.gnome.desktop.input-sources", "sources"), "[('xkb', 'us'), ('xkb', 'de')]")
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.session", "idle-delay"), "uint32 600")
+        XCTAssertEqual(session.ok("read", "com.example.app", "volume"), "3\n")
+        XCTAssertEqual(session.run(["apply", first, "--check"]).status, 0)
+        // Someone changes one of the keys the apply set.
+        XCTAssertEqual(session.tool(["gsettings", "set", "org.gnome.desktop.session", "idle-delay", "900"]).status, 0)
+        let second = h.file(
+            "home.json",
+            #"{"gsettings:org.gnome.desktop.interface": {"color-scheme": "prefer-dark"}, "com.example.app": {}}"#)
+        let pruned = session.run(["apply", second])
+        XCTAssertEqual(pruned.status, 0, pruned.stderr)
+        XCTAssertTrue(
+            pruned.stderr.contains("idle-delay was changed since it was applied: left as it is"), pruned.stderr)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "32", "the value before")
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.input-sources", "sources"), "@a(ss) []", "the default")
+        XCTAssertEqual(session.tool(["dconf", "read", "/org/gnome/desktop/input-sources/sources"]).stdout, "")
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.session", "idle-delay"), "uint32 900", "their value")
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "color-scheme"), "'prefer-dark'")
+    }
+
+    /// A value the schema refuses stops the whole apply before anything is written; a
+    /// dconf that fails mid-apply leaves the record of what each key held, so the run
+    /// after it converges and a later prune still gives the first values back.
+    func testApplyRefusesBeforeWritingAndSurvivesAFailingDconf() throws {
+        let bad = h.file(
+            "bad.json",
+            #"{"com.example.app": {"volume": 3}, "gsettings:org.gnome.desktop.interface": {"color-scheme": "dark"}}"#)
+        let refused = session.run(["apply", bad])
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+        XCTAssertEqual(session.run(["read", "com.example.app"]).status, 1, "nothing written")
+        // A dconf that cannot load: the apply fails with one line, status 4.
+        let fake = h.files + "/bin"
+        try FileManager.default.createDirectory(atPath: fake, withIntermediateDirectories: true)
+        try "#!/bin/sh\necho 'error: the disk is full' >&2\nexit 1\n".write(
+            toFile: fake + "/dconf", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake + "/dconf")
+        XCTAssertEqual(
+            session.tool(["gsettings", "set", "org.gnome.desktop.interface", "cursor-size", "32"]).status, 0)
+        let desired = h.file(
+            "desired.json",
+            #"{"gsettings:org.gnome.desktop.interface": {"cursor-size": 64, "color-scheme": "prefer-dark"}}"#)
+        let failed = session.run(["apply", desired, "--as", "home"], extra: ["PATH": fake + ":/usr/bin:/bin"])
+        XCTAssertEqual(failed.status, 4, failed.stderr)
+        XCTAssertTrue(failed.stderr.contains("the disk is full"), failed.stderr)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "32")
+        XCTAssertEqual(session.run(["apply", desired, "--as", "home"]).status, 0)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "64")
+        let empty = h.file("empty.json", "{}")
+        XCTAssertEqual(session.run(["apply", empty, "--as", "home"]).status, 0)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "32")
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "color-scheme"), "'default'")
+    }
 }

@@ -2228,8 +2228,21 @@ enum ManPage {
         (without
         .B \-\-exec
         for now).
-        The other verbs (diff, snapshot, apply, history, undo, edit, check, sync) refuse them
-        with status 2 for now.
+        .B apply
+        takes a desired-state file that names desktop domains beside plist ones, with
+        .B \-\-check
+        and
+        .BR \-\-dry\-run :
+        every desktop value is checked before anything is written, each domain's keys are set in
+        one
+        .BR "dconf load" ,
+        and what each key held before is kept in
+        .BI $XDG_STATE_HOME/settings/apply/ NAME .desktop.json
+        (written, with every key about to change, before dconf is asked for any change), so a key
+        dropped from a later desired state gets that value back, or its schema's default when it
+        held none, unless someone changed it since: their value stays, and a warning says so.
+        The other verbs (diff, snapshot, history, undo, edit, check, sync) refuse them with
+        status 2 for now.
         .PP
         Schemas are read from the compiled
         .B gschemas.compiled

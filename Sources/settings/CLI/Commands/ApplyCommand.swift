@@ -1,3 +1,4 @@
+import DesktopSettings
 import PlistCodecs
 import PlistModel
 import SettingsCode
@@ -24,15 +25,29 @@ enum ApplyCommand {
         } else {
             bytes = try PlistFiles.read(file.text)
         }
-        let desired = try DesiredFile.read(bytes, name: file.text == "-" ? "standard input" : file.text)
+        var desired = try DesiredFile.read(bytes, name: file.text == "-" ? "standard input" : file.text)
+        // The desktop's domains (`gsettings:…`, `dconf:…`) are applied through dconf beside
+        // the plist ones (`DesktopApply`), under the same record name.
+        let desktopDomains = desired.state.domains.filter { DesktopDomain.isDesktop($0.name) }
+        let desktopAbsent = desired.absentKeys.filter { DesktopDomain.isDesktop($0.domain) }
+        desired.state.domains.removeAll { DesktopDomain.isDesktop($0.name) }
+        desired.absentKeys.removeAll { DesktopDomain.isDesktop($0.domain) }
         // A snapshot names each domain with its host; a host given too would make its plain
         // domains another's, and its restore remove them.
         if desired.isSnapshot, context.host != .any {
             throw CLIError.usage("a snapshot names its ByHost domains itself: apply it without -currentHost or -host")
         }
         // `-currentHost apply`: the file's plain domain names are this host's ByHost files.
-        let engine = DesiredState(store: context.store, name: given ?? recordName(of: file.text), host: context.host)
+        let recordName = given ?? recordName(of: file.text)
+        let engine = DesiredState(store: context.store, name: recordName, host: context.host)
+        let desktop = DesktopApply(
+            store: DesktopStore(environment: context.store.environment), stateStore: context.store, name: recordName)
         try engine.holdingLock {
+            // Worked out first, so a desktop value refused stops the run before any write.
+            let desktopPlan = try desktop.plan(desktopDomains, absent: desktopAbsent)
+            for note in desktopPlan.notes { context.warn(note) }
+            let desktopDifference = StateDiff(
+                domains: desktopPlan.domains.compactMap { StateDiff.domain($0.name, $0.current, $0.planned) })
             let plan: DesiredState.Plan
             do { plan = try engine.plan(desired) } catch ApplyError.refused(let problems) {
                 for problem in problems where problems.count > 1 {
@@ -43,8 +58,8 @@ enum ApplyCommand {
             for note in plan.notes { context.warn(note) }
             if check || dryRun {
                 let difference = plan.difference
-                context.output += difference.text(headings: true)
-                if check, !difference.isEmpty { context.status = 1 }
+                context.output += difference.text(headings: true) + desktopDifference.text(headings: true)
+                if check, !difference.isEmpty || !desktopDifference.isEmpty { context.status = 1 }
                 return
             }
             // What was done, not what was meant: a domain that failed, and those after it,
@@ -52,6 +67,9 @@ enum ApplyCommand {
             do {
                 let (done, _) = try engine.runReporting(plan)
                 context.output += plan.difference(of: done).text(headings: true)
+                let desktopDone = Set(try desktop.run(desktopPlan))
+                context.output += StateDiff(domains: desktopDifference.domains.filter { desktopDone.contains($0.name) })
+                    .text(headings: true)
             } catch ApplyError.partial(let done, let written, let failed, let error) {
                 context.output += plan.difference(of: done).text(headings: true)
                 throw ApplyError.partial(applied: done, written: written, failed: failed, error)
