@@ -2197,6 +2197,7 @@ enum ManPage {
         .BR read ,
         .BR read\-type ,
         .BR write ,
+        .BR check ,
         .B delete
         and
         .B reset
@@ -2241,8 +2242,8 @@ enum ManPage {
         (written, with every key about to change, before dconf is asked for any change), so a key
         dropped from a later desired state gets that value back, or its schema's default when it
         held none, unless someone changed it since: their value stays, and a warning says so.
-        The other verbs (diff, snapshot, history, undo, edit, check, sync) refuse them with
-        status 2 for now.
+        The other verbs (diff, snapshot, history, undo, edit, sync) refuse them with status 2
+        for now.
         .PP
         Schemas are read from the compiled
         .B gschemas.compiled

@@ -9,8 +9,8 @@ import SettingsStore
 enum DesktopCommand {
     /// The verbs that take a desktop domain.
     static let verbs: Set<String> = [
-        "read", "read-type", "write", "delete", "reset", "keys", "list-keys", "describe", "range", "validate", "export",
-        "import",
+        "read", "read-type", "write", "check", "delete", "reset", "keys", "list-keys", "describe", "range", "validate",
+        "export", "import",
     ]
 
     /// Whether the verb is one of `verbs` and its domain argument names a desktop domain.
@@ -24,6 +24,8 @@ enum DesktopCommand {
     static func run(_ context: inout Context, _ verb: Verb, _ arguments: [Token]) throws {
         var arguments = arguments
         context.takeForce(&arguments)
+        let verbose = verb.name == "check" && arguments.first?.text == "-v"
+        if verbose { arguments.removeFirst() }
         let (options, words) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: verb.name))
         guard options.path == nil else { throw CLIError.usage("-p does not reach inside desktop values yet") }
         guard let domainToken = words.first else { throw CLIError.usage("\(verb.name) needs a domain") }
@@ -35,6 +37,7 @@ enum DesktopCommand {
         case "read": try session.read(&context, rest)
         case "read-type": try session.readType(&context, rest)
         case "write": try session.write(&context, rest)
+        case "check": try session.check(&context, rest, verbose: verbose)
         case "delete", "reset": try session.reset(&context, rest, verb: verb.name)
         case "keys":
             try expectAtMost(0, rest)
@@ -130,17 +133,35 @@ enum DesktopCommand {
             let name = words[0].text
             let key = try store.key(place, name)
             let type = try key?.type ?? store.read(place, name)?.0.type
-            let value = try Self.value(Array(words.dropFirst()), type: type, key: name)
+            let value = try Self.value(Array(words.dropFirst()), type: type, key: name, json: options.json)
             try store.write(place, [(name, value)])
+        }
+
+        /// `check [-v] D K VALUE`: status 0 when the key holds what `write` would store, as
+        /// applications see it (a schema's default is no value), else 1; `-v` says
+        /// `equal`, `differs: VALUE (TYPE)` or `missing`.
+        func check(_ context: inout Context, _ words: [Token], verbose: Bool) throws {
+            guard words.count >= 2 else { throw CLIError.usage("check needs a domain, a key and a value") }
+            let name = words[0].text
+            let found = try store.read(place, name)
+            let type = try store.key(place, name)?.type ?? found?.0.type
+            let value = try Self.value(Array(words.dropFirst()), type: type, key: name, json: options.json)
+            let current = found.flatMap { $0.1 == .schemaDefault ? nil : $0.0 }
+            if current != value { context.status = 1 }
+            guard verbose else { return }
+            guard let current else { return context.print("missing") }
+            context.print(
+                current == value ? "equal" : "differs: \(current.gvariantText) (\(current.type.text))")
         }
 
         /// The value words of `write`: one untyped word (a string for a string key, else
         /// GVariant text), a type flag (`-bool`, `-int`, `-array` …) or `--json TEXT`.
-        static func value(_ words: [Token], type: VariantType?, key: String) throws -> Variant {
+        static func value(_ words: [Token], type: VariantType?, key: String, json: Bool = false) throws -> Variant {
             var plain: PlistValue?
-            if words[0].text == "--json" {
-                guard words.count == 2 else { throw CLIError.usage("--json takes one JSON text") }
-                do throws(JSONError) { plain = try JSONReader.read(Array(words[1].text.utf8)) } catch {
+            if json || words[0].text == "--json" {
+                let text = json ? words : Array(words.dropFirst())
+                guard text.count == 1 else { throw CLIError.usage("--json takes one JSON text") }
+                do throws(JSONError) { plain = try JSONReader.read(Array(text[0].text.utf8)) } catch {
                     throw CLIError.json(error, source: "--json")
                 }
             } else if TypeTable.row(forFlag: words[0].text) != nil {
