@@ -46,8 +46,11 @@ package struct DesktopApply {
     /// The plan for the desktop domains of a desired state (`null` for a domain: every
     /// key the user set goes), the keys `absent` names removed, and the keys the last
     /// record holds that the state no longer sets given back.
+    /// With `exact` (a snapshot restored), each domain named becomes exactly its values:
+    /// every other key the user set in it goes back to its default.
     package func plan(
-        _ desired: [(name: String, values: PlistDictionary?)], absent: [(domain: String, keys: [String])]
+        _ desired: [(name: String, values: PlistDictionary?)], absent: [(domain: String, keys: [String])],
+        exact: Bool = false
     ) throws -> Plan {
         let last = try readRecord()
         var plan = Plan()
@@ -66,10 +69,10 @@ package struct DesktopApply {
         }
         for (name, values) in desired {
             let where_ = try place(name)
-            guard let values else {
+            if values == nil || exact {
                 for (key, _) in try store.userValues(where_) { wanted[name]![key] = .some(nil) }
-                continue
             }
+            guard let values else { continue }
             for entry in values.entries {
                 let type = try store.key(where_, entry.key)?.type ?? store.read(where_, entry.key)?.0.type
                 let value: Variant

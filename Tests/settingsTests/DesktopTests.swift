@@ -438,7 +438,6 @@ final class DesktopTests: XCTestCase {
     /// for a plist file's.
     func testOtherVerbsRefuseDesktopDomainsAndMakeNoFile() throws {
         for words in [
-            ["diff", "gsettings:org.gnome.desktop.interface", "dconf:/org/"], ["snapshot", "dconf:/org/"],
             ["rename", "gsettings:org.gnome.desktop.interface", "a", "b"],
             ["history", "gsettings:org.gnome.desktop.interface"],
         ] {
@@ -550,5 +549,34 @@ final class DesktopTests: XCTestCase {
         XCTAssertEqual(session.run(["apply", empty, "--as", "home"]).status, 0)
         XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "32")
         XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "color-scheme"), "'default'")
+    }
+
+    /// `snapshot` of named desktop domains, `diff` of it with now, and `apply` of it gives
+    /// each domain back exactly: keys set since go back to their defaults.
+    func testSnapshotDiffAndRestoreOfDesktopDomains() throws {
+        let d = "gsettings:org.gnome.desktop.interface"
+        XCTAssertEqual(session.ok("write", d, "cursor-size", "40"), "")
+        XCTAssertEqual(session.ok("write", "dconf:/my/app/", "size", "-int", "3"), "")
+        let snapshot = h.files + "/desk.json"
+        XCTAssertEqual(session.ok("snapshot", d, "dconf:/my/app/", "-o", snapshot), "")
+        let dump = session.tool(["dconf", "dump", "/"]).stdout
+        XCTAssertEqual(session.run(["diff", snapshot]).status, 0)
+        XCTAssertEqual(
+            session.tool(["gsettings", "set", "org.gnome.desktop.interface", "cursor-size", "64"]).status, 0)
+        XCTAssertEqual(
+            session.tool(["gsettings", "set", "org.gnome.desktop.interface", "color-scheme", "prefer-dark"]).status, 0)
+        XCTAssertEqual(session.tool(["dconf", "write", "/my/app/name", "'x'"]).status, 0)
+        let changed = session.run(["diff", snapshot])
+        XCTAssertEqual(changed.status, 1)
+        XCTAssertEqual(
+            changed.stdout,
+            "--- gsettings:org.gnome.desktop.interface\n+/color-scheme = \"prefer-dark\"\n"
+                + "-/cursor-size = 40\n+/cursor-size = 64\n--- dconf:/my/app/\n+/name = \"x\"\n")
+        let between = session.run(["diff", d, "gsettings:org.gnome.desktop.session"])
+        XCTAssertEqual(between.status, 1, between.stderr)
+        let restored = session.run(["apply", snapshot])
+        XCTAssertEqual(restored.status, 0, restored.stderr)
+        XCTAssertEqual(session.tool(["dconf", "dump", "/"]).stdout, dump)
+        XCTAssertEqual(session.run(["diff", snapshot]).status, 0)
     }
 }

@@ -2242,8 +2242,14 @@ enum ManPage {
         (written, with every key about to change, before dconf is asked for any change), so a key
         dropped from a later desired state gets that value back, or its schema's default when it
         held none, unless someone changed it since: their value stays, and a warning says so.
-        The other verbs (diff, snapshot, history, undo, edit, sync) refuse them with status 2
-        for now.
+        .B snapshot
+        saves the desktop domains it names (none when it names none) beside plist ones,
+        .B diff
+        compares a desktop domain or a snapshot of one with another or with now, and
+        .B apply
+        of such a snapshot gives each desktop domain back exactly: a key set since goes back to
+        its default.
+        The other verbs (history, undo, edit, sync) refuse them with status 2 for now.
         .PP
         Schemas are read from the compiled
         .B gschemas.compiled

@@ -44,7 +44,7 @@ enum ApplyCommand {
             store: DesktopStore(environment: context.store.environment), stateStore: context.store, name: recordName)
         try engine.holdingLock {
             // Worked out first, so a desktop value refused stops the run before any write.
-            let desktopPlan = try desktop.plan(desktopDomains, absent: desktopAbsent)
+            let desktopPlan = try desktop.plan(desktopDomains, absent: desktopAbsent, exact: desired.isSnapshot)
             for note in desktopPlan.notes { context.warn(note) }
             let desktopDifference = StateDiff(
                 domains: desktopPlan.domains.compactMap { StateDiff.domain($0.name, $0.current, $0.planned) })

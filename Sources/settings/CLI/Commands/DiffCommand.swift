@@ -1,3 +1,4 @@
+import DesktopSettings
 import PlistCodecs
 import PlistModel
 import SettingsCode
@@ -33,8 +34,15 @@ enum DiffCommand {
         } else if case .state(let state) = old {
             // A snapshot of every domain is compared with every domain there is now (one
             // that cannot be read said, and left out), and with its own domains gone since.
-            let names = state.domains.map(\.name)
-            var live = try SettingsState.live(state.complete ? [] : names, in: context.store) { context.report($0) }
+            // Its desktop domains (`gsettings:…`, `dconf:…`) as the desktop holds them now.
+            let desktop = state.domains.map(\.name).filter(DesktopDomain.isDesktop)
+            let names = state.domains.map(\.name).filter { !DesktopDomain.isDesktop($0) }
+            var live =
+                names.isEmpty && !state.complete
+                ? SettingsState()
+                : try SettingsState.live(state.complete ? [] : names, in: context.store) { context.report($0) }
+            live.domains += try DesktopCommand.state(
+                desktop.map { Token(text: $0, position: 0) }, every: false, &context)
             if state.complete {
                 let gone = names.filter { name in
                     !live.names(name) && !live.unreadable.contains { sameKey($0, name) }
@@ -77,10 +85,16 @@ enum DiffCommand {
         var words = arguments
         let file = try GitCommand.takeOption("-o", from: &words)
         try refuseOptions(words, of: "snapshot")
+        // Desktop domains only when named: `apply` of the file gives each back exactly.
+        let desktop = words.filter { DesktopDomain.isDesktop($0.text) }
+        words.removeAll { DesktopDomain.isDesktop($0.text) }
         let names = try stateNames(words, &context)
         var skipped: [StoreError] = []
-        let state = try SettingsState.live(names, in: context.store) { skipped.append($0) }
+        var state =
+            names.isEmpty && !desktop.isEmpty
+            ? SettingsState() : try SettingsState.live(names, in: context.store) { skipped.append($0) }
         for error in skipped { context.report(error) }
+        state.domains += try DesktopCommand.state(desktop, every: false, &context)
         try write(state.file, to: file, &context)
     }
 
@@ -122,6 +136,9 @@ enum DiffCommand {
     /// file here, is a file (a state file or one domain's values); else a domain.
     static func side(_ token: Token, _ context: inout Context) throws -> Side {
         let word = token.text
+        if DesktopDomain.isDesktop(word) {
+            return .domain(name: word, values: try DesktopCommand.state([token], every: false, &context)[0].values)
+        }
         let isFile = word == "-" || word.contains("/") || (try? FileSystem.status(word))??.isRegular == true
         guard isFile else {
             let domain = try context.domainName(token)
