@@ -118,7 +118,7 @@ final class SchemaFileTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("corrupt-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        FileManager.default.createFile(atPath: folder + "/gschemas.compiled", contents: Data(bytes.prefix(100)))
+        _ = FileManager.default.createFile(atPath: folder + "/gschemas.compiled", contents: Data(bytes.prefix(100)))
         XCTAssertThrowsError(
             try SchemaSource(environment: Fixture.environment(["GSETTINGS_SCHEMA_DIR": folder])).schema(
                 "org.example.desktop")

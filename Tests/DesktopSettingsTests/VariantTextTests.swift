@@ -24,7 +24,9 @@ final class VariantTextTests: XCTestCase {
 
     func testGeneralFormatIsPrintfs() {
         var generator = SystemRandomNumberGenerator()
-        var values: [Double] = [0.1, 1e-5, 1e100, 123456789.123, 9.999999999999999e22, 5e-324, 1e17, 1e16, 0.0001]
+        var values: [Double] = [
+            0.1, 1e-5, 1e100, 123456789.123, 9.999999999999999e22, .leastNonzeroMagnitude, 1e17, 1e16, 0.0001,
+        ]
         // Any double, and many in the range settings hold.
         for _ in 0..<300 { values.append(Double(bitPattern: generator.next())) }
         for _ in 0..<3_000 { values.append(Double.random(in: -1e6...1e6) * [1e-12, 1e-3, 1, 1e9].randomElement()!) }

@@ -32,7 +32,7 @@ enum DesktopCommand {
         let store = DesktopStore(environment: context.store.environment)
         let place = try store.place(try DesktopDomain(domainToken.text))
         let rest = Array(words.dropFirst())
-        var session = Session(store: store, place: place, options: options)
+        let session = Session(store: store, place: place, options: options)
         switch verb.name {
         case "read": try session.read(&context, rest)
         case "read-type": try session.readType(&context, rest)
