@@ -10,6 +10,11 @@ package final class DesktopStore {
     package let schemas: SchemaSource
     package let profile: DconfProfile
     private var databases: [String: DconfDatabase] = [:]
+    /// Told each change made, for the journal: the domain's name and its values before and
+    /// after; returns what it could not keep, in a line.
+    package var journal: ((String, PlistDictionary, PlistDictionary) -> String?)?
+    /// What the journal could not keep, one line each (a journal file refused as planted).
+    package private(set) var journalWarnings: [String] = []
 
     package init(environment: Environment) {
         self.environment = environment
@@ -156,20 +161,34 @@ package final class DesktopStore {
         }
         let sets = changes.compactMap { change in change.value.map { (place.path(of: change.key), $0) } }
         let resets = changes.filter { $0.value == nil }.map { place.path(of: $0.key) }
-        if sets.count == 1 {
-            try dconf(["write", sets[0].0, sets[0].1.gvariantText])
-        } else if !sets.isEmpty {
-            try dconf(["load", "/"], input: Array(Self.keyFile(sets).utf8))
+        try journalled(place) { () throws(DesktopError) in
+            if sets.count == 1 {
+                try dconf(["write", sets[0].0, sets[0].1.gvariantText])
+            } else if !sets.isEmpty {
+                try dconf(["load", "/"], input: Array(Self.keyFile(sets).utf8))
+            }
+            for path in resets { try dconf(["reset", path]) }
         }
-        for path in resets { try dconf(["reset", path]) }
-        databases = [:]
     }
 
     /// Every key under a folder reset at once (`dconf reset -f`).
-    package func resetFolder(_ folder: String) throws(DesktopError) {
-        guard DesktopDomain.isFolder(folder) else { throw .badPath(folder) }
-        try dconf(["reset", "-f", folder])
-        databases = [:]
+    package func resetFolder(_ place: Place) throws(DesktopError) {
+        try journalled(place) { () throws(DesktopError) in try dconf(["reset", "-f", place.folder]) }
+    }
+
+    /// `change` made, and told to `journal` with the domain's values before and after (even
+    /// when it failed part way: what was made is history too).
+    private func journalled(_ place: Place, _ change: () throws(DesktopError) -> Void) throws(DesktopError) {
+        let before = journal == nil ? nil : try stateDomain(place) ?? [:]
+        defer {
+            databases = [:]
+            if let journal, let before, let after = try? stateDomain(place) ?? [:],
+                let warning = journal(place.domain.name, before, after)
+            {
+                journalWarnings.append(warning)
+            }
+        }
+        try change()
     }
 
     /// `dconf load /`'s input: a `[folder]` group per folder, `key=TEXT` lines.

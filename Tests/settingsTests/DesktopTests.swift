@@ -439,7 +439,7 @@ final class DesktopTests: XCTestCase {
     func testOtherVerbsRefuseDesktopDomainsAndMakeNoFile() throws {
         for words in [
             ["rename", "gsettings:org.gnome.desktop.interface", "a", "b"],
-            ["history", "gsettings:org.gnome.desktop.interface"],
+            ["edit", "gsettings:org.gnome.desktop.interface"], ["conflicts", "gsettings:org.gnome.desktop.interface"],
         ] {
             let r = session.run(words)
             XCTAssertEqual(r.status, 2, "\(words): \(r.stderr)")
@@ -578,5 +578,38 @@ final class DesktopTests: XCTestCase {
         XCTAssertEqual(restored.status, 0, restored.stderr)
         XCTAssertEqual(session.tool(["dconf", "dump", "/"]).stdout, dump)
         XCTAssertEqual(session.run(["diff", snapshot]).status, 0)
+    }
+
+    /// `history` shows the writes made through settings and a change made behind its back
+    /// (by gsettings), in order; `undo` takes them back through dconf, the outside change
+    /// too, and `redo` makes them again.
+    func testHistoryUndoAndRedoOfDesktopChanges() throws {
+        let d = "gsettings:org.gnome.desktop.interface"
+        XCTAssertEqual(session.ok("write", d, "cursor-size", "40"), "")
+        XCTAssertEqual(session.ok("write", d, "color-scheme", "prefer-dark"), "")
+        XCTAssertEqual(
+            session.tool(["gsettings", "set", "org.gnome.desktop.interface", "cursor-size", "64"]).status, 0)
+        XCTAssertEqual(session.ok("write", d, "font-name", "Sans 9"), "")
+        let lines = session.ok("history", d).split(separator: "\n").filter { !$0.hasPrefix("20") }
+        XCTAssertEqual(
+            lines,
+            [
+                "+/cursor-size = 40", "+/color-scheme = \"prefer-dark\"", "-/cursor-size = 40", "+/cursor-size = 64",
+                "+/font-name = \"Sans 9\"",
+            ])
+        XCTAssertTrue(session.ok("history", d).contains("outside change"))
+        XCTAssertEqual(session.run(["undo", d]).status, 0)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "font-name"), "'Cantarell 11'")
+        XCTAssertEqual(session.run(["undo", d, "--steps", "2"]).status, 0)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "40")
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "color-scheme"), "'default'")
+        XCTAssertEqual(session.run(["redo", d]).status, 0)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "64")
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "color-scheme"), "'prefer-dark'")
+        // A key changed since the change undone is left as it is.
+        XCTAssertEqual(
+            session.tool(["gsettings", "set", "org.gnome.desktop.interface", "cursor-size", "24"]).status, 0)
+        let undo = session.run(["undo", d])
+        XCTAssertTrue(undo.stderr.contains("changed since; left as it is") || undo.status == 0, undo.stderr)
     }
 }

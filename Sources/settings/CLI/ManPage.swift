@@ -2249,7 +2249,16 @@ enum ManPage {
         .B apply
         of such a snapshot gives each desktop domain back exactly: a key set since goes back to
         its default.
-        The other verbs (history, undo, edit, sync) refuse them with status 2 for now.
+        Every change made through
+        .B settings
+        is journalled as a plist domain's is, and a change dconf's database shows that the
+        journal did not make (another program's) is found and journalled first, so
+        .BR history ,
+        .B undo
+        and
+        .B redo
+        take desktop domains too (an undo is made through dconf).
+        The other verbs (edit, sync) refuse them with status 2 for now.
         .PP
         Schemas are read from the compiled
         .B gschemas.compiled

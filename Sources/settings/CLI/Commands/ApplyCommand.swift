@@ -40,8 +40,8 @@ enum ApplyCommand {
         // `-currentHost apply`: the file's plain domain names are this host's ByHost files.
         let recordName = given ?? recordName(of: file.text)
         let engine = DesiredState(store: context.store, name: recordName, host: context.host)
-        let desktop = DesktopApply(
-            store: DesktopStore(environment: context.store.environment), stateStore: context.store, name: recordName)
+        let desktop = DesktopApply(store: context.desktopStore(), stateStore: context.store, name: recordName)
+        defer { context.note(desktop.store) }
         try engine.holdingLock {
             // Worked out first, so a desktop value refused stops the run before any write.
             let desktopPlan = try desktop.plan(desktopDomains, absent: desktopAbsent, exact: desired.isSnapshot)

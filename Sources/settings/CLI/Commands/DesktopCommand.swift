@@ -29,7 +29,8 @@ enum DesktopCommand {
         let (options, words) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: verb.name))
         guard options.path == nil else { throw CLIError.usage("-p does not reach inside desktop values yet") }
         guard let domainToken = words.first else { throw CLIError.usage("\(verb.name) needs a domain") }
-        let store = DesktopStore(environment: context.store.environment)
+        let store = context.desktopStore()
+        defer { context.note(store) }
         let place = try store.place(try DesktopDomain(domainToken.text))
         let rest = Array(words.dropFirst())
         let session = Session(store: store, place: place, options: options)
@@ -204,7 +205,7 @@ enum DesktopCommand {
             if verb == "delete" { try expectAtMost(1, words) }
             if verb == "reset", names.isEmpty { throw CLIError.usage("reset needs a domain and keys, or --all") }
             if names.isEmpty || names == ["--all"] {
-                if place.schema == nil { return try store.resetFolder(place.folder) }
+                if place.schema == nil { return try store.resetFolder(place) }
                 names = try store.userValues(place).map(\.key)
                 if names.isEmpty, verb == "delete" {
                     throw CLIError.domainMissing(place.domain.name, file: place.folder)
@@ -313,5 +314,23 @@ enum DesktopCommand {
             }
             try store.write(place, changes)
         }
+    }
+}
+
+extension Context {
+    /// The desktop's store, each change it makes journalled through this run's store (its
+    /// writer's name and what it takes back included).
+    func desktopStore() -> DesktopStore {
+        let store = DesktopStore(environment: self.store.environment)
+        let journalling = self.store
+        store.journal = { name, before, after in
+            journalling.journalDesktop(name, before: before, after: after)?.message
+        }
+        return store
+    }
+
+    /// What the journal could not keep of the desktop's changes, one warning each.
+    mutating func note(_ store: DesktopStore) {
+        for warning in store.journalWarnings { warn("the change is in place, but not in its history: " + warning) }
     }
 }

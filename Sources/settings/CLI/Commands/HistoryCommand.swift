@@ -1,3 +1,4 @@
+import DesktopSettings
 import PlistCodecs
 import PlistModel
 import SettingsCode
@@ -13,9 +14,9 @@ enum HistoryCommand {
         for word in words where word.text.hasPrefix("--") { throw Verb.named("history")!.unknownOption(word.text) }
         guard let domainToken = words.first else { throw CLIError.usage("history needs a domain") }
         try expectAtMost(2, words)
-        let domain = try context.domainName(domainToken)
+        let entries = try history(of: domainToken, &context)
         let key = words.count > 1 ? words[1].text : nil
-        for entry in history(of: domain, &context) {
+        for entry in entries {
             guard since.map({ entry.time >= $0 }) ?? true else { continue }
             let changes = entry.changes.filter { key == nil || $0.key.utf8.elementsEqual(key!.utf8) }
             // A change too large to keep its values still shows, when no key was asked for.
@@ -59,12 +60,77 @@ enum HistoryCommand {
     static let outsideLabel = "outside change (not journalled: another program, or settings with the journal off)"
 
     /// The domain's journal; one planted (a link, a FIFO) is said in one warning and read
-    /// as empty, never followed.
-    static func history(of domain: DomainName, _ context: inout Context) -> [JournalEntry] {
+    /// as empty, never followed. A desktop domain's (`gsettings:…`) is its changes through
+    /// dconf, and what changed outside since the last.
+    static func history(of token: Token, _ context: inout Context) throws -> [JournalEntry] {
         var said: [String] = []
-        let entries = context.store.history(of: domain, host: context.host) { said.append($0) }
+        let entries: [JournalEntry]
+        if DesktopDomain.isDesktop(token.text) {
+            let store = DesktopStore(environment: context.store.environment)
+            let current = try store.stateDomain(try store.place(try DesktopDomain(token.text))) ?? [:]
+            entries = context.store.desktopHistory(token.text, current: current) { said.append($0) }
+        } else {
+            entries = context.store.history(of: try context.domainName(token), host: context.host) { said.append($0) }
+        }
         for message in said { context.warn("cannot read the history: " + message) }
         return entries
+    }
+
+    /// How a plan of changes is made on the domain `token` names, journalled as taking
+    /// back `mark`: the keys left alone because they changed since.
+    static func taker(_ token: Token, _ context: inout Context) throws -> (
+        name: String, take: (inout Context, [KeyChange], JournalEntry.TakenBack) throws -> [String]
+    ) {
+        guard DesktopDomain.isDesktop(token.text) else {
+            let domain = try context.domainName(token)
+            return (
+                domain.displayName,
+                { context, plan, mark in
+                    _ = context.layers(for: domain)
+                    return try Undo.run(plan, takingBack: mark, on: domain, host: context.host, in: context.store)
+                }
+            )
+        }
+        return (
+            token.text,
+            { context, plan, mark in
+                var journalling = context.store
+                journalling.takesBack = mark
+                let store = DesktopStore(environment: context.store.environment)
+                store.journal = { name, before, after in
+                    journalling.journalDesktop(name, before: before, after: after)?.message
+                }
+                defer { context.note(store) }
+                let place = try store.place(try DesktopDomain(token.text))
+                let current = try store.stateDomain(place) ?? [:]
+                var skipped: [String] = [], made: [(key: String, value: Variant?)] = []
+                for change in plan {
+                    let now = current[change.key]
+                    let holds =
+                        switch (change.old, now) {
+                        case (nil, nil): true
+                        case (let expected?, let now?): expected == now
+                        default: false
+                        }
+                    guard holds else {
+                        skipped.append(change.key)
+                        continue
+                    }
+                    let type = try store.key(place, change.key)?.type
+                    do throws(VariantParser.Failure) {
+                        made.append(
+                            (
+                                change.key,
+                                try change.new.map { v throws(VariantParser.Failure) in try Variant.from(v, as: type) }
+                            ))
+                    } catch {
+                        throw DesktopError.refused(key: change.key, reason: error.message)
+                    }
+                }
+                if !made.isEmpty { try store.write(place, made) }
+                return skipped
+            }
+        )
     }
 
     /// An entry's line: when, and who.
@@ -83,7 +149,6 @@ enum HistoryCommand {
         for word in words where word.text.hasPrefix("--") { throw Verb.named("undo")!.unknownOption(word.text) }
         guard let domainToken = words.first else { throw CLIError.usage("undo needs a domain") }
         try expectAtMost(1, words)
-        let domain = try context.domainName(domainToken)
         var extent = Undo.Extent.steps(1)
         if let steps {
             guard let n = Int(steps), n >= 1, steps.utf8.allSatisfy({ (48...57).contains($0) }) else {
@@ -92,8 +157,8 @@ enum HistoryCommand {
             extent = .steps(n)
         }
         if let to { extent = .after(try time(to, flag: "--to")) }
-        let targets = Undo.undoTargets(history(of: domain, &context), extent)
-        try takeBack(targets, as: .undid(targets.map(\.id)), said: "undid", named: targets, domain, &context)
+        let targets = Undo.undoTargets(try history(of: domainToken, &context), extent)
+        try takeBack(targets, as: .undid(targets.map(\.id)), said: "undid", named: targets, domainToken, &context)
     }
 
     /// `redo D`: the newest undo still in effect taken back, itself, key by key.
@@ -101,39 +166,38 @@ enum HistoryCommand {
         for word in arguments where word.text.hasPrefix("--") { throw Verb.named("redo")!.unknownOption(word.text) }
         guard let domainToken = arguments.first else { throw CLIError.usage("redo needs a domain") }
         try expectAtMost(1, arguments)
-        let domain = try context.domainName(domainToken)
-        let entries = history(of: domain, &context)
+        let entries = try history(of: domainToken, &context)
         let undo = Undo.redoTarget(entries)
         // Named by the changes it makes again: the ones the undo took back.
         let again = Set(undo?.takenBack?.entries ?? [])
         try takeBack(
             undo.map { [$0] } ?? [], as: .redid(undo.map { [$0.id] } ?? []), said: "redid",
-            named: entries.filter { again.contains($0.id) }, domain, &context, nothing: "redo")
+            named: entries.filter { again.contains($0.id) }, domainToken, &context, nothing: "redo")
     }
 
     /// Takes back `entries` as one change marked `mark`; prints a line per change of
     /// `named` (`said`, when, who, its keys), then the change made, key by key.
     private static func takeBack(
         _ entries: [JournalEntry], as mark: JournalEntry.TakenBack, said: String, named: [JournalEntry],
-        _ domain: DomainName, _ context: inout Context, nothing: String = "undo"
+        _ token: Token, _ context: inout Context, nothing: String = "undo"
     ) throws {
+        let (name, take) = try taker(token, &context)
         guard let plan = Undo.plan(of: entries) else {
             throw CLIError.usage(
-                "cannot \(nothing) \(domain.displayName) that far: a change there was too large for the journal to "
+                "cannot \(nothing) \(name) that far: a change there was too large for the journal to "
                     + "keep its values (see history)")
         }
         guard !plan.isEmpty else {
-            context.error += Array("\(context.program): nothing to \(nothing) in \(domain.displayName)\n".utf8)
+            context.error += Array("\(context.program): nothing to \(nothing) in \(name)\n".utf8)
             context.status = 1
             return
         }
-        _ = context.layers(for: domain)
-        let skipped = try Undo.run(plan, takingBack: mark, on: domain, host: context.host, in: context.store)
+        let skipped = try take(&context, plan, mark)
         guard skipped.count < plan.count else {
             // Every key changed since: nothing was taken back, and nothing journalled.
             for key in skipped { context.warn("\(key) changed since; left as it is") }
             context.error += Array(
-                "\(context.program): nothing to \(nothing) in \(domain.displayName): every key changed since\n".utf8)
+                "\(context.program): nothing to \(nothing) in \(name): every key changed since\n".utf8)
             context.status = 1
             return
         }
