@@ -23,8 +23,10 @@ package struct DconfProfile {
         }
         var user: String?
         var system: [String] = []
-        for (n, line) in lines.enumerated() {
-            if n == 0, line.hasPrefix("user-db:") {
+        // The first database line may be the user's, the one dconf writes; a line that is
+        // none is passed over, as dconf passes over it.
+        for line in lines {
+            if user == nil, system.isEmpty, line.hasPrefix("user-db:") {
                 user = configHome + "/dconf/" + line.dropFirst("user-db:".count)
             } else if line.hasPrefix("system-db:") {
                 system.append("/etc/dconf/db/" + line.dropFirst("system-db:".count))
@@ -38,7 +40,7 @@ package struct DconfProfile {
     /// A profile file's lines, comments and blanks left out; nil if it cannot be read.
     private static func lines(_ path: String) -> [String]? {
         guard let (bytes, _) = try? FileSystem.readFile(path) else { return nil }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
+        return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { line in
             let text = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 .trimmingSpaces
             return text.isEmpty ? nil : text

@@ -74,7 +74,7 @@ package struct DesktopApply {
             }
             guard let values else { continue }
             for entry in values.entries {
-                let type = try store.key(where_, entry.key)?.type ?? store.read(where_, entry.key)?.0.type
+                let type = try store.key(where_, entry.key)?.type
                 let value: Variant
                 do throws(VariantParser.Failure) { value = try Variant.from(entry.value, as: type) } catch {
                     throw DesktopError.refused(key: entry.key, reason: error.message)

@@ -16,12 +16,17 @@ package struct DesktopDomain: Equatable, Sendable {
     package static let schemaPrefix = "gsettings:", folderPrefix = "dconf:"
 
     /// Whether a domain argument names a desktop domain rather than a plist one.
+    /// In any case: `GSETTINGS:…` is refused as a misspelling, never a plist file's name.
     package static func isDesktop(_ name: String) -> Bool {
-        name.hasPrefix(schemaPrefix) || name.hasPrefix(folderPrefix)
+        let start = name.prefix(schemaPrefix.count).lowercased()
+        return start.hasPrefix(schemaPrefix) || start.hasPrefix(folderPrefix)
     }
 
     package init(_ name: String) throws(DesktopError) {
         self.name = name
+        guard name.hasPrefix(Self.schemaPrefix) || name.hasPrefix(Self.folderPrefix) else {
+            throw .badName(name, "gsettings: and dconf: are written in lower case")
+        }
         if name.hasPrefix(Self.folderPrefix) {
             let path = String(name.dropFirst(Self.folderPrefix.count))
             guard Self.isFolder(path) else { throw .badPath(path) }
@@ -31,7 +36,10 @@ package struct DesktopDomain: Equatable, Sendable {
         let rest = name.dropFirst(Self.schemaPrefix.count)
         let parts = rest.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         let id = String(parts[0])
-        guard !id.isEmpty, id.utf8.allSatisfy({ Self.idBytes.contains($0) }) else { throw .noSuchSchema(id) }
+        guard !id.isEmpty else {
+            throw .badName(name, "a schema's id follows gsettings:, as gsettings:org.gnome.desktop.interface")
+        }
+        guard id.utf8.allSatisfy({ Self.idBytes.contains($0) }) else { throw .noSuchSchema(id) }
         if parts.count == 2 {
             let path = String(parts[1])
             guard Self.isFolder(path) else { throw .badPath(path) }

@@ -15,6 +15,8 @@ package enum DesktopError: Error, Equatable, Sendable {
     case badPath(String)
     /// A dconf key name dconf's own dump and load could not carry.
     case badKey(String)
+    /// A desktop domain's name that is not one, and why.
+    case badName(String, String)
     /// Nothing to write through: no dconf or gsettings program, or no D-Bus session.
     case noDesktop(String)
     /// A value the key's type, range or choices refuse.
@@ -36,6 +38,7 @@ package enum DesktopError: Error, Equatable, Sendable {
         case .pathNotTaken(let id): "\(id) has its own path; name it without one"
         case .badPath(let path):
             "\(path) is not a dconf folder: it starts and ends with /, with no // and no =, [, ] or control character"
+        case .badName(let name, let reason): "\(name) is not a desktop domain: \(reason)"
         case .badKey(let key):
             "\(key) is not a dconf key name: no =, [, ], control character or space first or last, "
                 + "which dconf dump and load could not carry"
@@ -51,7 +54,7 @@ package enum DesktopError: Error, Equatable, Sendable {
     package var status: Int32 {
         switch self {
         case .noSuchSchema, .noSuchKey: 1
-        case .needsPath, .pathNotTaken, .badPath, .badKey, .refused: 2
+        case .needsPath, .pathNotTaken, .badPath, .badKey, .badName, .refused: 2
         case .corrupt, .corruptFile, .noSchemas, .noDesktop: 3
         case .locked, .writerFailed: 4
         }

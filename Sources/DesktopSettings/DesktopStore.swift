@@ -80,7 +80,9 @@ package final class DesktopStore {
     package func read(_ place: Place, _ name: String) throws(DesktopError) -> (Variant, Source)? {
         let key = try self.key(place, name)
         let path = place.path(of: name)
-        let fits = { (value: Variant) in key == nil || value.type == key!.type }
+        // GSettings reads a stored value only when its key allows it (type, range,
+        // choices); else the next layer's, or the default.
+        let fits = { (value: Variant) in key == nil || key!.refusal(value) == nil }
         for system in profile.systemDatabases where try database(system).isLocked(path) {
             for other in profile.systemDatabases {
                 if let value = try database(other).value(path), fits(value) { return (value, .managed) }
@@ -97,9 +99,8 @@ package final class DesktopStore {
     }
 
     /// The values the user set in the domain, by key name, sorted: for a schema, its keys
-    /// the user's database holds (of the key's type, the only ones GSettings reads, unless
-    /// `ofTheKeysType` is false: then every key in its folder); for a folder, every key
-    /// under it.
+    /// the user's database holds that the key allows (the only ones GSettings reads), or
+    /// with `ofTheKeysType` false every key in its folder; for a folder, every key under it.
     package func userValues(_ place: Place, ofTheKeysType: Bool = true) throws(DesktopError) -> [(
         key: String, value: Variant
     )] {
@@ -109,7 +110,7 @@ package final class DesktopStore {
             let name = String(path.dropFirst(place.folder.count))
             if let schema = place.schema {
                 guard !name.contains("/") else { continue }
-                if ofTheKeysType { guard let key = try schema.key(name), key.type == value.type else { continue } }
+                if ofTheKeysType { guard let key = try schema.key(name), key.refusal(value) == nil else { continue } }
             }
             found.append((name, value))
         }
@@ -168,6 +169,12 @@ package final class DesktopStore {
                 try dconf(["load", "/"], input: Array(Self.keyFile(sets).utf8))
             }
             for path in resets { try dconf(["reset", path]) }
+        }
+        // dconf's service has written its database when dconf returns: a value not there
+        // now was not stored (a `dconf` that is not dconf), which is never success.
+        guard let user = profile.userDatabase else { return }
+        for (path, value) in sets where try database(user).value(path) != value {
+            throw .writerFailed("dconf said it stored \(path), but the user's database does not hold it")
         }
     }
 
@@ -232,6 +239,11 @@ package final class DesktopStore {
             || said.contains("autolaunch")
         {
             throw .noDesktop("dconf's service cannot be reached (Debian: apt install dconf-service)")
+        }
+        // The session's bus is not there, or its address is not one.
+        if said.contains("Could not connect") || said.contains("address element") || said.contains("Failed to connect")
+        {
+            throw .noDesktop("the D-Bus session cannot be reached at DBUS_SESSION_BUS_ADDRESS")
         }
         let line = said.split(separator: "\n").first.map(String.init) ?? "dconf exited with status \(result.status)"
         throw .writerFailed(result.stopped != nil ? "dconf did not answer within 30 s" : line)

@@ -31,12 +31,15 @@ struct GVDB {
 
     /// The root table of the file at `path`; nil when there is none. A file that cannot
     /// be read, or is not GVDB, is refused naming it.
-    static func file(_ path: String) throws(DesktopError) -> Table? {
+    /// An empty file is an empty table, as dconf takes it; with `skippingUnreadable`, so
+    /// is a file this user may not read (GLib passes over such a schema folder).
+    static func file(_ path: String, skippingUnreadable: Bool = false) throws(DesktopError) -> Table? {
         let bytes: [UInt8]
         do throws(FileError) {
-            guard let (read, _) = try FileSystem.readFile(path) else { return nil }
+            guard let (read, _) = try FileSystem.readFile(path), !read.isEmpty else { return nil }
             bytes = read
         } catch {
+            if skippingUnreadable, error == .system(.accessDenied) { return nil }
             throw DesktopError.corruptFile(path: path, reason: error.message)
         }
         do throws(DesktopError) { return try root(of: bytes) } catch { throw error.file(path) }

@@ -26,7 +26,7 @@ package final class SchemaSource {
     /// The root table of one folder's compiled file; nil if it has none.
     private func root(_ folder: String) throws(DesktopError) -> GVDB.Table? {
         if let known = roots[folder] { return known }
-        let table = try GVDB.file(folder + "/gschemas.compiled")
+        let table = try GVDB.file(folder + "/gschemas.compiled", skippingUnreadable: true)
         roots[folder] = table
         return table
     }

@@ -299,6 +299,9 @@ extension VariantParser.Node {
     }
 
     private func basic(_ c: UInt8) throws(Failure) -> Variant {
+        if case .string(let bytes) = self, bytes.contains(0) {
+            throw Failure("a string with a NUL character, which GVariant cannot hold")
+        }
         switch (c, self) {
         case (UInt8(ascii: "b"), .boolean(let b)): return .bool(b)
         case (UInt8(ascii: "d"), .number(let text)):

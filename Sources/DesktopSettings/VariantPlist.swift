@@ -120,7 +120,7 @@ extension Variant {
             return Int32(exactly: v) != nil ? .signed(v, UInt8(ascii: "i")) : .signed(v, UInt8(ascii: "x"))
         case .double(let d): return .double(d)
         case .float(let f): return .double(Double(f))
-        case .string(let s): return .string(s)
+        case .string(let s): return try VariantParser.Node.string(Array(s.utf8)).value(as: .string, depth: 0)
         case .data(let bytes):
             return .array(.basic(UInt8(ascii: "y")), bytes.map { .unsigned(UInt64($0), UInt8(ascii: "y")) })
         case .date: throw VariantParser.Failure("a date has no GVariant type; write it as a string or a number")
@@ -132,7 +132,7 @@ extension Variant {
             return items.isEmpty ? .array(.string, []) : .array(.variant, items.map(Variant.boxed))
         case .dict(let dict):
             var pairs: [(Variant, Variant)] = []
-            for entry in dict.entries { pairs.append((.string(entry.key), try natural(entry.value))) }
+            for entry in dict.entries { pairs.append((try natural(.string(entry.key)), try natural(entry.value))) }
             let types = Set(pairs.map(\.1.type))
             let valueType = types.count == 1 ? types.first! : VariantType.variant
             return .array(

@@ -612,4 +612,94 @@ final class DesktopTests: XCTestCase {
         let undo = session.run(["undo", d])
         XCTAssertTrue(undo.stderr.contains("changed since; left as it is") || undo.status == 0, undo.stderr)
     }
+
+    /// What an outside attack on the first version found, each now as it should be.
+    func testWhatTheOutsideAttackFound() throws {
+        let d = "gsettings:org.gnome.desktop.interface"
+        // --json is JSON (from standard input with -), and `-string --json` the string.
+        XCTAssertEqual(session.run(["write", d, "gtk-theme", "--json", #""Adwaita""#]).status, 0)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "gtk-theme"), "'Adwaita'")
+        XCTAssertEqual(session.run(["write", d, "gtk-theme", "--json", "-"], stdin: Data(#""X\ty""#.utf8)).status, 0)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "gtk-theme"), "'X\\ty'")
+        XCTAssertEqual(session.run(["write", d, "gtk-theme", "--exact", "--json", #""line1\nline2""#]).status, 0)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "gtk-theme"), "'line1\\nline2'")
+        XCTAssertEqual(session.run(["write", d, "gtk-theme", "-string", "--json"]).status, 0)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "gtk-theme"), "'--json'")
+        // Key names cannot smuggle another folder into dconf load's text, nor a NUL.
+        let hostile = h.file("i.json", #"{"a": "1", "x]\n[org/gnome/desktop/interface/color-scheme": "prefer-dark"}"#)
+        XCTAssertEqual(session.run(["import", "dconf:/org/myapp/", hostile, "--json"]).status, 2)
+        let nul = h.file("n.json", #"{"desktop/interface/color-scheme\u0000x": "prefer-dark"}"#)
+        XCTAssertEqual(session.run(["import", "dconf:/org/gnome/", nul, "--json"]).status, 2)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "color-scheme"), "'default'")
+        XCTAssertEqual(session.tool(["dconf", "dump", "/org/myapp/"]).stdout, "")
+        // A string with a NUL is refused before dconf is asked.
+        XCTAssertEqual(session.run(["write", d, "gtk-theme", "--json", #""a\u0000b""#]).status, 2)
+        // A stored value its key does not allow is read as GSettings reads it: the default.
+        XCTAssertEqual(
+            session.tool(["dconf", "write", "/org/gnome/desktop/interface/cursor-blink-time", "50"]).status, 0)
+        XCTAssertEqual(
+            session.ok("read", d, "cursor-blink-time", "--gvariant"),
+            session.gsettings("org.gnome.desktop.interface", "cursor-blink-time") + "\n")
+        XCTAssertEqual(session.ok("read", d, "cursor-blink-time", "--source"), "default\n")
+        XCTAssertEqual(session.run(["validate", d]).status, 1)
+        // In a dconf folder a type flag says the type: a replayed capture makes the same value.
+        XCTAssertEqual(session.tool(["dconf", "write", "/org/raw/k", "uint32 5"]).status, 0)
+        XCTAssertEqual(session.run(["write", "dconf:/org/raw/", "k", "-int", "6"]).status, 0)
+        XCTAssertEqual(session.tool(["dconf", "read", "/org/raw/k"]).stdout, "6\n")
+        XCTAssertEqual(session.run(["write", "dconf:/org/raw/", "k", "7"]).status, 0)
+        XCTAssertEqual(
+            session.tool(["dconf", "read", "/org/raw/k"]).stdout, "7\n", "an untyped word keeps the type held")
+        XCTAssertEqual(session.run(["write", "dconf:/org/raw/", "-p", "/-k", "-int", "1"]).status, 0)
+        XCTAssertEqual(session.tool(["dconf", "read", "/org/raw/-k"]).stdout, "1\n")
+        // One word is a one-string list for a list of strings (a flag's name).
+        XCTAssertEqual(
+            session.run(["write", "gsettings:org.gnome.desktop.input-sources", "xkb-options", "compose:ralt"]).status, 0
+        )
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.input-sources", "xkb-options"), "['compose:ralt']")
+        // What is not a desktop write says so with status 2 or 3, in one line, and makes no file.
+        for (words, extra, status) in [
+            (
+                ["write", d, "color-scheme", "prefer-dark"], ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"],
+                Int32(3)
+            ),
+            (["write", d, "color-scheme", "prefer-dark"], ["DBUS_SESSION_BUS_ADDRESS": "garbage:::"], 3),
+            (["write", "GSETTINGS:org.gnome.desktop.interface", "color-scheme", "prefer-dark"], [:], 2),
+            (["read", "gsettings:", "k"], [:], 2),
+            (["-currentHost", "write", d, "color-scheme", "prefer-dark"], [:], 2),
+            (["write", d, "color-scheme", "prefer-dark", "--force"], [:], 2),
+            (["sync", "carry", "gsettings:org.gnome.desktop.*"], [:], 2),
+        ] {
+            let r = session.run(words, extra: extra)
+            XCTAssertEqual(r.status, status, "\(words) \(extra): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        }
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: h.config).filter { $0.hasSuffix(".plist") }, [])
+        // A dconf that says it stored a value it did not store is not believed.
+        let fake = h.files + "/bin"
+        try FileManager.default.createDirectory(atPath: fake, withIntermediateDirectories: true)
+        try "#!/bin/sh\nexit 0\n".write(toFile: fake + "/dconf", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake + "/dconf")
+        let lied = session.run(["write", d, "color-scheme", "prefer-light"], extra: ["PATH": fake + ":/usr/bin:/bin"])
+        XCTAssertEqual(lied.status, 4, lied.stderr)
+    }
+
+    /// dconf's profile as dconf reads it: a line that is no database is passed over, CRLF
+    /// lines are lines, and an empty user database is an empty one.
+    func testProfilesAndDatabasesAsDconfReadsThem() throws {
+        XCTAssertEqual(session.ok("write", "gsettings:org.gnome.desktop.interface", "cursor-size", "40"), "")
+        let profile = h.file("profile", "garbage\r\nuser-db:user\r\n")
+        XCTAssertEqual(
+            session.run(
+                ["read", "gsettings:org.gnome.desktop.interface", "cursor-size"], extra: ["DCONF_PROFILE": profile]
+            ).stdout,
+            "40\n")
+        let empty = h.files + "/empty-config"
+        try FileManager.default.createDirectory(atPath: empty + "/dconf", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: empty + "/dconf/user", contents: Data())
+        let r = session.run(
+            ["read", "gsettings:org.gnome.desktop.interface", "cursor-size"], extra: ["XDG_CONFIG_HOME": empty])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "24\n")
+    }
 }

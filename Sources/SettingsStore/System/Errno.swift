@@ -19,7 +19,7 @@ public struct Errno: Error, Sendable, Equatable {
     static let exists = Errno(EEXIST)
     static let notPermitted = Errno(EPERM)
     static let notADirectory = Errno(ENOTDIR)
-    static let accessDenied = Errno(EACCES)
+    package static let accessDenied = Errno(EACCES)
     static let fileTooLarge = Errno(EFBIG)
     static let tooManyOpenFiles = Errno(EMFILE)
     static let noSpace = Errno(ENOSPC)

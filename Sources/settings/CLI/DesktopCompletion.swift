@@ -43,6 +43,7 @@ enum DesktopCompletion {
         case .range: return ([], "value (\(found.rangeText.dropFirst("range ".count)))")
         case .any:
             if found.type == .boolean { return (["true", "false"].map { ($0, "") }, nil) }
+            if found.type == .string { return ([], "value (a string, as it is: no quotes needed)") }
             return ([], "value (\(found.type.phrase), as GVariant text: \(found.defaultValue.gvariantText))")
         }
     }

@@ -2313,11 +2313,39 @@ enum ManPage {
         and
         .B \-\-json
         work too.
+        A list of strings takes one word as its one string
+        .RB ( "write gsettings:org.gnome.desktop.input\-sources xkb\-options compose:ralt" ).
         In a
         .B dconf:
-        folder, a key is typed by the value it holds, and a new one by its text, as
+        folder, an untyped word takes the type of the value the key holds, and for a new key the
+        type its text implies, as
         .B dconf write
-        infers it, else a string.
+        infers it, else it is a string; a type flag or
+        .B \-\-json
+        says its own type there, so replaying
+        .BR capture 's
+        commands makes the same values.
+        A value the user's database holds that its key does not allow (of another type, out of
+        range, not a choice) is read as GSettings reads it: as absent, so the next layer's value or
+        the default applies;
+        .B validate
+        lists it.
+        .B \-\-force
+        is refused, since GSettings would ignore such a value, and so are
+        .B \-currentHost
+        and
+        .BR \-host .
+        Names dconf's own
+        .B dump
+        and
+        .B load
+        could not carry (a key or folder with
+        .BR = ,
+        .BR [ ,
+        .BR ] ,
+        a control character, or a space first or last) are refused with status 2.
+        A write that dconf reports as made but that the user's database does not then hold is a
+        failure (status 4).
         In the value model (JSON, export, read's text), a boolean, an integer of any width, a
         double, a string, an object path, bytes
         .RB ( ay ,
@@ -2332,6 +2360,13 @@ enum ManPage {
         is
         .BR {"$gvariant":"TEXT"} ,
         its GVariant text, so an export imports back to the same values.
+        .PP
+        .B import \-\-replace
+        resets the keys the file lacks with one
+        .B dconf reset
+        each, after the one
+        .B dconf load
+        of the file's keys: dconf's program has no way to reset several keys in one change.
         .PP
         Where it differs from gsettings:
         .B describe

@@ -23,12 +23,31 @@ enum DesktopCommand {
 
     static func run(_ context: inout Context, _ verb: Verb, _ arguments: [Token]) throws {
         var arguments = arguments
-        context.takeForce(&arguments)
+        if arguments.contains(where: { $0.text == "--force" }) {
+            throw CLIError.usage(
+                "--force does not apply to desktop keys: GSettings would ignore a value its schema refuses")
+        }
         let verbose = verb.name == "check" && arguments.first?.text == "-v"
         if verbose { arguments.removeFirst() }
-        let (options, words) = try PathOptions.extract(arguments, allowed: Verb.optionNames(of: verb.name))
-        guard options.path == nil else { throw CLIError.usage("-p does not reach inside desktop values yet") }
+        guard context.host == .any else {
+            throw CLIError.usage("-currentHost and -host name plist files; a desktop domain has none")
+        }
+        // `write` and `check` take their value words as they stand (`-string --json` is a
+        // string); the other verbs' options may stand anywhere.
+        let raw = verb.name == "write" || verb.name == "check"
+        var (options, words) =
+            raw
+            ? (PathOptions(), arguments) : try PathOptions.extract(arguments, allowed: Verb.optionNames(of: verb.name))
         guard let domainToken = words.first else { throw CLIError.usage("\(verb.name) needs a domain") }
+        // `-p /KEY` (as `capture` writes a key that starts with `-`) is the key; no deeper.
+        if let path = options.path {
+            guard path.segments.count == 1 else { throw CLIError.usage("-p does not reach inside desktop values yet") }
+            words.insert(Token(text: path.segments[0], position: domainToken.position), at: 1)
+        } else if raw, words.count > 2, words[1].text == "-p" || words[1].text == "--path-json" {
+            let path = try PathOptions.parsePath(words[1].text, words[2].text)
+            guard path.segments.count == 1 else { throw CLIError.usage("-p does not reach inside desktop values yet") }
+            words.replaceSubrange(1...2, with: [Token(text: path.segments[0], position: words[1].position)])
+        }
         let store = context.desktopStore()
         defer { context.note(store) }
         let place = try store.place(try DesktopDomain(domainToken.text))
@@ -132,9 +151,10 @@ enum DesktopCommand {
         func write(_ context: inout Context, _ words: [Token]) throws {
             guard words.count >= 2 else { throw CLIError.usage("write needs a domain, a key and a value") }
             let name = words[0].text
-            let key = try store.key(place, name)
-            let type = try key?.type ?? store.read(place, name)?.0.type
-            let value = try Self.value(Array(words.dropFirst()), type: type, key: name, json: options.json)
+            let schema = try store.key(place, name)?.type
+            let held = schema == nil ? try store.read(place, name)?.0.type : nil
+            let value = try Self.value(
+                Array(words.dropFirst()), schema: schema, held: held, key: name, input: context.streams.input)
             try store.write(place, [(name, value)])
         }
 
@@ -145,8 +165,10 @@ enum DesktopCommand {
             guard words.count >= 2 else { throw CLIError.usage("check needs a domain, a key and a value") }
             let name = words[0].text
             let found = try store.read(place, name)
-            let type = try store.key(place, name)?.type ?? found?.0.type
-            let value = try Self.value(Array(words.dropFirst()), type: type, key: name, json: options.json)
+            let schema = try store.key(place, name)?.type
+            let value = try Self.value(
+                Array(words.dropFirst()), schema: schema, held: schema == nil ? found?.0.type : nil, key: name,
+                input: context.streams.input)
             let current = found.flatMap { $0.1 == .schemaDefault ? nil : $0.0 }
             if current != value { context.status = 1 }
             guard verbose else { return }
@@ -157,13 +179,33 @@ enum DesktopCommand {
 
         /// The value words of `write`: one untyped word (a string for a string key, else
         /// GVariant text), a type flag (`-bool`, `-int`, `-array` …) or `--json TEXT`.
-        static func value(_ words: [Token], type: VariantType?, key: String, json: Bool = false) throws -> Variant {
+        /// `schema` is the key's type in its schema; `held`, in a dconf folder, the type of
+        /// the value the key holds, which types an untyped word (a type flag or JSON says
+        /// its own type there, so a replayed `capture` makes the same value).
+        static func value(
+            _ words: [Token], schema: VariantType?, held: VariantType? = nil, key: String, input: () throws -> [UInt8]
+        ) throws -> Variant {
+            let type = schema ?? held
+            var words = words
+            // `--exact` (as `capture` and `diff --commands` write it) changes nothing here:
+            // the key's type says what the value is.
+            if words.count > 1, words[0].text == "--exact", words[1].text == "--json" { words.removeFirst() }
             var plain: PlistValue?
-            if json || words[0].text == "--json" {
-                let text = json ? words : Array(words.dropFirst())
-                guard text.count == 1 else { throw CLIError.usage("--json takes one JSON text") }
-                do throws(JSONError) { plain = try JSONReader.read(Array(text[0].text.utf8)) } catch {
-                    throw CLIError.json(error, source: "--json")
+            if words[0].text == "--json" {
+                guard words.count == 2 else {
+                    throw CLIError.usage("--json takes one JSON text (or - for standard input)")
+                }
+                let text = words[1].text
+                let bytes: [UInt8]
+                if text == "-" {
+                    do { bytes = try input() } catch let error as Errno {
+                        throw StoreError.unreadable(path: "standard input", error)
+                    }
+                } else {
+                    bytes = Array(text.utf8)
+                }
+                do throws(JSONError) { plain = try JSONReader.read(bytes) } catch {
+                    throw CLIError.json(error, source: text == "-" ? "standard input" : "the value")
                 }
             } else if TypeTable.row(forFlag: words[0].text) != nil {
                 var lookalikes: [ValueArguments.Lookalike] = []
@@ -175,7 +217,7 @@ enum DesktopCommand {
             if plain == nil { try expectAtMost(1, words) }
             let text = words[0].text
             do throws(VariantParser.Failure) {
-                if let plain { return try Variant.from(plain, as: type) }
+                if let plain { return try Variant.from(plain, as: schema) }
                 switch type {
                 case .basic(let c)? where c == UInt8(ascii: "s") || c == UInt8(ascii: "o") || c == UInt8(ascii: "g"):
                     return try Variant.from(.string(text), as: type!)
@@ -188,8 +230,12 @@ enum DesktopCommand {
                         if text.hasPrefix("<"), let plain = try? ValueArguments.untyped(text) {
                             if case .string = plain {} else { return try Variant.from(plain, as: type) }
                         }
-                        // A new dconf key whose text is no GVariant value is a string.
+                        // A new dconf key whose text is no GVariant value is a string; a list
+                        // of strings takes one word as its one string (a flag's name).
                         guard type != nil else { return .string(text) }
+                        if type == .strings, !text.hasPrefix("["), !text.hasPrefix("@") {
+                            return .array(.string, [.string(text)])
+                        }
                         throw error
                     }
                 }
@@ -206,7 +252,10 @@ enum DesktopCommand {
             if verb == "reset", names.isEmpty { throw CLIError.usage("reset needs a domain and keys, or --all") }
             if names.isEmpty || names == ["--all"] {
                 if place.schema == nil { return try store.resetFolder(place) }
-                names = try store.userValues(place).map(\.key)
+                // Every key the user's database holds in the folder, one GSettings ignores too.
+                names = try store.userValues(place, ofTheKeysType: false).map(\.key).filter { name throws in
+                    try place.schema!.key(name) != nil
+                }
                 if names.isEmpty, verb == "delete" {
                     throw CLIError.domainMissing(place.domain.name, file: place.folder)
                 }
@@ -302,7 +351,9 @@ enum DesktopCommand {
             }
             var changes: [(key: String, value: Variant?)] = []
             for entry in imported.entries {
-                let type = try store.key(place, entry.key)?.type ?? store.read(place, entry.key)?.0.type
+                // Typed by the schema; in a dconf folder, JSON and a property list say their own
+                // types (an export's `$gvariant` tags included), so an export imports back the same.
+                let type = try store.key(place, entry.key)?.type
                 do throws(VariantParser.Failure) {
                     changes.append((entry.key, try Variant.from(entry.value, as: type)))
                 } catch {

@@ -1,3 +1,4 @@
+import DesktopSettings
 import PlistCodecs
 import PlistModel
 import SettingsStore
@@ -38,6 +39,10 @@ enum SyncCommand {
                 try expectAtMost(2, arguments)
                 say(try SyncSetup.setRemote(url, environment: environment), &context)
             case "carry"?:
+                // Desktop keys do not travel yet: said, not taken for plist files' names.
+                if let desktop = rest.first(where: { DesktopDomain.isDesktop($0) }) {
+                    throw CLIError.desktopDomain(desktop)
+                }
                 say(try SyncSetup.setPatterns(rest, environment: environment), &context)
             case let word?: throw CLIError.unexpectedArgument(word)
             }
