@@ -85,8 +85,8 @@ struct DconfDatabase {
         let prefix = Array(folder.utf8)
         var found: [(String, Variant)] = []
         do throws(DesktopError) {
-            for item in table.allItems where item.type == UInt8(ascii: "v") {
-                let key = try item.key()
+            let keys = try table.allKeys()
+            for (item, key) in zip(table.allItems, keys) where item.type == UInt8(ascii: "v") {
                 guard key.starts(with: prefix), key.first == UInt8(ascii: "/") else { continue }
                 found.append((String(decoding: key, as: UTF8.self), try item.value()))
             }

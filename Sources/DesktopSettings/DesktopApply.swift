@@ -109,7 +109,7 @@ package struct DesktopApply {
                 planned[key] = current[key]
             }
             var changes: [(key: String, value: Variant?)] = []
-            for (key, value) in wanted[name]!.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            for (key, value) in wanted[name]!.sorted(by: { byteOrderPrecedes($0.key, $1.key) }) {
                 let now = user.first { $0.key == key }?.value
                 let held = last[name]?[key]
                 let given = plan.ahead[name]?[key] != nil

@@ -1,3 +1,5 @@
+import PlistModel
+
 /// A GSettings schema, as its compiled file holds it: its id, the dconf path of a fixed
 /// schema (a relocatable one is given its path when named), and its keys, each decoded
 /// when asked for: a one-key read decodes one key, not the schema's hundred.
@@ -41,7 +43,7 @@ package struct DesktopSchema: Sendable {
         } catch {
             throw error.file(folder + "/gschemas.compiled")
         }
-        return keys.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return keys.sorted { byteOrderPrecedes($0.name, $1.name) }
     }
 
     /// `.path`, `.gettext-domain`, `.extends`, `.list-of`, and children (`name/`) are not keys.

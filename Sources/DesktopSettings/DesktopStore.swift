@@ -114,7 +114,7 @@ package final class DesktopStore {
             }
             found.append((name, value))
         }
-        return found.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+        return found.sorted { byteOrderPrecedes($0.key, $1.key) }
     }
 
     /// Every key's value as applications see it: the schema's keys (each user, system or
@@ -130,7 +130,7 @@ package final class DesktopStore {
                     all.insert(String(key.dropFirst(place.folder.count)))
                 }
             }
-            names = all.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            names = all.sorted { byteOrderPrecedes($0, $1) }
         }
         var values: [(key: String, value: Variant)] = []
         for name in names { if let (value, _) = try read(place, name) { values.append((name, value)) } }
@@ -282,7 +282,7 @@ extension DesktopStore {
                 folder = folder[...folder.lastIndex(of: "/")!]
             }
         }
-        return folders.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return folders.sorted { byteOrderPrecedes($0, $1) }
     }
 }
 
@@ -308,7 +308,7 @@ extension DesktopStore {
                 domains[DesktopDomain.folderPrefix + folder, default: [:]][name] = value.plistValue(typed: false)
             }
         }
-        return domains.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }.map {
+        return domains.sorted { byteOrderPrecedes($0.key, $1.key) }.map {
             ($0.key, $0.value)
         }
     }

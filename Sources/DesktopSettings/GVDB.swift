@@ -146,4 +146,30 @@ extension GVDB.Table {
 
     /// Every item, in the file's order.
     var allItems: [GVDB.Item] { (0..<count).map { GVDB.Item(table: self, index: $0) } }
+
+    /// Every item's whole key, in the file's order: each parent's built once, where
+    /// `Item.key()` walks the parents of every item (a dconf database's keys share their
+    /// folders).
+    func allKeys() throws(DesktopError) -> [[UInt8]] {
+        var keys = [[UInt8]?](repeating: nil, count: count)
+        var chain: [Int] = []
+        for start in 0..<count where keys[start] == nil {
+            // The items up from this one to the first whose key is known, or to the top.
+            chain.removeAll(keepingCapacity: true)
+            var n = start
+            while keys[n] == nil {
+                chain.append(n)
+                let parent = GVDB.Item(table: self, index: n).parent
+                if parent == GVDB.noParent { break }
+                guard Int(parent) < count, chain.count <= count else { throw .corrupt("a key's parents loop") }
+                n = Int(parent)
+            }
+            var prefix = keys[n] ?? []
+            for index in chain.reversed() where keys[index] == nil {
+                prefix += try GVDB.Item(table: self, index: index).keyPart()
+                keys[index] = prefix
+            }
+        }
+        return keys.map { $0 ?? [] }
+    }
 }

@@ -1,3 +1,4 @@
+import PlistModel
 import SettingsStore
 
 /// Where GLib finds compiled GSettings schemas, in its order: `$GSETTINGS_SCHEMA_DIR`'s
@@ -65,7 +66,7 @@ package final class SchemaSource {
                 throw error.file(folder + "/gschemas.compiled")
             }
         }
-        return ids.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return ids.sorted { byteOrderPrecedes($0, $1) }
     }
 
     /// Every schema, each from the folder that gives it.
