@@ -8,7 +8,8 @@ import SettingsStore
 /// unless someone changed it since: their value stays. As `DesiredState` does for plist
 /// domains, under the same record name, beside its record:
 /// `apply/NAME.desktop.json`, `{"settings-apply-desktop": 1, "domains": {DOMAIN: {KEY:
-/// {"set": TEXT, "before": TEXT}}}}`, values as GVariant text (`before` missing: none).
+/// {"set": TEXT, "before": TEXT}}}}`, values as GVariant text (`before` missing: none;
+/// `"removed": true` in place of `set`: the apply removed the key).
 /// The caller holds the records' folder lock; the record with every place about to
 /// change is written before dconf is asked for any change.
 package struct DesktopApply {
@@ -31,12 +32,16 @@ package struct DesktopApply {
         package let planned: PlistDictionary
     }
 
+    /// What a key held before the first apply that changed it (nil: nothing), and what
+    /// the apply left there (nil: it removed it).
+    typealias Held = (set: String?, before: String?)
+
     package struct Plan {
         package var domains: [DomainPlan] = []
         /// The record once every domain is applied; and as a run begins (with every
         /// place about to change).
-        var record: [String: [String: (set: String, before: String?)]] = [:]
-        var ahead: [String: [String: (set: String, before: String?)]] = [:]
+        var record: [String: [String: Held]] = [:]
+        var ahead: [String: [String: Held]] = [:]
         /// What changes nothing but a person should know (a key left as someone set it).
         package var notes: [String] = []
         /// Whether there was a record: with none and no desktop domain, nothing is written.
@@ -123,9 +128,14 @@ package struct DesktopApply {
                         planned[key] = value.plistValue(typed: where_.schema != nil)
                         if !given { plan.ahead[name, default: [:]][key] = (value.gvariantText, before) }
                     }
-                } else if now != nil {
-                    changes.append((key, nil))
-                    planned.removeValue(forKey: key)
+                } else {
+                    // A removal is remembered too, so a later state without it gives it back.
+                    if !given, now != nil || held != nil { plan.record[name, default: [:]][key] = (nil, before) }
+                    if now != nil {
+                        changes.append((key, nil))
+                        planned.removeValue(forKey: key)
+                        if !given { plan.ahead[name, default: [:]][key] = (nil, before) }
+                    }
                 }
             }
             plan.domains.append(
@@ -136,6 +146,9 @@ package struct DesktopApply {
                 plan.record[name, default: [:]][key] = held  // changed by someone since: still remembered
             }
         }
+        // A change that cannot be made through dconf stops the run here, before any domain,
+        // plist ones included, is written.
+        if plan.domains.contains(where: { !$0.changes.isEmpty }) { _ = try store.writer() }
         // The run's first record: the last one with every place about to change.
         var ahead = last
         for (name, keys) in plan.ahead { for (key, held) in keys { ahead[name, default: [:]][key] = held } }
@@ -165,34 +178,39 @@ package struct DesktopApply {
 
     private static let marker = "settings-apply-desktop"
 
-    func readRecord() throws -> [String: [String: (set: String, before: String?)]] {
+    func readRecord() throws -> [String: [String: Held]] {
         guard let bytes = try record.read() else { return [:] }
         guard case .dict(let root) = try JSONReader.read(bytes), root[Self.marker] != nil,
             case .dict(let domains)? = root["domains"]
         else {
             throw DesktopError.corruptFile(path: record.path, reason: "not a desktop apply record")
         }
-        var found: [String: [String: (set: String, before: String?)]] = [:]
+        var found: [String: [String: Held]] = [:]
         for domain in domains.entries {
             guard case .dict(let keys) = domain.value else { continue }
             for key in keys.entries {
-                guard case .dict(let held) = key.value, case .string(let set)? = held["set"] else { continue }
-                if case .string(let before)? = held["before"] {
-                    found[domain.key, default: [:]][key.key] = (set, before)
+                guard case .dict(let held) = key.value else { continue }
+                var set: String?, before: String?
+                if case .string(let text)? = held["set"] {
+                    set = text
+                } else if held["removed"] == .bool(true) {
+                    set = nil
                 } else {
-                    found[domain.key, default: [:]][key.key] = (set, nil)
+                    continue
                 }
+                if case .string(let text)? = held["before"] { before = text }
+                found[domain.key, default: [:]][key.key] = (set, before)
             }
         }
         return found
     }
 
-    func writeRecord(_ domains: [String: [String: (set: String, before: String?)]]) throws {
+    func writeRecord(_ domains: [String: [String: Held]]) throws {
         var out = PlistDictionary()
         for (name, keys) in domains.sorted(by: { $0.key < $1.key }) where !keys.isEmpty {
             var entries = PlistDictionary()
             for (key, held) in keys.sorted(by: { $0.key < $1.key }) {
-                var place: PlistDictionary = ["set": .string(held.set)]
+                var place: PlistDictionary = held.set.map { ["set": .string($0)] } ?? ["removed": true]
                 if let before = held.before { place["before"] = .string(before) }
                 entries[key] = .dict(place)
             }

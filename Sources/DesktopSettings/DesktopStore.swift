@@ -219,14 +219,22 @@ package final class DesktopStore {
         return FileSystem.exists(runtime + "/bus")
     }
 
-    /// Runs the user's `dconf` with `arguments`; its refusal in one line.
-    private func dconf(_ arguments: [String], input: [UInt8]? = nil) throws(DesktopError) {
+    /// The user's `dconf`, when a change can be made through it: a D-Bus session for its
+    /// service, and the program. A change of several domains asks first, so nothing is
+    /// written when this would stop it part way.
+    package func writer() throws(DesktopError) -> String {
         guard hasSession else {
             throw .noDesktop("no D-Bus session for dconf's service (DBUS_SESSION_BUS_ADDRESS is not set)")
         }
         guard let program = Subprocess.program("dconf", in: environment) else {
             throw .noDesktop("dconf is not installed (Debian: apt install dconf-cli)")
         }
+        return program
+    }
+
+    /// Runs the user's `dconf` with `arguments`; its refusal in one line.
+    private func dconf(_ arguments: [String], input: [UInt8]? = nil) throws(DesktopError) {
+        let program = try writer()
         let result: Subprocess.Result
         do throws(Errno) {
             result = try Subprocess.run([program] + arguments, environment: environment, input: input, timeLimit: 30)

@@ -35,12 +35,12 @@ public struct LeafChange: Sendable, Equatable {
         new.forEachChange(from: old) { change in
             let path = prefix + [change.key]
             switch (change.old, change.new) {
-            case (.dict(let a)?, .dict(let b)?) where !a.isEmpty && !b.isEmpty:
+            case (.dict(let a)?, .dict(let b)?) where isBranch(a) && isBranch(b):
                 compare(a, b, path, into: &out)
-            case (.dict(let a)?, let b) where !a.isEmpty:
+            case (.dict(let a)?, let b) where isBranch(a):
                 leaves(of: a, path, removed: true, into: &out)
                 if let b { out.append(LeafChange(path: PlistKeyPath(path), old: nil, new: b)) }
-            case (let a, .dict(let b)?) where !b.isEmpty:
+            case (let a, .dict(let b)?) where isBranch(b):
                 if let a { out.append(LeafChange(path: PlistKeyPath(path), old: a, new: nil)) }
                 leaves(of: b, path, removed: false, into: &out)
             default:
@@ -49,13 +49,19 @@ public struct LeafChange: Sendable, Equatable {
         }
     }
 
+    /// Whether a dictionary holds leaves: not an empty one, nor a desktop value's
+    /// `{"$gvariant": TEXT}`, which is one value (its key is no key of the domain).
+    static func isBranch(_ dict: PlistDictionary) -> Bool {
+        !dict.isEmpty && !(dict.count == 1 && PlistDictionary.isGVariantTag(dict.entries[0]))
+    }
+
     /// Every leaf of `dict`, as removed or added.
     private static func leaves(
         of dict: PlistDictionary, _ prefix: [String], removed: Bool, into out: inout [LeafChange]
     ) {
         for entry in dict.sortedEntries {
             let path = prefix + [entry.key]
-            if case .dict(let inner) = entry.value, !inner.isEmpty {
+            if case .dict(let inner) = entry.value, isBranch(inner) {
                 leaves(of: inner, path, removed: removed, into: &out)
             } else {
                 out.append(

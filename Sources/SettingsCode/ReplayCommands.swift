@@ -79,7 +79,7 @@ public enum ReplayCommands {
             switch (change.old, change.new) {
             case (_, nil):
                 out.append(target.command("delete", place(path)))
-            case (.dict(let a)?, .dict(let b)?) where !a.isEmpty && !b.isEmpty:
+            case (.dict(let a)?, .dict(let b)?) where LeafChange.isBranch(a) && LeafChange.isBranch(b):
                 commands(a, b, path, target, into: &out)
             case (_, let value?):
                 write(value, at: path, target, into: &out)

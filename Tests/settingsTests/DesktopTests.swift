@@ -702,4 +702,50 @@ final class DesktopTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, "24\n")
     }
+
+    /// What a second outside attack found: a changed or reset value with no JSON twin
+    /// (`uint32`, a tuple) replays from `capture`; `null` in a desired state is remembered
+    /// and given back; with no session `apply` writes nothing, plist keys included.
+    func testWhatTheSecondAttackFound() throws {
+        XCTAssertEqual(session.tool(["dconf", "write", "/org/x/u", "uint32 7"]).status, 0)
+        XCTAssertEqual(session.tool(["dconf", "write", "/org/x/t", "(1, 'a')"]).status, 0)
+        XCTAssertEqual(session.tool(["dconf", "write", "/org/x/gone", "uint32 1"]).status, 0)
+        let start = session.tool(["dconf", "dump", "/"]).stdout
+        let script = #"dconf write /org/x/u "uint32 8"; dconf write /org/x/t "(2, 'b')"; dconf reset /org/x/gone"#
+        let r = session.run(["capture", "--", "sh", "-c", script])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout.split(separator: "\n").count, 3, r.stdout)
+        let dump = session.tool(["dconf", "dump", "/"]).stdout
+        let fresh = Harness()
+        defer { fresh.cleanUp() }
+        let other = try DesktopSession(fresh)
+        defer { other.stop() }
+        XCTAssertEqual(other.tool(["dconf", "load", "/"], stdin: Data(start.utf8)).status, 0)
+        let path = Harness.binDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        let replay = fresh.exec(
+            "/bin/sh", ["-e", "-c", r.stdout], environment: other.variables.merging(["PATH": path]) { $1 })
+        XCTAssertEqual(replay.status, 0, replay.stderr)
+        XCTAssertEqual(other.tool(["dconf", "dump", "/"]).stdout, dump)
+
+        // null removes, and is given back when dropped.
+        XCTAssertEqual(
+            session.tool(["gsettings", "set", "org.gnome.desktop.interface", "cursor-size", "40"]).status, 0)
+        let removing = h.file(
+            "n.json", #"{"gsettings:org.gnome.desktop.interface": {"cursor-size": null}, "dconf:/org/x/": null}"#)
+        XCTAssertEqual(session.run(["apply", removing]).status, 0)
+        XCTAssertEqual(session.tool(["dconf", "dump", "/org/x/"]).stdout, "")
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "24")
+        let dropped = h.file("n.json", #"{"gsettings:org.gnome.desktop.interface": {}, "dconf:/org/x/": {}}"#)
+        XCTAssertEqual(session.run(["apply", dropped]).status, 0)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "40")
+        XCTAssertEqual(session.tool(["dconf", "read", "/org/x/u"]).stdout, "uint32 8\n")
+
+        // No session: nothing is written, the plist key included.
+        let both = h.file(
+            "a.json", #"{"com.example.app": {"k": 1}, "gsettings:org.gnome.desktop.interface": {"cursor-size": 30}}"#)
+        let none = session.run(["apply", both], extra: ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": h.files])
+        XCTAssertEqual(none.status, 3, none.stderr)
+        XCTAssertEqual(none.stderr.split(separator: "\n").count, 1, none.stderr)
+        XCTAssertEqual(session.run(["read", "com.example.app"]).status, 1)
+    }
 }

@@ -2242,6 +2242,12 @@ enum ManPage {
         (written, with every key about to change, before dconf is asked for any change), so a key
         dropped from a later desired state gets that value back, or its schema's default when it
         held none, unless someone changed it since: their value stays, and a warning says so.
+        A key the desired state sets to
+        .B null
+        is removed and remembered the same way.
+        With no D-Bus session or no
+        .BR dconf ,
+        an apply that would change a desktop key writes nothing at all, plist domains included.
         .B snapshot
         saves the desktop domains it names (none when it names none) beside plist ones,
         .B diff
