@@ -74,9 +74,9 @@ package final class DesktopStore {
     }
 
     /// A key's value as applications see it, and where it came from: a locked key's from
-    /// the administrator's database (or its default); else the user's, if of the key's
-    /// type; else a system database's; else the schema's default. Nil for a dconf key
-    /// no database holds.
+    /// the administrator's database (or its default); else the user's, if its key allows
+    /// it; else a system database's; else the schema's default. Nil for a dconf key no
+    /// database holds.
     package func read(_ place: Place, _ name: String) throws(DesktopError) -> (Variant, Source)? {
         let key = try self.key(place, name)
         let path = place.path(of: name)
