@@ -474,6 +474,8 @@ final class DesktopTests: XCTestCase {
             "color-scheme\tprefer-dark\ncursor-size\t48\ncolor-scheme\t(deleted)\n")
         let idle = session.run(["watch", "dconf:/org/gnome/", "--timeout", "0.3"])
         XCTAssertEqual(idle.status, 124, idle.stderr)
+        let unknown = session.run(["watch", "gsettings:org.gnome.desktop.interface", "nosuchkey", "--timeout", "5"])
+        XCTAssertEqual(unknown.status, 1, unknown.stderr)
     }
 
     /// One desired-state file holds desktop and plist keys; `apply` makes both true,

@@ -129,8 +129,10 @@ enum WatchCommand {
         guard options.exec == nil else { throw CLIError.usage("--exec does not work on desktop domains yet") }
         let store = DesktopStore(environment: context.store.environment)
         let name = arguments[0].text
-        let watcher = try DesktopWatcher(
-            store: store, place: try store.place(try DesktopDomain(name)), debounce: options.debounce)
+        let place = try store.place(try DesktopDomain(name))
+        // A key the schema does not have is said at once, as `read` says it.
+        for case .key(let key) in options.selectors { _ = try store.key(place, key) }
+        let watcher = try DesktopWatcher(store: store, place: place, debounce: options.debounce)
         context.streams.endQuietlyOnSignals()
         let streams = context.streams
         let emit = { (event: Event) throws(CLIError) in
