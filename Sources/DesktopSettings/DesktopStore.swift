@@ -324,8 +324,12 @@ extension DesktopStore {
     /// One domain's user values as a state domain (nil when it has none).
     package func stateDomain(_ place: Place) throws(DesktopError) -> PlistDictionary? {
         let values = try userValues(place)
-        guard !values.isEmpty else { return nil }
-        return PlistDictionary(
+        return values.isEmpty ? nil : dictionary(values, of: place)
+    }
+
+    /// A domain's values in the value model, typed where its schema gives the types.
+    package func dictionary(_ values: [(key: String, value: Variant)], of place: Place) -> PlistDictionary {
+        PlistDictionary(
             entries: values.map { .init(key: $0.key, value: $0.value.plistValue(typed: place.schema != nil)) })
     }
 }

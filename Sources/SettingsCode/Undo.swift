@@ -89,6 +89,16 @@ public enum Undo {
         }
     }
 
+    /// Whether a key holds what an undo's change expects it to (nil: nothing), as JSON
+    /// says a value: otherwise it changed since, and is left as it is.
+    package static func holds(_ now: PlistValue?, _ expected: PlistValue?) -> Bool {
+        switch (expected, now) {
+        case (nil, nil): true
+        case (let expected?, let now?): JSONSameness.same(expected, now)
+        default: false
+        }
+    }
+
     /// Makes `plan` in one locked update of the domain, journalled as taking back
     /// `takesBack`; returns the keys left alone because they changed since. A key holds
     /// what the journal says when it holds it as JSON says it: a 32-bit real written to an
@@ -106,14 +116,7 @@ public enum Undo {
             skipped = []
             var made: [(key: String, value: PlistValue?)] = []
             for change in plan {
-                let now = values[change.key]
-                let holds =
-                    switch (change.old, now) {
-                    case (nil, nil): true
-                    case (let expected?, let now?): JSONSameness.same(expected, now)
-                    default: false
-                    }
-                guard holds else {
+                guard holds(values[change.key], change.old) else {
                     skipped.append(change.key)
                     continue
                 }

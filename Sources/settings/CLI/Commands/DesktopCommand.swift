@@ -112,7 +112,7 @@ enum DesktopCommand {
         func plist(_ value: Variant) -> PlistValue { value.plistValue(typed: typed) }
 
         func dictionary(_ values: [(key: String, value: Variant)]) -> PlistDictionary {
-            PlistDictionary(entries: values.map { .init(key: $0.key, value: plist($0.value)) })
+            store.dictionary(values, of: place)
         }
 
         /// `read D`: the values the user set; `--with-defaults`, every key as applications
@@ -327,28 +327,8 @@ enum DesktopCommand {
             guard words.count == 1 else {
                 throw CLIError.usage("import needs a domain and a path (or - for standard input)")
             }
-            let path = words[0].text, name = path == "-" ? "standard input" : path
-            let bytes: [UInt8]
-            if path == "-" {
-                do throws(Errno) { bytes = try context.streams.input() } catch {
-                    throw StoreError.unreadable(path: name, error)
-                }
-            } else {
-                bytes = try PlistFiles.read(path)
-            }
-            let imported: PlistDictionary
-            if options.json {
-                let value: PlistValue
-                do throws(JSONError) { value = try JSONReader.read(bytes) } catch {
-                    throw CLIError.json(error, source: name)
-                }
-                guard case .dict(let dict) = value else {
-                    throw CLIError.json(.value(.topLevelNotObject(value.type), pointer: ""), source: name)
-                }
-                imported = dict
-            } else {
-                imported = try PlistFiles.dictionary(from: bytes, name: name)
-            }
+            let (bytes, name) = try TransferCommand.importBytes(words[0].text, &context)
+            let imported = try TransferCommand.importedDictionary(bytes, json: options.json, name: name)
             var changes: [(key: String, value: Variant?)] = []
             for entry in imported.entries {
                 // Typed by the schema; in a dconf folder, JSON and a property list say their own
@@ -370,10 +350,11 @@ enum DesktopCommand {
 
 extension Context {
     /// The desktop's store, each change it makes journalled through this run's store (its
-    /// writer's name and what it takes back included).
-    func desktopStore() -> DesktopStore {
+    /// writer's name included), as taking back `mark` (an undo's or a redo's) when given.
+    func desktopStore(takingBack mark: JournalEntry.TakenBack? = nil) -> DesktopStore {
         let store = DesktopStore(environment: self.store.environment)
-        let journalling = self.store
+        var journalling = self.store
+        journalling.takesBack = mark
         store.journal = { name, before, after in
             journalling.journalDesktop(name, before: before, after: after)?.message
         }

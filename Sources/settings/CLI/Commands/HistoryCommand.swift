@@ -94,25 +94,13 @@ enum HistoryCommand {
         return (
             token.text,
             { context, plan, mark in
-                var journalling = context.store
-                journalling.takesBack = mark
-                let store = DesktopStore(environment: context.store.environment)
-                store.journal = { name, before, after in
-                    journalling.journalDesktop(name, before: before, after: after)?.message
-                }
+                let store = context.desktopStore(takingBack: mark)
                 defer { context.note(store) }
                 let place = try store.place(try DesktopDomain(token.text))
                 let current = try store.stateDomain(place) ?? [:]
                 var skipped: [String] = [], made: [(key: String, value: Variant?)] = []
                 for change in plan {
-                    let now = current[change.key]
-                    let holds =
-                        switch (change.old, now) {
-                        case (nil, nil): true
-                        case (let expected?, let now?): expected == now
-                        default: false
-                        }
-                    guard holds else {
+                    guard Undo.holds(current[change.key], change.old) else {
                         skipped.append(change.key)
                         continue
                     }

@@ -18,16 +18,7 @@ enum TransferCommand {
         }
         try expectAtMost(2, arguments)
         let domain = try context.domainName(arguments[0])
-        let path = arguments[1].text
-        let name = path == "-" ? "standard input" : path
-        let bytes: [UInt8]
-        if path == "-" {
-            do throws(Errno) { bytes = try context.streams.input() } catch {
-                throw StoreError.unreadable(path: name, error)
-            }
-        } else {
-            bytes = try PlistFiles.read(path)
-        }
+        let (bytes, name) = try importBytes(arguments[1].text, &context)
         // Into a domain with no file, JSON is written straight as XML, its values never
         // built (and only then: a domain that has a file is not written so twice);
         // whatever that way cannot write exactly goes on.
@@ -40,19 +31,7 @@ enum TransferCommand {
             context.keepUntilExit((bytes, document))
             return
         }
-        var imported: PlistDictionary
-        if options.json {
-            let value: PlistValue
-            do throws(JSONError) { value = try JSONReader.read(bytes) } catch {
-                throw CLIError.json(error, source: name)
-            }
-            guard case .dict(let dict) = value else {
-                throw CLIError.json(.value(.topLevelNotObject(value.type), pointer: ""), source: name)
-            }
-            imported = dict
-        } else {
-            imported = try PlistFiles.dictionary(from: bytes, name: name)
-        }
+        var imported = try importedDictionary(bytes, json: options.json, name: name)
         try context.update(domain) { values in
             if options.json, !options.exact,
                 case .dict(let kept) = JSONIntegers.keepingReals(.dict(imported), where: .dict(values))
@@ -66,6 +45,27 @@ enum TransferCommand {
             return true
         }
         context.keepUntilExit(imported)
+    }
+
+    /// An import's file (`-`: standard input) and the name its errors give it.
+    static func importBytes(_ path: String, _ context: inout Context) throws -> (bytes: [UInt8], name: String) {
+        let name = path == "-" ? "standard input" : path
+        guard path == "-" else { return (try PlistFiles.read(path), name) }
+        do throws(Errno) { return (try context.streams.input(), name) } catch {
+            throw StoreError.unreadable(path: name, error)
+        }
+    }
+
+    /// An import's dictionary: JSON (`--json`, whose top level must be an object) or any
+    /// property-list format.
+    static func importedDictionary(_ bytes: [UInt8], json: Bool, name: String) throws -> PlistDictionary {
+        guard json else { return try PlistFiles.dictionary(from: bytes, name: name) }
+        let value: PlistValue
+        do throws(JSONError) { value = try JSONReader.read(bytes) } catch { throw CLIError.json(error, source: name) }
+        guard case .dict(let dict) = value else {
+            throw CLIError.json(.value(.topLevelNotObject(value.type), pointer: ""), source: name)
+        }
+        return dict
     }
 
     /// `old` with every top-level key of `new` set to `new`'s value.

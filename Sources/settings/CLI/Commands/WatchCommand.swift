@@ -108,18 +108,9 @@ enum WatchCommand {
                 printed += 1
                 continue
             }
-            for event in events(changes, options.selectors) {
-                try emit(event)
-                printed += 1
-                if let count = options.count, printed >= count { break }
-            }
+            try emitCounted(events(changes, options.selectors), emit, &printed, options)
         }
-        // As timeout(1): 124 when the time ran out with nothing to show, with one line.
-        if let timeout = options.timeout, printed == 0 {
-            context.error.append(
-                contentsOf: "\(program): no change to \(domain.displayName) in \(CLI.seconds(timeout)) s\n".utf8)
-            context.status = 124
-        }
+        timedOut(options, printed: printed, domain.displayName, &context)
     }
 
     /// `watch gsettings:… | dconf:…`: the same lines, as dconf's service changes the user's
@@ -149,17 +140,27 @@ enum WatchCommand {
         while options.count.map({ printed < $0 }) ?? true {
             let left = deadline.map { max(0, $0 - DomainWatcher.clock()) }
             guard let changes = try watcher.next(timeout: left) else { break }
-            for event in events(changes, options.selectors) {
-                try emit(event)
-                printed += 1
-                if let count = options.count, printed >= count { break }
-            }
+            try emitCounted(events(changes, options.selectors), emit, &printed, options)
         }
-        if let timeout = options.timeout, printed == 0 {
-            context.error.append(
-                contentsOf: "\(context.program): no change to \(name) in \(CLI.seconds(timeout)) s\n".utf8)
-            context.status = 124
+        timedOut(options, printed: printed, name, &context)
+    }
+
+    /// Each event emitted and counted, up to `--count`.
+    private static func emitCounted(
+        _ batch: [Event], _ emit: (Event) throws(CLIError) -> Void, _ printed: inout Int, _ options: Options
+    ) throws(CLIError) {
+        for event in batch {
+            try emit(event)
+            printed += 1
+            if let count = options.count, printed >= count { break }
         }
+    }
+
+    /// As timeout(1): 124 when the time ran out with nothing to show, with one line.
+    private static func timedOut(_ options: Options, printed: Int, _ name: String, _ context: inout Context) {
+        guard let timeout = options.timeout, printed == 0 else { return }
+        context.error.append(contentsOf: "\(context.program): no change to \(name) in \(CLI.seconds(timeout)) s\n".utf8)
+        context.status = 124
     }
 
     /// The lines one batch of key changes makes: every changed key when nothing was
