@@ -46,6 +46,13 @@ package final class DesktopWatcher {
 
     package func cancel() { canceller.cancel() }
 
+    /// The domain's values read now, from the databases as they are on the disk (the
+    /// watch's own values move only with `next`).
+    package func read() throws(DesktopError) -> PlistDictionary {
+        store.forgetDatabases()
+        return try store.stateDomain(place) ?? [:]
+    }
+
     /// Blocks until the domain's values change and returns the changes sorted by key; nil
     /// when `timeout` seconds pass first, or at once after `cancel()`.
     package func next(timeout: Double?) throws(DesktopError) -> [KeyChange]? {
@@ -64,8 +71,7 @@ package final class DesktopWatcher {
             if wake == .cancelled { return nil }
             if wake == .events {
                 try arm()
-                store.forgetDatabases()
-                let current = try store.stateDomain(place) ?? [:]
+                let current = try read()
                 let changes = current.changes(from: values)
                 values = current
                 if !changes.isEmpty { return changes }

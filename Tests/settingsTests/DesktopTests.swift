@@ -478,6 +478,45 @@ final class DesktopTests: XCTestCase {
         XCTAssertEqual(unknown.status, 1, unknown.stderr)
     }
 
+    /// `watch --exec` on a desktop domain runs the command once a batch, with the batch on
+    /// its input and `SETTINGS_CHANGED`; what the command writes itself, through
+    /// `settings` or through `gsettings`, does not run it again.
+    func testWatchExecRunsOnceABatchAndNotOnItsOwnWrites() throws {
+        let log = h.file("exec.log", "")
+        let command =
+            "{ cat; echo \"[$SETTINGS_DOMAIN] $SETTINGS_CHANGED\"; } >> \(log); "
+            + "\(Harness.settings) write gsettings:org.gnome.desktop.interface cursor-size 48 && "
+            + "gsettings set org.gnome.desktop.interface font-name 'Sans 13'"
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: Harness.settings)
+        watch.arguments = [
+            "watch", "gsettings:org.gnome.desktop.interface", "--exec", command, "--count", "2", "--timeout", "20",
+        ]
+        watch.environment = h.environment(session.variables)
+        let err = Pipe()
+        watch.standardError = err
+        try watch.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertEqual(
+            session.tool(["gsettings", "set", "org.gnome.desktop.interface", "color-scheme", "prefer-dark"]).status, 0)
+        // The command's own writes land and are seen; the next outside change runs it again.
+        let deadline = Date().addingTimeInterval(10)
+        while session.gsettings("org.gnome.desktop.interface", "font-name") != "'Sans 13'", Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertEqual(
+            session.tool(["gsettings", "set", "org.gnome.desktop.interface", "enable-animations", "false"]).status, 0)
+        watch.waitUntilExit()
+        XCTAssertEqual(
+            watch.terminationStatus, 0, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        XCTAssertEqual(
+            try String(contentsOfFile: log, encoding: .utf8),
+            "color-scheme\tprefer-dark\n[gsettings:org.gnome.desktop.interface] /color-scheme\n"
+                + "enable-animations\t0\n[gsettings:org.gnome.desktop.interface] /enable-animations\n")
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "48")
+    }
+
     /// One desired-state file holds desktop and plist keys; `apply` makes both true,
     /// `--check` then finds nothing; dropping a key gives it back what it held before
     /// (its schema's default when it held nothing), and a key someone changed since is

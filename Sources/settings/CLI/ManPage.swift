@@ -2225,10 +2225,15 @@ enum ManPage {
         .B "capture \-\- gnome\-control\-center"
         answers which key a toggle changed.
         .B watch
-        prints a line per key as dconf's service changes the user's values in the domain
-        (without
+        prints a line per key as dconf's service changes the user's values in the domain, and
         .B \-\-exec
-        for now).
+        runs its command once a batch as for a plist domain: a change the command makes itself
+        (through
+        .BR settings ,
+        .B gsettings
+        or
+        .BR dconf )
+        does not run it again.
         .B apply
         takes a desired-state file that names desktop domains beside plist ones, with
         .B \-\-check

@@ -82,7 +82,9 @@ enum WatchCommand {
         }
         var printed = 0
         let deadline = options.timeout.map { DomainWatcher.clock() + $0 }
-        var runner = options.exec.map { Runner(command: $0, domain: domain, streams: streams, program: program) }
+        var runner = options.exec.map {
+            Runner(command: $0, domain: domain.displayName, streams: streams, program: program)
+        }
         if runner != nil, streams.processEndsAfterRun { Subprocess.adoptCommandOrphans() }
         while options.count.map({ printed < $0 }) ?? true {
             let left = deadline.map { max(0, $0 - DomainWatcher.clock()) }
@@ -103,8 +105,10 @@ enum WatchCommand {
                 let batch = events(runner!.own.notOwn(changes), options.selectors)
                 guard !batch.isEmpty else { continue }
                 let lines = batch.flatMap { options.json ? json($0, domain: domain) : text($0) }
+                let (store, host) = (context.store, context.host)
                 try runner!.run(
-                    batch.map(\.path.pointer), lines: lines, watcher: watcher, store: context.store, host: context.host)
+                    batch.map(\.path.pointer), lines: lines, before: watcher.values, reread: { try? watcher.read() },
+                    journal: { store.history(of: domain, host: host) })
                 printed += 1
                 continue
             }
@@ -114,10 +118,10 @@ enum WatchCommand {
     }
 
     /// `watch gsettings:… | dconf:…`: the same lines, as dconf's service changes the user's
-    /// values (`DesktopWatcher`); `--exec` is not offered for them yet.
+    /// values (`DesktopWatcher`), and `--exec` as for a plist domain: a change the command
+    /// made itself (through `settings`, `gsettings` or `dconf`) runs it no more.
     static func watchDesktop(_ context: inout Context, _ arguments: [Token]) throws {
         let options = try parse(Array(arguments.dropFirst()))
-        guard options.exec == nil else { throw CLIError.usage("--exec does not work on desktop domains yet") }
         let store = DesktopStore(environment: context.store.environment)
         let name = arguments[0].text
         let place = try store.place(try DesktopDomain(name))
@@ -137,10 +141,23 @@ enum WatchCommand {
         }
         var printed = 0
         let deadline = options.timeout.map { DomainWatcher.clock() + $0 }
+        var runner = options.exec.map { Runner(command: $0, domain: name, streams: streams, program: context.program) }
+        if runner != nil, streams.processEndsAfterRun { Subprocess.adoptCommandOrphans() }
+        let journalling = context.store
         while options.count.map({ printed < $0 }) ?? true {
             let left = deadline.map { max(0, $0 - DomainWatcher.clock()) }
             guard let changes = try watcher.next(timeout: left) else { break }
-            try emitCounted(events(changes, options.selectors), emit, &printed, options)
+            guard runner != nil else {
+                try emitCounted(events(changes, options.selectors), emit, &printed, options)
+                continue
+            }
+            let batch = events(runner!.own.notOwn(changes), options.selectors)
+            guard !batch.isEmpty else { continue }
+            try runner!.run(
+                batch.map(\.path.pointer), lines: batch.flatMap { options.json ? json($0, domain: name) : text($0) },
+                before: watcher.values, reread: { try? watcher.read() },
+                journal: { journalling.desktopHistory(name, current: watcher.values) { _ in } })
+            printed += 1
         }
         timedOut(options, printed: printed, name, &context)
     }
@@ -281,7 +298,8 @@ extension WatchCommand {
     /// the command first (`Streams.endQuietlyOnSignals`).
     struct Runner {
         let command: String
-        let domain: DomainName
+        /// The domain's name, as `SETTINGS_DOMAIN` gives it to the command.
+        let domain: String
         let streams: Streams
         let program: String
         /// This run's mark, which the command's changes carry in the journal.
@@ -289,14 +307,16 @@ extension WatchCommand {
         var own = WatchExec.OwnChanges()
 
         /// Runs the command through `sh -c` and waits; a failure is one line, not the end.
-        /// Then reads the domain, to know the command's own changes from the watcher's next.
+        /// Then reads the domain again (`reread`; nil when it cannot be read), to know the
+        /// command's own changes from the watcher's next: against `before`, the values the
+        /// watch had, and the domain's `journal`.
         mutating func run(
-            _ pointers: [String], lines: [UInt8], watcher: DomainWatcher, store: DomainStore, host: DomainHost
+            _ pointers: [String], lines: [UInt8], before: PlistDictionary, reread: () -> PlistDictionary?,
+            journal: () -> [JournalEntry]
         ) throws {
-            let before = watcher.values
             let started = Double(FileSystem.wallClockNanoseconds()) / 1e9
             var variables = WatchExec.changedVariables(pointers)
-            variables["SETTINGS_DOMAIN"] = domain.displayName
+            variables["SETTINGS_DOMAIN"] = domain
             variables[Journal.execVariable] = mark
             let status: Int32
             do throws(Errno) {
@@ -305,10 +325,8 @@ extension WatchCommand {
             } catch {
                 throw CLIError.cannotRun("/bin/sh", error)
             }
-            if let after = try? watcher.read() {
-                own.ran(
-                    before: before, after: after, journal: { store.history(of: domain, host: host) }, mark: mark,
-                    since: started)
+            if let after = reread() {
+                own.ran(before: before, after: after, journal: journal, mark: mark, since: started)
             } else {
                 // Unreadable now: the watcher says so, and nothing is taken for the command's.
                 own = WatchExec.OwnChanges()
