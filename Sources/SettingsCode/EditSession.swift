@@ -11,7 +11,7 @@ import SettingsStore
 /// such as jq 1.6 prints as `1`), so a leaf whose text reads the same is no change, and the
 /// domain keeps its own value there. A reopened text is the person's own, compared with
 /// the same first text: a key someone else changed meanwhile stays theirs.
-public struct EditSession: Sendable {
+public struct EditSession {
     /// The text a domain is edited as.
     public enum Format: String, Sendable, CaseIterable {
         /// The lossless JSON mapping (the default).
@@ -31,12 +31,8 @@ public struct EditSession: Sendable {
         public let now: PlistValue?
     }
 
-    /// The store written to.
-    public let store: DomainStore
-    /// The domain edited.
-    public let domain: DomainName
-    /// Its host (`-currentHost`).
-    public let host: DomainHost
+    /// What is edited: a plist domain, or another kind of domain (the desktop's).
+    public let target: Target
     /// The text's format.
     public let format: Format
     /// The domain's values when the text was made.
@@ -48,14 +44,55 @@ public struct EditSession: Sendable {
     /// Per leaf reported changed meanwhile (by pointer), what it held then: saving again
     /// puts the person's value over that one, and over no other.
     private var seen: [ExactKey: PlistValue?] = [:]
-    /// The domain file's format, which decides what a value must be storable in.
-    let fileFormat: PlistFormat
 
-    /// A session on `domain` as it is now (empty when it does not exist).
+    /// The domain a session edits: its name, its values now, what refuses an edit of them,
+    /// and the one way it is changed. A plist domain's is `domain(_:host:in:)`; another kind
+    /// of domain (a desktop one, written through dconf) gives its own.
+    public struct Target {
+        /// The domain's name, as messages say it.
+        public let name: String
+        /// Its values now.
+        let values: PlistDictionary
+        /// Why the values `base` may not become `result`, one line each (none: they may).
+        let refusals: (_ base: PlistDictionary, _ result: PlistDictionary) -> [String]
+        /// Runs the change on the values as they are then; written when it returns true.
+        let update: (_ change: (inout PlistDictionary) throws -> Bool) throws -> Void
+
+        /// A target of `values` now, refused by `refusals`, changed through `update`.
+        public init(
+            name: String, values: PlistDictionary,
+            refusals: @escaping (PlistDictionary, PlistDictionary) -> [String],
+            update: @escaping ((inout PlistDictionary) throws -> Bool) throws -> Void
+        ) {
+            (self.name, self.values, self.refusals, self.update) = (name, values, refusals, update)
+        }
+
+        /// A plist domain of `store` as it is now (empty when it does not exist), changed in
+        /// the store's one locked update and refused by its managed keys, its schema and what
+        /// its file's format can hold.
+        public static func domain(_ domain: DomainName, host: DomainHost = .any, in store: DomainStore) throws -> Self {
+            let loaded = try store.load(domain, host: host)
+            let format = loaded?.format ?? .xml
+            return Self(
+                name: domain.displayName, values: loaded?.values ?? [:],
+                refusals: { base, result in
+                    ApplyError.Problem.refusals(
+                        of: domain, named: domain.displayName, in: store, base, result, format: format
+                    ).map(\.message)
+                },
+                update: { change in _ = try store.update(domain, host: host, change) })
+        }
+    }
+
+    /// A session on `domain` of `store` as it is now (empty when it does not exist).
     public init(store: DomainStore, domain: DomainName, host: DomainHost = .any, format: Format) throws {
-        (self.store, self.domain, self.host, self.format) = (store, domain, host, format)
-        let loaded = try store.load(domain, host: host)
-        (base, fileFormat) = (loaded?.values ?? [:], loaded?.format ?? .xml)
+        self.init(target: try .domain(domain, host: host, in: store), format: format)
+    }
+
+    /// A session on `target` as it is now.
+    public init(target: Target, format: Format) {
+        (self.target, self.format) = (target, format)
+        base = target.values
         written = Self.text(base, format)
         // The writers' own text reads back; were it ever not to, the values stand in for
         // what the text says, and a leaf is a change when its value differs.
@@ -180,12 +217,10 @@ public struct EditSession: Sendable {
         var tops = TopLevelEdits(base)
         for change in changes(edited) {
             do throws(KeyPathError) { try Self.make(change, in: &tops, replacing: false) } catch {
-                return ["\(domain.displayName): \(error.message)"]
+                return ["\(target.name): \(error.message)"]
             }
         }
-        return ApplyError.Problem.refusals(
-            of: domain, named: domain.displayName, in: store, base, tops.result, format: fileFormat
-        ).map(\.message)
+        return target.refusals(base, tops.result)
     }
 
     /// Merges the leaves `edited` changes into the domain as it is now, in one locked
@@ -199,7 +234,7 @@ public struct EditSession: Sendable {
         var conflicts: [Conflict] = []
         var held: [(path: PlistKeyPath, value: PlistValue?)] = []
         let seen = seen
-        try store.update(domain, host: host) { values in
+        try target.update { values in
             (conflicts, held) = ([], [])
             var tops = TopLevelEdits(values)
             var changed = false

@@ -439,7 +439,7 @@ final class DesktopTests: XCTestCase {
     func testOtherVerbsRefuseDesktopDomainsAndMakeNoFile() throws {
         for words in [
             ["rename", "gsettings:org.gnome.desktop.interface", "a", "b"],
-            ["edit", "gsettings:org.gnome.desktop.interface"], ["conflicts", "gsettings:org.gnome.desktop.interface"],
+            ["conflicts", "gsettings:org.gnome.desktop.interface"],
         ] {
             let r = session.run(words)
             XCTAssertEqual(r.status, 2, "\(words): \(r.stderr)")
@@ -515,6 +515,46 @@ final class DesktopTests: XCTestCase {
             "color-scheme\tprefer-dark\n[gsettings:org.gnome.desktop.interface] /color-scheme\n"
                 + "enable-animations\t0\n[gsettings:org.gnome.desktop.interface] /enable-animations\n")
         XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "48")
+    }
+
+    /// `edit` of a desktop domain: the user's values as JSON, the edit made through dconf
+    /// (a key dropped is reset), a value the schema refuses sent back to the person with
+    /// nothing written, and a `$gvariant` value edited in a `dconf:` folder.
+    func testEditWritesThroughDconfAndRefusesWhatTheSchemaRefuses() throws {
+        let interface = "gsettings:org.gnome.desktop.interface"
+        _ = session.ok("write", interface, "cursor-size", "32")
+        _ = session.ok("write", interface, "color-scheme", "prefer-dark")
+        _ = session.ok("write", "gsettings:org.gnome.desktop.session", "idle-delay", "600")
+        let text = h.file("shown.json", "")
+        let shown = session.run(["edit", interface], extra: ["EDITOR": "sh -c 'cp \"$0\" \"$TEXT\"'", "TEXT": text])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertEqual(
+            try String(contentsOfFile: text, encoding: .utf8),
+            "{\n  \"color-scheme\": \"prefer-dark\",\n  \"cursor-size\": 32\n}\n")
+
+        let edited = session.run(["edit", interface], extra: ["EDITOR": "sed -i -e s/32/40/ -e /color-scheme/d"])
+        XCTAssertEqual(edited.status, 0, edited.stderr)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "40")
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "color-scheme"), "'default'")
+        XCTAssertTrue(session.ok("history", interface).contains("settings edit"))
+
+        for (sed, said) in [
+            ("s/40/\\\"big\\\"/", "cursor-size"), ("s/cursor-size/no-such-key/", "has no key no-such-key"),
+        ] {
+            let refused = session.run(
+                ["edit", interface], stdin: Data("q\n".utf8), extra: ["EDITOR": "sed -i \(sed)"])
+            XCTAssertEqual(refused.status, 1, refused.stderr)
+            XCTAssertTrue(refused.stderr.contains(said), refused.stderr)
+            XCTAssertTrue(refused.stderr.contains("the domain is unchanged"), refused.stderr)
+            XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "40")
+        }
+
+        let folder = session.run(
+            ["edit", "dconf:/org/gnome/desktop/session/"], extra: ["EDITOR": "sed -i s/600/700/"])
+        XCTAssertEqual(folder.status, 0, folder.stderr)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.session", "idle-delay"), "uint32 700")
+        let hostless = session.run(["-currentHost", "edit", interface], extra: ["EDITOR": "true"])
+        XCTAssertEqual(hostless.status, 2, hostless.stderr)
     }
 
     /// One desired-state file holds desktop and plist keys; `apply` makes both true,

@@ -37,6 +37,8 @@ enum CLIError: Error, Equatable {
     case conflictCopy(String, of: String)
     /// A desktop domain (`gsettings:…`, `dconf:…`) given to a verb that does not take one.
     case desktopDomain(String)
+    /// `-currentHost` or `-host` with a desktop domain, which has no per-host file.
+    case desktopHasNoHost
     /// `write D K` with no value after the key.
     case valueMissing(key: String)
     /// `delete D K` of a key the domain does not have.
@@ -219,6 +221,8 @@ struct Diagnostic {
                 "\(name) is a file-sync conflict copy of \(domain), not a domain: "
                     + "settings conflicts --resolve \(domain) merges it back", 1
             )
+        case .desktopHasNoHost:
+            return ("-currentHost and -host name plist files; a desktop domain has none", 2)
         case .desktopDomain(let name):
             return (
                 "\(name) is a desktop domain, which this verb does not take yet; "

@@ -835,6 +835,15 @@ enum ManPage {
         The text is kept, private, in
         .I $XDG_STATE_HOME/settings/edit
         while you edit, and removed after; a killed edit leaves it there, with your changes.
+        A desktop domain
+        .RB ( gsettings: ,
+        .BR dconf: )
+        is edited the same way: its user values as
+        .B "export \-\-json"
+        gives them, each changed key checked against its schema and dconf's locks on save, the
+        change made through
+        .B dconf
+        on the values as they are then (a key you removed is reset to its default).
         defaults has no edit, and a hand-edited plist that does not parse is replaced by an empty
         one on macOS.
         .TP
@@ -2269,7 +2278,9 @@ enum ManPage {
         and
         .B redo
         take desktop domains too (an undo is made through dconf).
-        The other verbs (edit, sync) refuse them with status 2 for now.
+        .B edit
+        opens a desktop domain's values as JSON and makes the edit through dconf.
+        The other verbs (sync) refuse them with status 2 for now.
         .PP
         Schemas are read from the compiled
         .B gschemas.compiled

@@ -1,6 +1,7 @@
 import DesktopSettings
 import PlistCodecs
 import PlistModel
+import SettingsCode
 import SettingsStore
 
 /// The verbs on the desktop's own settings: `gsettings:SCHEMA`, `gsettings:SCHEMA:/PATH/`
@@ -29,9 +30,7 @@ enum DesktopCommand {
         }
         let verbose = verb.name == "check" && arguments.first?.text == "-v"
         if verbose { arguments.removeFirst() }
-        guard context.host == .any else {
-            throw CLIError.usage("-currentHost and -host name plist files; a desktop domain has none")
-        }
+        guard context.host == .any else { throw CLIError.desktopHasNoHost }
         // `write` and `check` take their value words as they stand (`-string --json` is a
         // string); the other verbs' options may stand anywhere.
         let raw = verb.name == "write" || verb.name == "check"
@@ -348,6 +347,55 @@ enum DesktopCommand {
     }
 }
 
+extension DesktopCommand {
+    /// `edit gsettings:…|dconf:…`: the user's values of the domain (as `export --json`
+    /// gives them), each changed key checked against its schema and locks before anything
+    /// is written, and the edit made through dconf in one change on the values as they are
+    /// when it is saved (a key someone changed meanwhile stays theirs, as in a plist edit).
+    static func editTarget(_ name: String, _ store: DesktopStore) throws -> EditSession.Target {
+        let place = try store.place(try DesktopDomain(name))
+        /// The changes from `before` to `after`, typed as `import` types them.
+        func changes(_ before: PlistDictionary, _ after: PlistDictionary) throws -> [(key: String, value: Variant?)] {
+            var out: [(key: String, value: Variant?)] = []
+            var failure: (any Error)? = nil
+            PlistDictionary.walk([before, after]) { key, values in
+                guard failure == nil, values[0] != values[1] else { return }
+                guard let value = values[1] else { return out.append((key, nil)) }
+                do {
+                    let type = try store.key(place, key)?.type
+                    do throws(VariantParser.Failure) { out.append((key, try Variant.from(value, as: type))) } catch {
+                        throw DesktopError.refused(key: key, reason: error.message)
+                    }
+                } catch let error { failure = error }
+            }
+            if let failure { throw failure }
+            return out
+        }
+        return EditSession.Target(
+            name: name, values: try store.stateDomain(place) ?? [:],
+            refusals: { base, result in
+                do {
+                    for (key, value) in try changes(base, result) {
+                        if let value { try store.check(place, key, value) } else { _ = try store.key(place, key) }
+                    }
+                    return []
+                } catch let error as DesktopError {
+                    return ["\(name): \(error.message)"]
+                } catch {
+                    return ["\(name): \(error)"]
+                }
+            },
+            update: { change in
+                store.forgetDatabases()
+                let before = try store.stateDomain(place) ?? [:]
+                var values = before
+                guard try change(&values) else { return }
+                let made = try changes(before, values)
+                if !made.isEmpty { try store.write(place, made) }
+            })
+    }
+}
+
 extension Context {
     /// The desktop's store, each change it makes journalled through this run's store (its
     /// writer's name included), as taking back `mark` (an undo's or a redo's) when given.
@@ -358,6 +406,15 @@ extension Context {
         store.journal = { name, before, after in
             journalling.journalDesktop(name, before: before, after: after)?.message
         }
+        return store
+    }
+
+    /// The desktop's store for a verb that will write (`edit`): said at once, before any
+    /// editor opens, when no change could be made (no session, no `dconf`, a host named).
+    func desktopStoreToWrite() throws -> DesktopStore {
+        guard host == .any else { throw CLIError.desktopHasNoHost }
+        let store = desktopStore()
+        _ = try store.writer()
         return store
     }
 

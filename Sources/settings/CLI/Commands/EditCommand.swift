@@ -1,10 +1,12 @@
+import DesktopSettings
 import PlistCodecs
 import PlistModel
 import SettingsCode
 import SettingsStore
 
-/// `edit D [--format json|xml]`: the domain in `$VISUAL` or `$EDITOR` (`EditSession`);
-/// here the editor is run, the person asked, and the outcome said.
+/// `edit D [--format json|xml]`: the domain in `$VISUAL` or `$EDITOR` (`EditSession`), a
+/// plist domain or a desktop one; here the editor is run, the person asked, and the
+/// outcome said.
 enum EditCommand {
     static func edit(_ context: inout Context, _ arguments: [Token]) throws {
         var words = arguments
@@ -15,14 +17,24 @@ enum EditCommand {
         for word in words where word.text.hasPrefix("--") { throw Verb.named("edit")!.unknownOption(word.text) }
         guard let domainToken = words.first else { throw CLIError.usage("edit needs a domain") }
         try expectAtMost(1, words)
-        let domain = try context.domainName(domainToken)
-        var session = try EditSession(store: context.store, domain: domain, host: context.host, format: format)
-        _ = context.layers(for: domain)
+        let target: EditSession.Target
+        var desktop: DesktopStore? = nil
+        if DesktopDomain.isDesktop(domainToken.text) {
+            let store = try context.desktopStoreToWrite()
+            target = try DesktopCommand.editTarget(domainToken.text, store)
+            desktop = store
+        } else {
+            let domain = try context.domainName(domainToken)
+            target = try .domain(domain, host: context.host, in: context.store)
+            _ = context.layers(for: domain)
+        }
+        defer { if let desktop { context.note(desktop) } }
+        var session = EditSession(target: target, format: format)
 
         // The text lives in the state folder, private, named so an editor knows its syntax,
         // written and read through the door for the tool's own files (no link followed).
         let copy = context.store.stateFile(
-            "edit/\(FileSystem.processID)-\(safeName(domain.displayName)).\(format.rawValue)")
+            "edit/\(FileSystem.processID)-\(safeName(target.name)).\(format.rawValue)")
         let file = copy.path
         defer { copy.remove() }
         let environment = context.streams.environment
