@@ -146,7 +146,13 @@ package final class DesktopStore {
     }
 
     private func checkUnlocked(_ path: String) throws(DesktopError) {
-        for system in profile.systemDatabases where try database(system).isLocked(path) { throw .locked(path) }
+        if try isLocked(path) { throw .locked(path) }
+    }
+
+    /// Whether a database of dconf's profile locks the key at `path` (the `managed` layer).
+    package func isLocked(_ path: String) throws(DesktopError) -> Bool {
+        for system in profile.systemDatabases where try database(system).isLocked(path) { return true }
+        return false
     }
 
     /// Sets (a value) and resets (nil) keys of the domain through dconf, each checked first:

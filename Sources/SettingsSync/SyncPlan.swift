@@ -131,7 +131,8 @@ struct Plan {
 
     init(
         base: Tree, remote: Tree, live: [String: SyncRound.Live], prepared: [String: SyncRound.Prepared],
-        rules: SyncRules, state: SyncState, previousLocal: LocalRecord = LocalRecord(), round: SyncRound
+        rules: SyncRules, state: SyncState, previousLocal: LocalRecord = LocalRecord(), desktopRead: Bool = true,
+        round: SyncRound
     ) throws(SyncError) {
         let git = round.git
         notes = remote.notes
@@ -165,9 +166,12 @@ struct Plan {
             let mine = live[key]
             let name =
                 theirs.first.map { String($0.name.dropLast(6)) } ?? mine?.name ?? String(previous[0].name.dropLast(6))
-            // Not carried here, or a live file that could not be read: the repository's
-            // entry and the base stay as they are.
-            guard rules.carries(mine?.name ?? name), mine == nil || mine?.print != nil else {
+            // Not carried here, a live file that could not be read, or a desktop domain
+            // whose schema is not installed here: the repository's entry and the base stay
+            // as they are.
+            guard rules.carries(mine?.name ?? name), mine == nil || mine?.print != nil,
+                !SyncRound.isDesktopName(name) || (desktopRead && round.desktop?.keys(of: name) != nil)
+            else {
                 tree += theirs
                 continue
             }

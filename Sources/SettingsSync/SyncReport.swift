@@ -23,4 +23,6 @@ public struct SyncReport: Sendable {
     var unsettled = false
     /// Domains with a value this machine's schema refused (kept as it is here).
     var refused: Set<String> = []
+    /// The desktop's domains could not be listed: none is taken for removed here.
+    var desktopUnread = false
 }

@@ -9,10 +9,18 @@ extension SyncRound {
         guard domain.liveBefore != domain.liveAfter else {
             return domain.agreed.map { [$0] } ?? []
         }
-        let schema = schema(domain.name)
         var refused: [(key: String, kept: PlistValue?)] = []
         var refusals: [String] = []
         defer { report.notes += refusals }
+        if Self.isDesktopName(domain.name) {
+            do throws(DesktopProblem) { refused = try applyDesktop(domain, &report, refusals: &refusals) } catch {
+                report.notes.append("\(error.message): \(domain.name) is as it was; the next sync tries again")
+                report.unsettled = true
+                return domain.previous
+            }
+            return agreed(domain, keeping: refused, &report)
+        }
+        let schema = schema(domain.name)
         do {
             var emptied = false
             var changed = false
@@ -29,9 +37,7 @@ extension SyncRound {
                         if let after, let problem = schema?.key(key)?.violation(after) {
                             // Looked at again when the schema, the value or the live file changes.
                             report.refused.insert(domain.name)
-                            refusals.append(
-                                "\(domain.name): kept \(CanonicalText.escapedLine(key)) as it is here; the repository's "
-                                    + "\(CanonicalText.json(after)) is not allowed by its schema (\(problem.message))")
+                            refusals.append(Self.refusalNote(domain.name, key, after, problem.message))
                             refused.append((key, before))
                         } else {
                             value = after
@@ -55,6 +61,21 @@ extension SyncRound {
             report.unsettled = true
             return domain.previous
         }
+        return agreed(domain, keeping: refused, &report)
+    }
+
+    /// The note of a key kept as it is here: this machine's schema refuses the repository's value.
+    static func refusalNote(_ name: String, _ key: String, _ value: PlistValue, _ problem: String) -> String {
+        "\(name): kept \(CanonicalText.escapedLine(key)) as it is here; the repository's "
+            + "\(CanonicalText.json(value)) is not allowed by its schema (\(problem))"
+    }
+
+    /// The base entries a domain's apply agreed to: what was pushed, with the value here
+    /// of each key this machine's schema refused.
+    private func agreed(
+        _ domain: Plan.Domain, keeping refused: [(key: String, kept: PlistValue?)],
+        _ report: inout SyncReport
+    ) -> [TreeEntry] {
         guard !refused.isEmpty, var agreed = domain.agreedValues else { return domain.agreed.map { [$0] } ?? [] }
         // The base keeps this machine's value of a refused key, so it is not sent back as
         // a change, and the repository's is looked at again next round.

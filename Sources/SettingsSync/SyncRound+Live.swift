@@ -11,10 +11,14 @@ extension SyncRound {
         /// round holds no copy of a big domain); nil when it could not be read.
         let print: String?
         let local: LocalKeys
+        /// Its file ("" for a desktop domain, which has none).
         let path: String
+        /// A desktop domain's values as read, encoded as the repository keeps them.
+        var held: [UInt8]? = nil
 
-        /// Its file's bytes, read again (nil: no file).
+        /// Its file's bytes, read again (nil: no file); a desktop domain's as read.
         func read() throws(StoreError) -> [UInt8]? {
+            if path.isEmpty { return held }
             do throws(FileError) { return try FileSystem.readFile(path)?.bytes } catch {
                 throw StoreError(reading: path, error)
             }
@@ -77,6 +81,7 @@ extension SyncRound {
                 live[key] = Live(name: name, print: nil, local: local, path: path)
             }
         }
+        readDesktop(rules, into: &live, &report)
         return live
     }
 
@@ -85,6 +90,7 @@ extension SyncRound {
     /// administrator's file that exists but cannot be used fails closed: read as none, it
     /// would let a key meant to stay here (a token) travel, for good, in the repository's history.
     func localKeys(_ name: String, _ rules: SyncRules) -> Result<LocalKeys, RuleProblem> {
+        if Self.isDesktopName(name) { return desktopLocalKeys(name, rules) }
         // A candidate there but out of reach (a link to nothing, a loop, a folder that
         // cannot be searched) is a schema that cannot be used, not "no schema".
         var found: String? = nil
@@ -128,8 +134,9 @@ extension SyncRound {
     }
 
     /// A name the store takes as a domain of the config folder (not the global domain,
-    /// not a dotfile, no `/`, no control character).
+    /// not a dotfile, no `/`, no control character), or a desktop domain a round carries.
     static func isDomainName(_ name: String) -> Bool {
+        if isDesktopName(name) { return true }
         guard let domain = try? DomainName(name), case .named(let named) = domain else { return false }
         return sameKey(named, name)
     }

@@ -25,6 +25,9 @@ package struct SyncRound {
     let schemaFolders: [(path: String, problem: Errno?)]
     /// Pushes tried before the round gives up to the next one.
     package var maximumAttempts = 40
+    /// The desktop's settings, for the `gsettings:` domains a pattern carries (none: they
+    /// stay in the repository untouched).
+    package var desktop: (any SyncDesktop)? = nil
 
     package init(store: DomainStore, environment: Environment, cancel: CancelSignal? = nil) throws(SyncError) {
         var store = store
@@ -142,7 +145,7 @@ package struct SyncRound {
             }
             let plan = try Plan(
                 base: base, remote: Tree(remote.entries, git), live: live, prepared: prepared, rules: rules,
-                state: state, previousLocal: previousLocal, round: self)
+                state: state, previousLocal: previousLocal, desktopRead: !report.desktopUnread, round: self)
             var record = PendingRound(
                 pushed: nil, remote: remote.commit, agreedBefore: start.agreed, rewritten: report.rewritten || joining,
                 plan: plan,

@@ -32,7 +32,9 @@ package struct SyncRules: Sendable {
 
     /// Whether the domain travels.
     package func carries(_ name: String) -> Bool {
-        guard patterns.isEmpty || patterns.contains(where: { FileSystem.matches(name, pattern: $0) }) else {
+        // A desktop domain only when a pattern names it: "every domain" is every plist one.
+        let everything = patterns.isEmpty && !SyncRound.isDesktopName(name)
+        guard everything || patterns.contains(where: { FileSystem.matches(name, pattern: $0) }) else {
             return false
         }
         return !ignored.contains { $0.key == nil && FileSystem.matches(name, pattern: $0.domain) }
@@ -56,12 +58,15 @@ package struct SyncRules: Sendable {
 struct LocalKeys {
     let patterns: [String]
     /// Compared as bytes: a local "é" keeps that key here, not "e\u{301}" too.
-    let names: Set<ExactKey>
+    var names: Set<ExactKey>
+    /// A desktop domain's keys as this machine's schema has them: any other stays here.
+    var known: Set<ExactKey>? = nil
 
-    var isEmpty: Bool { patterns.isEmpty && names.isEmpty }
+    var isEmpty: Bool { patterns.isEmpty && names.isEmpty && known == nil }
 
     func contains(_ key: String) -> Bool {
-        names.contains(ExactKey(key)) || patterns.contains { FileSystem.matches(key, pattern: $0) }
+        names.contains(ExactKey(key)) || known.map { !$0.contains(ExactKey(key)) } == true
+            || patterns.contains { FileSystem.matches(key, pattern: $0) }
     }
 
     /// The values that travel, and those that stay.
@@ -84,9 +89,9 @@ struct LocalKeys {
 
     /// What decides them, as bytes, for a domain's fingerprint.
     var text: [UInt8] {
-        Array(
-            (patterns.joined(separator: "\n") + "\u{0}" + names.sorted().map(\.text).joined(separator: "\n"))
-                .utf8)
+        var text = patterns.joined(separator: "\n") + "\u{0}" + names.sorted().map(\.text).joined(separator: "\n")
+        if let known { text += "\u{0}known\u{0}" + known.sorted().map(\.text).joined(separator: "\n") }
+        return Array(text.utf8)
     }
 }
 
@@ -119,7 +124,9 @@ struct LocalRecord: Equatable {
             func strings(_ values: [PlistValue]) -> [String] {
                 values.compactMap { if case .string(let text) = $0 { text } else { nil } }
             }
-            domains[entry.key] = LocalKeys(patterns: strings(patterns), names: Set(strings(names).map(ExactKey.init)))
+            var keys = LocalKeys(patterns: strings(patterns), names: Set(strings(names).map(ExactKey.init)))
+            if case .array(let known)? = fields["known"] { keys.known = Set(strings(known).map(ExactKey.init)) }
+            domains[entry.key] = keys
         }
     }
 
@@ -127,10 +134,11 @@ struct LocalRecord: Equatable {
         var root: [PlistDictionary.Entry] = []
         for name in domains.keys.sorted(by: byteOrderPrecedes) {
             let keys = domains[name]!
-            let fields: PlistDictionary = [
+            var fields: PlistDictionary = [
                 "patterns": .array(keys.patterns.map(PlistValue.string)),
                 "names": .array(keys.names.sorted().map { .string($0.text) }),
             ]
+            if let known = keys.known { fields["known"] = .array(known.sorted().map { .string($0.text) }) }
             root.append(.init(key: name, value: .dict(fields)))
         }
         return BinaryWriter.encode(.dict(PlistDictionary(entries: root)))

@@ -15,4 +15,22 @@ final class LocalKeysTests: XCTestCase {
         XCTAssertEqual(shared.keys.map { Array($0.utf8) }, [Array(decomposed.utf8)])
         XCTAssertEqual(kept.keys.map { Array($0.utf8) }, [Array(composed.utf8)])
     }
+
+    /// A desktop domain's keys this machine's schema lacks stay here, and the record of
+    /// the rules a domain was merged under keeps which keys were known (a schema that
+    /// gains a key later lets it rejoin).
+    func testKeysASchemaLacksStayAndTheRecordKeepsThem() {
+        var local = LocalKeys(patterns: [], names: [])
+        local.known = [ExactKey("count"), ExactKey("label")]
+        XCTAssertFalse(local.isEmpty)
+        XCTAssertEqual(local.split(["count": 1, "extra": "x"]).local.keys.map { $0 }, ["extra"])
+        var record = LocalRecord()
+        record.domains["gsettings:org.example.sync"] = local
+        XCTAssertEqual(LocalRecord(record.bytes), record)
+        var upgraded = local
+        upgraded.known = [ExactKey("count"), ExactKey("label"), ExactKey("extra")]
+        let rejoined = upgraded.rejoined(since: local)
+        XCTAssertEqual(rejoined?("extra"), true)
+        XCTAssertEqual(rejoined?("count"), false)
+    }
 }

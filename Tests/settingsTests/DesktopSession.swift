@@ -11,12 +11,13 @@ final class DesktopSession {
     /// What every program of the session is given beside the harness's environment.
     let variables: [String: String]
 
-    init(_ h: Harness, extra: [String: String] = [:]) throws {
+    /// `tag`: a second session of the same test (another machine) has its own bus.
+    init(_ h: Harness, extra: [String: String] = [:], tag: String = "") throws {
         try Harness.require("dbus-daemon", package: "dbus-daemon")
         try Harness.require("dconf", package: "dconf-cli")
         try Harness.require("gsettings", package: "libglib2.0-bin")
         self.h = h
-        runtime = h.config + "-run"
+        runtime = h.config + "-run" + tag
         try FileManager.default.createDirectory(
             atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         daemon = Process()

@@ -392,6 +392,10 @@ final class DesktopTests: XCTestCase {
         XCTAssertEqual(words("read", "dconf:/my/app/", ""), ["volume"])
         XCTAssertFalse(
             words("read", "").contains { $0.hasPrefix("gsettings:") }, "an empty word completes plist domains")
+        // `sync carry` offers the fixed schemas it can carry, no folder and no schema's path.
+        let carried = words("sync", "carry", "gsettings:org.gnome.desktop.interf")
+        XCTAssertEqual(carried, ["gsettings:org.gnome.desktop.interface"])
+        XCTAssertEqual(words("sync", "carry", "dconf:/my/"), [])
     }
 
     /// `capture -- CMD` while a script runs `gsettings set` (and `dconf write`, and a

@@ -134,6 +134,10 @@ struct Completion {
             }
         case .pattern:
             candidates = CompleteCommand.domainNames(&context).map { ($0, "") }
+            // A sync carries fixed schemas only: no `dconf:` folder, no schema's path.
+            candidates += DesktopCompletion.domains(current, context).filter {
+                $0.0.hasPrefix(DesktopDomain.schemaPrefix) && !$0.0.hasSuffix(":/")
+            }
         case .key where domain.map(DesktopDomain.isDesktop) == true:
             candidates = DesktopCompletion.keys(of: domain!, context).map { ($0, "") }
         case .key:

@@ -1137,7 +1137,8 @@ enum ManPage {
         and the domains imported; each conflict and each thing left as it was is one warning line.
         .TP
         .BI "sync \-\-watch" " \fR[\fP\fB\-\-interval\fP seconds\fR]\fP"
-        Runs rounds until stopped: one after local changes settle (a second without another), and one
+        Runs rounds until stopped: one after local changes settle (a second without another; a plist
+        file's or dconf's database), and one
         every
         .I seconds
         (60) to fetch the other machines' changes.
@@ -1158,7 +1159,11 @@ enum ManPage {
         .BR "sync carry" " [" \fIpattern\fR ...]
         Carries the domains matching the shell
         .IR pattern s
-        from now on; with none, every domain.
+        from now on; with none, every plist domain.
+        A pattern that starts with
+        .B gsettings:
+        carries the desktop's schemas it matches (see
+        .BR "DESKTOP SETTINGS" ).
         .TP
         .BI "sync remote" " url"
         Syncs with
@@ -2280,7 +2285,15 @@ enum ManPage {
         take desktop domains too (an undo is made through dconf).
         .B edit
         opens a desktop domain's values as JSON and makes the edit through dconf.
-        The other verbs (sync) refuse them with status 2 for now.
+        .B "sync carry \(aqgsettings:org.gnome.desktop.*\(aq"
+        carries the schemas a pattern names between machines, each as a domain of the user's values
+        with the same per-key merge (a key reset to its default is a removed key), each value
+        checked against this machine's schema and written through dconf; a schema not installed
+        here, a key this machine's schema lacks, a value it refuses and a key dconf locks here stay
+        in the repository untouched.
+        Only fixed schemas travel, and only when a pattern names them: a
+        .B dconf:
+        folder or a schema's path has no schema to check another machine's values against.
         .PP
         Schemas are read from the compiled
         .B gschemas.compiled

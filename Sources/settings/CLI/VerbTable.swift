@@ -496,7 +496,7 @@ extension Verb {
                 ),
                 ("sync status", "the remote, the last round and how it ended, the domains carried, the conflicts"),
                 ("sync log", "the values that lost a conflict (the one already pushed wins), the newest 1 MiB"),
-                ("sync carry [<pattern>...]", "carries the domains matching from now on (none: every domain)"),
+                ("sync carry [<pattern>...]", "carries the domains matching from now on (none: every plist domain)"),
                 ("sync remote <url>", "syncs with url from now on; a new URL of the same repository keeps the base"),
                 ("sync leave", "stops syncing: removes the sync's folder; the settings stay as they are"),
             ],
@@ -516,6 +516,7 @@ extension Verb {
             ],
             examples: [
                 "sync init git@example.com:me/settings.git 'com.example.*'",
+                "sync carry 'com.example.*' 'gsettings:org.gnome.desktop.*'   # desktop keys too",
                 "sync          # one round; run it from a timer, or after a change",
                 "sync log      # what lost a conflict",
             ],

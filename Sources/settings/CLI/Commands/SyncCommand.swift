@@ -18,6 +18,7 @@ enum SyncCommand {
             case "--watch"?: try watch(&context, Array(arguments.dropFirst()))
             case "init"?:
                 guard let remote = rest.first else { throw CLIError.usage("sync init needs a remote") }
+                try checkDesktopPatterns(Array(rest.dropFirst()))
                 say(
                     try SyncSetup.initialize(
                         remote: remote, patterns: Array(rest.dropFirst()), environment: environment),
@@ -39,12 +40,27 @@ enum SyncCommand {
                 try expectAtMost(2, arguments)
                 say(try SyncSetup.setRemote(url, environment: environment), &context)
             case "carry"?:
-                // Desktop keys do not travel yet: said, not taken for plist files' names.
-                if let desktop = rest.first(where: { DesktopDomain.isDesktop($0) }) {
-                    throw CLIError.desktopDomain(desktop)
-                }
+                try checkDesktopPatterns(rest)
                 say(try SyncSetup.setPatterns(rest, environment: environment), &context)
             case let word?: throw CLIError.unexpectedArgument(word)
+            }
+        }
+    }
+
+    /// Desktop domains travel as `gsettings:SCHEMA` (a pattern such as
+    /// `gsettings:org.gnome.desktop.*`): a `dconf:` folder or a relocatable schema's path has
+    /// no schema to check another machine's values against, and is refused, never taken
+    /// for a plist file's name.
+    private static func checkDesktopPatterns(_ patterns: [String]) throws {
+        for pattern in patterns where DesktopDomain.isDesktop(pattern) {
+            let id = pattern.drop { $0 != ":" }.dropFirst()
+            guard pattern.lowercased().hasPrefix(DesktopDomain.schemaPrefix),
+                pattern.hasPrefix(DesktopDomain.schemaPrefix),
+                !id.isEmpty, !id.contains(":"), !id.contains("/")
+            else {
+                throw CLIError.usage(
+                    "sync carries desktop keys as gsettings:SCHEMA (a pattern such as gsettings:org.gnome.desktop.*), "
+                        + "not \(pattern): a dconf folder or a schema's path has no schema to check values against")
             }
         }
     }
@@ -57,7 +73,11 @@ enum SyncCommand {
     /// One round; its summary, each conflict and note as a warning. `quietWhenIdle`: a
     /// watch prints nothing for a round that carried nothing.
     private static func round(_ context: inout Context, cancel: CancelSignal?, quietWhenIdle: Bool = false) throws {
-        let report = try SyncRound(store: context.store, environment: context.streams.environment, cancel: cancel).run()
+        var round = try SyncRound(store: context.store, environment: context.streams.environment, cancel: cancel)
+        let desktop = context.desktopStore()
+        round.desktop = DesktopSync(desktop)
+        let report = try round.run()
+        context.note(desktop)
         if report.rewritten { context.warn("the remote's history was rewritten; merged as a join") }
         // Escaped as the log has them (`warn` would escape them otherwise, differently).
         for line in report.conflicts + report.notes { context.warn(CanonicalText.controlsEscaped(line)) }
@@ -69,7 +89,7 @@ enum SyncCommand {
     }
 
     /// `sync --watch [--interval S]`: a round now, then one after local changes settle
-    /// (a second without another) and one every S seconds (default 60) for the other
+    /// (a second without another; a plist domain's or the dconf database's) and one every S seconds (default 60) for the other
     /// machines'. SIGINT or SIGTERM ends it with status 0 within seconds: a git process
     /// under way is stopped, and the next round finishes what that one began. A round that
     /// fails is one line, and the loop goes on; an idle round prints nothing.
@@ -93,6 +113,11 @@ enum SyncCommand {
         } catch {
             throw StoreError.unreadable(path: context.store.directory, error)
         }
+        // dconf's service replaces the user's database by a rename on each change: a
+        // carried desktop key changed is a round a second later too, not at the interval.
+        let database = DesktopStore(environment: context.store.environment).profile.userDatabase
+        if let database { _ = try? inotify.watch(Path.directory(of: database), Inotify.folderEvents) }
+        let databaseName = database.map { String($0.split(separator: "/").last ?? "") }
         if context.streams.processEndsAfterRun { stop.raisedOnTerminationSignals() }
         var quiet: Double? = nil
         while true {
@@ -112,7 +137,9 @@ enum SyncCommand {
                 }
                 if wake == .events {
                     let names = (try? inotify.events())?.map(\.name) ?? []
-                    if names.contains(where: { $0.hasSuffix(".plist") && !$0.hasPrefix(".") }) { quiet = 1 }
+                    if names.contains(where: { ($0.hasSuffix(".plist") && !$0.hasPrefix(".")) || $0 == databaseName }) {
+                        quiet = 1
+                    }
                 }
             } while wake == .events
             if wake == .cancelled { break }
@@ -134,7 +161,8 @@ enum SyncCommand {
         say("folder: \(status.folder)", &context)
         say("last round: \(status.lastRound)", &context)
         let rules = SyncRules(patterns: status.patterns, ignore: try SyncFolder.contents(status.ignoreFile) ?? [])
-        let names = try context.store.domainNames().filter(rules.carries)
+        var names = try context.store.domainNames().filter(rules.carries)
+        names += ((try? DesktopStore(environment: environment).domainsWithValues()) ?? []).filter(rules.carries)
         say("carried: " + (names.isEmpty ? "(none)" : names.joined(separator: ", ")), &context)
         say(
             "patterns: " + (status.patterns.isEmpty ? "every domain" : status.patterns.joined(separator: " "))
