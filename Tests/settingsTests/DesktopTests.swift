@@ -752,7 +752,7 @@ final class DesktopTests: XCTestCase {
             (["read", "gsettings:", "k"], [:], 2),
             (["-currentHost", "write", d, "color-scheme", "prefer-dark"], [:], 2),
             (["write", d, "color-scheme", "prefer-dark", "--force"], [:], 2),
-            (["sync", "carry", "gsettings:org.gnome.desktop.*"], [:], 2),
+            (["sync", "carry", "dconf:/org/gnome/"], [:], 2),
         ] {
             let r = session.run(words, extra: extra)
             XCTAssertEqual(r.status, status, "\(words) \(extra): \(r.stderr)")
