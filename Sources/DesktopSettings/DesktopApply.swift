@@ -148,7 +148,7 @@ package struct DesktopApply {
         }
         // A change that cannot be made through dconf stops the run here, before any domain,
         // plist ones included, is written.
-        if plan.domains.contains(where: { !$0.changes.isEmpty }) { _ = try store.writer() }
+        if plan.domains.contains(where: { !$0.changes.isEmpty }) { try store.checkWriter() }
         // The run's first record: the last one with every place about to change.
         var ahead = last
         for (name, keys) in plan.ahead { for (key, held) in keys { ahead[name, default: [:]][key] = held } }
@@ -157,7 +157,7 @@ package struct DesktopApply {
     }
 
     /// Applies the plan: the record with every place first, then each domain's changes in
-    /// one dconf load, then the record as it now is. Returns the domains changed.
+    /// one dconf change, then the record as it now is. Returns the domains changed.
     package func run(_ plan: Plan) throws -> [String] {
         guard plan.hadRecord || !plan.domains.isEmpty else { return [] }
         try writeRecord(plan.ahead)

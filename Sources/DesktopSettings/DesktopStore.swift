@@ -3,8 +3,8 @@ import SettingsStore
 
 /// The desktop's settings as domains: reads from the files dconf's own clients read (the
 /// user's database and the profile's system ones, typed by the compiled schemas), writes
-/// through the user's own `dconf` program, so dconf's service makes the change and every
-/// running application sees it at once.
+/// through dconf's service on the session's bus (`DconfWriter`), so every running
+/// application sees the change at once.
 package final class DesktopStore {
     package let environment: Environment
     package let schemas: SchemaSource
@@ -155,8 +155,8 @@ package final class DesktopStore {
         return false
     }
 
-    /// Sets (a value) and resets (nil) keys of the domain through dconf, each checked first:
-    /// the sets as one `dconf load`, one change dconf applies whole, the resets after.
+    /// Sets (a value) and resets (nil) keys of the domain through dconf's service, each
+    /// checked first, in one change that dconf applies whole.
     package func write(_ place: Place, _ changes: [(key: String, value: Variant?)]) throws(DesktopError) {
         for (name, value) in changes {
             if let value {
@@ -167,26 +167,20 @@ package final class DesktopStore {
             }
         }
         let sets = changes.compactMap { change in change.value.map { (place.path(of: change.key), $0) } }
-        let resets = changes.filter { $0.value == nil }.map { place.path(of: $0.key) }
         try journalled(place) { () throws(DesktopError) in
-            if sets.count == 1 {
-                try dconf(["write", sets[0].0, sets[0].1.gvariantText])
-            } else if !sets.isEmpty {
-                try dconf(["load", "/"], input: Array(Self.keyFile(sets).utf8))
-            }
-            for path in resets { try dconf(["reset", path]) }
+            try change(changes.map { (place.path(of: $0.key), $0.value) })
         }
-        // dconf's service has written its database when dconf returns: a value not there
-        // now was not stored (a `dconf` that is not dconf), which is never success.
+        // dconf's service has written its database when it answers: a value not there now
+        // was not stored (a service that is not dconf's), which is never success.
         guard let user = profile.userDatabase else { return }
         for (path, value) in sets where try database(user).value(path) != value {
-            throw .writerFailed("dconf said it stored \(path), but the user's database does not hold it")
+            throw .writerFailed("dconf's service said it stored \(path), but the user's database does not hold it")
         }
     }
 
     /// Every key under a folder reset at once (`dconf reset -f`).
     package func resetFolder(_ place: Place) throws(DesktopError) {
-        try journalled(place) { () throws(DesktopError) in try dconf(["reset", "-f", place.folder]) }
+        try journalled(place) { () throws(DesktopError) in try change([(place.folder, nil)]) }
     }
 
     /// `change` made, and told to `journal` with the domain's values before and after (even
@@ -204,63 +198,12 @@ package final class DesktopStore {
         try change()
     }
 
-    /// `dconf load /`'s input: a `[folder]` group per folder, `key=TEXT` lines.
-    static func keyFile(_ sets: [(String, Variant)]) -> String {
-        var groups: [String: [String]] = [:], order: [String] = []
-        for (path, value) in sets {
-            let slash = path.lastIndex(of: "/")!
-            let folder = String(path[path.index(after: path.startIndex)..<slash])
-            if groups[folder] == nil { order.append(folder) }
-            groups[folder, default: []].append(String(path[path.index(after: slash)...]) + "=" + value.gvariantText)
-        }
-        return order.map { "[\($0.isEmpty ? "/" : $0)]\n" + groups[$0]!.joined(separator: "\n") + "\n" }.joined(
-            separator: "\n")
-    }
-
-    /// Whether a D-Bus session is there for dconf's service: its address, or the
-    /// session's socket where systemd puts it.
-    package var hasSession: Bool {
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
-        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return false }
-        return FileSystem.exists(runtime + "/bus")
-    }
-
-    /// The user's `dconf`, when a change can be made through it: a D-Bus session for its
-    /// service, and the program. A change of several domains asks first, so nothing is
-    /// written when this would stop it part way.
-    package func writer() throws(DesktopError) -> String {
-        guard hasSession else {
+    /// Whether a change can be made: a D-Bus session for dconf's service. A change of
+    /// several domains asks first, so nothing is written when this would stop it part way.
+    package func checkWriter() throws(DesktopError) {
+        guard busAddress != nil else {
             throw .noDesktop("no D-Bus session for dconf's service (DBUS_SESSION_BUS_ADDRESS is not set)")
         }
-        guard let program = Subprocess.program("dconf", in: environment) else {
-            throw .noDesktop("dconf is not installed (Debian: apt install dconf-cli)")
-        }
-        return program
-    }
-
-    /// Runs the user's `dconf` with `arguments`; its refusal in one line.
-    private func dconf(_ arguments: [String], input: [UInt8]? = nil) throws(DesktopError) {
-        let program = try writer()
-        let result: Subprocess.Result
-        do throws(Errno) {
-            result = try Subprocess.run([program] + arguments, environment: environment, input: input, timeLimit: 30)
-        } catch {
-            throw .noDesktop("cannot run \(program): \(error.message)")
-        }
-        guard result.status != 0 || result.stopped != nil else { return }
-        let said = String(decoding: result.errors, as: UTF8.self)
-        if said.contains("ServiceUnknown") || said.contains("not provided by any .service")
-            || said.contains("autolaunch")
-        {
-            throw .noDesktop("dconf's service cannot be reached (Debian: apt install dconf-service)")
-        }
-        // The session's bus is not there, or its address is not one.
-        if said.contains("Could not connect") || said.contains("address element") || said.contains("Failed to connect")
-        {
-            throw .noDesktop("the D-Bus session cannot be reached at DBUS_SESSION_BUS_ADDRESS")
-        }
-        let line = said.split(separator: "\n").first.map(String.init) ?? "dconf exited with status \(result.status)"
-        throw .writerFailed(result.stopped != nil ? "dconf did not answer within 30 s" : line)
     }
 }
 

@@ -97,11 +97,14 @@ struct GVDB {
         }
 
         /// The value of a `v` item.
-        func value() throws(DesktopError) -> Variant {
+        func value() throws(DesktopError) -> Variant { try VariantBytes.boxed(valueBytes()) }
+
+        /// A `v` item's serialised value, as GLib wrote it.
+        func valueBytes() throws(DesktopError) -> ArraySlice<UInt8> {
             guard type == UInt8(ascii: "v") else { throw .corrupt("an entry that is not a value") }
             let range = try table.file.pointer(at + 16)
             guard range.lowerBound % 8 == 0 else { throw .corrupt("a value out of alignment") }
-            return try VariantBytes.boxed(table.file.bytes[range])
+            return table.file.bytes[range]
         }
 
         /// The table of an `H` item.

@@ -12,7 +12,9 @@ final class DesktopSession {
     let variables: [String: String]
 
     /// `tag`: a second session of the same test (another machine) has its own bus.
-    init(_ h: Harness, extra: [String: String] = [:], tag: String = "") throws {
+    /// `dconf`: the command the bus starts for dconf's service in place of Debian's (an
+    /// empty string: none at all), for a service that fails or lies.
+    init(_ h: Harness, extra: [String: String] = [:], tag: String = "", dconf: String? = nil) throws {
         try Harness.require("dbus-daemon", package: "dbus-daemon")
         try Harness.require("dconf", package: "dconf-cli")
         try Harness.require("gsettings", package: "libglib2.0-bin")
@@ -25,6 +27,30 @@ final class DesktopSession {
         daemon.arguments = [
             "dbus-daemon", "--session", "--nofork", "--print-address=1", "--address=unix:path=\(runtime)/bus",
         ]
+        if let dconf {
+            // A bus of its own configuration: only this folder's services can be started.
+            let services = runtime + "/services"
+            try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
+            if !dconf.isEmpty {
+                try "[D-BUS Service]\nName=ca.desrt.dconf\nExec=\(dconf)\n".write(
+                    toFile: services + "/ca.desrt.dconf.service", atomically: true, encoding: .utf8)
+            }
+            let config = """
+                <busconfig>
+                  <type>session</type>
+                  <listen>unix:path=\(runtime)/bus</listen>
+                  <servicedir>\(services)</servicedir>
+                  <policy context="default">
+                    <allow send_destination="*" eavesdrop="true"/>
+                    <allow eavesdrop="true"/>
+                    <allow own="*"/>
+                  </policy>
+                </busconfig>
+
+                """
+            try config.write(toFile: runtime + "/bus.conf", atomically: true, encoding: .utf8)
+            daemon.arguments = ["dbus-daemon", "--config-file=\(runtime)/bus.conf", "--nofork", "--print-address=1"]
+        }
         let base = ["XDG_RUNTIME_DIR": runtime, "GSETTINGS_BACKEND": "dconf"].merging(extra) { $1 }
         daemon.environment = h.environment(base)
         let out = Pipe()

@@ -306,10 +306,6 @@ final class DesktopTests: XCTestCase {
                 "D-Bus"
             ),
             (
-                ["write", "gsettings:org.gnome.desktop.interface", "color-scheme", "prefer-dark"],
-                ["PATH": "/nonexistent"], 3, "dconf is not installed"
-            ),
-            (
                 ["read", "gsettings:org.gnome.desktop.interface", "color-scheme"],
                 ["XDG_DATA_DIRS": "/nonexistent", "XDG_DATA_HOME": "/nonexistent"], 3, "no GSettings schemas"
             ),
@@ -333,6 +329,18 @@ final class DesktopTests: XCTestCase {
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
             XCTAssertTrue(r.stderr.contains(words2), r.stderr)
         }
+        // No dconf program is needed (dconf's service is spoken to on the bus); a bus that
+        // has no dconf service says so, in one line, with status 3.
+        XCTAssertEqual(
+            session.run(
+                ["write", "gsettings:org.gnome.desktop.interface", "cursor-size", "30"], extra: ["PATH": "/nonexistent"]
+            ).status, 0)
+        let bare = try DesktopSession(h, tag: "bare", dconf: "")
+        defer { bare.stop() }
+        let unserved = bare.run(["write", "gsettings:org.gnome.desktop.interface", "color-scheme", "prefer-dark"])
+        XCTAssertEqual(unserved.status, 3, unserved.stderr)
+        XCTAssertEqual(unserved.stderr.split(separator: "\n").count, 1, unserved.stderr)
+        XCTAssertTrue(unserved.stderr.contains("dconf's service cannot be reached"), unserved.stderr)
         // Reads need no session: the files are read directly.
         XCTAssertEqual(
             session.run(["read", "gsettings:org.gnome.desktop.interface", "color-scheme"], extra: noBus).stdout,
@@ -613,20 +621,18 @@ final class DesktopTests: XCTestCase {
         XCTAssertEqual(refused.status, 2, refused.stderr)
         XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
         XCTAssertEqual(session.run(["read", "com.example.app"]).status, 1, "nothing written")
-        // A dconf that cannot load: the apply fails with one line, status 4.
-        let fake = h.files + "/bin"
-        try FileManager.default.createDirectory(atPath: fake, withIntermediateDirectories: true)
-        try "#!/bin/sh\necho 'error: the disk is full' >&2\nexit 1\n".write(
-            toFile: fake + "/dconf", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake + "/dconf")
+        // A dconf service that fails: the apply fails with one line, status 4.
+        let broken = try DesktopSession(h, tag: "broken", dconf: "/bin/false")
+        defer { broken.stop() }
         XCTAssertEqual(
             session.tool(["gsettings", "set", "org.gnome.desktop.interface", "cursor-size", "32"]).status, 0)
         let desired = h.file(
             "desired.json",
             #"{"gsettings:org.gnome.desktop.interface": {"cursor-size": 64, "color-scheme": "prefer-dark"}}"#)
-        let failed = session.run(["apply", desired, "--as", "home"], extra: ["PATH": fake + ":/usr/bin:/bin"])
+        let failed = broken.run(["apply", desired, "--as", "home"])
         XCTAssertEqual(failed.status, 4, failed.stderr)
-        XCTAssertTrue(failed.stderr.contains("the disk is full"), failed.stderr)
+        XCTAssertTrue(failed.stderr.contains("ca.desrt.dconf exited with status 1"), failed.stderr)
+        XCTAssertEqual(failed.stderr.split(separator: "\n").count, 1, failed.stderr)
         XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "32")
         XCTAssertEqual(session.run(["apply", desired, "--as", "home"]).status, 0)
         XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "64")
@@ -760,13 +766,14 @@ final class DesktopTests: XCTestCase {
         }
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: h.config).filter { $0.hasSuffix(".plist") }, [])
-        // A dconf that says it stored a value it did not store is not believed.
-        let fake = h.files + "/bin"
-        try FileManager.default.createDirectory(atPath: fake, withIntermediateDirectories: true)
-        try "#!/bin/sh\nexit 0\n".write(toFile: fake + "/dconf", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake + "/dconf")
-        let lied = session.run(["write", d, "color-scheme", "prefer-light"], extra: ["PATH": fake + ":/usr/bin:/bin"])
+        // A service that says it stored a value it did not store (dconf's own, writing
+        // another user's folder) is not believed.
+        let liar = try DesktopSession(
+            h, tag: "liar", dconf: "/usr/bin/env XDG_CONFIG_HOME=\(h.files)/elsewhere /usr/libexec/dconf-service")
+        defer { liar.stop() }
+        let lied = liar.run(["write", d, "color-scheme", "prefer-light"])
         XCTAssertEqual(lied.status, 4, lied.stderr)
+        XCTAssertTrue(lied.stderr.contains("does not hold it"), lied.stderr)
     }
 
     /// dconf's profile as dconf reads it: a line that is no database is passed over, CRLF

@@ -10,7 +10,7 @@ extension FileSystem {
     /// Up to `count` bytes of `fd` from `offset`.
     package static func readBytes(_ fd: CInt, count: Int, at offset: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+        let n = pread(fd, &bytes, count, off_t(offset))
         note("pread", fd: fd, result: n)
         return n <= 0 ? [] : Array(bytes.prefix(n))
     }

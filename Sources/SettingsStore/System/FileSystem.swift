@@ -393,6 +393,8 @@ package enum FileSystem {
     /// True when this process runs as root: then what it creates is given to the owner
     /// of the folder it is created in (`makeDirectories`, `AtomicFile`).
     package static var isRoot: Bool { geteuid() == 0 }
+    /// The user this process acts as (its effective uid), as the kernel tells a peer.
+    package static var userID: UInt32 { geteuid() }
 
     /// `mkdir -p` with mode 0700 for each folder it creates. Run as root (`sudo`), each
     /// new folder takes the owner and group of the folder it is made in, so the user
@@ -667,7 +669,8 @@ extension FileSystem {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var total = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let size = buffer.count
+            let count = read(fd, &buffer, size)
             note("read", fd: fd, result: count)
             if count < 0 {
                 if errno == EINTR { continue }

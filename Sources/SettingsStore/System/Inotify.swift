@@ -88,7 +88,8 @@ package final class Inotify {
     package func events() throws(Errno) -> [Event] {
         var events: [Event] = []
         while true {
-            let n = buffer.withUnsafeMutableBytes { [fd] in read(fd, $0.baseAddress, $0.count) }
+            let size = buffer.count
+            let n = read(fd, &buffer, size)
             FileSystem.note("read", fd: fd, result: n)
             if n < 0 {
                 if errno == EINTR { continue }

@@ -131,7 +131,8 @@ package enum Subprocess {
                         pending = []
                     }
                 } else if reading.contains(entry.fd) {
-                    let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+                    let size = buffer.count
+                    let count = read(entry.fd, &buffer, size)
                     if count > 0 {
                         if entry.fd != out[0] {
                             errorText += buffer[..<count]

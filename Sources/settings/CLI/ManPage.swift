@@ -2254,9 +2254,7 @@ enum ManPage {
         and
         .BR \-\-dry\-run :
         every desktop value is checked before anything is written, each domain's keys are set in
-        one
-        .BR "dconf load" ,
-        and what each key held before is kept in
+        one change dconf applies whole, and what each key held before is kept in
         .BI $XDG_STATE_HOME/settings/apply/ NAME .desktop.json
         (written, with every key about to change, before dconf is asked for any change), so a key
         dropped from a later desired state gets that value back, or its schema's default when it
@@ -2320,18 +2318,24 @@ enum ManPage {
         A value of the wrong type in the user's database is ignored, as GSettings ignores it.
         Reads need no D-Bus session.
         .PP
-        Writes go through the user's own
-        .BR dconf ,
-        so dconf's service makes the change and every running application sees it at once;
-        .B import
-        sets all its keys in one
-        .BR "dconf load" .
+        Writes go to dconf's service on the session's bus, as
+        .B "dconf write"
+        and
+        .B "gsettings set"
+        do (its
+        .B ca.desrt.dconf.Writer
+        interface, with no program started for it), so dconf makes the change and every running
+        application sees it at once; one verb's keys, sets and resets together, are one change dconf
+        applies whole
+        .RB ( import ,
+        .BR "import \-\-replace" ,
+        .BR edit ).
         Each value is first checked against its key's type, range and choices, with status 2 and
         one line for what GSettings would refuse; a key the administrator locked is refused with
         status 4.
-        With no D-Bus session, no
-        .B dconf
-        program or no schemas installed, a desktop domain says so in one line with status 3;
+        With no D-Bus session, no dconf service
+        .RB ( "apt install dconf\-service" )
+        or no schemas installed, a desktop domain says so in one line with status 3;
         plist domains behave as ever.
         .PP
         A value is typed by its key's schema, so nothing needs GVariant's quoting:
@@ -2395,13 +2399,6 @@ enum ManPage {
         is
         .BR {"$gvariant":"TEXT"} ,
         its GVariant text, so an export imports back to the same values.
-        .PP
-        .B import \-\-replace
-        resets the keys the file lacks with one
-        .B dconf reset
-        each, after the one
-        .B dconf load
-        of the file's keys: dconf's program has no way to reset several keys in one change.
         .PP
         Where it differs from gsettings:
         .B describe

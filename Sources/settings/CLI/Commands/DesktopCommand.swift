@@ -414,7 +414,7 @@ extension Context {
     func desktopStoreToWrite() throws -> DesktopStore {
         guard host == .any else { throw CLIError.desktopHasNoHost }
         let store = desktopStore()
-        _ = try store.writer()
+        try store.checkWriter()
         return store
     }
 
