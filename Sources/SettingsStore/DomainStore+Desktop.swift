@@ -37,7 +37,9 @@ extension DomainStore {
             let outside = current.changes(from: kept)
             if !outside.isEmpty {
                 let now = Double(FileSystem.wallClockNanoseconds()) / 1e9
-                entries.append(JournalEntry(time: now, writer: JournalEntry.outsideWriter, pid: 0, changes: outside))
+                var pending = JournalEntry(time: now, writer: JournalEntry.outsideWriter, pid: 0, changes: outside)
+                pending.pending = true
+                entries.append(pending)
             }
         }
         return entries

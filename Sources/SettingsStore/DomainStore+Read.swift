@@ -142,10 +142,11 @@ extension DomainStore {
         }
         if !found.outside.isEmpty || found.outsideUncompared {
             let now = Double(FileSystem.wallClockNanoseconds()) / 1e9
-            entries.append(
-                JournalEntry(
-                    time: now, writer: JournalEntry.outsideWriter, pid: 0, changes: found.outside,
-                    valuesKept: !found.outsideUncompared))
+            var pending = JournalEntry(
+                time: now, writer: JournalEntry.outsideWriter, pid: 0, changes: found.outside,
+                valuesKept: !found.outsideUncompared)
+            pending.pending = true
+            entries.append(pending)
         }
         return entries
     }

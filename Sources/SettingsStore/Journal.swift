@@ -48,6 +48,16 @@ public struct JournalEntry: Sendable, Equatable {
             }
         }
 
+        /// The same, a pending outside change among its entries named as journalled now, at
+        /// `time`, in the line just before this change's.
+        func naming(pendingAt time: Double) -> Self {
+            let named = entries.map { $0.pid == JournalEntry.pendingPID ? ID(time: time, pid: 0) : $0 }
+            switch self {
+            case .undid: return .undid(named)
+            case .redid: return .redid(named)
+            }
+        }
+
         /// The journal's key for it.
         var key: String {
             switch self {
@@ -57,8 +67,16 @@ public struct JournalEntry: Sendable, Equatable {
         }
     }
 
+    /// An outside change found now and not journalled yet (`history` shows it last): the
+    /// next write journals it, with that write's time, so its identity is not known yet.
+    package var pending = false
+
+    /// The process id a pending outside change is named by until it is journalled: the
+    /// write that journals it names it by its own time (`Journal.append`).
+    static let pendingPID: Int32 = -1
+
     /// This entry's identity.
-    public var id: ID { ID(time: time, pid: pid) }
+    public var id: ID { ID(time: time, pid: pending ? Self.pendingPID : pid) }
 
     /// An entry; `count` is the number of `changes` unless given.
     package init(
@@ -328,7 +346,7 @@ package struct Journal: Sendable {
             let whole = (count ?? changes.count) == changes.count
             lines += Self.line(
                 now, writer, FileSystem.processID, changes, limit: whole ? limit : -1, count: count ?? changes.count,
-                takesBack: takesBack)
+                takesBack: takesBack.map { outside.isEmpty && !uncompared ? $0 : $0.naming(pendingAt: now) })
         }
         let size: Int
         do throws(StateFileError) { size = try file.append(lines, under: root) } catch { return Self.refusal(error) }

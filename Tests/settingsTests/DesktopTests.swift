@@ -702,6 +702,16 @@ final class DesktopTests: XCTestCase {
             session.tool(["gsettings", "set", "org.gnome.desktop.interface", "cursor-size", "24"]).status, 0)
         let undo = session.run(["undo", d])
         XCTAssertTrue(undo.stderr.contains("changed since; left as it is") || undo.status == 0, undo.stderr)
+        // An outside change undone is known for what it took back: the next undo goes on
+        // to the write before it.
+        XCTAssertEqual(session.ok("write", d, "cursor-size", "30"), "")
+        XCTAssertEqual(
+            session.tool(["gsettings", "set", "org.gnome.desktop.interface", "cursor-size", "31"]).status, 0)
+        XCTAssertTrue(session.ok("undo", d).contains("outside change"))
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "30")
+        let before = session.run(["undo", d])
+        XCTAssertEqual(before.status, 0, before.stderr)
+        XCTAssertNotEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "30")
     }
 
     /// What an outside attack on the first version found, each now as it should be.

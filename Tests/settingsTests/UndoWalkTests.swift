@@ -51,6 +51,22 @@ final class UndoWalkTests: XCTestCase {
         XCTAssertEqual(h.run(["undo", "com.example.app"]).status, 1, "nothing older to undo")
     }
 
+    /// An undo of an outside change (one the journal found, not yet journalled) is known
+    /// for what it took back: the next undo goes on to the write before it, and redo walks
+    /// forward again through both.
+    func testUndoOfAnOutsideChangeGoesOnToTheWriteBefore() {
+        h.ok("write", "com.example.app", "k", "-int", "1")
+        h.ok("write", "com.example.app", "k", "-int", "2")
+        binaryDomain("com.example.app", "{'k': 3}")
+        let outside = h.ok("undo", "com.example.app")
+        XCTAssertTrue(outside.contains("outside change"), outside)
+        XCTAssertEqual(changes(h.ok("undo", "com.example.app")), "-/k = 2\n+/k = 1\n")
+        XCTAssertEqual(h.plistlibJSON(h.path("com.example.app")), #"{"k": 1}"#)
+        XCTAssertEqual(changes(h.ok("redo", "com.example.app")), "-/k = 1\n+/k = 2\n")
+        XCTAssertEqual(changes(h.ok("redo", "com.example.app")), "-/k = 2\n+/k = 3\n")
+        XCTAssertEqual(h.plistlibJSON(h.path("com.example.app")), #"{"k": 3}"#)
+    }
+
     /// Case 12: a `-float` change in a binary domain is undone, and the 32-bit real given
     /// back stays 32 bits (the journal's JSON reads it as 64).
     func testAFloatChangeInABinaryDomainIsUndone() {
