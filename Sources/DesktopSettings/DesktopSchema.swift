@@ -31,6 +31,20 @@ package struct DesktopSchema: Sendable {
         }
     }
 
+    /// Every key's name, in the file's order, none decoded.
+    package func keyNames() throws(DesktopError) -> [String] {
+        var names: [String] = []
+        do throws(DesktopError) {
+            for item in table.allItems where item.type == UInt8(ascii: "v") {
+                let name = try item.key()
+                if Self.isKeyName(name) { names.append(String(decoding: name, as: UTF8.self)) }
+            }
+            return names
+        } catch {
+            throw error.file(folder + "/gschemas.compiled")
+        }
+    }
+
     /// Every key, sorted by name.
     package func keys() throws(DesktopError) -> [DesktopKey] {
         var keys: [DesktopKey] = []

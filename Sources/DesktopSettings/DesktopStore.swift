@@ -106,6 +106,18 @@ package final class DesktopStore {
     )] {
         guard let user = profile.userDatabase else { return [] }
         var found: [(key: String, value: Variant)] = []
+        if let schema = place.schema, ofTheKeysType {
+            // Each of the schema's keys looked up by its hash: the database's other
+            // folders (hundreds of keys when the desktop is set up) are never walked.
+            let database = try database(user)
+            for name in try schema.keyNames() {
+                guard let value = try database.value(place.path(of: name)), let key = try schema.key(name),
+                    key.refusal(value) == nil
+                else { continue }
+                found.append((name, value))
+            }
+            return found.sorted { byteOrderPrecedes($0.key, $1.key) }
+        }
         for (path, value) in try database(user).values(under: place.folder) {
             let name = String(path.dropFirst(place.folder.count))
             if let schema = place.schema {
