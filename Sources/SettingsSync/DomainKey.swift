@@ -5,7 +5,10 @@
 enum DomainKey {
     /// The domain as the round pairs its spellings: in any case (the store finds a domain
     /// in any case), but never across normalizations.
-    static func folded(_ name: String) -> String { exact(name.lowercased()) }
+    static func folded(_ name: String) -> String {
+        // A schema's id is its bytes: `org.x.EXTRA` is another schema, not another spelling.
+        SyncRound.isDesktopName(name) ? exact(name) : exact(name.lowercased())
+    }
 
     /// The name itself, as a key that is its bytes (the state file's prints).
     static func exact(_ name: String) -> String {

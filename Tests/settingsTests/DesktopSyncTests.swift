@@ -123,6 +123,41 @@ final class DesktopSyncTests: XCTestCase {
         XCTAssertEqual(b.gsettings("org.gnome.desktop.session", "idle-delay"), "uint32 900")
     }
 
+    /// A repository's file under a desktop prefix that names no fixed schema is no domain:
+    /// never written into the config folder as a plist file. A schema's id is its bytes:
+    /// a file of `org.example.SYNC` is another schema, which does not stop `org.example.sync`.
+    func testHostileDesktopNamesInTheRepositoryAreNotDomains() throws {
+        let a = try session("a", schemas: schemas("a", most: 10, extra: true, only: false))
+        world.run("a", ["sync", "init", world.remote, "gsettings:org.example.*", "com.example.*"], extra: a.variables)
+        on("a", "write", "gsettings:org.example.sync", "count", "2")
+        on("a", "sync")
+        let clone = world.work + "/hostile"
+        XCTAssertEqual(h.exec("/usr/bin/env", ["git", "clone", "-q", world.remote, clone]).status, 0)
+        let plist = try PropertyListSerialization.data(fromPropertyList: ["count": 9], format: .xml, options: 0)
+        for name in [
+            "gsettings:org.example.sync:rel", "gsettings:org.example.a b", "GSETTINGS:org.example.sync",
+            "dconf:org", "gsettings:org.example.SYNC",
+        ] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: clone + "/\(name).plist", contents: plist))
+        }
+        let git = ["GIT_AUTHOR_NAME=x", "GIT_AUTHOR_EMAIL=x@x", "GIT_COMMITTER_NAME=x", "GIT_COMMITTER_EMAIL=x@x"]
+        for command in [["add", "-A"], ["commit", "-qm", "names"], ["push", "-q"]] {
+            let r = h.exec("/usr/bin/env", git + ["git", "-C", clone] + command)
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        let round = on("a", "sync")
+        XCTAssertTrue(round.stderr.contains("gsettings:org.example.sync:rel.plist in the repository is not a domain"))
+        let planted = try FileManager.default.contentsOfDirectory(atPath: world.machine("a")["XDG_CONFIG_HOME"]!)
+            .filter { $0.hasSuffix(".plist") }
+        XCTAssertEqual(planted, [], "nothing written as a plist file")
+        // The real schema still travels both ways.
+        on("a", "write", "gsettings:org.example.sync", "count", "3")
+        on("a", "sync")
+        XCTAssertEqual(try repository("gsettings:org.example.sync")?["count"] as? Int, 3)
+        XCTAssertEqual(try repository("gsettings:org.example.SYNC")?["count"] as? Int, 9, "left as it is")
+        XCTAssertEqual(a.gsettings("org.example.sync", "count"), "3")
+    }
+
     /// What cannot travel is refused in one line (status 2), never taken for a file's name.
     func testDconfFoldersAndSchemaPathsAreRefused() throws {
         for pattern in ["dconf:/org/gnome/", "gsettings:org.gnome.Terminal.Legacy.Profile:/org/x/", "GSETTINGS:a"] {
