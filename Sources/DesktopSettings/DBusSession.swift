@@ -11,44 +11,65 @@ struct DBusSession {
     private var pending: [UInt8] = []
     let deadline: Double
 
-    /// A connection to the first `unix:` address of `address` the bus listens on, greeted.
-    init(address: String, deadline: Double) throws(DesktopError) {
-        self.deadline = deadline
-        guard let place = Self.place(address) else {
-            throw .noDesktop("the D-Bus session cannot be reached at DBUS_SESSION_BUS_ADDRESS")
+    /// Why the bus could not be spoken to: the socket failed, closed, or said what a bus
+    /// would not.
+    struct Failure: Error {
+        let reason: String
+    }
+
+    private init(socket: UnixSocket, deadline: Double) { (self.socket, self.deadline) = (socket, deadline) }
+
+    /// A connection to the first `unix:` address of `address` that answers as a bus,
+    /// greeted (its `Hello` answered), trying each in turn as libdbus does; when none
+    /// does, the session cannot be reached (`noDesktop`, as GLib's tools say it).
+    static func open(_ address: String, deadline: Double) throws(DesktopError) -> DBusSession {
+        var reason = "it names no unix: socket"
+        for place in places(address) {
+            do throws(Failure) {
+                let socket: UnixSocket
+                do throws(Errno) { socket = try UnixSocket(path: place.path, abstract: place.abstract) } catch {
+                    throw Failure(reason: error.message)
+                }
+                var session = DBusSession(socket: socket, deadline: deadline)
+                try session.greet()
+                return session
+            } catch {
+                reason = error.reason
+            }
         }
-        do throws(Errno) {
-            socket = try UnixSocket(path: place.path, abstract: place.abstract)
-            let uid = Array(String(FileSystem.userID).utf8)
-            let hex = Array("0123456789abcdef".utf8)
-            let id = uid.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }
-            try socket.send([0] + Array("AUTH EXTERNAL ".utf8) + id + Array("\r\n".utf8), deadline: deadline)
-        } catch {
-            throw .noDesktop("the D-Bus session cannot be reached at DBUS_SESSION_BUS_ADDRESS (\(error.message))")
-        }
+        throw .noDesktop("the D-Bus session cannot be reached at DBUS_SESSION_BUS_ADDRESS (\(reason))")
+    }
+
+    /// The EXTERNAL handshake (the kernel vouches for this user), then `Hello`, answered.
+    private mutating func greet() throws(Failure) {
+        let uid = Array(String(FileSystem.userID).utf8)
+        let hex = Array("0123456789abcdef".utf8)
+        let id = uid.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }
+        try send([0] + Array("AUTH EXTERNAL ".utf8) + id + Array("\r\n".utf8))
         let answer = try line()
         guard answer.starts(with: Array("OK ".utf8)) else {
-            throw .noDesktop("the D-Bus session refused this user: \(String(decoding: answer, as: UTF8.self))")
+            throw Failure(reason: "it refused this user: \(String(decoding: answer.prefix(80), as: UTF8.self))")
         }
-        // BEGIN and Hello go together: the bus answers Hello before any later call.
-        _ = try send(
+        let hello = try send(
             Call(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                 member: "Hello"),
             after: Array("BEGIN\r\n".utf8))
+        if let error = try reply(to: hello) { throw Failure(reason: "it refused Hello: \(error.name)") }
     }
 
-    /// The path (or abstract name) of the first `unix:path=` or `unix:abstract=` address.
-    static func place(_ address: String) -> (path: [UInt8], abstract: Bool)? {
+    /// Each `unix:path=` or `unix:abstract=` address, in order: its path or abstract name.
+    static func places(_ address: String) -> [(path: [UInt8], abstract: Bool)] {
+        var found: [(path: [UInt8], abstract: Bool)] = []
         for entry in address.split(separator: ";") where entry.hasPrefix("unix:") {
             for pair in entry.dropFirst(5).split(separator: ",") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 guard parts.count == 2, parts[0] == "path" || parts[0] == "abstract" else { continue }
-                guard let value = unescaped(parts[1]) else { return nil }
-                return (value, parts[0] == "abstract")
+                if let value = unescaped(parts[1]) { found.append((value, parts[0] == "abstract")) }
+                break
             }
         }
-        return nil
+        return found
     }
 
     /// A D-Bus address value with its `%XX` escapes undone.
@@ -70,7 +91,7 @@ struct DBusSession {
     }
 
     /// One line of the handshake, without its CRLF.
-    private mutating func line() throws(DesktopError) -> [UInt8] {
+    private mutating func line() throws(Failure) -> [UInt8] {
         while true {
             if let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(pending[..<end])
@@ -81,13 +102,19 @@ struct DBusSession {
         }
     }
 
-    private mutating func receive() throws(DesktopError) {
+    private mutating func receive() throws(Failure) {
         let more: [UInt8]
         do throws(Errno) { more = try socket.receive(deadline: deadline) } catch {
-            throw .writerFailed("the D-Bus session: \(error.message)")
+            throw Failure(reason: error.rawValue == 110 ? "no answer in 30 s" : error.message)
         }
-        guard !more.isEmpty else { throw .writerFailed("the D-Bus session closed the connection") }
+        guard !more.isEmpty else { throw Failure(reason: "it closed the connection") }
         pending += more
+    }
+
+    private func send(_ bytes: [UInt8]) throws(Failure) {
+        do throws(Errno) { try socket.send(bytes, deadline: deadline) } catch {
+            throw Failure(reason: error.message)
+        }
     }
 
     /// A method call.
@@ -101,7 +128,7 @@ struct DBusSession {
     }
 
     /// Sends `call` (after `prefix`, raw bytes of the handshake) and returns its serial.
-    private mutating func send(_ call: Call, after prefix: [UInt8] = []) throws(DesktopError) -> UInt32 {
+    private mutating func send(_ call: Call, after prefix: [UInt8] = []) throws(Failure) -> UInt32 {
         serial += 1
         var message = WireWriter()
         message.bytes = Array("l".utf8) + [1, 0, 1]
@@ -123,37 +150,36 @@ struct DBusSession {
         }
         message.set(UInt32(message.bytes.count - start), at: lengthAt)
         message.pad(8)
-        do throws(Errno) { try socket.send(prefix + message.bytes + call.body, deadline: deadline) } catch {
-            throw .writerFailed("the D-Bus session: \(error.message)")
-        }
+        try send(prefix + message.bytes + call.body)
         return serial
     }
 
     /// Calls a method and waits for its reply: nil when it returned, else the error's name
-    /// and message. Signals and other replies on the way are passed over.
-    mutating func call(_ call: Call) throws(DesktopError) -> (name: String, message: String)? {
-        let sent = try send(call)
+    /// and message. Throws when the bus fails or stops answering once the call is sent.
+    mutating func call(_ call: Call) throws(Failure) -> (name: String, message: String)? {
+        try reply(to: try send(call))
+    }
+
+    /// The reply to the call `serial`; signals and other replies on the way are passed over.
+    private mutating func reply(to serial: UInt32) throws(Failure) -> (name: String, message: String)? {
         while true {
             let reply = try next()
-            // Hello's error is the session's: no later call can be answered.
-            if reply.type == 3, reply.replyTo == 1 { return (reply.errorName, reply.text) }
-            guard reply.replyTo == sent, reply.type == 2 || reply.type == 3 else { continue }
+            guard reply.replyTo == serial, reply.type == 2 || reply.type == 3 else { continue }
             return reply.type == 2 ? nil : (reply.errorName, reply.text)
         }
     }
 
     /// The next whole message's kind, the serial it answers, and an error's name and text.
-    private mutating func next() throws(DesktopError) -> (type: UInt8, replyTo: UInt32, errorName: String, text: String)
-    {
+    private mutating func next() throws(Failure) -> (type: UInt8, replyTo: UInt32, errorName: String, text: String) {
         while pending.count < 16 { try receive() }
         guard pending[0] == UInt8(ascii: "l") else {
-            throw .writerFailed("the D-Bus session answered in a byte order this client does not read")
+            throw Failure(reason: "it answered in a byte order this client does not read")
         }
         let bodyLength = Int(WireReader.uint32(pending, 4)), fieldsLength = Int(WireReader.uint32(pending, 12))
         let bodyStart = VariantType.aligned(16 + fieldsLength, 8)
         // D-Bus's own limit on a message: 128 MiB.
         guard bodyLength <= 1 << 27, fieldsLength <= 1 << 27 else {
-            throw .writerFailed("the D-Bus session sent a message too big to be one")
+            throw Failure(reason: "it sent a message too big to be one")
         }
         while pending.count < bodyStart + bodyLength { try receive() }
         let message = Array(pending[..<(bodyStart + bodyLength)])
@@ -172,7 +198,7 @@ struct DBusSession {
             case "g":
                 let text = reader.signature() ?? ""
                 if code == 8 { signature = text }
-            default: throw .writerFailed("the D-Bus session sent a header this client does not read")
+            default: throw Failure(reason: "it sent a header this client does not read")
             }
         }
         var body = WireReader(bytes: message, at: bodyStart)

@@ -19,26 +19,64 @@ extension DesktopStore {
     /// to reset all under it) with its new value, nil to reset it. Waits (30 s at most)
     /// for the service to say it wrote its database.
     func change(_ changes: [(path: String, value: Variant?)]) throws(DesktopError) {
-        guard let address = busAddress else {
-            throw .noDesktop("no D-Bus session for dconf's service (DBUS_SESSION_BUS_ADDRESS is not set)")
-        }
         guard let user = profile.userDatabase else {
             throw .noDesktop("dconf's profile names no user database to write to")
         }
-        var bus = try DBusSession(address: address, deadline: FileSystem.monotonicSeconds() + 30)
+        var bus = try openBus()
         let blob = VariantBytes.serialised(Self.changeset(changes))
         let length = UInt32(blob.count)
         let body = (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * $0)) } + blob
         let database = String(user.split(separator: "/").last ?? "user")
-        let failure = try bus.call(
-            DBusSession.Call(
-                destination: "ca.desrt.dconf", path: "/ca/desrt/dconf/Writer/" + database,
-                interface: "ca.desrt.dconf.Writer", member: "Change", signature: "ay", body: body))
-        guard let (name, message) = failure else { return }
-        if name.hasSuffix(".ServiceUnknown") || name.hasSuffix(".Spawn.ServiceNotFound") {
-            throw .noDesktop("dconf's service cannot be reached (Debian: apt install dconf-service)")
+        let failure: (name: String, message: String)?
+        do throws(DBusSession.Failure) {
+            failure = try bus.call(
+                DBusSession.Call(
+                    destination: Self.service, path: "/ca/desrt/dconf/Writer/" + database,
+                    interface: "ca.desrt.dconf.Writer", member: "Change", signature: "ay", body: body))
+        } catch {
+            throw .noAnswer(error.reason)
         }
-        throw .writerFailed(message.isEmpty ? name : message)
+        if let failure { throw Self.refusal(failure) }
+    }
+
+    /// Whether a change can be made: dconf's service started on the session's bus (as
+    /// a change would start it), asked before a change of several domains, so nothing is
+    /// written when the desktop's part would fail.
+    func startWriter() throws(DesktopError) {
+        var bus = try openBus()
+        var body: [UInt8] = []
+        let name = Array(Self.service.utf8)
+        body += (0..<4).map { UInt8(truncatingIfNeeded: UInt32(name.count) >> (8 * $0)) }
+        body += name + [0]
+        while body.count % 4 != 0 { body.append(0) }
+        body += [0, 0, 0, 0]
+        let failure: (name: String, message: String)?
+        do throws(DBusSession.Failure) {
+            failure = try bus.call(
+                DBusSession.Call(
+                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                    interface: "org.freedesktop.DBus", member: "StartServiceByName", signature: "su", body: body))
+        } catch {
+            throw .noDesktop("the D-Bus session did not answer (\(error.reason))")
+        }
+        if let failure { throw Self.refusal(failure) }
+    }
+
+    private static let service = "ca.desrt.dconf"
+
+    private func openBus() throws(DesktopError) -> DBusSession {
+        guard let address = busAddress else {
+            throw .noDesktop("no D-Bus session for dconf's service (DBUS_SESSION_BUS_ADDRESS is not set)")
+        }
+        return try DBusSession.open(address, deadline: FileSystem.monotonicSeconds() + 30)
+    }
+
+    /// A D-Bus error reply: no dconf service on the bus is no desktop; any other is dconf's.
+    private static func refusal(_ failure: (name: String, message: String)) -> DesktopError {
+        if failure.name.hasSuffix(".ServiceUnknown") || failure.name.hasSuffix(".Spawn.ServiceNotFound") {
+            return .noDesktop("dconf's service cannot be reached (Debian: apt install dconf-service)")
+        }
+        return .writerFailed(failure.message.isEmpty ? failure.name : failure.message)
     }
 
     /// dconf's changeset, `a{smv}`: each path with just its value, or nothing to reset it.

@@ -17,7 +17,8 @@ package enum DesktopError: Error, Equatable, Sendable {
     case badKey(String)
     /// A desktop domain's name that is not one, and why.
     case badName(String, String)
-    /// Nothing to write through: no dconf or gsettings program, or no D-Bus session.
+    /// Nothing to write through: no D-Bus session, one that cannot be reached, or no dconf
+    /// service on it.
     case noDesktop(String)
     /// A value the key's type, range or choices refuse.
     case refused(key: String, reason: String)
@@ -25,13 +26,19 @@ package enum DesktopError: Error, Equatable, Sendable {
     case locked(String)
     /// dconf's own refusal or failure, in its words.
     case writerFailed(String)
+    /// The change was sent and dconf's service did not answer (it stalled, or the bus
+    /// failed): it may still be made, or not.
+    case noAnswer(String)
+    /// dconf's service said it stored the key at this path, and the user's database does
+    /// not hold it (a service that writes elsewhere).
+    case notStored(String)
 
     package var message: String {
         switch self {
         case .corrupt(let reason): "corrupt GVDB data: \(reason)"
         case .corruptFile(let path, let reason): "\(path) is corrupt: \(reason)"
         case .noSchemas(let folders):
-            "no GSettings schemas are installed (no gschemas.compiled in \(folders.joined(separator: ", ")))"
+            "no GSettings schemas are installed (no usable gschemas.compiled in \(folders.joined(separator: ", ")))"
         case .noSuchSchema(let id): "no GSettings schema named \(id) is installed"
         case .noSuchKey(let schema, let key): "the schema \(schema) has no key \(key)"
         case .needsPath(let id): "\(id) is relocatable: name it with its path, as gsettings:\(id):/path/to/it/"
@@ -46,6 +53,11 @@ package enum DesktopError: Error, Equatable, Sendable {
         case .refused(let key, let reason): "\(key): \(reason)"
         case .locked(let key): "\(key) is locked by the administrator (a dconf lock)"
         case .writerFailed(let reason): "dconf refused the change: \(reason)"
+        case .noAnswer(let reason):
+            "dconf's service did not answer the change (\(reason)): it may still be made; read the keys to see"
+        case .notStored(let path):
+            "dconf's service said it stored \(path), but the user's database does not hold it: "
+                + "is the bus's dconf service this user's?"
         }
     }
 
@@ -56,7 +68,7 @@ package enum DesktopError: Error, Equatable, Sendable {
         case .noSuchSchema, .noSuchKey: 1
         case .needsPath, .pathNotTaken, .badPath, .badKey, .badName, .refused: 2
         case .corrupt, .corruptFile, .noSchemas, .noDesktop: 3
-        case .locked, .writerFailed: 4
+        case .locked, .writerFailed, .noAnswer, .notStored: 4
         }
     }
 

@@ -160,7 +160,10 @@ extension DesktopKey {
             } else {
                 return nil
             }
-            return inside ? nil : "\(value.gvariantText) is outside \(low.gvariantText) to \(high.gvariantText)"
+            return inside
+                ? nil
+                : "\(value.gvariantText(annotated: false)) is outside \(low.gvariantText(annotated: false)) to "
+                    + high.gvariantText(annotated: false)
         }
     }
 

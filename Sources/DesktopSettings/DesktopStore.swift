@@ -186,7 +186,7 @@ package final class DesktopStore {
         // was not stored (a service that is not dconf's), which is never success.
         guard let user = profile.userDatabase else { return }
         for (path, value) in sets where try database(user).value(path) != value {
-            throw .writerFailed("dconf's service said it stored \(path), but the user's database does not hold it")
+            throw .notStored(path)
         }
     }
 
@@ -210,13 +210,10 @@ package final class DesktopStore {
         try change()
     }
 
-    /// Whether a change can be made: a D-Bus session for dconf's service. A change of
-    /// several domains asks first, so nothing is written when this would stop it part way.
-    package func checkWriter() throws(DesktopError) {
-        guard busAddress != nil else {
-            throw .noDesktop("no D-Bus session for dconf's service (DBUS_SESSION_BUS_ADDRESS is not set)")
-        }
-    }
+    /// Whether a change can be made: dconf's service started on the session's bus
+    /// (`startWriter`). A change of several domains asks first, so nothing is written when
+    /// this would stop it part way.
+    package func checkWriter() throws(DesktopError) { try startWriter() }
 }
 
 extension DesktopStore {

@@ -4,10 +4,14 @@ import SettingsStore
 /// Where GLib finds compiled GSettings schemas, in its order: `$GSETTINGS_SCHEMA_DIR`'s
 /// folders, then `$XDG_DATA_HOME/glib-2.0/schemas`, then each of `$XDG_DATA_DIRS`'. The
 /// first folder whose `gschemas.compiled` holds a schema gives it, as in GLib. Each file
-/// is read once, when first asked for.
+/// is read once, when first asked for. A file that is not a compiled schema file at all is
+/// passed over, as GLib passes over it (one stray cache must not hide every schema), and
+/// kept in `skipped` for a warning.
 package final class SchemaSource {
     package let folders: [String]
     private var roots: [String: GVDB.Table?] = [:]
+    /// The files passed over, and why.
+    package private(set) var skipped: [DesktopError] = []
 
     package init(environment: Environment) {
         var folders: [String] = []
@@ -21,13 +25,18 @@ package final class SchemaSource {
         for dir in dataDirs.split(separator: ":") where dir.hasPrefix("/") {
             folders.append((dir.hasSuffix("/") ? String(dir.dropLast()) : String(dir)) + "/glib-2.0/schemas")
         }
-        self.folders = folders
+        var seen = Set<String>()
+        self.folders = folders.filter { seen.insert($0).inserted }
     }
 
     /// The root table of one folder's compiled file; nil if it has none.
     private func root(_ folder: String) throws(DesktopError) -> GVDB.Table? {
         if let known = roots[folder] { return known }
-        let table = try GVDB.file(folder + "/gschemas.compiled", skippingUnreadable: true)
+        var table: GVDB.Table? = nil
+        do throws(DesktopError) { table = try GVDB.file(folder + "/gschemas.compiled", skippingUnreadable: true) } catch
+        {
+            skipped.append(error)
+        }
         roots[folder] = table
         return table
     }
@@ -49,7 +58,7 @@ package final class SchemaSource {
                 throw error.file(folder + "/gschemas.compiled")
             }
         }
-        guard try hasSchemas() else { throw .noSchemas(searched: folders) }
+        guard try hasSchemas() else { throw skipped.first ?? .noSchemas(searched: folders) }
         throw .noSuchSchema(id)
     }
 

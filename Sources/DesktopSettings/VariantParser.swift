@@ -257,7 +257,7 @@ extension VariantParser.Node {
         guard depth < VariantType.maximumDepth else { throw Failure("the value is nested too deep") }
         if case .typed(let annotated, let inner) = self {
             guard annotated == type else {
-                throw Failure("a \(annotated.text) is given where a \(type.text) is wanted")
+                throw Failure("\(annotated.phrase) is given where \(type.phrase) is wanted")
             }
             return try inner.value(as: type, depth: depth + 1)
         }

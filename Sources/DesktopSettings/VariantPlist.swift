@@ -103,7 +103,7 @@ extension Variant {
             return .tuple(items)
         default: break
         }
-        throw VariantParser.Failure("\(TypeTable.row(for: value.type).phrase) is not a \(type.text) (\(type.phrase))")
+        throw VariantParser.Failure("\(TypeTable.row(for: value.type).phrase) is not \(type.phrase)")
     }
 
     /// The value a plain value-model value is when no schema gives its type, as GLib would

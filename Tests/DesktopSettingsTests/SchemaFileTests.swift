@@ -47,7 +47,16 @@ final class SchemaFileTests: XCTestCase {
         XCTAssertNotNil(try refusal("days", "['sunday']"))
         XCTAssertNotNil(try refusal("size", "'medium'"))
         XCTAssertNil(try refusal("delay", "uint32 3600"))
-        XCTAssertEqual(try refusal("delay", "uint32 3601"), "uint32 3601 is outside uint32 0 to uint32 3600")
+        XCTAssertEqual(try refusal("delay", "uint32 3601"), "3601 is outside 0 to 3600")
+        // Refusals in words, not type codes.
+        XCTAssertThrowsError(try Variant.from(.string("x"), as: .int32)) { error in
+            XCTAssertEqual((error as? VariantParser.Failure)?.message, "a string is not an integer (int32)")
+        }
+        XCTAssertThrowsError(try VariantParser.parse("int32 5", as: .basic(UInt8(ascii: "u")))) { error in
+            XCTAssertEqual(
+                (error as? VariantParser.Failure)?.message,
+                "an integer (int32) is given where an integer (uint32) is wanted")
+        }
         XCTAssertNotNil(try refusal("scale", "0.4"))
         XCTAssertNotNil(try schema.key("enabled")!.refusal(.int32(1)))
     }

@@ -46,7 +46,7 @@ final class VariantBytesTests: XCTestCase {
 final class BusAddressTests: XCTestCase {
     func testTheFirstUnixAddressIsTaken() {
         func place(_ text: String) -> String? {
-            DBusSession.place(text).map { ($0.abstract ? "@" : "") + String(decoding: $0.path, as: UTF8.self) }
+            DBusSession.places(text).first.map { ($0.abstract ? "@" : "") + String(decoding: $0.path, as: UTF8.self) }
         }
         XCTAssertEqual(place("unix:path=/run/user/1000/bus"), "/run/user/1000/bus")
         XCTAssertEqual(place("unix:abstract=/tmp/dbus-AbC,guid=0123"), "@/tmp/dbus-AbC")
@@ -54,5 +54,7 @@ final class BusAddressTests: XCTestCase {
         XCTAssertNil(place("unix:path=/x%zz"))
         XCTAssertNil(place("garbage:::"))
         XCTAssertNil(place(""))
+        // Every one, in order: the next is tried when one cannot be reached.
+        XCTAssertEqual(DBusSession.places("unix:path=/a;unix:abstract=b;unix:tmpdir=/tmp").count, 2)
     }
 }

@@ -348,15 +348,26 @@ final class DesktopTests: XCTestCase {
         // Plist domains are untouched by any of it.
         XCTAssertEqual(session.run(["write", "com.example.app", "k", "1"], extra: noBus).status, 0)
         XCTAssertEqual(session.run(["read", "com.example.app", "k"], extra: noBus).stdout, "1\n")
-        // A corrupt compiled file is refused, named, in one line.
+        // A corrupt compiled file is named, in one line.
         let folder = h.files + "/corrupt"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data("GVariant".utf8 + Array(repeating: 0xFF, count: 40)).write(
             to: URL(fileURLWithPath: folder + "/gschemas.compiled"))
+        // One that is not a compiled file at all is passed over, as GLib passes over it:
+        // the schema comes from the next folder, and a warning names the file.
         let r = session.run(
             ["read", "gsettings:org.gnome.desktop.interface", "color-scheme"], extra: ["GSETTINGS_SCHEMA_DIR": folder])
-        XCTAssertEqual(r.status, 3, r.stderr)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "default\n")
         XCTAssertTrue(r.stderr.contains(folder + "/gschemas.compiled is corrupt"), r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        // The only one there is: named, status 3.
+        let only = session.run(
+            ["read", "gsettings:org.gnome.desktop.interface", "color-scheme"],
+            extra: ["GSETTINGS_SCHEMA_DIR": folder, "XDG_DATA_DIRS": "/nonexistent", "XDG_DATA_HOME": "/nonexistent"])
+        XCTAssertEqual(only.status, 3, only.stderr)
+        XCTAssertTrue(only.stderr.contains(folder + "/gschemas.compiled is corrupt"), only.stderr)
+        XCTAssertEqual(only.stderr.split(separator: "\n").count, 1, only.stderr)
     }
 
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -784,6 +795,68 @@ final class DesktopTests: XCTestCase {
         let lied = liar.run(["write", d, "color-scheme", "prefer-light"])
         XCTAssertEqual(lied.status, 4, lied.stderr)
         XCTAssertTrue(lied.stderr.contains("does not hold it"), lied.stderr)
+    }
+
+    /// What the third attack found of the bus: an apply on a bus with no dconf service
+    /// writes no plist domain either; a bus that fails before the change is sent cannot be
+    /// reached (status 3), and one that stops answering after it may have made it (status
+    /// 4, said so); each of several addresses is tried in turn.
+    func testABusThatFailsIsSaidForWhatItIs() throws {
+        let bare = try DesktopSession(h, tag: "bare", dconf: "")
+        defer { bare.stop() }
+        let desired = h.file(
+            "both.json", #"{"com.example.app": {"a": 1}, "gsettings:org.gnome.desktop.interface": {"cursor-size": 40}}"#
+        )
+        let unserved = bare.run(["apply", desired])
+        XCTAssertEqual(unserved.status, 3, unserved.stderr)
+        XCTAssertEqual(session.run(["read", "com.example.app"]).status, 1, "no plist domain written")
+
+        // A bus that greets, answers Hello, and closes when the change comes.
+        let socket = h.files + "/fake-bus"
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = [
+            "python3", "-c",
+            """
+            import socket, struct, sys
+            s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(4)
+            print("ready", flush=True)
+            for mode in ("close-at-once", "close-after-hello"):
+                c, _ = s.accept()
+                if mode == "close-at-once":
+                    c.close(); continue
+                data = b""
+                while b"\\r\\n" not in data: data += c.recv(4096)
+                c.sendall(b"OK 0123456789abcdef0123456789abcdef\\r\\n")
+                data = b""
+                while len(data) < 16: data += c.recv(4096)
+                c.sendall(b"l\\x02\\x00\\x01" + struct.pack("<III", 0, 1, 8) + bytes([5, 1, 117, 0]) + struct.pack("<I", 1))
+                c.recv(65536); c.close()
+            """,
+            socket,
+        ]
+        let out = Pipe()
+        server.standardOutput = out
+        try FileManager.default.createDirectory(atPath: h.files, withIntermediateDirectories: true)
+        try server.run()
+        defer { server.terminate() }
+        _ = out.fileHandleForReading.availableData
+        let fake = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(socket)"]
+        let closed = session.run(["write", "gsettings:org.gnome.desktop.interface", "cursor-size", "41"], extra: fake)
+        XCTAssertEqual(closed.status, 3, closed.stderr)
+        XCTAssertTrue(closed.stderr.contains("cannot be reached"), closed.stderr)
+        let silent = session.run(["write", "gsettings:org.gnome.desktop.interface", "cursor-size", "42"], extra: fake)
+        XCTAssertEqual(silent.status, 4, silent.stderr)
+        XCTAssertTrue(silent.stderr.contains("did not answer the change"), silent.stderr)
+        XCTAssertEqual(silent.stderr.split(separator: "\n").count, 1, silent.stderr)
+
+        let several = session.run(
+            ["write", "gsettings:org.gnome.desktop.interface", "cursor-size", "43"],
+            extra: [
+                "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent;" + session.variables["DBUS_SESSION_BUS_ADDRESS"]!
+            ])
+        XCTAssertEqual(several.status, 0, several.stderr)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "43")
     }
 
     /// dconf's profile as dconf reads it: a line that is no database is passed over, CRLF

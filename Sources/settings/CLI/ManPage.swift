@@ -1497,7 +1497,7 @@ enum ManPage {
         a desktop value with no property-list twin (see
         .BR "DESKTOP SETTINGS" )
         is
-        .BR {"$gvariant":"uint32 5"} ,
+        .BR {"$gvariant":"uint32\ 5"} ,
         its GVariant text,
         and any other dictionary whose only key starts with
         .B $
@@ -2333,10 +2333,27 @@ enum ManPage {
         Each value is first checked against its key's type, range and choices, with status 2 and
         one line for what GSettings would refuse; a key the administrator locked is refused with
         status 4.
-        With no D-Bus session, no dconf service
+        With no D-Bus session, one that cannot be reached (each address of
+        .B DBUS_SESSION_BUS_ADDRESS
+        is tried in turn), no dconf service
         .RB ( "apt install dconf\-service" )
         or no schemas installed, a desktop domain says so in one line with status 3;
         plist domains behave as ever.
+        A change dconf's service was sent and did not answer within 30 seconds (a stalled service)
+        is status 4 too, but unlike other failures it may still be made when the service wakes: the
+        line says so.
+        A compiled schema file that is not one at all is passed over with a warning, as GLib passes
+        over it, so one stray file in
+        .I ~/.local/share/glib\-2.0/schemas
+        hides no installed schema.
+        .PP
+        A desktop domain's values are whole: a key path
+        .RB ( "\-p /key/inner" ),
+        .BR \-array\-add ,
+        .B \-dict\-add
+        and
+        .B rename
+        are refused with status 2; read, change and write the whole value.
         .PP
         A value is typed by its key's schema, so nothing needs GVariant's quoting:
         .B write gsettings:org.gnome.desktop.interface color\-scheme prefer\-dark

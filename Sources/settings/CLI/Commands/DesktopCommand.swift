@@ -421,5 +421,10 @@ extension Context {
     /// What the journal could not keep of the desktop's changes, one warning each.
     mutating func note(_ store: DesktopStore) {
         for warning in store.journalWarnings { warn("the change is in place, but not in its history: " + warning) }
+        // A schema file passed over while others gave the schemas (when none did, the
+        // verb's own error names it).
+        if (try? store.schemas.hasSchemas()) == true {
+            for skipped in store.schemas.skipped { warn(skipped.message + "; passed over, as GLib passes over it") }
+        }
     }
 }
