@@ -54,6 +54,9 @@ struct DconfDatabase {
     private let table: GVDB.Table?
     private let locks: GVDB.Table?
 
+    /// An empty database in place of the file at `path` (one that cannot be read).
+    init(nothingAt path: String) { (self.path, table, locks) = (path, nil, nil) }
+
     /// The file at `path`; an absent file is an empty database, as dconf takes it.
     init(_ path: String) throws(DesktopError) {
         self.path = path

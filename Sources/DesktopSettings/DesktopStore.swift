@@ -15,6 +15,8 @@ package final class DesktopStore {
     package var journal: ((String, PlistDictionary, PlistDictionary) -> String?)?
     /// What the journal could not keep, one line each (a journal file refused as planted).
     package private(set) var journalWarnings: [String] = []
+    /// The system databases passed over, and why.
+    package private(set) var skippedDatabases: [DesktopError] = []
 
     package init(environment: Environment) {
         self.environment = environment
@@ -58,7 +60,14 @@ package final class DesktopStore {
 
     private func database(_ path: String) throws(DesktopError) -> DconfDatabase {
         if let known = databases[path] { return known }
-        let database = try DconfDatabase(path)
+        let database: DconfDatabase
+        do throws(DesktopError) { database = try DconfDatabase(path) } catch {
+            // A system database that cannot be read is passed over, as dconf passes over
+            // it; the user's, which every change is written to, is not.
+            guard path != profile.userDatabase else { throw error }
+            if !skippedDatabases.contains(error) { skippedDatabases.append(error) }
+            database = DconfDatabase(nothingAt: path)
+        }
         databases[path] = database
         return database
     }

@@ -876,6 +876,21 @@ final class DesktopTests: XCTestCase {
             ["read", "gsettings:org.gnome.desktop.interface", "cursor-size"], extra: ["XDG_CONFIG_HOME": empty])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, "24\n")
+        // A system database that is not one is passed over with one warning, as dconf
+        // passes over it: the user's value is read, and a write goes through.
+        let corrupt = h.file("corrupt-db", "not a database at all, and long enough to be read as one")
+        let withCorrupt = h.file("profile-corrupt", "user-db:user\nfile-db:\(corrupt)\n")
+        let read = session.run(
+            ["read", "gsettings:org.gnome.desktop.interface", "cursor-size"], extra: ["DCONF_PROFILE": withCorrupt])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        XCTAssertEqual(read.stdout, "40\n")
+        XCTAssertTrue(read.stderr.contains(corrupt + " is corrupt"), read.stderr)
+        XCTAssertEqual(read.stderr.split(separator: "\n").count, 1, read.stderr)
+        let wrote = session.run(
+            ["write", "gsettings:org.gnome.desktop.interface", "cursor-size", "41"],
+            extra: ["DCONF_PROFILE": withCorrupt])
+        XCTAssertEqual(wrote.status, 0, wrote.stderr)
+        XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "41")
     }
 
     /// What a second outside attack found: a changed or reset value with no JSON twin

@@ -2315,7 +2315,8 @@ enum ManPage {
         .B managed
         one
         .RB ( "read \-\-source" ).
-        A value of the wrong type in the user's database is ignored, as GSettings ignores it.
+        A value of the wrong type in the user's database is ignored, as GSettings ignores it, and a
+        read-only database that cannot be read is passed over with a warning, as dconf passes over it.
         Reads need no D-Bus session.
         .PP
         Writes go to dconf's service on the session's bus, as

@@ -426,5 +426,6 @@ extension Context {
         if (try? store.schemas.hasSchemas()) == true {
             for skipped in store.schemas.skipped { warn(skipped.message + "; passed over, as GLib passes over it") }
         }
+        for skipped in store.skippedDatabases { warn(skipped.message + "; passed over, as dconf passes over it") }
     }
 }
