@@ -15,6 +15,8 @@ package final class DesktopStore {
     package var journal: ((String, PlistDictionary, PlistDictionary) -> String?)?
     /// What the journal could not keep, one line each (a journal file refused as planted).
     package private(set) var journalWarnings: [String] = []
+    /// Runs a change of the named domain holding its journal's lock (none: not held).
+    package var holding: ((String, () -> Void) -> Void)?
     /// The system databases passed over, and why.
     package private(set) var skippedDatabases: [DesktopError] = []
 
@@ -188,7 +190,7 @@ package final class DesktopStore {
             }
         }
         let sets = changes.compactMap { change in change.value.map { (place.path(of: change.key), $0) } }
-        try journalled(place) { () throws(DesktopError) in
+        try journalled(place, made: changes) { () throws(DesktopError) in
             try change(changes.map { (place.path(of: $0.key), $0.value) })
         }
         // dconf's service has written its database when it answers: a value not there now
@@ -201,22 +203,52 @@ package final class DesktopStore {
 
     /// Every key under a folder reset at once (`dconf reset -f`).
     package func resetFolder(_ place: Place) throws(DesktopError) {
-        try journalled(place) { () throws(DesktopError) in try change([(place.folder, nil)]) }
+        try journalled(place, made: nil) { () throws(DesktopError) in try change([(place.folder, nil)]) }
     }
 
-    /// `change` made, and told to `journal` with the domain's values before and after (even
-    /// when it failed part way: what was made is history too).
-    private func journalled(_ place: Place, _ change: () throws(DesktopError) -> Void) throws(DesktopError) {
-        let before = journal == nil ? nil : try stateDomain(place) ?? [:]
-        defer {
-            databases = [:]
-            if let journal, let before, let after = try? stateDomain(place) ?? [:],
-                let warning = journal(place.domain.name, before, after)
-            {
-                journalWarnings.append(warning)
+    /// `change` made, and told to `journal` with the domain's values before and after,
+    /// all while `holding` the domain's journal lock, so two writers through the store take
+    /// turns and neither journals the other's keys, nor takes them for an outside change.
+    /// The values after are the values before with `made` applied (`made` nil: every key
+    /// of the domain reset), not read again: another program's change in between is that
+    /// program's, found by the next write. A change that failed is read again (what was
+    /// made is history too).
+    private func journalled(
+        _ place: Place, made: [(key: String, value: Variant?)]?, _ change: () throws(DesktopError) -> Void
+    ) throws(DesktopError) {
+        var failure: DesktopError? = nil
+        func run() {
+            do throws(DesktopError) {
+                let before = self.journal == nil ? nil : try self.stateDomain(place) ?? [:]
+                var changed = false
+                defer {
+                    self.databases = [:]
+                    if let journal = self.journal, let before,
+                        let after = changed
+                            ? self.applying(made, to: before, in: place) : try? self.stateDomain(place) ?? [:],
+                        let warning = journal(place.domain.name, before, after)
+                    {
+                        self.journalWarnings.append(warning)
+                    }
+                }
+                try change()
+                changed = true
+            } catch {
+                failure = error
             }
         }
-        try change()
+        if let holding { holding(place.domain.name, run) } else { run() }
+        if let failure { throw failure }
+    }
+
+    /// `values` with `made` set and reset (nil: all of them reset), as the domain's state.
+    private func applying(_ made: [(key: String, value: Variant?)]?, to values: PlistDictionary, in place: Place)
+        -> PlistDictionary
+    {
+        guard let made else { return [:] }
+        var after = values
+        for (key, value) in made { after[key] = value.map { $0.plistValue(typed: place.schema != nil) } }
+        return PlistDictionary(entries: after.sortedEntries)
     }
 
     /// Whether a change can be made: dconf's service started on the session's bus

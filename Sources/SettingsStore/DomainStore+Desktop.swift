@@ -26,6 +26,24 @@ extension DomainStore {
         return nil
     }
 
+    /// Runs `body` holding the desktop domain's journal lock (`NAME.lock` beside its
+    /// journal, through the state files' door), waited for up to `lockTimeout`: two
+    /// changes through the store take turns from the read before to the journal line after.
+    /// Without the journal, or a lock that cannot be had, `body` runs all the same: the lock
+    /// only keeps the history exact, and is never a reason for a change to fail.
+    package func holdingDesktop(_ name: String, _ body: () -> Void) {
+        guard let journal = Journal(self) else { return body() }
+        var fd: CInt = -1
+        do throws(StateFileError) {
+            if let opened = try journal.file(for: Self.desktopJournalPath(name), ".lock").open(.readWrite) {
+                fd = opened.take()
+            }
+        } catch {}
+        defer { if fd >= 0 { FileSystem.close(fd) } }
+        if fd >= 0 { _ = try? FileSystem.lockExclusive(fd, timeoutSeconds: lockTimeout) }
+        body()
+    }
+
     /// A desktop domain's journal, oldest first, with a change made outside since the last
     /// one journalled (`current` against its copy) at the end, as `history(of:)` gives a
     /// plist domain's.

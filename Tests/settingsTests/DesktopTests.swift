@@ -725,6 +725,44 @@ final class DesktopTests: XCTestCase {
         XCTAssertNotEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "30")
     }
 
+    /// Writers through the store at once take turns on the domain's journal: each entry
+    /// holds its own key only, none is taken for an outside change, and undo takes back
+    /// the last writer's key alone.
+    func testWritersAtOnceKeepTheirOwnHistory() throws {
+        let d = "gsettings:org.gnome.desktop.interface"
+        XCTAssertEqual(session.ok("write", d, "cursor-size", "10"), "")
+        let writes = [
+            ["cursor-size", "20"], ["gtk-theme", "A"], ["icon-theme", "B"], ["font-name", "Sans 7"],
+            ["cursor-blink-time", "900"], ["clock-format", "12h"],
+        ]
+        let processes = try writes.map { words in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Harness.settings)
+            process.arguments = ["write", d] + words
+            process.environment = h.environment(session.variables)
+            try process.run()
+            return process
+        }
+        for process in processes {
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0)
+        }
+        let history = session.ok("history", d)
+        XCTAssertFalse(history.contains("outside change"), history)
+        let entries = history.split(separator: "\n").filter { $0.hasPrefix("20") }
+        XCTAssertEqual(entries.count, 1 + writes.count, history)
+        let changed = history.split(separator: "\n").filter { $0.hasPrefix("+") }
+        XCTAssertEqual(changed.count, 1 + writes.count, "one key an entry: \(history)")
+        let undo = session.ok("undo", d)
+        XCTAssertEqual(undo.split(separator: "\n").filter { $0.hasPrefix("-") || $0.hasPrefix("+") }.count, 1, undo)
+        let kept = writes.filter { words in
+            session.gsettings("org.gnome.desktop.interface", words[0]).trimmingCharacters(
+                in: CharacterSet(charactersIn: "'"))
+                == words[1]
+        }
+        XCTAssertEqual(kept.count, writes.count - 1, "only the last writer's key taken back")
+    }
+
     /// What an outside attack on the first version found, each now as it should be.
     func testWhatTheOutsideAttackFound() throws {
         let d = "gsettings:org.gnome.desktop.interface"

@@ -406,6 +406,7 @@ extension Context {
         store.journal = { name, before, after in
             journalling.journalDesktop(name, before: before, after: after)?.message
         }
+        store.holding = { name, body in journalling.holdingDesktop(name, body) }
         return store
     }
 
