@@ -38,6 +38,8 @@ package struct DesktopApply {
 
     package struct Plan {
         package var domains: [DomainPlan] = []
+        /// Whether running it changes a desktop key (then dconf must be there first).
+        package var writes: Bool { domains.contains { !$0.changes.isEmpty } }
         /// The record once every domain is applied; and as a run begins (with every
         /// place about to change).
         var record: [String: [String: Held]] = [:]
@@ -146,9 +148,6 @@ package struct DesktopApply {
                 plan.record[name, default: [:]][key] = held  // changed by someone since: still remembered
             }
         }
-        // A change that cannot be made through dconf stops the run here, before any domain,
-        // plist ones included, is written.
-        if plan.domains.contains(where: { !$0.changes.isEmpty }) { try store.checkWriter() }
         // The run's first record: the last one with every place about to change.
         var ahead = last
         for (name, keys) in plan.ahead { for (key, held) in keys { ahead[name, default: [:]][key] = held } }

@@ -47,8 +47,8 @@ package enum DesktopError: Error, Equatable, Sendable {
             "\(path) is not a dconf folder: it starts and ends with /, with no // and no =, [, ] or control character"
         case .badName(let name, let reason): "\(name) is not a desktop domain: \(reason)"
         case .badKey(let key):
-            "\(key) is not a dconf key name: no =, [, ], control character or space first or last, "
-                + "which dconf dump and load could not carry"
+            "\(key) is not a dconf key name: not empty, no / first or last and no //, and no =, [, ], "
+                + "control character or space first or last, which dconf dump and load could not carry"
         case .noDesktop(let reason): "no desktop settings here: \(reason)"
         case .refused(let key, let reason): "\(key): \(reason)"
         case .locked(let key): "\(key) is locked by the administrator (a dconf lock)"

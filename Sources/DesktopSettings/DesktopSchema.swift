@@ -143,7 +143,7 @@ extension DesktopKey {
     /// type first, then the choices (each string of a list, the string of a maybe) or
     /// the range.
     package func refusal(_ value: Variant) -> String? {
-        guard value.type == type else { return "\(value.gvariantText) is not \(type.phrase) (\(type.text))" }
+        guard value.type == type else { return "\(value.gvariantText) is not \(type.phrase)" }
         switch allowed {
         case .any: return nil
         case .enumeration(let names), .flags(let names), .choices(let names):

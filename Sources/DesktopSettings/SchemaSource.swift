@@ -41,6 +41,12 @@ package final class SchemaSource {
         return table
     }
 
+    /// Passes over a folder's file found corrupt when read further than its header.
+    private func passOver(_ folder: String, _ error: DesktopError) {
+        roots[folder] = .some(nil)
+        skipped.append(error.file(folder + "/gschemas.compiled"))
+    }
+
     /// Whether any folder has a compiled file.
     package func hasSchemas() throws(DesktopError) -> Bool {
         for folder in folders where try root(folder) != nil { return true }
@@ -55,7 +61,7 @@ package final class SchemaSource {
                 guard let item = try table.item(Array(id.utf8)) else { continue }
                 return try DesktopSchema(id: id, table: try item.subtable(), folder: folder)
             } catch {
-                throw error.file(folder + "/gschemas.compiled")
+                passOver(folder, error)
             }
         }
         guard try hasSchemas() else { throw skipped.first ?? .noSchemas(searched: folders) }
@@ -68,11 +74,13 @@ package final class SchemaSource {
         for folder in folders {
             guard let table = try root(folder) else { continue }
             do throws(DesktopError) {
+                var found: [String] = []
                 for item in table.allItems where item.type == UInt8(ascii: "H") {
-                    ids.insert(String(decoding: try item.key(), as: UTF8.self))
+                    found.append(String(decoding: try item.key(), as: UTF8.self))
                 }
+                ids.formUnion(found)
             } catch {
-                throw error.file(folder + "/gschemas.compiled")
+                passOver(folder, error)
             }
         }
         return ids.sorted { byteOrderPrecedes($0, $1) }

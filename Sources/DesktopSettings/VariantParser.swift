@@ -294,7 +294,7 @@ extension VariantParser.Node {
         case (.entry(let k, let v), .entry(let key, let value)):
             return .entry(try key.value(as: k, depth: depth + 1), try value.value(as: v, depth: depth + 1))
         default:
-            throw Failure("not a value of type \(type.text)")
+            throw Failure("not \(type.phrase)")
         }
     }
 
@@ -333,7 +333,7 @@ extension VariantParser.Node {
                 ? .signed(Int64(n), c) : .unsigned(UInt64(n), c)
         default: break
         }
-        throw Failure("not a value of type \(VariantType.basic(c).text)")
+        throw Failure("not \(VariantType.basic(c).phrase)")
     }
 }
 

@@ -103,7 +103,8 @@ extension Variant {
             return .tuple(items)
         default: break
         }
-        throw VariantParser.Failure("\(TypeTable.row(for: value.type).phrase) is not \(type.phrase)")
+        let given = TypeTable.row(for: value.type).word
+        throw VariantParser.Failure("\(given == "data" ? "data" : TypeTable.phrase(given)) is not \(type.phrase)")
     }
 
     /// The value a plain value-model value is when no schema gives its type, as GLib would
@@ -144,6 +145,19 @@ extension Variant {
 
 extension VariantType {
     /// In words, for messages: "a string", "a list of (string, string)".
+    /// Several values of a basic type, in words (`strings`, `integers (int32)`).
+    var plural: String {
+        guard case .basic(let c) = self else { return "values of the type \(text)" }
+        switch c {
+        case UInt8(ascii: "b"): return "booleans"
+        case UInt8(ascii: "d"): return "reals"
+        case UInt8(ascii: "s"): return "strings"
+        case UInt8(ascii: "o"): return "object paths"
+        case UInt8(ascii: "g"): return "type signatures"
+        default: return "integers (\(VariantParser.typeWords[c] ?? "integer"))"
+        }
+    }
+
     package var phrase: String {
         switch self {
         case .basic(let c):
@@ -159,6 +173,7 @@ extension VariantType {
         case .maybe(let element): "nothing or " + element.phrase
         case .array(.basic(UInt8(ascii: "y"))): "bytes"
         case .array(.entry(let k, let v)): "a dictionary from \(k.phrase) to \(v.phrase)"
+        case .array(.basic(let c)): "a list of " + VariantType.basic(c).plural
         case .array(let element): "a list of \(element.phrase)"
         case .tuple(let members): "(" + members.map(\.phrase).joined(separator: ", ") + ")"
         case .entry(let k, let v): "an entry from \(k.phrase) to \(v.phrase)"

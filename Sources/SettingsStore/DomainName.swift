@@ -89,6 +89,15 @@ public enum DomainName: Sendable, Equatable {
     /// temporary file's name does not grow with it.
     static let maximumNameLength = 255 - ".plist".utf8.count
 
+    /// Whether a name starts, in any case and after blanks, as the desktop's domains do
+    /// (`gsettings:`, `dconf:`): never a plist domain's name, so neither can be taken for
+    /// the other, nor a stray file so named be listed as a domain.
+    package static func hasDesktopPrefix(_ name: String) -> Bool {
+        let start = name.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.prefix(10)
+        let lowered = String(decoding: start, as: UTF8.self).lowercased()
+        return lowered.hasPrefix("gsettings:") || lowered.hasPrefix("dconf:")
+    }
+
     /// A domain or host name must stay one file name inside the config folder, and
     /// may not look like an option.
     static func validate(_ name: String, what: String) throws(StoreError) {
@@ -101,6 +110,8 @@ public enum DomainName: Sendable, Equatable {
                 "\(what) may not start with '-'"
             } else if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
                 "\(what) may not contain control characters"
+            } else if what == "domain name", hasDesktopPrefix(name) {
+                "a domain name may not start with gsettings: or dconf:, which name the desktop's settings"
             } else if name.utf8.count > maximumNameLength {
                 "\(what) is \(name.utf8.count) bytes long; at most \(maximumNameLength) fit in a file name with .plist"
             } else { nil }

@@ -212,7 +212,7 @@ public struct DomainStore: Sendable {
     static func domainNames(in names: [String]) -> [String] {
         names.compactMap { name -> String? in
             guard !name.hasPrefix("."), name.hasSuffix(".plist"), name.utf8.count > 6,
-                ConflictCopy.domain(of: name) == nil
+                ConflictCopy.domain(of: name) == nil, !DomainName.hasDesktopPrefix(name)
             else { return nil }
             return String(name.dropLast(6))
         }.sorted(by: byteOrderPrecedes)

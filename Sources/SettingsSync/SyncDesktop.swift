@@ -37,10 +37,7 @@ extension SyncRound {
     static let desktopPrefix = "gsettings:"
 
     /// Whether the name starts as a desktop domain's does (`gsettings:`, `dconf:`, in any case).
-    static func hasDesktopPrefix(_ name: String) -> Bool {
-        let start = name.prefix(10).lowercased()
-        return start.hasPrefix(desktopPrefix) || start.hasPrefix("dconf:")
-    }
+    static func hasDesktopPrefix(_ name: String) -> Bool { DomainName.hasDesktopPrefix(name) }
 
     /// A fixed schema's domain (`gsettings:ID`, an ID as GLib allows one: letters, digits,
     /// `.` and `-`), the only desktop domains that travel; a relocatable schema's path or

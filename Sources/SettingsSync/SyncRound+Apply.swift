@@ -14,7 +14,7 @@ extension SyncRound {
         defer { report.notes += refusals }
         if Self.isDesktopName(domain.name) {
             do throws(DesktopProblem) { refused = try applyDesktop(domain, &report, refusals: &refusals) } catch {
-                report.notes.append("\(error.message): \(domain.name) is as it was; the next sync tries again")
+                report.notes.append("\(error.message): the next sync looks at \(domain.name) again")
                 report.unsettled = true
                 return domain.previous
             }

@@ -32,9 +32,16 @@ package struct SyncRules: Sendable {
 
     /// Whether the domain travels.
     package func carries(_ name: String) -> Bool {
-        // A desktop domain only when a pattern names it: "every domain" is every plist one.
-        let everything = patterns.isEmpty && !SyncRound.isDesktopName(name)
-        guard everything || patterns.contains(where: { FileSystem.matches(name, pattern: $0) }) else {
+        // A desktop domain only when a pattern that starts `gsettings:` names it: "every
+        // domain", `*` or `*:*` is every plist one.
+        let desktop = SyncRound.isDesktopName(name)
+        let everything = patterns.isEmpty && !desktop
+        guard
+            everything
+                || patterns.contains(where: {
+                    (!desktop || $0.hasPrefix(SyncRound.desktopPrefix)) && FileSystem.matches(name, pattern: $0)
+                })
+        else {
             return false
         }
         return !ignored.contains { $0.key == nil && FileSystem.matches(name, pattern: $0.domain) }

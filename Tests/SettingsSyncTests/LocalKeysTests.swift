@@ -33,4 +33,15 @@ final class LocalKeysTests: XCTestCase {
         XCTAssertEqual(rejoined?("extra"), true)
         XCTAssertEqual(rejoined?("count"), false)
     }
+
+    /// Desktop domains travel only when a pattern that starts `gsettings:` names them:
+    /// every domain, `*` and `*:*` are every plist domain.
+    func testOnlyAGsettingsPatternCarriesTheDesktop() {
+        let desktop = "gsettings:org.example.sync"
+        for patterns in [[], ["*"], ["*:*"], ["[gG]settings:*"], ["*settings*"]] {
+            XCTAssertFalse(SyncRules(patterns: patterns, ignore: []).carries(desktop), "\(patterns)")
+        }
+        XCTAssertTrue(SyncRules(patterns: ["gsettings:org.example.*"], ignore: []).carries(desktop))
+        XCTAssertTrue(SyncRules(patterns: [], ignore: []).carries("com.example.app"))
+    }
 }

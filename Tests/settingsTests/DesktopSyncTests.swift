@@ -158,11 +158,41 @@ final class DesktopSyncTests: XCTestCase {
         XCTAssertEqual(a.gsettings("org.example.sync", "count"), "3")
     }
 
+    /// `sync --watch` runs a round a second after a desktop change, also for a user whose
+    /// dconf folder did not exist when the watch started.
+    func testWatchSeesTheFirstDesktopChangeOfAFreshUser() throws {
+        let a = try session("a", schemas: schemas("a", most: 10, extra: false, only: false))
+        world.run("a", ["sync", "init", world.remote, "gsettings:org.example.*"], extra: a.variables)
+        on("a", "sync")
+        let config = world.machine("a")["XDG_CONFIG_HOME"]!
+        XCTAssertFalse(FileManager.default.fileExists(atPath: config + "/dconf"), "a fresh user")
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: Harness.settings)
+        watch.arguments = ["sync", "--watch", "--interval", "300"]
+        watch.environment = world.environment("a", a.variables)
+        watch.standardOutput = FileHandle.nullDevice
+        watch.standardError = FileHandle.nullDevice
+        try watch.run()
+        defer {
+            watch.terminate()
+            watch.waitUntilExit()
+        }
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(a.tool(["gsettings", "set", "org.example.sync", "count", "6"]).status, 0)
+        let deadline = Date().addingTimeInterval(15)
+        while try repository("gsettings:org.example.sync")?["count"] as? Int != 6, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        XCTAssertEqual(try repository("gsettings:org.example.sync")?["count"] as? Int, 6)
+    }
+
     /// What cannot travel is refused in one line (status 2), never taken for a file's name.
     func testDconfFoldersAndSchemaPathsAreRefused() throws {
-        for pattern in ["dconf:/org/gnome/", "gsettings:org.gnome.Terminal.Legacy.Profile:/org/x/", "GSETTINGS:a"] {
+        for pattern in ["dconf:/org/gnome/", "gsettings:org.gnome.Terminal.Legacy.Profile:/org/x/"] {
             let r = world.run("a", ["sync", "carry", pattern], status: 2)
             XCTAssertTrue(r.stderr.contains("sync carries desktop keys as gsettings:SCHEMA"), r.stderr)
         }
+        let upper = world.run("a", ["sync", "carry", "GSETTINGS:a"], status: 2)
+        XCTAssertTrue(upper.stderr.contains("in lower case"), upper.stderr)
     }
 }

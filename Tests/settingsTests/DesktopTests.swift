@@ -361,6 +361,16 @@ final class DesktopTests: XCTestCase {
         XCTAssertEqual(r.stdout, "default\n")
         XCTAssertTrue(r.stderr.contains(folder + "/gschemas.compiled is corrupt"), r.stderr)
         XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        // One cut short (its header whole, its tables not) is passed over too.
+        let cut = h.files + "/cut"
+        try FileManager.default.createDirectory(atPath: cut, withIntermediateDirectories: true)
+        let real = try Data(contentsOf: URL(fileURLWithPath: "/usr/share/glib-2.0/schemas/gschemas.compiled"))
+        try real.prefix(3000).write(to: URL(fileURLWithPath: cut + "/gschemas.compiled"))
+        let fromNext = session.run(
+            ["read", "gsettings:org.gnome.desktop.interface", "color-scheme"], extra: ["GSETTINGS_SCHEMA_DIR": cut])
+        XCTAssertEqual(fromNext.status, 0, fromNext.stderr)
+        XCTAssertEqual(fromNext.stdout, "default\n")
+        XCTAssertEqual(fromNext.stderr.split(separator: "\n").count, 1, fromNext.stderr)
         // The only one there is: named, status 3.
         let only = session.run(
             ["read", "gsettings:org.gnome.desktop.interface", "color-scheme"],
@@ -895,6 +905,45 @@ final class DesktopTests: XCTestCase {
             ])
         XCTAssertEqual(several.status, 0, several.stderr)
         XCTAssertEqual(session.gsettings("org.gnome.desktop.interface", "cursor-size"), "43")
+    }
+
+    /// What the second outside attack found besides: `apply --check` and `--dry-run` need no
+    /// session (they only read); a maybe-string key reads GVariant text as gsettings does,
+    /// any other word as the string; refusals are in words.
+    func testChecksNeedNoSessionMaybesAreTextAndRefusalsAreWords() throws {
+        let d = "gsettings:org.gnome.desktop.interface"
+        XCTAssertEqual(session.ok("write", d, "cursor-size", "40"), "")
+        let desired = h.file("drift.json", #"{"gsettings:org.gnome.desktop.interface": {"cursor-size": 41}}"#)
+        let noBus = ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": h.files]
+        let check = session.run(["apply", desired, "--check"], extra: noBus)
+        XCTAssertEqual(check.status, 1, check.stderr)
+        XCTAssertTrue(check.stdout.contains("cursor-size"), check.stdout)
+        XCTAssertEqual(session.run(["apply", desired, "--dry-run"], extra: noBus).status, 0)
+
+        let fixture = ["GSETTINGS_SCHEMA_DIR": Self.fixtures]
+        for (word, stored) in [
+            ("nothing", "@ms nothing"), ("'x'", "@ms 'x'"), ("just 'y'", "@ms 'y'"), ("plain", "@ms 'plain'"),
+        ] {
+            let r = session.run(["write", "gsettings:org.example.desktop", "maybe", word], extra: fixture)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(session.tool(["dconf", "read", "/org/example/desktop/maybe"]).stdout, stored + "\n", word)
+        }
+        for (key, word, said) in [
+            ("clock-show-seconds", "2", "not a boolean"), ("cursor-size", "'x'", "not an integer (int32)"),
+        ] {
+            let r = session.run(["write", d, key, word])
+            XCTAssertEqual(r.status, 2, r.stderr)
+            XCTAssertTrue(r.stderr.contains(said), r.stderr)
+        }
+        // A plist file named as a desktop domain is no domain: not listed, not made.
+        XCTAssertEqual(session.ok("write", "com.example.x", "k", "v"), "")
+        for stray in ["Gsettings:zz", "gsettings:org.gnome.desktop.interface", " dconf:x"] {
+            try FileManager.default.copyItem(atPath: h.path("com.example.x"), toPath: h.config + "/\(stray).plist")
+        }
+        XCTAssertEqual(
+            session.ok("domains").split(separator: "\n").filter { $0.contains(":") }.count, 1, "the schema only")
+        let spaced = session.run(["write", " gsettings:org.gnome.desktop.interface", "k", "v"])
+        XCTAssertEqual(spaced.status, 2, spaced.stderr)
     }
 
     /// dconf's profile as dconf reads it: a line that is no database is passed over, CRLF

@@ -2289,9 +2289,23 @@ enum ManPage {
         checked against this machine's schema and written through dconf; a schema not installed
         here, a key this machine's schema lacks, a value it refuses and a key dconf locks here stay
         in the repository untouched.
-        Only fixed schemas travel, and only when a pattern names them: a
+        Only fixed schemas travel, and only when a pattern that starts
+        .B gsettings:
+        (in lower case) names them
+        .RB ( * ,
+        .B *:*
+        and no pattern at all carry plist domains only): a
         .B dconf:
         folder or a schema's path has no schema to check another machine's values against.
+        No plist domain's name starts with
+        .B gsettings:
+        or
+        .B dconf:
+        (in any case), so a file so named is never listed, written or carried as one.
+        .B "apply \-\-check"
+        and
+        .B \-\-dry\-run
+        only read, and need no D-Bus session.
         .PP
         Schemas are read from the compiled
         .B gschemas.compiled
@@ -2371,7 +2385,12 @@ enum ManPage {
         .B \-\-json
         work too.
         A list of strings takes one word as its one string
-        .RB ( "write gsettings:org.gnome.desktop.input\-sources xkb\-options compose:ralt" ).
+        .RB ( "write gsettings:org.gnome.desktop.input\-sources xkb\-options compose:ralt" ),
+        and a maybe-string takes GVariant text when the word is some
+        .RB ( nothing ,
+        .BR \(aqx\(aq ,
+        .BR "just \(aqx\(aq" )
+        and any other word as its string.
         In a
         .B dconf:
         folder, an untyped word takes the type of the value the key holds, and for a new key the

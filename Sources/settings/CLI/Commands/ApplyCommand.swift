@@ -62,6 +62,9 @@ enum ApplyCommand {
                 if check, !difference.isEmpty || !desktopDifference.isEmpty { context.status = 1 }
                 return
             }
+            // A change that cannot be made through dconf stops the run here, before any
+            // domain, plist ones included, is written (`--check` and `--dry-run` only read).
+            if desktopPlan.writes { try desktop.store.checkWriter() }
             // What was done, not what was meant: a domain that failed, and those after it,
             // are not printed as changed.
             do {

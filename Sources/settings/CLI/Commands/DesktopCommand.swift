@@ -220,8 +220,10 @@ enum DesktopCommand {
                 switch type {
                 case .basic(let c)? where c == UInt8(ascii: "s") || c == UInt8(ascii: "o") || c == UInt8(ascii: "g"):
                     return try Variant.from(.string(text), as: type!)
-                case .maybe(.basic(UInt8(ascii: "s")))? where text != "nothing":
-                    return .maybe(.string, .string(text))
+                case .maybe(.basic(UInt8(ascii: "s")))?:
+                    // GVariant text when it is some (`nothing`, `'x'`, `just 'x'`), as
+                    // gsettings reads it; any other word is the string itself.
+                    return (try? VariantParser.parse(text, as: type)) ?? .maybe(.string, .string(text))
                 default:
                     do { return try VariantParser.parse(text, as: type) } catch {
                         // defaults' own form of a collection, a property list's XML: what
@@ -256,7 +258,7 @@ enum DesktopCommand {
                     try place.schema!.key(name) != nil
                 }
                 if names.isEmpty, verb == "delete" {
-                    throw CLIError.domainMissing(place.domain.name, file: place.folder)
+                    throw CLIError.domainMissing(place.domain.name, file: nil)
                 }
             }
             try store.write(place, names.map { ($0, nil) })

@@ -54,9 +54,12 @@ enum SyncCommand {
     private static func checkDesktopPatterns(_ patterns: [String]) throws {
         for pattern in patterns where DesktopDomain.isDesktop(pattern) {
             let id = pattern.drop { $0 != ":" }.dropFirst()
-            guard pattern.lowercased().hasPrefix(DesktopDomain.schemaPrefix),
-                pattern.hasPrefix(DesktopDomain.schemaPrefix),
-                !id.isEmpty, !id.contains(":"), !id.contains("/")
+            if pattern.lowercased().hasPrefix(DesktopDomain.schemaPrefix),
+                !pattern.hasPrefix(DesktopDomain.schemaPrefix)
+            {
+                throw CLIError.usage("write the prefix of \(pattern) in lower case, as gsettings:SCHEMA")
+            }
+            guard pattern.hasPrefix(DesktopDomain.schemaPrefix), !id.isEmpty, !id.contains(":"), !id.contains("/")
             else {
                 throw CLIError.usage(
                     "sync carries desktop keys as gsettings:SCHEMA (a pattern such as gsettings:org.gnome.desktop.*), "
@@ -116,8 +119,12 @@ enum SyncCommand {
         // dconf's service replaces the user's database by a rename on each change: a
         // carried desktop key changed is a round a second later too, not at the interval.
         let database = DesktopStore(environment: context.store.environment).profile.userDatabase
-        if let database { _ = try? inotify.watch(Path.directory(of: database), Inotify.folderEvents) }
+        let databaseFolder = database.map(Path.directory(of:))
+        // A fresh user has no dconf folder yet: it is watched once it appears in the config
+        // folder (dconf's service makes it at its first change).
+        var databaseWatched = databaseFolder.map { (try? inotify.watch($0, Inotify.folderEvents)) != nil } ?? true
         let databaseName = database.map { String($0.split(separator: "/").last ?? "") }
+        let databaseFolderName = databaseFolder.map { String($0.split(separator: "/").last ?? "") }
         if context.streams.processEndsAfterRun { stop.raisedOnTerminationSignals() }
         var quiet: Double? = nil
         while true {
@@ -138,6 +145,12 @@ enum SyncCommand {
                 if wake == .events {
                     let names = (try? inotify.events())?.map(\.name) ?? []
                     if names.contains(where: { ($0.hasSuffix(".plist") && !$0.hasPrefix(".")) || $0 == databaseName }) {
+                        quiet = 1
+                    }
+                    if !databaseWatched, let databaseFolder, names.contains(where: { $0 == databaseFolderName }),
+                        (try? inotify.watch(databaseFolder, Inotify.folderEvents)) != nil
+                    {
+                        databaseWatched = true
                         quiet = 1
                     }
                 }
