@@ -39,7 +39,10 @@ final class SyncWorld {
             "GIT_CONFIG_NOSYSTEM": "1",
             // No `git maintenance run --auto` after each fetch: a process per round that
             // never finds anything to do in a test's few commits.
-            "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "maintenance.auto", "GIT_CONFIG_VALUE_0": "false",
+            "GIT_CONFIG_COUNT": "2", "GIT_CONFIG_KEY_0": "maintenance.auto", "GIT_CONFIG_VALUE_0": "false",
+            // No fsync of packs and refs: the tests kill processes, never the machine, and a
+            // disk flush per push and fetch was seconds of the suite.
+            "GIT_CONFIG_KEY_1": "core.fsync", "GIT_CONFIG_VALUE_1": "none",
         ]
         if !anonymous.contains(name) {
             environment["GIT_AUTHOR_NAME"] = name
