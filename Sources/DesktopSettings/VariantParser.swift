@@ -284,7 +284,7 @@ extension VariantParser.Node {
             return .array(.entry(k, v), values)
         case (.tuple(let types), .tuple(let members)):
             guard types.count == members.count else {
-                throw Failure("a tuple of \(members.count) where \(type.text) has \(types.count)")
+                throw Failure("\(members.count) values in parentheses where \(type.phrase) has \(types.count)")
             }
             var values: [Variant] = []
             for (member, memberType) in zip(members, types) {

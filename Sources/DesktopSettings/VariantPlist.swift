@@ -96,7 +96,7 @@ extension Variant {
             return .array(element, items)
         case (.tuple(let types), .array(let values)):
             guard types.count == values.count else {
-                throw VariantParser.Failure("\(values.count) values where \(type.text) has \(types.count)")
+                throw VariantParser.Failure("\(values.count) values where \(type.phrase) has \(types.count)")
             }
             var items: [Variant] = []
             for (value, memberType) in zip(values, types) { items.append(try from(value, as: memberType)) }

@@ -80,9 +80,9 @@ public struct SettingsState: Sendable, Equatable {
             }
         }
         let byHost = files.compactMap { file -> String? in
-            guard file.hasSuffix(".plist"), file.utf8.count > 6, ConflictCopy.domain(of: file) == nil else {
-                return nil
-            }
+            guard file.hasSuffix(".plist"), file.utf8.count > 6, ConflictCopy.domain(of: file) == nil,
+                !DomainName.hasDesktopPrefix(file)
+            else { return nil }
             return byHostPrefix + String(file.dropLast(6))
         }.sorted(by: byteOrderPrecedes)
         return [DomainName.global.displayName] + (try store.domainNames()) + byHost
@@ -137,6 +137,10 @@ public struct SettingsState: Sendable, Equatable {
         let file = String(name.dropFirst(byHostPrefix.utf8.count))
         guard !file.isEmpty, !file.utf8.contains(UInt8(ascii: "/")), file != ".", file != ".." else {
             throw StoreError.invalidDomain(name, "a ByHost name is ByHost/DOMAIN.HOST")
+        }
+        if DomainName.hasDesktopPrefix(file) {
+            throw StoreError.invalidDomain(
+                name, "a domain name may not start with gsettings: or dconf:, which name the desktop's settings")
         }
         return byHostDomain(file)
     }

@@ -944,6 +944,20 @@ final class DesktopTests: XCTestCase {
             session.ok("domains").split(separator: "\n").filter { $0.contains(":") }.count, 1, "the schema only")
         let spaced = session.run(["write", " gsettings:org.gnome.desktop.interface", "k", "v"])
         XCTAssertEqual(spaced.status, 2, spaced.stderr)
+        // Nor in the ByHost folder: not in a snapshot, and not made by an apply.
+        try FileManager.default.createDirectory(atPath: h.config + "/ByHost", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: h.path("com.example.x"), toPath: h.config + "/ByHost/gsettings:org.gnome.desktop.interface..plist")
+        let snapshot = h.file("all.json", "")
+        XCTAssertEqual(session.run(["snapshot", "-o", snapshot]).status, 0)
+        XCTAssertFalse(try String(contentsOfFile: snapshot, encoding: .utf8).contains("ByHost/gsettings"))
+        let byHost = h.file("byhost.json", #"{"ByHost/gsettings:new.": {"z": 1}}"#)
+        XCTAssertEqual(session.run(["apply", byHost]).status, 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.config + "/ByHost/gsettings:new..plist"))
+        // A tuple of the wrong length is said in words.
+        let tuple = session.run(["write", "gsettings:org.gnome.desktop.input-sources", "sources", "[('a', 'b', 'c')]"])
+        XCTAssertEqual(tuple.status, 2, tuple.stderr)
+        XCTAssertTrue(tuple.stderr.contains("(a string, a string) has 2"), tuple.stderr)
     }
 
     /// dconf's profile as dconf reads it: a line that is no database is passed over, CRLF
