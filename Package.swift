@@ -40,7 +40,7 @@ let package = Package(
         // printed forms on the value model; every write goes through the store.
         .target(name: "PlistTools", dependencies: core),
         // The Linux desktop's own settings (GSettings schemas, dconf) as domains: GLib's
-        // GVDB files and GVariant values read here, writes made by the user's own dconf.
+        // GVDB files and GVariant values read here, writes sent to dconf's service on D-Bus.
         .target(name: "DesktopSettings", dependencies: core),
         // The command line: argv -> verb -> store, and nothing else.
         .executableTarget(
