@@ -81,11 +81,7 @@ package struct DesktopApply {
             }
             guard let values else { continue }
             for entry in values.entries {
-                let type = try store.key(where_, entry.key)?.type
-                let value: Variant
-                do throws(VariantParser.Failure) { value = try Variant.from(entry.value, as: type) } catch {
-                    throw DesktopError.refused(key: entry.key, reason: error.message)
-                }
+                let value = try store.variant(where_, entry.key, entry.value)
                 try store.check(where_, entry.key, value)
                 wanted[name]![entry.key] = .some(value)
             }

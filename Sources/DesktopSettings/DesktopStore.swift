@@ -131,10 +131,8 @@ package final class DesktopStore {
         }
         for (path, value) in try database(user).values(under: place.folder) {
             let name = String(path.dropFirst(place.folder.count))
-            if let schema = place.schema {
-                guard !name.contains("/") else { continue }
-                if ofTheKeysType { guard let key = try schema.key(name), key.refusal(value) == nil else { continue } }
-            }
+            // A schema's keys of every type (`ofTheKeysType` false): its folder's own keys.
+            if place.schema != nil, name.contains("/") { continue }
             found.append((name, value))
         }
         return found.sorted { byteOrderPrecedes($0.key, $1.key) }
@@ -158,6 +156,16 @@ package final class DesktopStore {
         var values: [(key: String, value: Variant)] = []
         for name in names { if let (value, _) = try read(place, name) { values.append((name, value)) } }
         return values
+    }
+
+    /// A value of the value model as the key's value: typed by its schema; in a `dconf:`
+    /// folder, by what the value says of itself (JSON and a property list say their own
+    /// types, an export's `$gvariant` tags included, so an export imports back the same).
+    package func variant(_ place: Place, _ name: String, _ value: PlistValue) throws(DesktopError) -> Variant {
+        let type = try key(place, name)?.type
+        do throws(VariantParser.Failure) { return try Variant.from(value, as: type) } catch {
+            throw .refused(key: name, reason: error.message)
+        }
     }
 
     /// Why the key cannot take `value` (its type, range or choices, or a lock), or nil.

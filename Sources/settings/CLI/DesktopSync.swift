@@ -3,12 +3,14 @@ import PlistModel
 import SettingsSync
 
 /// The desktop's settings as `sync` carries them (`SyncDesktop`): `gsettings:` domains
-/// read from dconf's databases and written through the user's `dconf`, journalled as
-/// every desktop change is, each value checked against this machine's schema.
+/// read from dconf's databases and written through dconf's service, journalled as every
+/// desktop change is, each value checked against this machine's schema.
 final class DesktopSync: SyncDesktop {
     private let store: DesktopStore
     /// Each domain's schema, looked up once a round (nil: not installed here).
     private var places: [String: DesktopStore.Place?] = [:]
+    /// Each domain's key names and locked keys, asked for several times a round.
+    private var keys: [String: (known: [String], locked: [String])?] = [:]
 
     init(_ store: DesktopStore) { self.store = store }
 
@@ -26,9 +28,13 @@ final class DesktopSync: SyncDesktop {
     }
 
     func keys(of name: String) -> (known: [String], locked: [String])? {
-        guard let place = place(name), let keys = try? place.schema?.keys() else { return nil }
-        let names = keys.map(\.name)
-        return (names, names.filter { (try? store.isLocked(place.path(of: $0))) ?? true })
+        if let known = keys[name] { return known }
+        var found: (known: [String], locked: [String])? = nil
+        if let place = place(name), let names = try? place.schema?.keyNames() {
+            found = (names, names.filter { (try? store.isLocked(place.path(of: $0))) ?? true })
+        }
+        keys[name] = .some(found)
+        return found
     }
 
     func values(of name: String) throws(DesktopProblem) -> PlistDictionary {
@@ -40,7 +46,7 @@ final class DesktopSync: SyncDesktop {
     func refusal(of name: String, key: String, value: PlistValue) -> String? {
         guard let place = place(name) else { return "its schema is not installed here" }
         do throws(DesktopError) {
-            try store.check(place, key, try variant(place, key, value))
+            try store.check(place, key, try store.variant(place, key, value))
             return nil
         } catch {
             return error.message
@@ -55,21 +61,12 @@ final class DesktopSync: SyncDesktop {
                 try changes.map { change throws(DesktopError) in
                     (
                         change.key,
-                        try change.value.map { value throws(DesktopError) in try variant(place, change.key, value) }
+                        try change.value.map { value throws(DesktopError) in try store.variant(place, change.key, value)
+                        }
                     )
                 })
         } catch {
             throw problem(error)
-        }
-    }
-
-    /// `value` as the key's type (as `import` types it).
-    private func variant(_ place: DesktopStore.Place, _ key: String, _ value: PlistValue) throws(DesktopError)
-        -> Variant
-    {
-        let type = try store.key(place, key)?.type
-        do throws(VariantParser.Failure) { return try Variant.from(value, as: type) } catch {
-            throw .refused(key: key, reason: error.message)
         }
     }
 }

@@ -332,14 +332,7 @@ enum DesktopCommand {
             let imported = try TransferCommand.importedDictionary(bytes, json: options.json, name: name)
             var changes: [(key: String, value: Variant?)] = []
             for entry in imported.entries {
-                // Typed by the schema; in a dconf folder, JSON and a property list say their own
-                // types (an export's `$gvariant` tags included), so an export imports back the same.
-                let type = try store.key(place, entry.key)?.type
-                do throws(VariantParser.Failure) {
-                    changes.append((entry.key, try Variant.from(entry.value, as: type)))
-                } catch {
-                    throw DesktopError.refused(key: entry.key, reason: error.message)
-                }
+                changes.append((entry.key, try store.variant(place, entry.key, entry.value)))
             }
             if options.replace {
                 for (key, _) in try store.userValues(place) where imported[key] == nil { changes.append((key, nil)) }
@@ -357,18 +350,17 @@ extension DesktopCommand {
     static func editTarget(_ name: String, _ store: DesktopStore) throws -> EditSession.Target {
         let place = try store.place(try DesktopDomain(name))
         /// The changes from `before` to `after`, typed as `import` types them.
-        func changes(_ before: PlistDictionary, _ after: PlistDictionary) throws -> [(key: String, value: Variant?)] {
+        func changes(_ before: PlistDictionary, _ after: PlistDictionary) throws(DesktopError) -> [(
+            key: String, value: Variant?
+        )] {
             var out: [(key: String, value: Variant?)] = []
-            var failure: (any Error)? = nil
+            var failure: DesktopError? = nil
             PlistDictionary.walk([before, after]) { key, values in
                 guard failure == nil, values[0] != values[1] else { return }
                 guard let value = values[1] else { return out.append((key, nil)) }
-                do {
-                    let type = try store.key(place, key)?.type
-                    do throws(VariantParser.Failure) { out.append((key, try Variant.from(value, as: type))) } catch {
-                        throw DesktopError.refused(key: key, reason: error.message)
-                    }
-                } catch let error { failure = error }
+                do throws(DesktopError) { out.append((key, try store.variant(place, key, value))) } catch {
+                    failure = error
+                }
             }
             if let failure { throw failure }
             return out
@@ -376,15 +368,13 @@ extension DesktopCommand {
         return EditSession.Target(
             name: name, values: try store.stateDomain(place) ?? [:],
             refusals: { base, result in
-                do {
+                do throws(DesktopError) {
                     for (key, value) in try changes(base, result) {
                         if let value { try store.check(place, key, value) } else { _ = try store.key(place, key) }
                     }
                     return []
-                } catch let error as DesktopError {
-                    return ["\(name): \(error.message)"]
                 } catch {
-                    return ["\(name): \(error)"]
+                    return ["\(name): \(error.message)"]
                 }
             },
             update: { change in
