@@ -207,8 +207,9 @@ struct DBusSession {
     }
 }
 
-/// D-Bus's marshalling, written: each value at its alignment from the message's start.
-private struct WireWriter {
+/// D-Bus's marshalling, written: each value at its alignment from the message's start (a
+/// message's body starts on 8 bytes, so a body written alone aligns the same).
+struct WireWriter {
     var bytes: [UInt8] = []
 
     mutating func pad(_ alignment: Int) {

@@ -22,43 +22,38 @@ extension DesktopStore {
         guard let user = profile.userDatabase else {
             throw .noDesktop("dconf's profile names no user database to write to")
         }
-        var bus = try openBus()
+        var body = WireWriter()
         let blob = VariantBytes.serialised(Self.changeset(changes))
-        let length = UInt32(blob.count)
-        let body = (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * $0)) } + blob
+        body.uint32(UInt32(blob.count))
+        body.bytes += blob
         let database = String(user.split(separator: "/").last ?? "user")
-        let failure: (name: String, message: String)?
-        do throws(DBusSession.Failure) {
-            failure = try bus.call(
-                DBusSession.Call(
-                    destination: Self.service, path: "/ca/desrt/dconf/Writer/" + database,
-                    interface: "ca.desrt.dconf.Writer", member: "Change", signature: "ay", body: body))
-        } catch {
-            throw .noAnswer(error.reason)
-        }
-        if let failure { throw Self.refusal(failure) }
+        try call(
+            DBusSession.Call(
+                destination: Self.service, path: "/ca/desrt/dconf/Writer/" + database,
+                interface: "ca.desrt.dconf.Writer", member: "Change", signature: "ay", body: body.bytes)
+        ) { .noAnswer($0) }
     }
 
     /// Whether a change can be made: dconf's service started on the session's bus (as
     /// a change would start it), asked before a change of several domains, so nothing is
     /// written when the desktop's part would fail.
     func startWriter() throws(DesktopError) {
+        var body = WireWriter()
+        body.string(Self.service)
+        body.uint32(0)
+        try call(
+            DBusSession.Call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                interface: "org.freedesktop.DBus", member: "StartServiceByName", signature: "su", body: body.bytes)
+        ) { .noDesktop("the D-Bus session did not answer (\($0))") }
+    }
+
+    /// Makes `call` on the session's bus; a bus that stops answering once it is sent is
+    /// `unanswered`'s error, a D-Bus error reply `refusal`'s.
+    private func call(_ call: DBusSession.Call, unanswered: (String) -> DesktopError) throws(DesktopError) {
         var bus = try openBus()
-        var body: [UInt8] = []
-        let name = Array(Self.service.utf8)
-        body += (0..<4).map { UInt8(truncatingIfNeeded: UInt32(name.count) >> (8 * $0)) }
-        body += name + [0]
-        while body.count % 4 != 0 { body.append(0) }
-        body += [0, 0, 0, 0]
         let failure: (name: String, message: String)?
-        do throws(DBusSession.Failure) {
-            failure = try bus.call(
-                DBusSession.Call(
-                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                    interface: "org.freedesktop.DBus", member: "StartServiceByName", signature: "su", body: body))
-        } catch {
-            throw .noDesktop("the D-Bus session did not answer (\(error.reason))")
-        }
+        do throws(DBusSession.Failure) { failure = try bus.call(call) } catch { throw unanswered(error.reason) }
         if let failure { throw Self.refusal(failure) }
     }
 
