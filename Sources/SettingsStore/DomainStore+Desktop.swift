@@ -53,12 +53,7 @@ extension DomainStore {
         var entries = journal.entries(at: path) { refused($0.message) }
         if let kept = lastDesktopValues(journal.file(for: path, ".last")) {
             let outside = current.changes(from: kept)
-            if !outside.isEmpty {
-                let now = Double(FileSystem.wallClockNanoseconds()) / 1e9
-                var pending = JournalEntry(time: now, writer: JournalEntry.outsideWriter, pid: 0, changes: outside)
-                pending.pending = true
-                entries.append(pending)
-            }
+            if !outside.isEmpty { entries.append(.foundOutside(outside)) }
         }
         return entries
     }

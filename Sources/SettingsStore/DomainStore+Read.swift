@@ -141,12 +141,7 @@ extension DomainStore {
             try? load(domain, host: host)?.values
         }
         if !found.outside.isEmpty || found.outsideUncompared {
-            let now = Double(FileSystem.wallClockNanoseconds()) / 1e9
-            var pending = JournalEntry(
-                time: now, writer: JournalEntry.outsideWriter, pid: 0, changes: found.outside,
-                valuesKept: !found.outsideUncompared)
-            pending.pending = true
-            entries.append(pending)
+            entries.append(.foundOutside(found.outside, valuesKept: !found.outsideUncompared))
         }
         return entries
     }

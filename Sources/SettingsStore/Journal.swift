@@ -75,6 +75,15 @@ public struct JournalEntry: Sendable, Equatable {
     /// write that journals it names it by its own time (`Journal.append`).
     static let pendingPID: Int32 = -1
 
+    /// An outside change `history` finds now, shown last and journalled by the next write.
+    package static func foundOutside(_ changes: [KeyChange], valuesKept: Bool = true) -> JournalEntry {
+        var entry = JournalEntry(
+            time: Double(FileSystem.wallClockNanoseconds()) / 1e9, writer: outsideWriter, pid: 0, changes: changes,
+            valuesKept: valuesKept)
+        entry.pending = true
+        return entry
+    }
+
     /// This entry's identity.
     public var id: ID { ID(time: time, pid: pending ? Self.pendingPID : pid) }
 

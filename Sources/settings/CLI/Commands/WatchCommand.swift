@@ -60,7 +60,9 @@ enum WatchCommand {
         let streams = context.streams
         // A line that cannot be written (a full disk) ends the watch with status 4.
         let emit = { (event: Event) throws(CLIError) in
-            do throws(Errno) { try streams.output(options.json ? json(event, domain: domain) : text(event)) } catch {
+            do throws(Errno) {
+                try streams.output(options.json ? json(event, domain: domain.displayName) : text(event))
+            } catch {
                 throw CLIError.outputFailed(error)
             }
         }
@@ -102,14 +104,11 @@ enum WatchCommand {
             warnLayers()
             guard let changes else { break }
             if runner != nil {
-                let batch = events(runner!.own.notOwn(changes), options.selectors)
-                guard !batch.isEmpty else { continue }
-                let lines = batch.flatMap { options.json ? json($0, domain: domain) : text($0) }
                 let (store, host) = (context.store, context.host)
-                try runner!.run(
-                    batch.map(\.path.pointer), lines: lines, before: watcher.values, reread: { try? watcher.read() },
+                let ran = try runner!.run(
+                    on: changes, options, before: watcher.values, reread: { try? watcher.read() },
                     journal: { store.history(of: domain, host: host) })
-                printed += 1
+                if ran { printed += 1 }
                 continue
             }
             try emitCounted(events(changes, options.selectors), emit, &printed, options)
@@ -151,13 +150,10 @@ enum WatchCommand {
                 try emitCounted(events(changes, options.selectors), emit, &printed, options)
                 continue
             }
-            let batch = events(runner!.own.notOwn(changes), options.selectors)
-            guard !batch.isEmpty else { continue }
-            try runner!.run(
-                batch.map(\.path.pointer), lines: batch.flatMap { options.json ? json($0, domain: name) : text($0) },
-                before: watcher.values, reread: { try? watcher.read() },
+            let ran = try runner!.run(
+                on: changes, options, before: watcher.values, reread: { try? watcher.read() },
                 journal: { journalling.desktopHistory(name, current: watcher.values) { _ in } })
-            printed += 1
+            if ran { printed += 1 }
         }
         timedOut(options, printed: printed, name, &context)
     }
@@ -221,8 +217,6 @@ enum WatchCommand {
 
     /// A JSON Lines record: `{"domain","key","path","change","old","new"}`, a value
     /// that is not there (before a new key, after a deletion) as `null`.
-    private static func json(_ event: Event, domain: DomainName) -> [UInt8] { json(event, domain: domain.displayName) }
-
     private static func json(_ event: Event, domain: String) -> [UInt8] {
         var line = Array("{\"domain\":".utf8)
         line += JSONWriter.encode(.string(domain))
@@ -305,6 +299,20 @@ extension WatchCommand {
         /// This run's mark, which the command's changes carry in the journal.
         let mark = "watch --exec \(FileSystem.processID)"
         var own = WatchExec.OwnChanges()
+
+        /// Runs the command on the batch `changes` make, the command's own left out and the
+        /// selectors applied, with the batch's lines (text, or `--json`) on its input; false
+        /// when nothing is left to run it on.
+        mutating func run(
+            on changes: [KeyChange], _ options: Options, before: PlistDictionary, reread: () -> PlistDictionary?,
+            journal: () -> [JournalEntry]
+        ) throws -> Bool {
+            let batch = WatchCommand.events(own.notOwn(changes), options.selectors)
+            guard !batch.isEmpty else { return false }
+            let lines = batch.flatMap { options.json ? WatchCommand.json($0, domain: domain) : WatchCommand.text($0) }
+            try run(batch.map(\.path.pointer), lines: lines, before: before, reread: reread, journal: journal)
+            return true
+        }
 
         /// Runs the command through `sh -c` and waits; a failure is one line, not the end.
         /// Then reads the domain again (`reread`; nil when it cannot be read), to know the
