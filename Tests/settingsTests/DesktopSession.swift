@@ -86,6 +86,23 @@ final class DesktopSession {
         return r.stdout
     }
 
+    /// A program started in the session and left running (a watch, a monitor, one writer
+    /// among others): `settings` unless `program` is given, its output where given (else
+    /// the test's own), in the session's environment unless `environment` is given.
+    func start(
+        _ arguments: [String], program: String = Harness.settings, output: Any? = nil, errors: Any? = nil,
+        environment: [String: String]? = nil
+    ) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.environment = environment ?? h.environment(variables)
+        if let output { process.standardOutput = output }
+        if let errors { process.standardError = errors }
+        try process.run()
+        return process
+    }
+
     /// GLib's own tools (`gsettings`, `dconf`) in the session.
     @discardableResult
     func tool(_ arguments: [String], stdin: Data? = nil) -> Harness.Result {

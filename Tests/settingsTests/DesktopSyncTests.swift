@@ -166,13 +166,9 @@ final class DesktopSyncTests: XCTestCase {
         on("a", "sync")
         let config = world.machine("a")["XDG_CONFIG_HOME"]!
         XCTAssertFalse(FileManager.default.fileExists(atPath: config + "/dconf"), "a fresh user")
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: Harness.settings)
-        watch.arguments = ["sync", "--watch", "--interval", "300"]
-        watch.environment = world.environment("a", a.variables)
-        watch.standardOutput = FileHandle.nullDevice
-        watch.standardError = FileHandle.nullDevice
-        try watch.run()
+        let watch = try a.start(
+            ["sync", "--watch", "--interval", "300"], output: FileHandle.nullDevice, errors: FileHandle.nullDevice,
+            environment: world.environment("a", a.variables))
         defer {
             watch.terminate()
             watch.waitUntilExit()

@@ -245,13 +245,10 @@ final class DesktopTests: XCTestCase {
 
     /// A running application sees a write at once: `gsettings monitor` reports it.
     func testARunningApplicationSeesTheWrite() throws {
-        let monitor = Process()
-        monitor.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        monitor.arguments = ["gsettings", "monitor", "org.gnome.desktop.interface", "color-scheme"]
-        monitor.environment = h.environment(session.variables)
         let out = Pipe()
-        monitor.standardOutput = out
-        try monitor.run()
+        let monitor = try session.start(
+            ["gsettings", "monitor", "org.gnome.desktop.interface", "color-scheme"], program: "/usr/bin/env",
+            output: out)
         defer { monitor.terminate() }
         // The monitor has subscribed once a change by gsettings itself reaches it.
         var seen = ""
@@ -486,13 +483,9 @@ final class DesktopTests: XCTestCase {
     /// `watch` reports what dconf's service changes in the domain, one line a key, as a
     /// plist domain's watch does; nothing within the timeout is status 124.
     func testWatchReportsWhatGsettingsChanges() throws {
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: Harness.settings)
-        watch.arguments = ["watch", "gsettings:org.gnome.desktop.interface", "--count", "3", "--timeout", "20"]
-        watch.environment = h.environment(session.variables)
         let out = Pipe()
-        watch.standardOutput = out
-        try watch.run()
+        let watch = try session.start(
+            ["watch", "gsettings:org.gnome.desktop.interface", "--count", "3", "--timeout", "20"], output: out)
         Thread.sleep(forTimeInterval: 0.5)
         XCTAssertEqual(
             session.tool(["gsettings", "set", "org.gnome.desktop.interface", "color-scheme", "prefer-dark"]).status, 0)
@@ -520,15 +513,10 @@ final class DesktopTests: XCTestCase {
             "{ cat; echo \"[$SETTINGS_DOMAIN] $SETTINGS_CHANGED\"; } >> \(log); "
             + "\(Harness.settings) write gsettings:org.gnome.desktop.interface cursor-size 48 && "
             + "gsettings set org.gnome.desktop.interface font-name 'Sans 13'"
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: Harness.settings)
-        watch.arguments = [
-            "watch", "gsettings:org.gnome.desktop.interface", "--exec", command, "--count", "2", "--timeout", "20",
-        ]
-        watch.environment = h.environment(session.variables)
         let err = Pipe()
-        watch.standardError = err
-        try watch.run()
+        let watch = try session.start(
+            ["watch", "gsettings:org.gnome.desktop.interface", "--exec", command, "--count", "2", "--timeout", "20"],
+            errors: err)
         Thread.sleep(forTimeInterval: 0.5)
         XCTAssertEqual(
             session.tool(["gsettings", "set", "org.gnome.desktop.interface", "color-scheme", "prefer-dark"]).status, 0)
@@ -745,14 +733,7 @@ final class DesktopTests: XCTestCase {
             ["cursor-size", "20"], ["gtk-theme", "A"], ["icon-theme", "B"], ["font-name", "Sans 7"],
             ["cursor-blink-time", "900"], ["clock-format", "12h"],
         ]
-        let processes = try writes.map { words in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Harness.settings)
-            process.arguments = ["write", d] + words
-            process.environment = h.environment(session.variables)
-            try process.run()
-            return process
-        }
+        let processes = try writes.map { words in try session.start(["write", d] + words) }
         for process in processes {
             process.waitUntilExit()
             XCTAssertEqual(process.terminationStatus, 0)

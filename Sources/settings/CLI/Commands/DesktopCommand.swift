@@ -403,7 +403,7 @@ extension Context {
     }
 
     /// The desktop's store for a verb that will write (`edit`): said at once, before any
-    /// editor opens, when no change could be made (no session, no `dconf`, a host named).
+    /// editor opens, when no change could be made (no session, no dconf service, a host named).
     func desktopStoreToWrite() throws -> DesktopStore {
         guard host == .any else { throw CLIError.desktopHasNoHost }
         let store = desktopStore()

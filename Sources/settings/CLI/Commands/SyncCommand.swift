@@ -91,11 +91,12 @@ enum SyncCommand {
         say(line, &context)
     }
 
-    /// `sync --watch [--interval S]`: a round now, then one after local changes settle
-    /// (a second without another; a plist domain's or the dconf database's) and one every S seconds (default 60) for the other
-    /// machines'. SIGINT or SIGTERM ends it with status 0 within seconds: a git process
-    /// under way is stopped, and the next round finishes what that one began. A round that
-    /// fails is one line, and the loop goes on; an idle round prints nothing.
+    /// `sync --watch [--interval S]`: a round now, then one after local changes settle (a
+    /// second without another; a plist domain's or the dconf database's) and one every S
+    /// seconds (default 60) for the other machines'. SIGINT or SIGTERM ends it with status
+    /// 0 within seconds: a git process under way is stopped, and the next round finishes
+    /// what that one began. A round that fails is one line, and the loop goes on; an idle
+    /// round prints nothing.
     private static func watch(_ context: inout Context, _ arguments: [Token]) throws {
         var arguments = arguments
         let interval =
@@ -123,8 +124,8 @@ enum SyncCommand {
         // A fresh user has no dconf folder yet: it is watched once it appears in the config
         // folder (dconf's service makes it at its first change).
         var databaseWatched = databaseFolder.map { (try? inotify.watch($0, Inotify.folderEvents)) != nil } ?? true
-        let databaseName = database.map { String($0.split(separator: "/").last ?? "") }
-        let databaseFolderName = databaseFolder.map { String($0.split(separator: "/").last ?? "") }
+        let databaseName = database.map(Path.lastComponent(of:))
+        let databaseFolderName = databaseFolder.map(Path.lastComponent(of:))
         if context.streams.processEndsAfterRun { stop.raisedOnTerminationSignals() }
         var quiet: Double? = nil
         while true {
