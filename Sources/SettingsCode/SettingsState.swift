@@ -139,8 +139,7 @@ public struct SettingsState: Sendable, Equatable {
             throw StoreError.invalidDomain(name, "a ByHost name is ByHost/DOMAIN.HOST")
         }
         if DomainName.hasDesktopPrefix(file) {
-            throw StoreError.invalidDomain(
-                name, "a domain name may not start with gsettings: or dconf:, which name the desktop's settings")
+            throw StoreError.invalidDomain(name, DomainName.desktopPrefixRefusal)
         }
         return byHostDomain(file)
     }

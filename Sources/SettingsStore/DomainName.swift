@@ -92,11 +92,24 @@ public enum DomainName: Sendable, Equatable {
     /// Whether a name starts, in any case and after blanks, as the desktop's domains do
     /// (`gsettings:`, `dconf:`): never a plist domain's name, so neither can be taken for
     /// the other, nor a stray file so named be listed as a domain.
+    /// Compared as bytes, ASCII letters in any case, with no string made: every name of
+    /// the config folder's listing is asked.
     package static func hasDesktopPrefix(_ name: String) -> Bool {
-        let start = name.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.prefix(10)
-        let lowered = String(decoding: start, as: UTF8.self).lowercased()
-        return lowered.hasPrefix("gsettings:") || lowered.hasPrefix("dconf:")
+        let start = name.utf8.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        func starts(with prefix: [UInt8]) -> Bool {
+            start.count >= prefix.count
+                && zip(start, prefix).allSatisfy { byte, wanted in
+                    (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == wanted
+                }
+        }
+        return starts(with: desktopPrefixes.schema) || starts(with: desktopPrefixes.folder)
     }
+
+    private static let desktopPrefixes = (schema: Array("gsettings:".utf8), folder: Array("dconf:".utf8))
+
+    /// Why a name with a desktop prefix is no domain's, as every refusal of one says it.
+    package static let desktopPrefixRefusal =
+        "a domain name may not start with gsettings: or dconf:, which name the desktop's settings"
 
     /// A domain or host name must stay one file name inside the config folder, and
     /// may not look like an option.
@@ -111,7 +124,7 @@ public enum DomainName: Sendable, Equatable {
             } else if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
                 "\(what) may not contain control characters"
             } else if what == "domain name", hasDesktopPrefix(name) {
-                "a domain name may not start with gsettings: or dconf:, which name the desktop's settings"
+                desktopPrefixRefusal
             } else if name.utf8.count > maximumNameLength {
                 "\(what) is \(name.utf8.count) bytes long; at most \(maximumNameLength) fit in a file name with .plist"
             } else { nil }

@@ -36,9 +36,6 @@ extension SyncRound {
     /// The prefix of the desktop domains a round carries.
     static let desktopPrefix = "gsettings:"
 
-    /// Whether the name starts as a desktop domain's does (`gsettings:`, `dconf:`, in any case).
-    static func hasDesktopPrefix(_ name: String) -> Bool { DomainName.hasDesktopPrefix(name) }
-
     /// A fixed schema's domain (`gsettings:ID`, an ID as GLib allows one: letters, digits,
     /// `.` and `-`), the only desktop domains that travel; a relocatable schema's path or
     /// a `dconf:` folder has no schema to check another machine's values against.

@@ -52,7 +52,7 @@ extension SyncRound {
         do { names = try store.domainNames() } catch { throw .store(error) }
         var live: [String: Live] = [:]
         // A plist file named as a desktop domain is neither: the desktop's are read below.
-        for name in names where !Self.hasDesktopPrefix(name) && Self.isDomainName(name) && rules.carries(name) {
+        for name in names where !DomainName.hasDesktopPrefix(name) && Self.isDomainName(name) && rules.carries(name) {
             let key = DomainKey.folded(name)
             if let other = live[key] {
                 report.notes.append("\(name).plist is another spelling of \(other.name): left out of the sync")
@@ -138,7 +138,7 @@ extension SyncRound {
     /// not a dotfile, no `/`, no control character), or a desktop domain a round carries.
     static func isDomainName(_ name: String) -> Bool {
         // A desktop prefix in any case is a desktop name or none: never a plist file's.
-        if hasDesktopPrefix(name) { return isDesktopName(name) }
+        if DomainName.hasDesktopPrefix(name) { return isDesktopName(name) }
         guard let domain = try? DomainName(name), case .named(let named) = domain else { return false }
         return sameKey(named, name)
     }

@@ -363,4 +363,16 @@ final class DomainStoreTests: XCTestCase {
         }
         XCTAssertEqual(try store.domainNames(), ["a.one", "b.two"])
     }
+
+    /// The desktop's prefixes are no plist domain's name, in any case and after blanks,
+    /// and nothing else is taken for one.
+    func testDesktopPrefixesAreNoDomainsName() {
+        for name in ["gsettings:x", "GSETTINGS:x", " dconf:/a/", "\tDconf:x", "gSettings:"] {
+            XCTAssertTrue(DomainName.hasDesktopPrefix(name), name)
+            XCTAssertThrowsError(try DomainName(name), name)
+        }
+        for name in ["gsettings", "dconf", "com.gsettings:x", "gsettings;x", "dconf\u{1A}", "é.dconf:"] {
+            XCTAssertFalse(DomainName.hasDesktopPrefix(name), name)
+        }
+    }
 }
